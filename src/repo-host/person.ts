@@ -1,0 +1,25 @@
+// Who is calling, and what they may touch: the answer of RepoHost.authenticate.
+
+/**
+ * A signed-in person. `name` and `email` become the author of every commit they cause
+ * (spec: "Who writes what"); `login` is their account name (GitHub login, or the users
+ * file's `login` locally).
+ */
+export interface Person {
+  login: string;
+  name: string;
+  email: string;
+}
+
+/**
+ * A person and their rights within one installation, as the host says: the repositories
+ * they may read and those they may write (write implies read). Kept at most 15 minutes
+ * (spec: "A change of access takes effect within 15 minutes").
+ */
+export interface Access {
+  person: Person;
+  /** Names of the installation's repositories this person can read. */
+  read: ReadonlySet<string>;
+  /** Names of the installation's repositories this person can write. */
+  write: ReadonlySet<string>;
+}

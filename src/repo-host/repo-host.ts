@@ -1,0 +1,98 @@
+// The RepoHost port: everything the core needs from where the repositories live.
+// Local adapter: Git repositories in a folder (repo-host/local). Hosted: a GitHub App (later).
+import type { Access, Person } from './person.ts';
+
+/** One repository of the installation, as the host lists it. */
+export interface RepoInfo {
+  /** The repository's name: the folder name locally, the GitHub name hosted. */
+  name: string;
+  /** The default branch's short name, e.g. `main`. */
+  defaultBranch: string;
+  /** The commit the default branch points at, 40 hex digits; null for an empty repository. */
+  head: string | null;
+}
+
+/**
+ * Where the `git` program can answer for a repository: history, blame, pickaxe and blob
+ * reads run here. `gitDir` is a bare repository or a `.git` folder; `workTree` is set
+ * when the repository has a work tree whose uncommitted state counts (local only).
+ */
+export interface Mirror {
+  gitDir: string;
+  workTree: string | null;
+}
+
+/**
+ * One file of the current state: its path (repository-relative, `/`-separated, NFC) and
+ * the Git blob id of its content. In a work tree the content is the file as it is on disk,
+ * so `oid` is what `git hash-object` would give it.
+ */
+export interface SnapshotEntry {
+  path: string;
+  oid: string;
+}
+
+/**
+ * The current state of a repository: the head commit and every file, work-tree changes
+ * included. `fingerprint` changes whenever any of it changes (cheap to compare).
+ */
+export interface Snapshot {
+  head: string | null;
+  fingerprint: string;
+  files: SnapshotEntry[];
+}
+
+/** A file's new content in a change; `content: null` deletes it. Paths as in SnapshotEntry. */
+export interface FileChange {
+  path: string;
+  content: Buffer | null;
+}
+
+/**
+ * One change to commit: applied on top of `parent` (the head it was prepared against), as
+ * exactly one commit authored by `author` with `message` (subject line, blank line, body).
+ */
+export interface Change {
+  parent: string | null;
+  files: FileChange[];
+  author: Person;
+  message: string;
+}
+
+/** What a commit attempt gave: the new commit, or `conflict` when the head had moved. */
+export type CommitResult = { ok: true; commit: string } | { ok: false; conflict: 'head_moved' | 'worktree_dirty'; head: string | null; path?: string };
+
+/**
+ * The port. Errors: methods throw `VaultError('repo_not_found')` for a name the
+ * installation does not have; anything else unexpected is a plain Error.
+ */
+export interface RepoHost {
+  /** Every repository of the installation, sorted by name. */
+  listRepos(): Promise<RepoInfo[]>;
+  /**
+   * Who a bearer token belongs to and what they may read and write; null for an unknown
+   * or missing token. The local adapter without a users file answers every call (token or
+   * none) with its one person, who reads and writes everything.
+   */
+  authenticate(token: string | undefined): Promise<Access | null>;
+  /** Whether a bearer token is required at all (false: local single-person mode). */
+  readonly requiresToken: boolean;
+  /** Brings the local mirror up to date (a no-op locally) and says where it is. */
+  mirror(repo: string): Promise<Mirror>;
+  /** The current state of the repository's default branch (and work tree, if any). */
+  snapshot(repo: string): Promise<Snapshot>;
+  /** The content of blobs by id, in the order asked; a missing blob is an error. */
+  readBlobs(repo: string, oids: readonly string[]): Promise<Buffer[]>;
+  /** A file's current content (work tree first, where there is one); null when absent. */
+  readFile(repo: string, path: string): Promise<Buffer | null>;
+  /**
+   * Commits a change with compare-and-swap on the branch head: succeeds only when the head
+   * is still `change.parent`. Locally, a repository with a work tree gets the changed files
+   * written there too; a file with uncommitted changes that the change would overwrite is a
+   * `worktree_dirty` conflict naming the path, unless its on-disk content is exactly what the
+   * change was prepared from.
+   */
+  commit(repo: string, change: Change, preparedFrom?: ReadonlyMap<string, string | null>): Promise<CommitResult>;
+  /** Stops background work (watchers, timers). */
+  close(): Promise<void>;
+}

@@ -1,0 +1,61 @@
+// The one error class of Major Vault: a code to branch on, and a message that says how to succeed.
+
+/**
+ * What went wrong, as a stable code. Code never branches on a message's text, only on this.
+ * Families: access (`repo_not_found`, `forbidden`, `unauthorized`), paths (`invalid_path`,
+ * `hidden_path`, `outside_folders`, `note_not_found`, `not_a_note`, `exists`), reading
+ * (`heading_not_found`, `bad_arguments`, `invalid_regex`, `unknown_type`, `unknown_status`),
+ * writing (`passage_not_found`, `ambiguous_passage`, `invalid_frontmatter`,
+ * `schema_violation`, `guarded`, `conflict`, `summary_too_long`), history
+ * (`unknown_commit`, `commit_not_for_note`), bases (`unknown_view`, `invalid_base`), and
+ * `internal` for anything unexpected (answered generically, logged with its cause).
+ */
+export type VaultErrorCode =
+  | 'repo_not_found'
+  | 'forbidden'
+  | 'unauthorized'
+  | 'invalid_path'
+  | 'hidden_path'
+  | 'outside_folders'
+  | 'note_not_found'
+  | 'not_a_note'
+  | 'exists'
+  | 'heading_not_found'
+  | 'bad_arguments'
+  | 'invalid_regex'
+  | 'unknown_type'
+  | 'unknown_status'
+  | 'passage_not_found'
+  | 'ambiguous_passage'
+  | 'invalid_frontmatter'
+  | 'schema_violation'
+  | 'guarded'
+  | 'conflict'
+  | 'summary_too_long'
+  | 'unknown_commit'
+  | 'commit_not_for_note'
+  | 'unknown_view'
+  | 'invalid_base'
+  | 'internal';
+
+/**
+ * A refusal the caller can act on. `message` is the whole text the model reads: what was
+ * wrong and how to succeed (the allowed values, the open folders, the lines where a passage
+ * occurs). `details` carries the same facts as data, for tests and logs.
+ * The MCP layer turns it into a tool result with `isError: true` (spec: "Answers").
+ */
+export class VaultError extends Error {
+  constructor(
+    readonly code: VaultErrorCode,
+    message: string,
+    readonly details?: Record<string, unknown>,
+  ) {
+    super(message);
+    this.name = 'VaultError';
+  }
+}
+
+/** True when `error` is a {@link VaultError}, optionally of the given code. */
+export function isVaultError(error: unknown, code?: VaultErrorCode): error is VaultError {
+  return error instanceof VaultError && (code === undefined || error.code === code);
+}
