@@ -81,6 +81,11 @@ export interface RepoHost {
   mirror(repo: string): Promise<Mirror>;
   /** The current state of the repository's default branch (and work tree, if any). */
   snapshot(repo: string): Promise<Snapshot>;
+  /**
+   * A cheap string that changes whenever the snapshot would (head moved, work tree edited);
+   * polled about once a second to notice changes made outside the server.
+   */
+  fingerprint(repo: string): Promise<string>;
   /** The content of blobs by id, in the order asked; a missing blob is an error. */
   readBlobs(repo: string, oids: readonly string[]): Promise<Buffer[]>;
   /** A file's current content (work tree first, where there is one); null when absent. */
