@@ -1,0 +1,140 @@
+// A note's YAML frontmatter: found, split off and parsed without changing a single value.
+import { isMap, isScalar, isSeq, LineCounter, parseDocument } from 'yaml';
+
+/**
+ * The frontmatter block of a note and what it says.
+ * - `present`: the note opens with a `---` line that a later `---` (or `...`) line closes.
+ * - `raw`: the exact text between the fences (line breaks kept, CRLF too), `''` for an
+ *   empty block, null when absent. `'---' + eol + raw + '---'` rebuilds the block.
+ * - `data`: the fields, parsed with YAML 1.2's core schema, so a date stays the string
+ *   written (`2026-01-05`), `no`/`yes` stay strings, `1.10` is the number 1.1 (as YAML says).
+ *   `{}` for an empty block; null when absent, broken or not a mapping.
+ * - `error`: what is wrong and on which line of the file, or null. Never thrown.
+ * - `startLine`/`endLine`: 1-based lines of the opening and closing fence, 0 when absent.
+ * - `bodyStartLine`: the first line after the block (1 when absent).
+ * - `bodyOffset`: UTF-16 offset in the text where the body starts (after a BOM when absent).
+ * - `bom`: the text starts with U+FEFF. `eol`: the line ending of the opening fence.
+ */
+export interface Frontmatter {
+  present: boolean;
+  raw: string | null;
+  data: Record<string, unknown> | null;
+  error: string | null;
+  startLine: number;
+  endLine: number;
+  bodyStartLine: number;
+  bodyOffset: number;
+  bom: boolean;
+  eol: '\n' | '\r\n';
+}
+
+const OPEN_FENCE = /^---[ \t]*$/;
+const CLOSE_FENCE = /^(?:---|\.\.\.)[ \t]*$/;
+/** Aliases may not expand beyond this many nodes: a "billion laughs" block stays harmless. */
+const MAX_ALIAS_COUNT = 100;
+
+/**
+ * Finds and parses the frontmatter of `text` (spec: "Notes": YAML between `---` lines at the
+ * very top). The opening `---` must be the first line, after an optional BOM; the block ends
+ * at the next `---` or `...` line. An unclosed opening fence is no frontmatter (the whole text
+ * is body, as Obsidian shows it) and is reported in `error`. Never throws.
+ */
+export function splitFrontmatter(text: string): Frontmatter {
+  const bom = text.startsWith('\uFEFF');
+  const begin = bom ? 1 : 0;
+  const absent = (error: string | null, eol: '\n' | '\r\n' = '\n'): Frontmatter => ({
+    present: false,
+    raw: null,
+    data: null,
+    error,
+    startLine: 0,
+    endLine: 0,
+    bodyStartLine: 1,
+    bodyOffset: begin,
+    bom,
+    eol,
+  });
+
+  const firstBreak = text.indexOf('\n', begin);
+  if (firstBreak === -1) return absent(null);
+  const eol = text[firstBreak - 1] === '\r' ? '\r\n' : '\n';
+  if (!OPEN_FENCE.test(stripCr(text.slice(begin, firstBreak)))) return absent(null, eol);
+
+  // Walk the lines after the opening fence to the closing one.
+  const rawStart = firstBreak + 1;
+  let lineStart = rawStart;
+  let line = 2;
+  while (lineStart <= text.length) {
+    const br = text.indexOf('\n', lineStart);
+    const lineEnd = br === -1 ? text.length : br;
+    if (CLOSE_FENCE.test(stripCr(text.slice(lineStart, lineEnd)))) {
+      const raw = text.slice(rawStart, lineStart);
+      const parsed = parseFrontmatterYaml(raw, 1);
+      return {
+        present: true,
+        raw,
+        data: parsed.data,
+        error: parsed.error,
+        startLine: 1,
+        endLine: line,
+        bodyStartLine: line + 1,
+        bodyOffset: br === -1 ? text.length : br + 1,
+        bom,
+        eol,
+      };
+    }
+    if (br === -1) break;
+    lineStart = br + 1;
+    line++;
+  }
+  return absent('The frontmatter opened by "---" on line 1 is never closed by a "---" line; the whole note is read as body. Add a "---" line after the last field.', eol);
+}
+
+/**
+ * Parses the YAML of a frontmatter block (`raw`, as {@link Frontmatter.raw}) whose opening
+ * fence is on line `fenceLine` of the file, so errors name file lines. Returns the fields
+ * (`{}` for an empty block) or null with an `error`; never throws. Exported for writers that
+ * check a block they are about to write.
+ */
+export function parseFrontmatterYaml(
+  raw: string,
+  fenceLine = 1,
+): { data: Record<string, unknown> | null; error: string | null } {
+  const lineCounter = new LineCounter();
+  try {
+    const doc = parseDocument(raw, { schema: 'core', prettyErrors: false, lineCounter, uniqueKeys: true });
+    const first = doc.errors[0];
+    if (first) {
+      const at = lineCounter.linePos(first.pos[0]);
+      const line = fenceLine + at.line;
+      return {
+        data: null,
+        error: `The frontmatter YAML does not parse at line ${line}, column ${at.col}: ${firstLine(first.message)}. Fix that line of the frontmatter.`,
+      };
+    }
+    const contents = doc.contents;
+    if (contents === null || (isScalar(contents) && contents.value === null && raw.trim() === '')) {
+      return { data: {}, error: null };
+    }
+    if (!isMap(contents)) {
+      const what = isSeq(contents) ? 'a list' : isScalar(contents) ? 'a single value' : 'not a mapping';
+      return {
+        data: null,
+        error: `The frontmatter is ${what}, not a mapping of fields (lines ${fenceLine + 1}–${fenceLine + Math.max(1, lineCounter.lineStarts.length - 1)}). Write it as "field: value" lines.`,
+      };
+    }
+    const data = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT }) as Record<string, unknown>;
+    return { data, error: null };
+  } catch (cause) {
+    // Only alias explosions and similar pathological input reach here.
+    return { data: null, error: `The frontmatter YAML cannot be read: ${firstLine(String((cause as Error)?.message ?? cause))}.` };
+  }
+}
+
+function stripCr(line: string): string {
+  return line.endsWith('\r') ? line.slice(0, -1) : line;
+}
+
+function firstLine(message: string): string {
+  return message.split('\n')[0]!.replace(/[.:]\s*$/, '');
+}
