@@ -1,0 +1,231 @@
+// Links in a note: wiki-links, embeds and Markdown links, with exact offsets for rewriting.
+import { codeSpans, scanMarkdownLines, type MarkdownLine } from './markdown-lines.ts';
+
+/**
+ * One link as written.
+ * - `kind`: `'wiki'` for `[[…]]`, `'embed'` for `![[…]]` and for a Markdown image
+ *   `![alt](…)` (Obsidian shows both inline), `'markdown'` for `[text](…)`.
+ * - `raw`: the exact source text, from `[` (or `!`) to the closing `]]` or `)`.
+ * - `target`: the path part: as written for wiki-links (trimmed), URL-decoded and with the
+ *   `<…>` removed for Markdown links; `''` for a link into the same note (`[[#Heading]]`, `[t](#x)`).
+ * - `subpath`: `'#Heading'`, `'#Parent#Child'` or `'#^block'`, or null.
+ * - `alias`: the wiki alias after `|`, or a Markdown link's text (an image's alt text); null when none.
+ * - `line`: 1-based line in the whole file. `start`/`end`: UTF-16 offsets of `raw` in the
+ *   whole text, `text.slice(start, end) === raw`.
+ * - `escapedPipe`: the alias was separated with `\|`, as a wiki-link in a table row must be.
+ * - `inFrontmatter`: true for a wiki-link written in a frontmatter value (Obsidian's
+ *   "properties" links, e.g. `related: "[[Plan]]"`); absent otherwise.
+ */
+export interface Link {
+  kind: 'wiki' | 'embed' | 'markdown';
+  raw: string;
+  target: string;
+  subpath: string | null;
+  alias: string | null;
+  line: number;
+  start: number;
+  end: number;
+  escapedPipe: boolean;
+  inFrontmatter?: boolean;
+}
+
+const WIKI = /(!?)\[\[([^[\]\n]+?)\]\]/g;
+const SCHEME = /^(?:[a-z][a-z0-9+.-]*:|\/\/)/i;
+
+/**
+ * Finds every link in `text` (Obsidian's reading of Markdown):
+ * - `[[target]]`, `[[target|alias]]`, `[[target#Heading]]`, `[[target#^block]]`,
+ *   `[[#Heading]]`, `[[a\|b]]` (table rows), and each of these as an embed with `!`.
+ * - Markdown `[text](dest)`, `[text](<dest with spaces>)`, `[text](dest "title")` and
+ *   images `![alt](dest)`; the destination is URL-decoded (`%20` → space) after the `#`
+ *   fragment is split off. Reference-style links (`[text][ref]`) are not followed.
+ * - not links: anything inside fenced or indented code or an inline code span, an escaped
+ *   `\[`, an external URL (a destination with a scheme such as `https:` or `mailto:`, or
+ *   starting `//`), an empty destination, `[[]]`.
+ * - in the frontmatter only wiki-links count (`inFrontmatter: true`).
+ * Sorted by `start`. `lines` may be passed when the caller already scanned the text.
+ */
+export function findLinks(text: string, lines: MarkdownLine[] = scanMarkdownLines(text)): Link[] {
+  const links: Link[] = [];
+  for (const line of lines) {
+    if (line.kind === 'frontmatter') {
+      for (const link of wikiLinksIn(line, [])) links.push({ ...link, inFrontmatter: true });
+    } else if (line.kind === 'text') {
+      if (!line.text.includes('[')) continue;
+      const spans = codeSpans(line.text);
+      const wiki = wikiLinksIn(line, spans);
+      links.push(...wiki, ...markdownLinksIn(line, spans, wiki));
+    }
+  }
+  return links.sort((a, b) => a.start - b.start);
+}
+
+/** Splits the inside of `[[…]]` into target, subpath and alias (Obsidian's link syntax). */
+export function parseWikiContent(content: string): { target: string; subpath: string | null; alias: string | null; escapedPipe: boolean } {
+  let pathPart = content;
+  let alias: string | null = null;
+  let escapedPipe = false;
+  const pipe = content.indexOf('|');
+  if (pipe !== -1) {
+    escapedPipe = pipe > 0 && content[pipe - 1] === '\\';
+    pathPart = content.slice(0, escapedPipe ? pipe - 1 : pipe);
+    alias = content.slice(pipe + 1).trim();
+  }
+  const hash = pathPart.indexOf('#');
+  const target = (hash === -1 ? pathPart : pathPart.slice(0, hash)).trim();
+  const subpath = hash === -1 ? null : pathPart.slice(hash).trim();
+  return { target, subpath: subpath === '#' ? null : subpath, alias, escapedPipe };
+}
+
+function wikiLinksIn(line: MarkdownLine, spans: Array<[number, number]>): Link[] {
+  const found: Link[] = [];
+  if (!line.text.includes('[[')) return found;
+  for (const match of line.text.matchAll(WIKI)) {
+    const at = match.index;
+    const end = at + match[0].length;
+    if (at > 0 && line.text[at - 1] === '\\') continue;
+    if (touchesCode(spans, at, end)) continue;
+    const parsed = parseWikiContent(match[2]!);
+    if (parsed.target === '' && parsed.subpath === null) continue;
+    found.push({
+      kind: match[1] ? 'embed' : 'wiki',
+      raw: match[0],
+      ...parsed,
+      line: line.number,
+      start: line.start + at,
+      end: line.start + end,
+    });
+  }
+  return found;
+}
+
+function markdownLinksIn(line: MarkdownLine, spans: Array<[number, number]>, wiki: Link[]): Link[] {
+  const found: Link[] = [];
+  const s = line.text;
+  const inWiki = (i: number) => wiki.some((w) => i >= w.start - line.start && i < w.end - line.start);
+  for (let i = s.indexOf('['); i !== -1; i = s.indexOf('[', i + 1)) {
+    if (isEscaped(s, i) || inWiki(i) || s[i + 1] === '[') continue;
+    const close = matchingBracket(s, i);
+    if (close === -1 || s[close + 1] !== '(') continue;
+    const dest = parseDestination(s, close + 2);
+    if (!dest) continue;
+    const image = i > 0 && s[i - 1] === '!' && !isEscaped(s, i - 1);
+    const from = image ? i - 1 : i;
+    if (touchesCode(spans, from, dest.end)) continue;
+    if (dest.url === '' || SCHEME.test(dest.url)) continue;
+    const hash = dest.url.indexOf('#');
+    const pathPart = hash === -1 ? dest.url : dest.url.slice(0, hash);
+    const fragment = hash === -1 ? null : dest.url.slice(hash);
+    found.push({
+      kind: image ? 'embed' : 'markdown',
+      raw: s.slice(from, dest.end),
+      target: percentDecode(pathPart),
+      subpath: fragment === null || fragment === '#' ? null : percentDecode(fragment),
+      alias: s.slice(i + 1, close),
+      line: line.number,
+      start: line.start + from,
+      end: line.start + dest.end,
+      escapedPipe: false,
+    });
+  }
+  return found;
+}
+
+/** True when a code span overlaps `[from, to)`: the link's brackets would be code, not syntax. */
+function touchesCode(spans: Array<[number, number]>, from: number, to: number): boolean {
+  return spans.some(([a, b]) => (from >= a && from < b) || (to - 1 >= a && to - 1 < b) || (a > from && a < to && b > to));
+}
+
+function isEscaped(s: string, i: number): boolean {
+  let backslashes = 0;
+  for (let j = i - 1; j >= 0 && s[j] === '\\'; j--) backslashes++;
+  return backslashes % 2 === 1;
+}
+
+/** The `]` that closes the `[` at `open`, counting nested brackets; -1 when none on the line. */
+function matchingBracket(s: string, open: number): number {
+  let depth = 0;
+  for (let i = open; i < s.length; i++) {
+    const c = s[i];
+    if (c === '\\') {
+      i++;
+    } else if (c === '[') {
+      depth++;
+    } else if (c === ']') {
+      depth--;
+      if (depth === 0) return i;
+    }
+  }
+  return -1;
+}
+
+/**
+ * Reads a Markdown link destination and optional title from `at` (just after `(`) to the
+ * closing `)` (CommonMark "Links"). Returns the destination with backslash escapes removed
+ * and the offset after `)`, or null when the text there is not a link destination.
+ */
+function parseDestination(s: string, at: number): { url: string; end: number } | null {
+  let i = at;
+  while (s[i] === ' ' || s[i] === '\t') i++;
+  let url = '';
+  if (s[i] === '<') {
+    i++;
+    while (i < s.length && s[i] !== '>') {
+      if (s[i] === '<') return null;
+      if (s[i] === '\\' && i + 1 < s.length) i++;
+      url += s[i];
+      i++;
+    }
+    if (s[i] !== '>') return null;
+    i++;
+  } else {
+    let depth = 0;
+    while (i < s.length) {
+      const c = s[i]!;
+      if (c === ' ' || c === '\t') break;
+      if (c === '\\' && i + 1 < s.length && /[!-/:-@[-`{-~]/.test(s[i + 1]!)) {
+        url += s[i + 1];
+        i += 2;
+        continue;
+      }
+      if (c === '(') depth++;
+      if (c === ')') {
+        if (depth === 0) break;
+        depth--;
+      }
+      url += c;
+      i++;
+    }
+  }
+  while (s[i] === ' ' || s[i] === '\t') i++;
+  const quote = s[i];
+  if (quote === '"' || quote === "'" || quote === '(') {
+    const closeQuote = quote === '(' ? ')' : quote;
+    i++;
+    while (i < s.length && s[i] !== closeQuote) {
+      if (s[i] === '\\') i++;
+      i++;
+    }
+    if (s[i] !== closeQuote) return null;
+    i++;
+    while (s[i] === ' ' || s[i] === '\t') i++;
+  }
+  if (s[i] !== ')') return null;
+  return { url, end: i + 1 };
+}
+
+/** URL-decodes a link target; text that is not valid percent-encoding stays as written. */
+function percentDecode(value: string): string {
+  if (!value.includes('%')) return value;
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return value.replace(/%[0-9a-f]{2}/gi, (escape) => {
+      try {
+        return decodeURIComponent(escape);
+      } catch {
+        return escape;
+      }
+    });
+  }
+}
