@@ -1,0 +1,93 @@
+import { describe, expect, it } from 'vitest';
+import { LinkResolver } from './link-resolver.ts';
+
+const files = [
+  'Plan.md',
+  'projects/apollo/Plan.md',
+  'projects/apollo/notes/Kickoff.md',
+  'projects/zeus/Plan.md',
+  'archive/b/Plan.md',
+  'archive/a/Plan.md',
+  'images/diagram.png',
+  'projects/apollo/diagram.png',
+  'Über uns.md',
+  'docs/Case Note.md',
+  'docs/Overview.base',
+];
+const resolver = new LinkResolver(files);
+const wiki = (target: string) => ({ kind: 'wiki' as const, target });
+const md = (target: string) => ({ kind: 'markdown' as const, target });
+
+describe('LinkResolver: wiki-links', () => {
+  it('resolves a vault path with or without .md first', () => {
+    expect(resolver.resolve(wiki('projects/zeus/Plan'), 'x.md')).toBe('projects/zeus/Plan.md');
+    expect(resolver.resolve(wiki('projects/zeus/Plan.md'), 'x.md')).toBe('projects/zeus/Plan.md');
+    expect(resolver.resolve(wiki('/projects/zeus/Plan'), 'x.md')).toBe('projects/zeus/Plan.md');
+  });
+  it('prefers the same-name note in the linking note\'s own folder', () => {
+    expect(resolver.resolve(wiki('Plan'), 'projects/apollo/Other.md')).toBe('projects/apollo/Plan.md');
+    expect(resolver.resolve(wiki('Plan'), 'projects/zeus/Other.md')).toBe('projects/zeus/Plan.md');
+  });
+  it('else takes the shortest path, then the first alphabetically', () => {
+    expect(resolver.resolve(wiki('Plan'), 'elsewhere/x.md')).toBe('Plan.md');
+    const noRoot = new LinkResolver(files.filter((f) => f !== 'Plan.md'));
+    expect(noRoot.resolve(wiki('Plan'), 'elsewhere/x.md')).toBe('archive/a/Plan.md');
+  });
+  it('matches a folder part as the end of the path', () => {
+    expect(resolver.resolve(wiki('zeus/Plan'), 'x.md')).toBe('projects/zeus/Plan.md');
+    expect(resolver.resolve(wiki('b/Plan'), 'x.md')).toBe('archive/b/Plan.md');
+    expect(resolver.resolve(wiki('apollo/notes/Kickoff'), 'x.md')).toBe('projects/apollo/notes/Kickoff.md');
+    expect(resolver.resolve(wiki('nowhere/Plan'), 'x.md')).toBeNull();
+  });
+  it('resolves attachments by their whole file name', () => {
+    expect(resolver.resolve({ kind: 'embed', target: 'diagram.png' }, 'projects/apollo/Plan.md')).toBe('projects/apollo/diagram.png');
+    expect(resolver.resolve({ kind: 'embed', target: 'diagram.png' }, 'x.md')).toBe('images/diagram.png');
+    expect(resolver.resolve(wiki('Overview.base'), 'x.md')).toBe('docs/Overview.base');
+    expect(resolver.resolve(wiki('Overview'), 'x.md')).toBeNull();
+  });
+  it('falls back to ignoring case, and compares NFC', () => {
+    expect(resolver.resolve(wiki('case note'), 'x.md')).toBe('docs/Case Note.md');
+    expect(resolver.resolve(wiki('DOCS/case note'), 'x.md')).toBe('docs/Case Note.md');
+    expect(resolver.resolve(wiki('U\u0308ber uns'), 'x.md')).toBe('Über uns.md');
+  });
+  it('resolves a same-note link to the note itself and a missing one to null', () => {
+    expect(resolver.resolve(wiki(''), 'projects/apollo/Plan.md')).toBe('projects/apollo/Plan.md');
+    expect(resolver.resolve(wiki('Missing'), 'x.md')).toBeNull();
+  });
+  it('follows ./ and ../ relative to the linking note', () => {
+    expect(resolver.resolve(wiki('../Plan'), 'projects/apollo/notes/Kickoff.md')).toBe('projects/apollo/Plan.md');
+    expect(resolver.resolve(wiki('../../../../Plan'), 'projects/apollo/notes/Kickoff.md')).toBeNull();
+  });
+});
+
+describe('LinkResolver: Markdown links', () => {
+  it('resolves relative to the linking note first', () => {
+    expect(resolver.resolve(md('Plan.md'), 'projects/zeus/x.md')).toBe('projects/zeus/Plan.md');
+    expect(resolver.resolve(md('notes/Kickoff.md'), 'projects/apollo/Plan.md')).toBe('projects/apollo/notes/Kickoff.md');
+    expect(resolver.resolve(md('../zeus/Plan.md'), 'projects/apollo/Plan.md')).toBe('projects/zeus/Plan.md');
+    expect(resolver.resolve(md('Über uns.md'), 'README.md')).toBe('Über uns.md');
+  });
+  it('then from the root and by name, as Obsidian does', () => {
+    expect(resolver.resolve(md('projects/zeus/Plan.md'), 'docs/x.md')).toBe('projects/zeus/Plan.md');
+    expect(resolver.resolve(md('Kickoff.md'), 'docs/x.md')).toBe('projects/apollo/notes/Kickoff.md');
+  });
+});
+
+describe('LinkResolver.shortestTarget', () => {
+  it('uses the name when it resolves uniquely, else the path', () => {
+    expect(resolver.shortestTarget('projects/apollo/notes/Kickoff.md', 'x.md')).toBe('Kickoff');
+    expect(resolver.shortestTarget('projects/zeus/Plan.md', 'x.md')).toBe('projects/zeus/Plan');
+    expect(resolver.shortestTarget('projects/zeus/Plan.md', 'projects/zeus/y.md')).toBe('Plan');
+    expect(resolver.shortestTarget('images/diagram.png', 'x.md')).toBe('diagram.png');
+  });
+});
+
+describe('LinkResolver: scale', () => {
+  it('resolves many links over many files', () => {
+    const paths = Array.from({ length: 20_000 }, (_, i) => `folder${i % 50}/note ${i}.md`);
+    const big = new LinkResolver(paths);
+    let found = 0;
+    for (let i = 0; i < 50_000; i++) if (big.resolve(wiki(`note ${i % 25_000}`), `folder${i % 50}/x.md`)) found++;
+    expect(found).toBe(40_000);
+  });
+});

@@ -1,0 +1,153 @@
+// Which file a link points at, resolved the way Obsidian resolves it (getFirstLinkpathDest).
+import type { Link } from './links.ts';
+
+/**
+ * Resolves links against every file path of one repository. Built once (O(files)), then
+ * O(1) per link apart from ranking the few files that share a name.
+ *
+ * The rule, for a link written in the note at `fromPath` (Obsidian's `getFirstLinkpathDest`):
+ * 1. `target` `''` (`[[#Heading]]`, `[t](#x)`) is the linking note itself.
+ * 2. A Markdown link, or a link starting with `./` or `../`, is first tried relative to the
+ *    linking note's folder: the path as written, then with `.md` added.
+ * 3. A link with a folder part (`[[projects/Plan]]`, `/Plan`) is tried from the repository
+ *    root (a leading `/` is ignored): as written, then with `.md`.
+ * 4. Otherwise, and for every bare name (`[[Plan]]`), by name: every file whose name is the link's last segment (with `.md` added
+ *    for a note, as written for an attachment such as `diagram.png`) and whose path ends with
+ *    the link's folder part (`[[b/Plan]]` matches `a/b/Plan.md`). Among several: the one in
+ *    the linking note's own folder, else the shortest path, else the first alphabetically.
+ * Each step matches exact case first, then ignoring case (Obsidian is case-insensitive on
+ * every platform); paths are compared NFC-normalised. Returns null when nothing matches.
+ */
+export class LinkResolver {
+  private readonly exact = new Map<string, string>();
+  private readonly folded = new Map<string, string[]>();
+  private readonly byName = new Map<string, string[]>();
+
+  /** `paths`: every file of the repository, relative to its root, `/`-separated. */
+  constructor(paths: Iterable<string>) {
+    for (const path of paths) {
+      const key = path.normalize('NFC');
+      if (this.exact.has(key)) continue;
+      this.exact.set(key, path);
+      push(this.folded, key.toLowerCase(), path);
+      push(this.byName, baseName(key).toLowerCase(), path);
+    }
+  }
+
+  /** True when `path` is one of the repository's files (exact, NFC-normalised). */
+  has(path: string): boolean {
+    return this.exact.has(path.normalize('NFC'));
+  }
+
+  /** The file `link` points at from the note at `fromPath`, or null (see the class rule). */
+  resolve(link: Pick<Link, 'kind' | 'target'>, fromPath: string): string | null {
+    return this.resolveTarget(link.target, fromPath, link.kind === 'markdown');
+  }
+
+  /**
+   * The same as {@link resolve} for a bare link path (`relativeFirst`: try the linking
+   * note's folder first, as for Markdown links). Also serves `find_references`' "a note may
+   * be named without .md".
+   */
+  resolveTarget(target: string, fromPath: string, relativeFirst = false): string | null {
+    if (target === '') return fromPath;
+    const wanted = target.normalize('NFC');
+    const folder = folderOf(fromPath.normalize('NFC'));
+    if (relativeFirst || wanted.startsWith('./') || wanted.startsWith('../')) {
+      const joined = joinRelative(folder, wanted);
+      if (joined !== null) {
+        const found = this.lookupPath(joined);
+        if (found !== null) return found;
+      }
+      if (wanted.startsWith('./') || wanted.startsWith('../')) return null;
+    }
+    const fromRoot = wanted.replace(/^\/+/, '');
+    if (fromRoot.includes('/') || wanted.startsWith('/')) {
+      const direct = this.lookupPath(fromRoot);
+      if (direct !== null) return direct;
+    }
+    return this.lookupByName(fromRoot, folder);
+  }
+
+  /**
+   * The shortest wiki-link target that resolves from `fromPath` to `path` (Obsidian's
+   * "shortest path when possible"): the file name (without `.md` for a note) when that
+   * resolves to `path`, else the whole path (without `.md` for a note).
+   */
+  shortestTarget(path: string, fromPath: string): string {
+    const withoutMd = path.endsWith('.md') ? path.slice(0, -3) : path;
+    const name = baseName(withoutMd);
+    return this.resolveTarget(name, fromPath) === path ? name : withoutMd;
+  }
+
+  private lookupPath(path: string): string | null {
+    for (const candidate of [path, `${path}.md`]) {
+      const exact = this.exact.get(candidate);
+      if (exact !== undefined) return exact;
+    }
+    for (const candidate of [path, `${path}.md`]) {
+      const folded = this.folded.get(candidate.toLowerCase());
+      if (folded !== undefined) return pickFirst(folded);
+    }
+    return null;
+  }
+
+  private lookupByName(path: string, fromFolder: string): string | null {
+    const name = baseName(path);
+    if (name === '') return null;
+    const suffixes = [path, `${path}.md`];
+    const candidates = [...(this.byName.get(name.toLowerCase()) ?? []), ...(this.byName.get(`${name}.md`.toLowerCase()) ?? [])];
+    if (candidates.length === 0) return null;
+    const endsWith = (file: string, suffix: string) => file === suffix || file.endsWith(`/${suffix}`);
+    const exact = candidates.filter((file) => suffixes.some((suffix) => endsWith(file.normalize('NFC'), suffix)));
+    if (exact.length > 0) return rank(exact, fromFolder);
+    const lower = suffixes.map((suffix) => suffix.toLowerCase());
+    const folded = candidates.filter((file) => lower.some((suffix) => endsWith(file.normalize('NFC').toLowerCase(), suffix)));
+    return folded.length > 0 ? rank(folded, fromFolder) : null;
+  }
+}
+
+/** The folder of a path, `''` at the root. */
+function folderOf(path: string): string {
+  const slash = path.lastIndexOf('/');
+  return slash === -1 ? '' : path.slice(0, slash);
+}
+
+function baseName(path: string): string {
+  return path.slice(path.lastIndexOf('/') + 1);
+}
+
+/** `folder` + a relative `target`, with `.` and `..` applied; null when it climbs above the root. */
+function joinRelative(folder: string, target: string): string | null {
+  const parts = folder === '' ? [] : folder.split('/');
+  for (const segment of target.split('/')) {
+    if (segment === '' || segment === '.') continue;
+    if (segment === '..') {
+      if (parts.length === 0) return null;
+      parts.pop();
+    } else {
+      parts.push(segment);
+    }
+  }
+  return parts.join('/');
+}
+
+function rank(files: string[], fromFolder: string): string {
+  const local = files.filter((file) => folderOf(file.normalize('NFC')) === fromFolder);
+  return pickFirst(local.length > 0 ? local : files);
+}
+
+/** The shortest path, then the first alphabetically (code-unit order, stable across runs). */
+function pickFirst(files: string[]): string {
+  let best = files[0]!;
+  for (const file of files) {
+    if (file.length < best.length || (file.length === best.length && file < best)) best = file;
+  }
+  return best;
+}
+
+function push(map: Map<string, string[]>, key: string, value: string): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
+}
