@@ -1,0 +1,185 @@
+// The HTTP face of an installation: Streamable HTTP MCP at `/<name>` (2026-07-28 and the
+// 2025 revisions on one endpoint), the address page, the protected-resource document, and
+// the checks in front of them (Host and Origin against DNS rebinding, the bearer token).
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { toNodeHandler } from '@modelcontextprotocol/node';
+import { createMcpHandler, validateHostHeader, validateOriginHeader, type McpHttpHandler } from '@modelcontextprotocol/server';
+import { createVaultServer } from '../instance/create-server.ts';
+import type { Installation } from '../instance/installation.ts';
+import type { Log } from '../instance/log.ts';
+import type { ToolDefinition } from '../instance/tool.ts';
+import type { Access } from '../repo-host/person.ts';
+import { clientNameFromSessionId, initializeClientName, sessionIdFor } from './legacy-session.ts';
+import { addressPage } from './pages/address-page.ts';
+import { protectedResourceMetadata, unauthorizedResponse } from './protected-resource-metadata.ts';
+
+/** The loopback names every front accepts in `Host` and `Origin`. */
+export const loopbackHostnames: readonly string[] = ['localhost', '127.0.0.1', '[::1]'];
+
+/** What {@link createFront} needs. */
+export interface FrontOptions {
+  /** The installation's name: the MCP address is `/<name>`. */
+  name: string;
+  installation: Installation;
+  tools: readonly ToolDefinition[];
+  log: Log;
+  /**
+   * Hostnames (no port; IPv6 in brackets) that `Host` and `Origin` may name besides the
+   * loopback names, or `'any'` when bound to every interface. `'any'` is only safe with
+   * bearer tokens: a page that rebinds a name to this server still has no token to send.
+   */
+  allowedHostnames: readonly string[] | 'any';
+}
+
+/** A web-standard handler (`fetch`) for the whole HTTP surface, and its shutdown. */
+export interface Front {
+  fetch(request: Request): Promise<Response>;
+  close(): Promise<void>;
+}
+
+/** What the MCP handler's factory gets through `authInfo.extra`. */
+interface CallerExtra {
+  access: Access;
+  clientName: string | null;
+}
+
+/**
+ * Builds the front. Routes:
+ * - `POST /<name>` (and the 2025 revisions' `GET`/`DELETE`, answered 405): MCP, one
+ *   stateless server per request, built for the caller by `createVaultServer`. With a
+ *   users file the request needs `Authorization: Bearer <token>` of a listed person, else
+ *   `401` with `WWW-Authenticate: Bearer resource_metadata="…"` (RFC 9728 §5.1).
+ * - `GET /<name>` from a browser (`Accept: text/html`): the address page.
+ * - `GET /.well-known/oauth-protected-resource/<name>`: the RFC 9728 document (with a users file).
+ * - `GET /`: redirects to `/<name>`.
+ * Every request's `Host` must be allowed (403 otherwise); an MCP request's `Origin`, when
+ * present, must be an allowed name or the request's own host.
+ */
+export function createFront(options: FrontOptions): Front {
+  const { name, installation, log } = options;
+  const host = installation.host;
+  const mcpPath = `/${name}`;
+  const metadataPaths = new Set([`/.well-known/oauth-protected-resource${mcpPath}`, '/.well-known/oauth-protected-resource']);
+  const mcp: McpHttpHandler = createMcpHandler(
+    async ({ authInfo }) => {
+      const caller = authInfo?.extra as CallerExtra | undefined;
+      if (!caller) throw new Error('An MCP request reached the handler without a checked caller.');
+      return createVaultServer({ installation, access: caller.access, tools: options.tools, log, clientName: caller.clientName });
+    },
+    { onerror: (error) => log('an MCP request failed', error) },
+  );
+
+  async function serveMcp(request: Request, resourceUrl: URL): Promise<Response> {
+    const origin = request.headers.get('origin');
+    const ownHost = new URL(request.url).hostname;
+    const allowedOrigins = options.allowedHostnames === 'any' ? [...loopbackHostnames, ownHost] : [...loopbackHostnames, ...options.allowedHostnames];
+    const originCheck = validateOriginHeader(origin, allowedOrigins);
+    if (!originCheck.ok) return forbidden(originCheck.message);
+
+    const token = bearerToken(request.headers.get('authorization'));
+    if (host.requiresToken && token === undefined) return unauthorizedResponse(resourceUrl, false);
+    const access = await host.authenticate(token);
+    if (!access) return unauthorizedResponse(resourceUrl, token !== undefined);
+
+    const body: unknown = request.method === 'POST' ? await request.clone().json().catch(() => null) : null;
+    const initializing = initializeClientName(body);
+    const clientName = initializing ?? clientNameFromSessionId(request.headers.get('mcp-session-id'));
+    const extra: CallerExtra = { access, clientName };
+    const response = await mcp.fetch(request, {
+      authInfo: { token: token ?? '', clientId: clientName ?? 'unknown', scopes: [], extra: extra as unknown as Record<string, unknown> },
+    });
+    // A 2025-era client gets its name back as a session id, so later stateless calls know it.
+    if (initializing !== null && response.ok && !response.headers.has('mcp-session-id')) {
+      const headers = new Headers(response.headers);
+      headers.set('mcp-session-id', sessionIdFor(initializing));
+      return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+    }
+    return response;
+  }
+
+  return {
+    async fetch(request: Request): Promise<Response> {
+      const url = new URL(request.url);
+      const hostCheck = options.allowedHostnames === 'any' ? null : validateHostHeader(request.headers.get('host'), [...loopbackHostnames, ...options.allowedHostnames]);
+      if (hostCheck && !hostCheck.ok) return forbidden(hostCheck.message);
+      const resourceUrl = new URL(mcpPath, url.origin);
+      const path = url.pathname.length > 1 ? url.pathname.replace(/\/$/, '') : url.pathname;
+
+      if (path === mcpPath) {
+        if (request.method === 'GET' && wantsHtml(request)) {
+          return html(addressPage({ name, url: resourceUrl.href, requiresToken: host.requiresToken }));
+        }
+        return serveMcp(request, resourceUrl);
+      }
+      if (metadataPaths.has(path) && host.requiresToken) {
+        if (request.method !== 'GET' && request.method !== 'HEAD') return new Response('Method not allowed.', { status: 405, headers: { allow: 'GET' } });
+        return new Response(JSON.stringify(protectedResourceMetadata(resourceUrl, name)), {
+          headers: { 'content-type': 'application/json', 'access-control-allow-origin': '*', 'cache-control': 'max-age=3600' },
+        });
+      }
+      if (path === '/' && request.method === 'GET') return new Response(null, { status: 302, headers: { location: mcpPath } });
+      return new Response(`Not found. The MCP address of this server is ${resourceUrl.href}\n`, { status: 404, headers: { 'content-type': 'text/plain; charset=utf-8' } });
+    },
+    close: () => mcp.close(),
+  };
+}
+
+/** A front listening on a port: its origin (e.g. `http://127.0.0.1:8787`) and how to stop it. */
+export interface ListeningFront {
+  server: Server;
+  origin: URL;
+  close(): Promise<void>;
+}
+
+/**
+ * Serves `front` with `node:http` on `hostname:port` (port 0 picks a free one) and resolves
+ * once it listens. `close` stops accepting, ends open connections and closes the front.
+ */
+export async function listenFront(front: Front, options: { port: number; hostname: string; log: Log }): Promise<ListeningFront> {
+  const handle = toNodeHandler(front, { onerror: (error) => options.log('an HTTP request failed', error) });
+  const server = createServer((req, res) => void handle(req, res));
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.hostname, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const address = server.address() as AddressInfo;
+  const hostForUrl = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  const shownHost = options.hostname === '0.0.0.0' || options.hostname === '::' ? 'localhost' : hostForUrl;
+  return {
+    server,
+    origin: new URL(`http://${shownHost}:${address.port}`),
+    async close() {
+      await front.close();
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+    },
+  };
+}
+
+/** The token of an `Authorization: Bearer <token>` header (scheme case-insensitive), else undefined. */
+function bearerToken(header: string | null): string | undefined {
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header ?? '');
+  return match ? match[1] : undefined;
+}
+
+function wantsHtml(request: Request): boolean {
+  return (request.headers.get('accept') ?? '').includes('text/html');
+}
+
+function html(body: string): Response {
+  return new Response(body, { headers: { 'content-type': 'text/html; charset=utf-8', 'x-frame-options': 'DENY', 'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'" } });
+}
+
+/** A 403 in the JSON-RPC error shape the SDK's own guards answer with. */
+function forbidden(message: string): Response {
+  return new Response(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }), {
+    status: 403,
+    headers: { 'content-type': 'application/json' },
+  });
+}
