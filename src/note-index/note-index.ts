@@ -1,6 +1,364 @@
-// The index's query surface used by the tools: every statement behind a named, typed function.
-// (Filled in by the index work; tools import only this module from note-index/.)
+// The index's query surface: every statement the tools run, behind a named, typed function.
+// Tools import only this module from note-index/; the rows are written by indexer.ts.
+import type { Graded } from '../notes/grades.ts';
+import type { Heading } from '../notes/headings.ts';
+import type { SqlClient } from './sql-client.ts';
 
-/** Typed access to the notes index of one installation. */
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type
-export interface NoteIndex {}
+/** One note as indexed: its text and what parsing found in it. Line numbers count from 1. */
+export interface IndexedNote {
+  repo: string;
+  path: string;
+  /** Blob id of the content. */
+  oid: string;
+  /** Bytes. */
+  size: number;
+  /** The whole file, exactly as stored (UTF-8 decoded). */
+  content: string;
+  totalLines: number;
+  title: string;
+  type: string | null;
+  summary: string | null;
+  /** Parsed frontmatter; null when absent or broken (then `frontmatterError` says why). */
+  frontmatter: Record<string, unknown> | null;
+  frontmatterError: string | null;
+  headings: Heading[];
+  tags: string[];
+  grades: Graded[];
+}
+
+/** One indexed file of any kind. `size` in bytes, null when unknown. */
+export interface IndexedFile {
+  repo: string;
+  path: string;
+  oid: string;
+  size: number | null;
+  isNote: boolean;
+}
+
+/** One link of a note, with the file it resolves to (null: no such file). */
+export interface IndexedLink {
+  /** The note the link stands in. */
+  source: string;
+  line: number;
+  kind: 'wiki' | 'embed' | 'markdown';
+  raw: string;
+  target: string;
+  subpath: string | null;
+  alias: string | null;
+  /** UTF-16 offsets of `raw` in the source note's whole text. */
+  start: number;
+  end: number;
+  inFrontmatter: boolean;
+  resolved: string | null;
+}
+
+/** A note as bases see it: frontmatter, tags, outgoing links and embeds, size. */
+export interface NoteRow {
+  path: string;
+  oid: string;
+  size: number;
+  title: string;
+  type: string | null;
+  summary: string | null;
+  frontmatter: Record<string, unknown> | null;
+  tags: string[];
+  /** Wiki-links and markdown links, in order. */
+  links: IndexedLink[];
+  embeds: IndexedLink[];
+}
+
+/** The snapshot a repository's rows were built from. */
+export interface RepoIndexState {
+  head: string | null;
+  fingerprint: string;
+  indexedAt: Date;
+}
+
+/**
+ * Where a query looks: one repository, narrowed to paths starting with one of `prefixes`
+ * (`''` for everything, else a folder ending in `/`) or, with `file`, to that one path.
+ * An empty `prefixes` list matches nothing.
+ */
+export interface Scope {
+  repo: string;
+  prefixes: readonly string[];
+  file?: string;
+}
+
+/** One line of list_notes, before its fields are formatted. */
+export interface NoteListing {
+  repo: string;
+  path: string;
+  title: string;
+  type: string | null;
+  summary: string | null;
+  frontmatter: Record<string, unknown> | null;
+}
+
+/** A note's text, for searching it line by line. */
+export interface NoteText {
+  repo: string;
+  path: string;
+  content: string;
+}
+
+/** A position in (repo, path) order, to continue a scan after it. */
+export interface ScanPosition {
+  repo: string;
+  path: string;
+}
+
+/** Typed access to the notes index of one installation (all repositories in one database). */
+export interface NoteIndex {
+  /** The snapshot the repository was indexed at; null before its first sync. */
+  repoState(repo: string): Promise<RepoIndexState | null>;
+  /** One note, or null when there is no note (text `.md` file) at `path`. */
+  getNote(repo: string, path: string): Promise<IndexedNote | null>;
+  /** One file of any kind, or null when the index has none at `path`. */
+  getFile(repo: string, path: string): Promise<IndexedFile | null>;
+  /** Every indexed (non-hidden) file path, sorted (byte order). */
+  filePaths(repo: string): Promise<string[]>;
+  /** Every note path, sorted (byte order). */
+  notePaths(repo: string): Promise<string[]>;
+  /** Every note's path, title and summary in the scopes, sorted by repository and path. */
+  noteOutline(scopes: readonly Scope[]): Promise<Array<{ repo: string; path: string; summary: string | null }>>;
+  /** The links written in a note, in order. */
+  linksFrom(repo: string, path: string): Promise<IndexedLink[]>;
+  /** The links in any note that resolve to `targetPath`, sorted by source path and offset. */
+  linksTo(repo: string, targetPath: string): Promise<IndexedLink[]>;
+  /** Every note with frontmatter, tags, links, embeds and size, sorted by path (for bases). */
+  noteRows(repo: string): Promise<NoteRow[]>;
+  /**
+   * A page of notes in the scopes whose type (and/or frontmatter `status`, compared as
+   * text) is exactly the one given; sorted by repository, then path (byte order).
+   * `total` counts every match.
+   */
+  listNotes(
+    scopes: readonly Scope[],
+    filter: { type?: string; status?: string },
+    page: { limit: number; offset: number },
+  ): Promise<{ notes: NoteListing[]; total: number }>;
+  /** The distinct values of `type` or frontmatter `status` in the scopes, with counts, most frequent first. */
+  fieldValues(scopes: readonly Scope[], field: 'type' | 'status'): Promise<Array<{ value: string; notes: number }>>;
+  /**
+   * Up to `limit` notes in the scopes after `after`, in (repo, path) order, whose content
+   * contains `needle` (case-sensitive or not); with `needle` null, every note. The trigram
+   * index narrows the candidates; callers still match line by line, since Postgres folds
+   * case by its own rules.
+   */
+  scanNotes(
+    scopes: readonly Scope[],
+    options: { needle: string | null; caseSensitive: boolean; after: ScanPosition | null; limit: number },
+  ): Promise<NoteText[]>;
+  /** The content of these notes of one repository, by path (missing ones left out). */
+  contents(repo: string, paths: readonly string[]): Promise<Map<string, string>>;
+}
+
+interface NoteDbRow {
+  repo: string;
+  path: string;
+  oid: string;
+  size: number;
+  content: string;
+  total_lines: number;
+  title: string;
+  type: string | null;
+  summary: string | null;
+  frontmatter: Record<string, unknown> | null;
+  frontmatter_error: string | null;
+  headings: Heading[];
+  tags: string[];
+  grades: Graded[];
+}
+
+interface LinkDbRow {
+  source: string;
+  line: number;
+  kind: 'wiki' | 'embed' | 'markdown';
+  raw: string;
+  target: string;
+  subpath: string | null;
+  alias: string | null;
+  start_offset: number;
+  end_offset: number;
+  in_frontmatter: boolean;
+  resolved: string | null;
+}
+
+const LINK_COLUMNS = 'source, line, kind, raw, target, subpath, alias, start_offset, end_offset, in_frontmatter, resolved';
+
+/** Byte order: the same on PGlite and every server, whatever its locale. */
+const BY_PATH = 'repo COLLATE "C", path COLLATE "C"';
+
+/** Builds the {@link NoteIndex} over one database. */
+export function createNoteIndex(sql: SqlClient): NoteIndex {
+  return {
+    async repoState(repo) {
+      const row = (await sql.query<{ head: string | null; fingerprint: string; indexed_at: Date | string }>(
+        'SELECT head, fingerprint, indexed_at FROM repos WHERE name = $1',
+        [repo],
+      )).rows[0];
+      return row ? { head: row.head, fingerprint: row.fingerprint, indexedAt: new Date(row.indexed_at) } : null;
+    },
+
+    async getNote(repo, path) {
+      const row = (await sql.query<NoteDbRow>('SELECT * FROM notes WHERE repo = $1 AND path = $2', [repo, path])).rows[0];
+      return row ? toIndexedNote(row) : null;
+    },
+
+    async getFile(repo, path) {
+      const row = (await sql.query<{ repo: string; path: string; oid: string; size: number | null; is_note: boolean }>(
+        'SELECT repo, path, oid, size, is_note FROM files WHERE repo = $1 AND path = $2',
+        [repo, path],
+      )).rows[0];
+      return row ? { repo: row.repo, path: row.path, oid: row.oid, size: row.size, isNote: row.is_note } : null;
+    },
+
+    async filePaths(repo) {
+      return (await sql.query<{ path: string }>('SELECT path FROM files WHERE repo = $1 ORDER BY path COLLATE "C"', [repo])).rows.map((row) => row.path);
+    },
+
+    async notePaths(repo) {
+      return (await sql.query<{ path: string }>('SELECT path FROM notes WHERE repo = $1 ORDER BY path COLLATE "C"', [repo])).rows.map((row) => row.path);
+    },
+
+    async noteOutline(scopes) {
+      const where = scopeClause(scopes, []);
+      return (await sql.query<{ repo: string; path: string; summary: string | null }>(
+        `SELECT repo, path, summary FROM notes WHERE ${where.sql} ORDER BY ${BY_PATH}`,
+        where.params,
+      )).rows;
+    },
+
+    async linksFrom(repo, path) {
+      const rows = (await sql.query<LinkDbRow>(`SELECT ${LINK_COLUMNS} FROM links WHERE repo = $1 AND source = $2 ORDER BY ordinal`, [repo, path])).rows;
+      return rows.map(toIndexedLink);
+    },
+
+    async linksTo(repo, targetPath) {
+      const rows = (await sql.query<LinkDbRow>(
+        `SELECT ${LINK_COLUMNS} FROM links WHERE repo = $1 AND resolved = $2 ORDER BY source COLLATE "C", ordinal`,
+        [repo, targetPath],
+      )).rows;
+      return rows.map(toIndexedLink);
+    },
+
+    async noteRows(repo) {
+      const notes = (await sql.query<Omit<NoteRow, 'links' | 'embeds'>>(
+        'SELECT path, oid, size, title, type, summary, frontmatter, tags FROM notes WHERE repo = $1 ORDER BY path COLLATE "C"',
+        [repo],
+      )).rows;
+      const links = (await sql.query<LinkDbRow>(`SELECT ${LINK_COLUMNS} FROM links WHERE repo = $1 ORDER BY source, ordinal`, [repo])).rows;
+      const bySource = new Map<string, { links: IndexedLink[]; embeds: IndexedLink[] }>();
+      for (const row of links) {
+        let entry = bySource.get(row.source);
+        if (!entry) bySource.set(row.source, (entry = { links: [], embeds: [] }));
+        (row.kind === 'embed' ? entry.embeds : entry.links).push(toIndexedLink(row));
+      }
+      return notes.map((note) => ({ ...note, links: bySource.get(note.path)?.links ?? [], embeds: bySource.get(note.path)?.embeds ?? [] }));
+    },
+
+    async listNotes(scopes, filter, page) {
+      const params: unknown[] = [];
+      const conditions = [scopeClause(scopes, params).sql];
+      if (filter.type !== undefined) conditions.push(`type = $${params.push(filter.type)}`);
+      if (filter.status !== undefined) conditions.push(`frontmatter->>'status' = $${params.push(filter.status)}`);
+      const where = conditions.join(' AND ');
+      const total = (await sql.query<{ total: number }>(`SELECT count(*)::int AS total FROM notes WHERE ${where}`, params)).rows[0]?.total ?? 0;
+      const rows = (await sql.query<NoteListing>(
+        `SELECT repo, path, title, type, summary, frontmatter FROM notes WHERE ${where}
+         ORDER BY ${BY_PATH} LIMIT $${params.push(page.limit)} OFFSET $${params.push(page.offset)}`,
+        params,
+      )).rows;
+      return { notes: rows, total };
+    },
+
+    async fieldValues(scopes, field) {
+      const params: unknown[] = [];
+      const where = scopeClause(scopes, params).sql;
+      const expression = field === 'type' ? 'type' : `frontmatter->>'status'`;
+      return (await sql.query<{ value: string; notes: number }>(
+        `SELECT ${expression} AS value, count(*)::int AS notes FROM notes WHERE ${where} AND ${expression} IS NOT NULL
+         GROUP BY 1 ORDER BY 2 DESC, 1 COLLATE "C"`,
+        params,
+      )).rows;
+    },
+
+    async scanNotes(scopes, options) {
+      const params: unknown[] = [];
+      const conditions = [scopeClause(scopes, params).sql];
+      if (options.needle !== null && options.needle !== '') {
+        conditions.push(`content ${options.caseSensitive ? 'LIKE' : 'ILIKE'} $${params.push(`%${escapeLike(options.needle)}%`)}`);
+      }
+      if (options.after) {
+        const repo = `$${params.push(options.after.repo)}`;
+        const path = `$${params.push(options.after.path)}`;
+        conditions.push(`(repo COLLATE "C" > ${repo} OR (repo = ${repo} AND path COLLATE "C" > ${path}))`);
+      }
+      return (await sql.query<NoteText>(
+        `SELECT repo, path, content FROM notes WHERE ${conditions.join(' AND ')} ORDER BY ${BY_PATH} LIMIT $${params.push(options.limit)}`,
+        params,
+      )).rows;
+    },
+
+    async contents(repo, paths) {
+      const rows = (await sql.query<{ path: string; content: string }>('SELECT path, content FROM notes WHERE repo = $1 AND path = ANY($2::text[])', [
+        repo,
+        [...paths],
+      ])).rows;
+      return new Map(rows.map((row) => [row.path, row.content]));
+    },
+  };
+}
+
+/** `WHERE` text for scopes: `(repo = $a AND (starts_with(path, $b) OR …)) OR …`, params appended. */
+function scopeClause(scopes: readonly Scope[], params: unknown[]): { sql: string; params: unknown[] } {
+  const parts = scopes.map((scope) => {
+    const repo = `repo = $${params.push(scope.repo)}`;
+    if (scope.file !== undefined) return `(${repo} AND path = $${params.push(scope.file)})`;
+    if (scope.prefixes.length === 0) return 'FALSE';
+    if (scope.prefixes.includes('')) return `(${repo})`;
+    return `(${repo} AND (${scope.prefixes.map((prefix) => `starts_with(path, $${params.push(prefix)})`).join(' OR ')}))`;
+  });
+  return { sql: parts.length === 0 ? 'FALSE' : `(${parts.join(' OR ')})`, params };
+}
+
+/** Escapes `%`, `_` and `\` so a LIKE pattern matches them literally. */
+function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+function toIndexedNote(row: NoteDbRow): IndexedNote {
+  return {
+    repo: row.repo,
+    path: row.path,
+    oid: row.oid,
+    size: row.size,
+    content: row.content,
+    totalLines: row.total_lines,
+    title: row.title,
+    type: row.type,
+    summary: row.summary,
+    frontmatter: row.frontmatter,
+    frontmatterError: row.frontmatter_error,
+    headings: row.headings,
+    tags: row.tags,
+    grades: row.grades,
+  };
+}
+
+function toIndexedLink(row: LinkDbRow): IndexedLink {
+  return {
+    source: row.source,
+    line: row.line,
+    kind: row.kind,
+    raw: row.raw,
+    target: row.target,
+    subpath: row.subpath,
+    alias: row.alias,
+    start: row.start_offset,
+    end: row.end_offset,
+    inFrontmatter: row.in_frontmatter,
+    resolved: row.resolved,
+  };
+}

@@ -1,0 +1,359 @@
+// The indexer: brings a repository's rows in the index up to date with its snapshot.
+//
+// Links are stored with the file they resolve to (`links.resolved`), so "who links here"
+// is one indexed lookup. What a link resolves to depends only on the set of file paths,
+// and only through the target's file name (Obsidian: exact path, else the file with that
+// name), so when files are added or removed, just the links whose `target_key` (the
+// target's file name, lower case, without `.md`) names one of those files are resolved again.
+import { runGit } from '../repo-host/git/run-git.ts';
+import type { RepoHost, Snapshot } from '../repo-host/repo-host.ts';
+import { LinkResolver } from '../notes/link-resolver.ts';
+import { decodeNoteText } from '../notes/note-text.ts';
+import { parseNote, type ParsedNote } from '../notes/parse-note.ts';
+import { isHiddenPath } from '../notes/vault-path.ts';
+import { readParseFields } from './parse-fields.ts';
+import type { SqlClient } from './sql-client.ts';
+
+/** Bump when parsing changes what is stored: every note is then parsed again. */
+export const PARSER_VERSION = 1;
+
+/** What one sync did. `changed`: files added or changed; `removed`: files gone. */
+export interface SyncResult {
+  head: string | null;
+  fingerprint: string;
+  changed: number;
+  removed: number;
+}
+
+/** Options of {@link syncRepo}. */
+export interface SyncOptions {
+  /** Called as files are read and parsed: how many of `total` changed files are done. */
+  onProgress?: (done: number, total: number) => void;
+}
+
+const running = new WeakMap<SqlClient, Map<string, Promise<unknown>>>();
+
+/**
+ * Brings the index up to date with `host.snapshot(repo)` (DESIGN.md "Index"): the first
+ * time a full build, then only the files whose blob id changed, the removed ones, and the
+ * links whose resolution the added or removed files change. Every non-hidden file is a
+ * row of `files`; a `.md` file that is text is also a note, parsed with the notes model
+ * using the repository's `typeField`/`summaryField`. The write is one transaction that
+ * checks no other sync of the repository committed since this one read the stored state
+ * (it starts over if one did), so the index always matches one snapshot. Idempotent: a
+ * second call on an unchanged repository reads the fingerprint and returns. Syncs of one
+ * repository through one client run one after another.
+ */
+export async function syncRepo(sql: SqlClient, host: RepoHost, repo: string, options: SyncOptions = {}): Promise<SyncResult> {
+  let byRepo = running.get(sql);
+  if (!byRepo) running.set(sql, (byRepo = new Map()));
+  const previous = byRepo.get(repo) ?? Promise.resolve();
+  const next = previous.catch(() => undefined).then(() => syncWithRetry(sql, host, repo, options));
+  byRepo.set(repo, next);
+  try {
+    return await next;
+  } finally {
+    if (byRepo.get(repo) === next) byRepo.delete(repo);
+  }
+}
+
+/** Removes every row of `repo` from the index (a repository taken out of the installation). */
+export async function removeRepo(sql: SqlClient, repo: string): Promise<void> {
+  await sql.transaction(async (tx) => {
+    await tx.query('DELETE FROM links WHERE repo = $1', [repo]);
+    await tx.query('DELETE FROM notes WHERE repo = $1', [repo]);
+    await tx.query('DELETE FROM files WHERE repo = $1', [repo]);
+    await tx.query('DELETE FROM repos WHERE name = $1', [repo]);
+  });
+}
+
+/** The key of a file path or link target that decides resolution: file name, lower case, without `.md`. */
+export function targetKey(pathOrTarget: string): string {
+  const name = pathOrTarget.slice(pathOrTarget.lastIndexOf('/') + 1).normalize('NFC').toLowerCase();
+  return name.endsWith('.md') ? name.slice(0, -3) : name;
+}
+
+class StaleSync extends Error {}
+
+async function syncWithRetry(sql: SqlClient, host: RepoHost, repo: string, options: SyncOptions): Promise<SyncResult> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await syncOnce(sql, host, repo, options);
+    } catch (error) {
+      if (!(error instanceof StaleSync) || attempt >= 5) throw error;
+    }
+  }
+}
+
+interface RepoState {
+  head: string | null;
+  fingerprint: string;
+  parse_key: string;
+}
+
+interface NoteRecord {
+  path: string;
+  oid: string;
+  size: number;
+  text: string;
+  parsed: ParsedNote;
+}
+
+async function syncOnce(sql: SqlClient, host: RepoHost, repo: string, options: SyncOptions): Promise<SyncResult> {
+  const snapshot = await host.snapshot(repo);
+  const fields = await readParseFields(host, repo);
+  const parseKey = `${PARSER_VERSION}\n${fields.typeField}\n${fields.summaryField}`;
+  const state = (await sql.query<RepoState>('SELECT head, fingerprint, parse_key FROM repos WHERE name = $1', [repo])).rows[0] ?? null;
+  if (state && state.fingerprint === snapshot.fingerprint && state.parse_key === parseKey) {
+    return { head: snapshot.head, fingerprint: snapshot.fingerprint, changed: 0, removed: 0 };
+  }
+
+  const stored = new Map<string, { oid: string; is_note: boolean }>();
+  for (const row of (await sql.query<{ path: string; oid: string; is_note: boolean }>('SELECT path, oid, is_note FROM files WHERE repo = $1', [repo])).rows) {
+    stored.set(row.path, row);
+  }
+  const current = currentFiles(snapshot);
+  const reparseAll = state !== null && state.parse_key !== parseKey;
+  const changed = [...current].filter(([path, oid]) => {
+    const before = stored.get(path);
+    return before === undefined || before.oid !== oid || (reparseAll && path.endsWith('.md'));
+  });
+  const removed = [...stored.keys()].filter((path) => !current.has(path));
+  const added = changed.filter(([path]) => !stored.has(path)).map(([path]) => path);
+
+  const contents = await readChanged(host, repo, changed, options);
+  const files: Array<{ path: string; oid: string; size: number | null; isNote: boolean }> = [];
+  const notes: NoteRecord[] = [];
+  for (const [path, oid] of changed) {
+    const content = contents.get(path);
+    const size = content?.size ?? null;
+    const text = content?.buffer ? decodeNoteText(content.buffer) : null;
+    if (text === null) {
+      files.push({ path, oid, size, isNote: false });
+      continue;
+    }
+    files.push({ path, oid, size, isNote: true });
+    notes.push({ path, oid, size: size ?? Buffer.byteLength(text), text, parsed: parseNote(path, text, fields) });
+  }
+
+  const resolver = new LinkResolver(current.keys());
+  const pathSetChanged = added.length > 0 || removed.length > 0;
+  const firstBuild = state === null && stored.size === 0;
+
+  await sql.transaction(async (tx) => {
+    await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`major-vault:index:${repo}`]);
+    const now = (await tx.query<RepoState>('SELECT head, fingerprint, parse_key FROM repos WHERE name = $1', [repo])).rows[0] ?? null;
+    if ((now?.fingerprint ?? null) !== (state?.fingerprint ?? null) || (now?.parse_key ?? null) !== (state?.parse_key ?? null)) {
+      throw new StaleSync('another sync of this repository committed first');
+    }
+    const rebuildSearchIndex = firstBuild && notes.length > 1000 && (await tableIsEmpty(tx, 'notes'));
+    if (rebuildSearchIndex) await tx.exec('DROP INDEX IF EXISTS notes_content_trgm');
+
+    const gone = [...removed, ...changed.map(([path]) => path)];
+    if (!firstBuild && gone.length > 0) {
+      await tx.query('DELETE FROM links WHERE repo = $1 AND source = ANY($2::text[])', [repo, gone]);
+      await tx.query('DELETE FROM notes WHERE repo = $1 AND path = ANY($2::text[])', [repo, gone]);
+      await tx.query('DELETE FROM files WHERE repo = $1 AND path = ANY($2::text[])', [repo, gone]);
+    }
+    await insertRows(
+      tx,
+      'files',
+      ['repo', 'path', 'oid', 'size', 'is_note'],
+      files.map((file) => [repo, file.path, file.oid, file.size, file.isNote]),
+    );
+    await insertRows(
+      tx,
+      'notes',
+      ['repo', 'path', 'oid', 'size', 'content', 'total_lines', 'title', 'type', 'summary', 'frontmatter', 'frontmatter_error', 'headings', 'tags', 'grades'],
+      notes.map((note) => noteRow(repo, note)),
+    );
+    await insertRows(
+      tx,
+      'links',
+      ['repo', 'source', 'ordinal', 'line', 'kind', 'raw', 'target', 'subpath', 'alias', 'start_offset', 'end_offset', 'in_frontmatter', 'target_key', 'resolved'],
+      notes.flatMap((note) =>
+        note.parsed.links.map((link, ordinal) => [
+          repo,
+          note.path,
+          ordinal,
+          link.line,
+          link.kind,
+          link.raw,
+          link.target,
+          link.subpath,
+          link.alias,
+          link.start,
+          link.end,
+          link.inFrontmatter === true,
+          targetKey(link.target),
+          link.target === '' ? null : resolver.resolve(link, note.path),
+        ]),
+      ),
+    );
+    if (!firstBuild && pathSetChanged) await reresolveLinks(tx, repo, resolver, [...added, ...removed], new Set(notes.map((note) => note.path)));
+    if (rebuildSearchIndex) {
+      await tx.exec(`SET LOCAL maintenance_work_mem = '256MB'`);
+      await tx.exec('CREATE INDEX notes_content_trgm ON notes USING gin (content gin_trgm_ops)');
+    }
+    await tx.query(
+      `INSERT INTO repos (name, head, fingerprint, parse_key, indexed_at) VALUES ($1, $2, $3, $4, now())
+       ON CONFLICT (name) DO UPDATE SET head = EXCLUDED.head, fingerprint = EXCLUDED.fingerprint, parse_key = EXCLUDED.parse_key, indexed_at = now()`,
+      [repo, snapshot.head, snapshot.fingerprint, parseKey],
+    );
+  });
+  return { head: snapshot.head, fingerprint: snapshot.fingerprint, changed: changed.length, removed: removed.length };
+}
+
+/** The snapshot's non-hidden files, path → blob id. */
+function currentFiles(snapshot: Snapshot): Map<string, string> {
+  const files = new Map<string, string>();
+  for (const entry of snapshot.files) {
+    if (!isHiddenPath(entry.path)) files.set(entry.path, entry.oid);
+  }
+  return files;
+}
+
+function noteRow(repo: string, note: NoteRecord): unknown[] {
+  const { parsed } = note;
+  return [
+    repo,
+    note.path,
+    note.oid,
+    note.size,
+    note.text,
+    parsed.totalLines,
+    parsed.title,
+    parsed.type,
+    parsed.summary,
+    parsed.frontmatter.data === null ? null : JSON.stringify(parsed.frontmatter.data),
+    parsed.frontmatter.error,
+    JSON.stringify(parsed.headings),
+    parsed.tags,
+    JSON.stringify(parsed.grades),
+  ];
+}
+
+/**
+ * The content (notes) and size (every file) of the changed files. Blobs in the object
+ * store are read in batches with `readBlobs`; a work-tree file whose blob Git does not
+ * have yet (modified, not committed) is read with `readFile`. Only `.md` files are read in
+ * full; other files only need their size, which `git cat-file --batch-check` gives.
+ */
+async function readChanged(
+  host: RepoHost,
+  repo: string,
+  changed: ReadonlyArray<readonly [string, string]>,
+  options: SyncOptions,
+): Promise<Map<string, { size: number | null; buffer: Buffer | null }>> {
+  const result = new Map<string, { size: number | null; buffer: Buffer | null }>();
+  if (changed.length === 0) return result;
+  const sizes = await blobSizes(host, repo, [...new Set(changed.map(([, oid]) => oid))]);
+  const total = changed.length;
+  let done = 0;
+  const inStore: Array<readonly [string, string]> = [];
+  for (const entry of changed) {
+    const [path, oid] = entry;
+    if (!path.endsWith('.md') && sizes.has(oid)) {
+      result.set(path, { size: sizes.get(oid) ?? null, buffer: null });
+      done++;
+    } else if (sizes.has(oid)) {
+      inStore.push(entry);
+    } else {
+      const buffer = await host.readFile(repo, path);
+      result.set(path, { size: buffer?.length ?? null, buffer: path.endsWith('.md') ? buffer : null });
+      done++;
+    }
+  }
+  options.onProgress?.(done, total);
+  for (let start = 0; start < inStore.length; ) {
+    // Batches of about 8 MB, so a few large notes do not hold everything in one read.
+    let end = start;
+    let bytes = 0;
+    while (end < inStore.length && (end === start || bytes < 8 * 1024 * 1024) && end - start < 1000) {
+      bytes += sizes.get(inStore[end]![1]) ?? 0;
+      end++;
+    }
+    const batch = inStore.slice(start, end);
+    const buffers = await host.readBlobs(repo, batch.map(([, oid]) => oid));
+    batch.forEach(([path], i) => {
+      const buffer = buffers[i] ?? null;
+      result.set(path, { size: buffer?.length ?? null, buffer });
+    });
+    done += batch.length;
+    options.onProgress?.(done, total);
+    start = end;
+  }
+  return result;
+}
+
+/** Sizes of the blobs the repository's object store has, by id; missing blobs are left out. */
+async function blobSizes(host: RepoHost, repo: string, oids: readonly string[]): Promise<Map<string, number>> {
+  const sizes = new Map<string, number>();
+  if (oids.length === 0) return sizes;
+  const mirror = await host.mirror(repo);
+  const output = await runGit(['cat-file', '--batch-check=%(objectname) %(objecttype) %(objectsize)'], {
+    gitDir: mirror.gitDir,
+    input: `${oids.join('\n')}\n`,
+  });
+  for (const line of output.stdout.toString('utf8').split('\n')) {
+    const [oid, kind, size] = line.split(' ');
+    if (oid && kind === 'blob' && size !== undefined) sizes.set(oid, Number(size));
+  }
+  return sizes;
+}
+
+/**
+ * Resolves again the links whose target names one of the added or removed files (by
+ * {@link targetKey}), except those of notes written in this sync, and stores what changed.
+ */
+async function reresolveLinks(tx: SqlClient, repo: string, resolver: LinkResolver, paths: readonly string[], fresh: ReadonlySet<string>): Promise<void> {
+  const keys = [...new Set(paths.map(targetKey))];
+  const rows = (
+    await tx.query<{ source: string; ordinal: number; kind: 'wiki' | 'embed' | 'markdown'; target: string; resolved: string | null }>(
+      'SELECT source, ordinal, kind, target, resolved FROM links WHERE repo = $1 AND target_key = ANY($2::text[])',
+      [repo, keys],
+    )
+  ).rows;
+  const updates = rows
+    .filter((row) => !fresh.has(row.source))
+    .map((row) => ({ ...row, next: row.target === '' ? null : resolver.resolve(row, row.source) }))
+    .filter((row) => row.next !== row.resolved);
+  for (let i = 0; i < updates.length; i += 5000) {
+    const batch = updates.slice(i, i + 5000);
+    await tx.query(
+      `UPDATE links SET resolved = v.resolved
+       FROM (SELECT unnest($2::text[]) AS source, unnest($3::int[]) AS ordinal, unnest($4::text[]) AS resolved) AS v
+       WHERE links.repo = $1 AND links.source = v.source AND links.ordinal = v.ordinal`,
+      [repo, batch.map((row) => row.source), batch.map((row) => row.ordinal), batch.map((row) => row.next)],
+    );
+  }
+}
+
+async function tableIsEmpty(tx: SqlClient, table: 'notes'): Promise<boolean> {
+  return (await tx.query(`SELECT 1 FROM ${table} LIMIT 1`)).rows.length === 0;
+}
+
+/**
+ * Multi-row INSERTs, batched to stay under Postgres's 65,535 parameters and about 4 MB of
+ * values per statement (a full build sends thousands of notes).
+ */
+async function insertRows(tx: SqlClient, table: string, columns: readonly string[], rows: readonly unknown[][]): Promise<void> {
+  const maxRows = Math.floor(30_000 / columns.length);
+  for (let start = 0; start < rows.length; ) {
+    let end = start;
+    let bytes = 0;
+    while (end < rows.length && end - start < maxRows && (end === start || bytes < 4 * 1024 * 1024)) {
+      for (const value of rows[end]!) if (typeof value === 'string') bytes += value.length;
+      end++;
+    }
+    const params: unknown[] = [];
+    const tuples: string[] = [];
+    for (const row of rows.slice(start, end)) {
+      tuples.push(`(${row.map((value) => `$${params.push(value)}`).join(', ')})`);
+    }
+    await tx.query(`INSERT INTO ${table} (${columns.join(', ')}) VALUES ${tuples.join(', ')}`, params);
+    start = end;
+  }
+}
+
+

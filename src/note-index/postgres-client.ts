@@ -1,0 +1,79 @@
+// The hosted Index adapter: a Postgres server through node-postgres, inside one schema.
+import pg from 'pg';
+import type { QueryResult, SqlClient } from './sql-client.ts';
+
+/**
+ * Connects to the Postgres server at `url` and works inside `schema` (created when missing):
+ * every pooled connection starts with `search_path` set to `schema, public`, so the same SQL
+ * runs as on PGlite. `pg_trgm` is created once per database in `public` (creating it inside
+ * a schema would let dropping that schema take the extension away from every other one).
+ * `schema` must be a plain identifier (letters, digits, `_`); anything else is refused.
+ */
+export async function openPostgres(url: string, schema: string): Promise<SqlClient> {
+  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(schema)) throw new Error(`Schema name ${JSON.stringify(schema)} is not a plain identifier.`);
+  const pool = new pg.Pool({ connectionString: url, options: `-c search_path=${schema},public`, max: 8 });
+  // An idle client that loses its connection must not crash the process.
+  pool.on('error', (error) => console.error('postgres pool error:', error));
+  await ensureTrigramExtension(pool);
+  await pool.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
+  return {
+    engine: 'postgres',
+    query: (sql, params) => runQuery(pool, sql, params),
+    exec: async (sql) => {
+      await pool.query(sql);
+    },
+    transaction: async (fn) => {
+      const connection = await pool.connect();
+      try {
+        await connection.query('BEGIN');
+        const result = await fn(transactionClient(connection));
+        await connection.query('COMMIT');
+        return result;
+      } catch (error) {
+        await connection.query('ROLLBACK').catch(() => undefined);
+        throw error;
+      } finally {
+        connection.release();
+      }
+    },
+    close: () => pool.end(),
+  };
+}
+
+type Queryable = Pick<pg.Pool | pg.PoolClient, 'query'>;
+
+async function runQuery<Row>(db: Queryable, sql: string, params?: readonly unknown[]): Promise<QueryResult<Row>> {
+  const result = await db.query(sql, params ? [...params] : undefined);
+  return { rows: result.rows as Row[], ...(result.rowCount === null ? {} : { affectedRows: result.rowCount }) };
+}
+
+/** The client handed to a transaction's body; a nested `transaction` joins the outer one. */
+function transactionClient(connection: pg.PoolClient): SqlClient {
+  const client: SqlClient = {
+    engine: 'postgres',
+    query: (sql, params) => runQuery(connection, sql, params),
+    exec: async (sql) => {
+      await connection.query(sql);
+    },
+    transaction: (fn) => fn(client),
+    close: async () => {
+      throw new Error('A transaction client cannot be closed; close the client that opened it.');
+    },
+  };
+  return client;
+}
+
+/** Creates pg_trgm in `public` once; two processes racing to create it is not an error. */
+async function ensureTrigramExtension(pool: pg.Pool): Promise<void> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await pool.query('CREATE EXTENSION IF NOT EXISTS pg_trgm SCHEMA public');
+      return;
+    } catch (error) {
+      // 23505 unique_violation / 42710 duplicate_object: another session created it meanwhile.
+      const code = (error as { code?: string }).code;
+      if ((code === '23505' || code === '42710') && attempt < 3) continue;
+      throw error;
+    }
+  }
+}
