@@ -1,0 +1,288 @@
+import { mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync, existsSync, unlinkSync, chmodSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { alice, cloneBare, commit as fixtureCommit, git, makeRepo, tempDir } from '../../../test/support/git-fixture.ts';
+import type { UsersFile } from '../../config/users-file.ts';
+import { blobId } from '../git/blob-id.ts';
+import { describeRepoHostContract, type ContractRepo } from '../repo-host.contract.ts';
+import type { Person } from '../person.ts';
+import { LocalRepoHost } from './local-repo-host.ts';
+
+/** Builds the contract's repositories in a fresh folder, each with a work tree or bare. */
+function buildRepos(repos: ContractRepo[], bare: boolean) {
+  const dir = tempDir('mv-local-host-');
+  const reposDir = join(dir.path, 'repos');
+  mkdirSync(reposDir);
+  for (const repo of repos) {
+    if (!bare) {
+      makeRepo(join(reposDir, repo.name), repo.commits);
+    } else if (repo.commits.length === 0) {
+      git(dir.path, ['init', '-q', '--bare', '-b', 'main', join(reposDir, repo.name)]);
+    } else {
+      makeRepo(join(dir.path, 'src', repo.name), repo.commits);
+      cloneBare(join(dir.path, 'src', repo.name), join(reposDir, repo.name));
+    }
+  }
+  // Folders that are not repositories, hidden or not, are skipped.
+  mkdirSync(join(reposDir, 'not-a-repo'));
+  makeRepo(join(reposDir, '.hidden'), [{ message: 'Hidden', files: { 'a.md': 'a' } }]);
+  writeFileSync(join(reposDir, 'file.txt'), 'not a folder');
+  return { reposDir, cleanup: dir.cleanup };
+}
+
+describeRepoHostContract('LocalRepoHost, work trees', async (repos) => {
+  const built = buildRepos(repos, false);
+  return { host: new LocalRepoHost({ reposDir: built.reposDir }), cleanup: async () => built.cleanup() };
+});
+
+describeRepoHostContract('LocalRepoHost, bare repositories', async (repos) => {
+  const built = buildRepos(repos, true);
+  return { host: new LocalRepoHost({ reposDir: built.reposDir }), cleanup: async () => built.cleanup() };
+});
+
+const ada: Person = { login: 'ada', name: 'Ada Lovelace', email: 'ada@acme.example' };
+
+/** `git status --porcelain` of a work tree: '' when clean. */
+function status(dir: string): string {
+  return git(dir, ['status', '--porcelain=v1', '--untracked-files=all']);
+}
+
+describe('LocalRepoHost with a work tree', () => {
+  let dir: ReturnType<typeof tempDir>;
+  let reposDir: string;
+  let notes: string;
+  let host: LocalRepoHost;
+
+  beforeAll(() => {
+    dir = tempDir('mv-local-wt-');
+    reposDir = join(dir.path, 'repos');
+    notes = join(reposDir, 'notes');
+    makeRepo(notes, [
+      {
+        message: 'Start',
+        files: {
+          'a.md': '# A\n',
+          'b.md': '# B\n',
+          'folder/c.md': '# C\n',
+          'folder/deep/d.md': '# D\n',
+          'keep.md': '# Keep\n',
+          'run.sh': '#!/bin/sh\n',
+        },
+      },
+    ]);
+    chmodSync(join(notes, 'run.sh'), 0o755);
+    fixtureCommit(notes, { message: 'Executable', files: { 'run.sh': '#!/bin/sh\necho hi\n' } });
+    expect(git(notes, ['ls-files', '-s', 'run.sh'])).toMatch(/^100755 /);
+    writeFileSync(join(dir.path, 'secret.txt'), 'outside the repository\n');
+    host = new LocalRepoHost({ reposDir });
+  });
+  afterAll(() => dir.cleanup());
+
+  it('snapshots uncommitted edits, deletions and untracked files as the editor shows them', async () => {
+    const clean = await host.snapshot('notes');
+    writeFileSync(join(notes, 'a.md'), '# A, edited\n');
+    unlinkSync(join(notes, 'b.md'));
+    mkdirSync(join(notes, 'new folder'), { recursive: true });
+    writeFileSync(join(notes, 'new folder/ünïcode #1.md'), '# New\n');
+    writeFileSync(join(notes, '.gitignore'), 'ignored.md\n');
+    writeFileSync(join(notes, 'ignored.md'), 'ignored\n');
+    try {
+      const snapshot = await host.snapshot('notes');
+      const byPath = new Map(snapshot.files.map((file) => [file.path, file.oid]));
+      expect(byPath.get('a.md')).toBe(blobId(Buffer.from('# A, edited\n')));
+      expect(byPath.has('b.md')).toBe(false);
+      expect(byPath.get('new folder/ünïcode #1.md')).toBe(blobId(Buffer.from('# New\n')));
+      expect(byPath.has('ignored.md')).toBe(false);
+      expect(byPath.get('folder/c.md')).toBe(blobId(Buffer.from('# C\n')));
+      expect(snapshot.head).toBe(clean.head);
+      expect(snapshot.fingerprint).not.toBe(clean.fingerprint);
+      expect(await host.fingerprint('notes')).toBe(snapshot.fingerprint);
+
+      // Work-tree contents are not in the object database; readBlobs still serves them.
+      const blobs = await host.readBlobs('notes', [byPath.get('a.md')!, byPath.get('new folder/ünïcode #1.md')!, byPath.get('folder/c.md')!]);
+      expect(blobs.map((blob) => blob.toString('utf8'))).toEqual(['# A, edited\n', '# New\n', '# C\n']);
+      expect((await host.readFile('notes', 'a.md'))?.toString('utf8')).toBe('# A, edited\n');
+      expect(await host.readFile('notes', 'b.md')).toBeNull();
+
+      // A second edit of an already modified file changes the fingerprint too.
+      writeFileSync(join(notes, 'a.md'), '# A, edited twice, longer\n');
+      expect(await host.fingerprint('notes')).not.toBe(snapshot.fingerprint);
+    } finally {
+      git(notes, ['checkout', '--', 'a.md', 'b.md']);
+      rmSync(join(notes, 'new folder'), { recursive: true });
+      rmSync(join(notes, '.gitignore'));
+      rmSync(join(notes, 'ignored.md'));
+    }
+    // Back to the committed state (git checkout rewrote the index, so the fingerprint is new).
+    const restored = await host.snapshot('notes');
+    expect(restored.files).toEqual(clean.files);
+    expect(await host.fingerprint('notes')).toBe(restored.fingerprint);
+  });
+
+  it('reads a symbolic link inside the repository, and one pointing outside as absent', async () => {
+    symlinkSync('folder/c.md', join(notes, 'link-inside.md'));
+    symlinkSync(join(dir.path, 'secret.txt'), join(notes, 'link-outside.md'));
+    symlinkSync('../../secret.txt', join(notes, 'folder/relative-outside.md'));
+    symlinkSync('.git/config', join(notes, 'link-git.md'));
+    try {
+      expect((await host.readFile('notes', 'link-inside.md'))?.toString('utf8')).toBe('# C\n');
+      expect(await host.readFile('notes', 'link-outside.md')).toBeNull();
+      expect(await host.readFile('notes', 'folder/relative-outside.md')).toBeNull();
+      expect(await host.readFile('notes', 'link-git.md')).toBeNull();
+      const snapshot = await host.snapshot('notes');
+      const byPath = new Map(snapshot.files.map((file) => [file.path, file.oid]));
+      expect(byPath.get('link-inside.md')).toBe(blobId(Buffer.from('# C\n')));
+      expect(byPath.has('link-outside.md')).toBe(false);
+      expect(byPath.has('folder/relative-outside.md')).toBe(false);
+      expect(byPath.has('link-git.md')).toBe(false);
+    } finally {
+      for (const link of ['link-inside.md', 'link-outside.md', 'folder/relative-outside.md', 'link-git.md']) unlinkSync(join(notes, link));
+    }
+  });
+
+  it('refuses to write through a folder that links outside the repository', async () => {
+    symlinkSync(dir.path, join(notes, 'escape'));
+    try {
+      const head = (await host.snapshot('notes')).head;
+      await expect(host.commit('notes', { parent: head, author: ada, message: 'Escape', files: [{ path: 'escape/secret.txt', content: Buffer.from('overwritten\n') }] })).rejects.toMatchObject({ code: 'invalid_path' });
+      expect(readFileSync(join(dir.path, 'secret.txt'), 'utf8')).toBe('outside the repository\n');
+      expect((await host.snapshot('notes')).head).toBe(head);
+    } finally {
+      unlinkSync(join(notes, 'escape'));
+    }
+  });
+
+  it('writes a commit into the work tree and the index, leaving git status clean', async () => {
+    const before = await host.snapshot('notes');
+    const result = await host.commit('notes', {
+      parent: before.head,
+      author: ada,
+      message: 'Rework',
+      files: [
+        { path: 'a.md', content: Buffer.from('# A, committed\n') },
+        { path: 'new/deeper/e.md', content: Buffer.from('# E\n') },
+        { path: 'folder/deep/d.md', content: null },
+        { path: 'run.sh', content: Buffer.from('#!/bin/sh\necho changed\n') },
+      ],
+    });
+    expect(result.ok).toBe(true);
+    expect(readFileSync(join(notes, 'a.md'), 'utf8')).toBe('# A, committed\n');
+    expect(readFileSync(join(notes, 'new/deeper/e.md'), 'utf8')).toBe('# E\n');
+    expect(existsSync(join(notes, 'folder/deep'))).toBe(false);
+    expect(existsSync(join(notes, 'folder/c.md'))).toBe(true);
+    expect(statSync(join(notes, 'run.sh')).mode & 0o111).not.toBe(0);
+    expect(git(notes, ['ls-files', '-s', 'run.sh'])).toMatch(/^100755 /);
+    expect(status(notes)).toBe('');
+    expect(git(notes, ['diff-files', '--name-only'])).toBe('');
+    expect(git(notes, ['log', '-1', '--format=%an <%ae>'])).toBe('Ada Lovelace <ada@acme.example>');
+  });
+
+  it('refuses with worktree_dirty when a changed file has uncommitted edits', async () => {
+    const before = await host.snapshot('notes');
+    writeFileSync(join(notes, 'keep.md'), '# Keep, edited by hand\n');
+    try {
+      const result = await host.commit('notes', { parent: before.head, author: ada, message: 'Clobber', files: [{ path: 'keep.md', content: Buffer.from('# Keep, by the tool\n') }] });
+      expect(result).toEqual({ ok: false, conflict: 'worktree_dirty', head: before.head, path: 'keep.md' });
+      expect(readFileSync(join(notes, 'keep.md'), 'utf8')).toBe('# Keep, edited by hand\n');
+      expect(git(notes, ['rev-parse', 'HEAD'])).toBe(before.head);
+
+      // Deleting it, or creating over an untracked file, is refused the same way.
+      const deletion = await host.commit('notes', { parent: before.head, author: ada, message: 'Delete', files: [{ path: 'keep.md', content: null }] });
+      expect(deletion).toMatchObject({ ok: false, conflict: 'worktree_dirty', path: 'keep.md' });
+      writeFileSync(join(notes, 'untracked.md'), 'mine\n');
+      const creation = await host.commit('notes', { parent: before.head, author: ada, message: 'Create', files: [{ path: 'untracked.md', content: Buffer.from('theirs\n') }] });
+      expect(creation).toMatchObject({ ok: false, conflict: 'worktree_dirty', path: 'untracked.md' });
+      expect(readFileSync(join(notes, 'untracked.md'), 'utf8')).toBe('mine\n');
+    } finally {
+      rmSync(join(notes, 'untracked.md'), { force: true });
+    }
+  });
+
+  it('commits over uncommitted edits when the change was prepared from exactly that content', async () => {
+    const before = await host.snapshot('notes');
+    const onDisk = Buffer.from('# Keep, edited by hand\n');
+    expect(readFileSync(join(notes, 'keep.md'))).toEqual(onDisk);
+    // Prepared from an older content: still refused.
+    const stale = await host.commit('notes', { parent: before.head, author: ada, message: 'Edit', files: [{ path: 'keep.md', content: Buffer.from('x\n') }] }, new Map([['keep.md', blobId(Buffer.from('# Keep\n'))]]));
+    expect(stale).toMatchObject({ ok: false, conflict: 'worktree_dirty', path: 'keep.md' });
+    // Other uncommitted work stays untouched by the commit.
+    writeFileSync(join(notes, 'folder/c.md'), '# C, my own edit\n');
+    const result = await host.commit(
+      'notes',
+      { parent: before.head, author: ada, message: 'Edit', files: [{ path: 'keep.md', content: Buffer.from('# Keep, edited by hand\n\nAnd by the tool.\n') }] },
+      new Map([['keep.md', blobId(onDisk)]]),
+    );
+    expect(result.ok).toBe(true);
+    expect(readFileSync(join(notes, 'keep.md'), 'utf8')).toBe('# Keep, edited by hand\n\nAnd by the tool.\n');
+    expect(readFileSync(join(notes, 'folder/c.md'), 'utf8')).toBe('# C, my own edit\n');
+    expect(status(notes)).toBe('M folder/c.md');
+    git(notes, ['checkout', '--', 'folder/c.md']);
+    expect(status(notes)).toBe('');
+  });
+
+  it('refuses a path with staged changes, and keeps the staged work of other paths', async () => {
+    const before = await host.snapshot('notes');
+    const headC = readFileSync(join(notes, 'folder/c.md'));
+    writeFileSync(join(notes, 'folder/c.md'), '# C, staged\n');
+    git(notes, ['add', 'folder/c.md']);
+    writeFileSync(join(notes, 'folder/c.md'), headC); // disk as HEAD, index staged
+    writeFileSync(join(notes, 'b.md'), '# B, staged\n');
+    git(notes, ['add', 'b.md']);
+    try {
+      const refused = await host.commit('notes', { parent: before.head, author: ada, message: 'C', files: [{ path: 'folder/c.md', content: Buffer.from('# C, tool\n') }] });
+      expect(refused).toMatchObject({ ok: false, conflict: 'worktree_dirty', path: 'folder/c.md' });
+      const result = await host.commit('notes', { parent: before.head, author: ada, message: 'A', files: [{ path: 'a.md', content: Buffer.from('# A, again\n') }] });
+      expect(result.ok).toBe(true);
+      expect(git(notes, ['diff', '--cached', '--name-only'])).toBe('b.md\nfolder/c.md');
+    } finally {
+      git(notes, ['reset', '-q', '--hard']);
+    }
+    expect(status(notes)).toBe('');
+  });
+
+  it('answers every caller with the one person when there is no users file', async () => {
+    const me: Person = { login: 'me', name: 'Me Myself', email: 'me@example.com' };
+    const single = new LocalRepoHost({ reposDir, as: me });
+    expect(single.requiresToken).toBe(false);
+    for (const token of [undefined, '', 'anything']) {
+      const access = await single.authenticate(token);
+      expect(access?.person).toEqual(me);
+      expect([...access!.read]).toEqual(['notes']);
+      expect([...access!.write]).toEqual(['notes']);
+    }
+    const fallback = await new LocalRepoHost({ reposDir }).authenticate(undefined);
+    expect(fallback?.person.name.length).toBeGreaterThan(0);
+  });
+
+  it('checks tokens against the users file, with read and write lists', async () => {
+    makeRepo(join(reposDir, 'handbook'), [{ message: 'Start', author: alice, files: { 'x.md': 'x' } }]);
+    const users: UsersFile = {
+      path: 'users.jsonc',
+      users: [
+        { login: 'ada', name: 'Ada', email: 'ada@acme.example', token: 'token-ada-0123456789', read: ['*'], write: ['notes'] },
+        { login: 'bob', name: 'Bob', email: 'bob@acme.example', token: 'token-bob-0123456789', read: ['handbook', 'gone'], write: [] },
+        { login: 'cy', name: 'Cy', email: 'cy@acme.example', token: 'token-cy', read: [], write: ['handbook'] },
+        { login: 'dee', name: 'Dee', email: 'dee@acme.example', token: 'token-dee', read: [], write: ['*'] },
+      ],
+    };
+    const multi = new LocalRepoHost({ reposDir, users });
+    expect(multi.requiresToken).toBe(true);
+    expect(await multi.authenticate(undefined)).toBeNull();
+    expect(await multi.authenticate('')).toBeNull();
+    expect(await multi.authenticate('token-ada')).toBeNull();
+    expect(await multi.authenticate('token-ada-0123456789x')).toBeNull();
+    const adaAccess = await multi.authenticate('token-ada-0123456789');
+    expect(adaAccess?.person).toEqual({ login: 'ada', name: 'Ada', email: 'ada@acme.example' });
+    expect([...adaAccess!.read].sort()).toEqual(['handbook', 'notes']);
+    expect([...adaAccess!.write]).toEqual(['notes']);
+    const bobAccess = await multi.authenticate('token-bob-0123456789');
+    expect([...bobAccess!.read]).toEqual(['handbook']);
+    expect(bobAccess!.write.size).toBe(0);
+    const cyAccess = await multi.authenticate('token-cy');
+    expect([...cyAccess!.read]).toEqual(['handbook']);
+    expect([...cyAccess!.write]).toEqual(['handbook']);
+    const deeAccess = await multi.authenticate('token-dee');
+    expect([...deeAccess!.read].sort()).toEqual(['handbook', 'notes']);
+    rmSync(join(reposDir, 'handbook'), { recursive: true });
+  });
+});

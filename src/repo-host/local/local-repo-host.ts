@@ -1,0 +1,609 @@
+// The local RepoHost: Git repositories side by side in one folder, bare or with a work tree.
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { chmod, lstat, mkdir, mkdtemp, readdir, realpath, rename, rm, rmdir, stat, unlink, writeFile } from 'node:fs/promises';
+import { homedir, tmpdir } from 'node:os';
+import { basename, dirname, join } from 'node:path';
+import type { UsersFile } from '../../config/users-file.ts';
+import { VaultError } from '../../vault-error.ts';
+import { blobId, type ObjectFormat } from '../git/blob-id.ts';
+import { catFileBatch } from '../git/cat-file-batch.ts';
+import { cleanIdentPart } from '../git/commit-ident.ts';
+import { GitError, runGit, splitNul } from '../git/run-git.ts';
+import type { Access, Person } from '../person.ts';
+import type { Change, CommitResult, Mirror, RepoHost, RepoInfo, Snapshot, SnapshotEntry } from '../repo-host.ts';
+import { isWritableInside, readAsGitSeesIt, readWorkTreeFile } from './work-tree-file.ts';
+
+/** Options of {@link LocalRepoHost}. */
+export interface LocalRepoHostOptions {
+  /** The folder whose direct sub-folders are the repositories. */
+  reposDir: string;
+  /** People, tokens and rights; absent or null: one person reads and writes everything. */
+  users?: UsersFile | null;
+  /** That one person when there is no users file; default: git's user.name/user.email, else "Major Vault user". */
+  as?: Person | null;
+}
+
+/** Where one repository lives: `realWorkTree`/`realGitDir` are symlink-free, for containment checks. */
+interface LocalRepo {
+  name: string;
+  gitDir: string;
+  workTree: string | null;
+  realWorkTree: string | null;
+  realGitDir: string;
+}
+
+/** A tracked file's entry as Git lists it (`ls-tree`, `ls-files -s`). */
+interface TreeEntry {
+  mode: string;
+  oid: string;
+}
+
+const DEFAULT_PERSON: Person = { login: 'local', name: 'Major Vault user', email: 'major-vault@localhost' };
+/** Pathspecs are literal everywhere: a `*` or `:` in a file name is just a character. */
+const LITERAL = { GIT_LITERAL_PATHSPECS: '1' };
+
+/**
+ * RepoHost over the Git repositories directly inside `reposDir` (spec: "Repositories and
+ * paths"; DESIGN.md "Ports and adapters"). A folder is a repository when it has a `.git`
+ * (work tree) or is itself a bare repository; hidden folders and other folders are skipped.
+ * In a work tree the current state is what the person's editor shows, uncommitted edits
+ * included, and a commit is written back into the work tree and its index. Commits are made
+ * with plumbing on a temporary index and land with `update-ref NEW OLD` (compare-and-swap).
+ */
+export class LocalRepoHost implements RepoHost {
+  readonly requiresToken: boolean;
+  private readonly reposDir: string;
+  private readonly users: UsersFile | null;
+  private readonly as: Person | null;
+  private readonly repos = new Map<string, LocalRepo>();
+  private readonly formats = new Map<string, Promise<ObjectFormat>>();
+  /** Per repository: blob ids of work-tree contents (not in the object database) → their path, from the last snapshot. */
+  private readonly workTreeBlobs = new Map<string, Map<string, string>>();
+  private readonly commitQueues = new Map<string, Promise<unknown>>();
+  private localPerson: Promise<Person> | null = null;
+
+  constructor(options: LocalRepoHostOptions) {
+    this.reposDir = options.reposDir;
+    this.users = options.users ?? null;
+    this.as = options.as ?? null;
+    this.requiresToken = this.users !== null;
+  }
+
+  async listRepos(): Promise<RepoInfo[]> {
+    const entries = await readdir(this.reposDir, { withFileTypes: true });
+    const names = entries
+      .filter((entry) => !entry.name.startsWith('.') && (entry.isDirectory() || entry.isSymbolicLink()))
+      .map((entry) => entry.name)
+      .sort(byCodeUnits);
+    const found = await Promise.all(names.map((name) => this.detect(name)));
+    const repos = found.filter((repo): repo is LocalRepo => repo !== null);
+    return Promise.all(
+      repos.map(async (repo) => {
+        const ref = await this.headRef(repo);
+        return { name: repo.name, defaultBranch: ref.startsWith('refs/heads/') ? ref.slice('refs/heads/'.length) : ref, head: await this.resolveHead(repo, ref) };
+      }),
+    );
+  }
+
+  async authenticate(token: string | undefined): Promise<Access | null> {
+    const names = (await this.listRepos()).map((repo) => repo.name);
+    if (this.users === null) {
+      const all = new Set(names);
+      return { person: await this.onePerson(), read: all, write: new Set(all) };
+    }
+    if (token === undefined || token === '') return null;
+    // Compare against every user, always, in constant time per comparison: no early exit
+    // that would tell how many tokens were tried before a match.
+    const asked = sha256(token);
+    let match: UsersFile['users'][number] | null = null;
+    for (const user of this.users.users) {
+      if (timingSafeEqual(asked, sha256(user.token)) && match === null) match = user;
+    }
+    if (match === null) return null;
+    const pick = (list: readonly string[]) => new Set(list.includes('*') ? names : names.filter((name) => list.includes(name)));
+    const write = pick(match.write);
+    const read = new Set([...pick(match.read), ...write]);
+    return { person: { login: match.login, name: match.name, email: match.email }, read, write };
+  }
+
+  async mirror(repoName: string): Promise<Mirror> {
+    const repo = await this.repo(repoName);
+    return { gitDir: repo.gitDir, workTree: repo.workTree };
+  }
+
+  async snapshot(repoName: string): Promise<Snapshot> {
+    const repo = await this.repo(repoName);
+    const ref = await this.headRef(repo);
+    const head = await this.resolveHead(repo, ref);
+    if (repo.workTree === null || repo.realWorkTree === null) {
+      const files: SnapshotEntry[] = [];
+      if (head !== null) {
+        const listed = await runGit(['ls-tree', '-r', '-z', '--full-tree', head], { gitDir: repo.gitDir });
+        for (const record of splitNul(listed.stdout)) {
+          const parsed = parseTreeRecord(record);
+          // Symbolic links and submodules are not files of the vault.
+          if (parsed && parsed.type === 'blob' && parsed.mode !== '120000') files.push({ path: parsed.path, oid: parsed.oid });
+        }
+      }
+      files.sort((a, b) => byCodeUnits(a.path, b.path));
+      return { head, fingerprint: bareFingerprint(ref, head), files };
+    }
+
+    const status = await this.workTreeStatus(repo);
+    const fingerprint = await this.workTreeFingerprint(repo, ref, head, status);
+    const listed = await runGit(['ls-files', '-s', '-z'], this.inWorkTree(repo));
+    const tracked = new Map<string, TreeEntry>();
+    for (const record of splitNul(listed.stdout)) {
+      const tab = record.indexOf('\t');
+      const [mode = '', oid = ''] = record.slice(0, tab).split(' ');
+      if (mode === '160000') continue; // a submodule: not a file
+      tracked.set(record.slice(tab + 1), { mode, oid });
+    }
+    // Read from disk: what git status says differs, plus tracked symbolic links (the editor
+    // shows their target's content).
+    const fromDisk = new Set(status.paths);
+    for (const [path, entry] of tracked) if (entry.mode === '120000') fromDisk.add(path);
+    const format = await this.objectFormat(repo);
+    const diskBlobs = new Map<string, string>();
+    const oids = new Map<string, string>();
+    for (const [path, entry] of tracked) if (!fromDisk.has(path)) oids.set(path, entry.oid);
+    for (const path of fromDisk) {
+      const content = await readWorkTreeFile(repo.realWorkTree, repo.realGitDir, path);
+      if (content === null) continue;
+      const oid = blobId(content, format);
+      oids.set(path, oid);
+      diskBlobs.set(oid, path);
+    }
+    this.workTreeBlobs.set(repo.name, diskBlobs);
+    const files = [...oids].map(([path, oid]) => ({ path, oid })).sort((a, b) => byCodeUnits(a.path, b.path));
+    return { head, fingerprint, files };
+  }
+
+  async fingerprint(repoName: string): Promise<string> {
+    const repo = await this.repo(repoName);
+    const ref = await this.headRef(repo);
+    const head = await this.resolveHead(repo, ref);
+    if (repo.workTree === null) return bareFingerprint(ref, head);
+    return this.workTreeFingerprint(repo, ref, head, await this.workTreeStatus(repo));
+  }
+
+  async readBlobs(repoName: string, oids: readonly string[]): Promise<Buffer[]> {
+    const repo = await this.repo(repoName);
+    const objects = await catFileBatch(repo.gitDir, oids);
+    const format = await this.objectFormat(repo);
+    return Promise.all(
+      objects.map(async (object) => {
+        if (object.content !== null) {
+          if (object.type !== 'blob') throw new Error(`${object.oid} in repository "${repo.name}" is a ${object.type}, not a blob`);
+          return object.content;
+        }
+        // Work-tree contents are hashed for the snapshot but never written to the object
+        // database: read them from disk, and only if they still have that content.
+        const path = this.workTreeBlobs.get(repo.name)?.get(object.oid);
+        if (path !== undefined && repo.realWorkTree !== null) {
+          const content = await readWorkTreeFile(repo.realWorkTree, repo.realGitDir, path);
+          if (content !== null && blobId(content, format) === object.oid) return content;
+        }
+        throw new Error(`Blob ${object.oid} is not in repository "${repo.name}" (nor in its work tree any more); take a new snapshot.`);
+      }),
+    );
+  }
+
+  async readFile(repoName: string, path: string): Promise<Buffer | null> {
+    const repo = await this.repo(repoName);
+    assertRepoPath(path);
+    if (repo.realWorkTree !== null) return readWorkTreeFile(repo.realWorkTree, repo.realGitDir, path);
+    const head = await this.resolveHead(repo, await this.headRef(repo));
+    if (head === null) return null;
+    const entry = (await this.treeEntries(repo, head, [path])).get(path);
+    if (entry === undefined || entry.mode === '120000') return null;
+    const [blob] = await catFileBatch(repo.gitDir, [entry.oid]);
+    return blob?.content ?? null;
+  }
+
+  commit(repoName: string, change: Change, preparedFrom?: ReadonlyMap<string, string | null>): Promise<CommitResult> {
+    // One commit at a time per repository inside this process; correctness still comes from
+    // update-ref's compare-and-swap, since other processes (git itself) may commit too.
+    const previous = this.commitQueues.get(repoName) ?? Promise.resolve();
+    const next = previous.catch(() => undefined).then(() => this.commitNow(repoName, change, preparedFrom));
+    this.commitQueues.set(repoName, next);
+    void next.finally(() => {
+      if (this.commitQueues.get(repoName) === next) this.commitQueues.delete(repoName);
+    }).catch(() => undefined);
+    return next;
+  }
+
+  async close(): Promise<void> {
+    await Promise.allSettled([...this.commitQueues.values()]);
+  }
+
+  private async commitNow(repoName: string, change: Change, preparedFrom?: ReadonlyMap<string, string | null>): Promise<CommitResult> {
+    const repo = await this.repo(repoName);
+    const seen = new Set<string>();
+    for (const file of change.files) {
+      assertRepoPath(file.path);
+      if (seen.has(file.path)) throw new VaultError('bad_arguments', `The change names "${file.path}" twice; give each file once.`);
+      seen.add(file.path);
+    }
+    const ref = await this.headRef(repo);
+    const parent = change.parent;
+    const before = await this.resolveHead(repo, ref);
+    if (before !== parent) return { ok: false, conflict: 'head_moved', head: before };
+    const paths = change.files.map((file) => file.path);
+    if (repo.realWorkTree !== null) {
+      for (const path of paths) {
+        if (!(await isWritableInside(repo.realWorkTree, repo.realGitDir, path))) {
+          throw new VaultError('invalid_path', `"${path}" lies behind a symbolic link that leads outside the repository; choose a path inside it.`);
+        }
+      }
+    }
+
+    const parentEntries = parent === null ? new Map<string, TreeEntry>() : await this.treeEntries(repo, parent, paths);
+    const format = await this.objectFormat(repo);
+    const newOids = new Map<string, TreeEntry>();
+    for (const file of change.files) {
+      if (file.content !== null) newOids.set(file.path, { mode: parentEntries.get(file.path)?.mode === '100755' ? '100755' : '100644', oid: blobId(file.content, format) });
+    }
+    if (repo.workTree !== null) {
+      const dirty = await this.findDirtyPath(repo, paths, parentEntries, newOids, preparedFrom);
+      if (dirty !== null) return { ok: false, conflict: 'worktree_dirty', head: before, path: dirty };
+    }
+
+    const temp = await mkdtemp(join(tmpdir(), 'major-vault-commit-'));
+    try {
+      const inTemp = { gitDir: repo.gitDir, env: { ...LITERAL, GIT_INDEX_FILE: join(temp, 'index') } };
+      const written = change.files.filter((file) => file.content !== null);
+      if (written.length > 0) {
+        const blobPaths = await Promise.all(
+          written.map(async (file, i) => {
+            const blobPath = join(temp, `blob-${i}`);
+            await writeFile(blobPath, file.content!);
+            return blobPath;
+          }),
+        );
+        const hashed = await runGit(['hash-object', '-w', '--no-filters', '--stdin-paths'], { gitDir: repo.gitDir, input: blobPaths.join('\n') + '\n' });
+        const oids = hashed.stdout.toString('utf8').trim().split('\n');
+        written.forEach((file, i) => {
+          if (oids[i] !== newOids.get(file.path)?.oid) throw new Error(`git hash-object gave ${oids[i]} for "${file.path}", expected ${newOids.get(file.path)?.oid}`);
+        });
+      }
+      await runGit(parent === null ? ['read-tree', '--empty'] : ['read-tree', parent], inTemp);
+      await runGit(['update-index', '-z', '--index-info'], { ...inTemp, input: indexInfo(change, newOids, format) });
+      const tree = (await runGit(['write-tree'], inTemp)).stdout.toString('utf8').trim();
+      if (parent !== null) {
+        const parentTree = (await runGit(['rev-parse', '--verify', `${parent}^{tree}`], { gitDir: repo.gitDir })).stdout.toString('utf8').trim();
+        // Exactly one commit or nothing: a change that changes nothing makes no commit.
+        if (tree === parentTree) return { ok: true, commit: parent };
+      }
+
+      const person = { name: cleanIdentPart(change.author.name) || cleanIdentPart(change.author.login) || DEFAULT_PERSON.name, email: cleanIdentPart(change.author.email) };
+      const date = gitDate(new Date());
+      const identity = {
+        GIT_AUTHOR_NAME: person.name,
+        GIT_AUTHOR_EMAIL: person.email,
+        GIT_AUTHOR_DATE: date,
+        GIT_COMMITTER_NAME: person.name,
+        GIT_COMMITTER_EMAIL: person.email,
+        GIT_COMMITTER_DATE: date,
+      };
+      const message = change.message.replace(/\0/g, '').replace(/\r\n?/g, '\n').replace(/\s*$/, '\n');
+      const commitArgs = parent === null ? ['commit-tree', tree] : ['commit-tree', tree, '-p', parent];
+      const commit = (await runGit(commitArgs, { gitDir: repo.gitDir, env: identity, input: message })).stdout.toString('utf8').trim();
+
+      const landed = await this.updateRef(repo, ref, commit, parent ?? zeroOid(format), message.split('\n')[0] ?? '');
+      if (!landed.ok) return landed;
+      if (repo.workTree !== null) await this.syncWorkTree(repo, change, newOids, format);
+      return { ok: true, commit };
+    } finally {
+      await rm(temp, { recursive: true, force: true });
+    }
+  }
+
+  /**
+   * The first changed path whose file on disk (or in the index) differs from the parent's
+   * version, unless `preparedFrom` says the change was made from exactly that on-disk
+   * content, or the disk already holds the new content: writing there would lose work.
+   */
+  private async findDirtyPath(
+    repo: LocalRepo,
+    paths: readonly string[],
+    parentEntries: ReadonlyMap<string, TreeEntry>,
+    newOids: ReadonlyMap<string, TreeEntry>,
+    preparedFrom?: ReadonlyMap<string, string | null>,
+  ): Promise<string | null> {
+    const format = await this.objectFormat(repo);
+    const staged = await runGit(['ls-files', '-s', '-z', '--', ...paths], { ...this.inWorkTree(repo), env: LITERAL });
+    const indexOids = new Map<string, string>();
+    for (const record of splitNul(staged.stdout)) {
+      const tab = record.indexOf('\t');
+      indexOids.set(record.slice(tab + 1), record.slice(0, tab).split(' ')[1] ?? '');
+    }
+    for (const path of paths) {
+      const headOid = parentEntries.get(path)?.oid ?? null;
+      const onDisk = await readAsGitSeesIt(repo.workTree!, path);
+      const diskOid = onDisk === null ? null : onDisk.kind === 'directory' ? 'directory' : blobId(onDisk.content, format);
+      const indexOid = indexOids.get(path) ?? null;
+      if (diskOid === headOid && indexOid === headOid) continue;
+      const seen = await readWorkTreeFile(repo.realWorkTree!, repo.realGitDir, path);
+      const seenOid = seen === null ? null : blobId(seen, format);
+      if (preparedFrom?.has(path) && preparedFrom.get(path) === seenOid && diskOid !== 'directory') continue;
+      if (onDisk?.kind === 'file' && diskOid === (newOids.get(path)?.oid ?? null)) continue;
+      if (onDisk === null && !newOids.has(path)) continue;
+      return path;
+    }
+    return null;
+  }
+
+  /** Moves the branch from `parent` to `commit` only if it is still at `parent`. */
+  private async updateRef(repo: LocalRepo, ref: string, commit: string, expected: string, subject: string): Promise<CommitResult> {
+    const args = ['update-ref', ...(ref === 'HEAD' ? ['--no-deref'] : []), '-m', `major-vault: ${subject}`.slice(0, 200), ref, commit, expected];
+    const parent = /^0+$/.test(expected) ? null : expected;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await runGit(args, { gitDir: repo.gitDir });
+        return { ok: true, commit };
+      } catch (error) {
+        if (!(error instanceof GitError)) throw error;
+        const now = await this.resolveHead(repo, ref);
+        if (now !== parent) return { ok: false, conflict: 'head_moved', head: now };
+        // Still at the parent: the ref was locked by another git process for a moment.
+        if (attempt >= 20) throw error;
+        await delay(25 + attempt * 25);
+      }
+    }
+  }
+
+  /** After the commit landed: the changed files into the work tree, and their index entries. */
+  private async syncWorkTree(repo: LocalRepo, change: Change, newOids: ReadonlyMap<string, TreeEntry>, format: ObjectFormat): Promise<void> {
+    const workTree = repo.workTree!;
+    for (const file of change.files) {
+      const full = join(workTree, ...file.path.split('/'));
+      const existing = await lstat(full).catch(() => null);
+      if (file.content === null) {
+        if (existing !== null && !existing.isDirectory()) await unlink(full);
+        await removeEmptyFolders(workTree, dirname(full));
+        continue;
+      }
+      await mkdir(dirname(full), { recursive: true });
+      if (existing?.isSymbolicLink()) await unlink(full);
+      // Write beside and rename over, so an editor never sees a half-written note.
+      const partial = join(dirname(full), `.${basename(full)}.major-vault-${process.pid}-${Date.now()}`);
+      await writeFile(partial, file.content);
+      await chmod(partial, newOids.get(file.path)?.mode === '100755' ? 0o755 : 0o644);
+      await rename(partial, full);
+    }
+    const options = { ...this.inWorkTree(repo), env: LITERAL };
+    await retryLocked(() => runGit(['update-index', '-z', '--index-info'], { ...options, input: indexInfo(change, newOids, format) }));
+    // Record the written files' stat data, so `git status` need not re-read them.
+    await retryLocked(() => runGit(['update-index', '-q', '--refresh'], { ...options, okCodes: [0, 1] }));
+  }
+
+  private async workTreeStatus(repo: LocalRepo): Promise<{ raw: Buffer; paths: string[] }> {
+    const { stdout } = await runGit(['status', '--porcelain=v2', '-z', '--untracked-files=all', '--no-renames', '--ignore-submodules=all'], this.inWorkTree(repo));
+    return { raw: stdout, paths: parseStatusPaths(splitNul(stdout)) };
+  }
+
+  /** Head, status and the stat data of the index and of every file status names, hashed. */
+  private async workTreeFingerprint(repo: LocalRepo, ref: string, head: string | null, status: { raw: Buffer; paths: string[] }): Promise<string> {
+    const hash = createHash('sha1').update(`worktree\0${ref}\0${head ?? ''}\0`);
+    hash.update(await statLine(join(repo.gitDir, 'index')));
+    hash.update(status.raw);
+    // A file edited twice keeps the same status line: its size and mtime tell the edits apart.
+    for (const path of status.paths) hash.update(`${path}\0${await statLine(join(repo.workTree!, ...path.split('/')))}`);
+    return hash.digest('hex');
+  }
+
+  private inWorkTree(repo: LocalRepo) {
+    return { gitDir: repo.gitDir, workTree: repo.workTree!, cwd: repo.workTree! };
+  }
+
+  /** The ref HEAD names (`refs/heads/main`), or `HEAD` itself when detached. */
+  private async headRef(repo: LocalRepo): Promise<string> {
+    const { stdout, code } = await runGit(['symbolic-ref', '-q', 'HEAD'], { gitDir: repo.gitDir, okCodes: [0, 1] });
+    return code === 0 ? stdout.toString('utf8').trim() : 'HEAD';
+  }
+
+  private async resolveHead(repo: LocalRepo, ref: string): Promise<string | null> {
+    const { stdout, code } = await runGit(['rev-parse', '-q', '--verify', `${ref}^{commit}`], { gitDir: repo.gitDir, okCodes: [0, 1] });
+    return code === 0 ? stdout.toString('utf8').trim() : null;
+  }
+
+  /** The entries of `paths` (exact, literal) in commit `commit`'s tree; paths not there are left out. */
+  private async treeEntries(repo: LocalRepo, commit: string, paths: readonly string[]): Promise<Map<string, TreeEntry>> {
+    const entries = new Map<string, TreeEntry>();
+    if (paths.length === 0) return entries;
+    const { stdout } = await runGit(['ls-tree', '-z', '--full-tree', commit, '--', ...paths], { gitDir: repo.gitDir, env: LITERAL });
+    const wanted = new Set(paths);
+    for (const record of splitNul(stdout)) {
+      const parsed = parseTreeRecord(record);
+      if (parsed && parsed.type === 'blob' && wanted.has(parsed.path)) entries.set(parsed.path, { mode: parsed.mode, oid: parsed.oid });
+    }
+    return entries;
+  }
+
+  private objectFormat(repo: LocalRepo): Promise<ObjectFormat> {
+    let format = this.formats.get(repo.gitDir);
+    if (format === undefined) {
+      format = runGit(['rev-parse', '--show-object-format'], { gitDir: repo.gitDir }).then((out) => (out.stdout.toString('utf8').trim() === 'sha256' ? 'sha256' : 'sha1'));
+      this.formats.set(repo.gitDir, format);
+    }
+    return format;
+  }
+
+  private async repo(name: string): Promise<LocalRepo> {
+    const repo = await this.detect(name);
+    if (repo === null) throw new VaultError('repo_not_found', `There is no repository "${name}"; use one of the names the tool list gives for "repo".`, { repo: name });
+    return repo;
+  }
+
+  /** The repository in folder `name`, or null when that folder is not a Git repository. */
+  private async detect(name: string): Promise<LocalRepo | null> {
+    if (name === '' || name.startsWith('.') || /[/\\\0]/.test(name)) return null;
+    const cached = this.repos.get(name);
+    const dir = join(this.reposDir, name);
+    const dotGit = await lstat(join(dir, '.git')).catch(() => null);
+    if (cached !== undefined && (cached.workTree !== null) === (dotGit !== null) && (await exists(cached.gitDir))) return cached;
+    this.repos.delete(name);
+    let repo: LocalRepo | null = null;
+    try {
+      if (dotGit !== null) {
+        const gitDir = dotGit.isDirectory()
+          ? join(dir, '.git')
+          : (await runGit(['rev-parse', '--absolute-git-dir'], { cwd: dir })).stdout.toString('utf8').trim();
+        repo = { name, gitDir, workTree: dir, realWorkTree: await realpath(dir), realGitDir: await realpath(gitDir) };
+      } else if ((await isFile(join(dir, 'HEAD'))) && (await isFolder(join(dir, 'objects'))) && (await isFolder(join(dir, 'refs')))) {
+        repo = { name, gitDir: dir, workTree: null, realWorkTree: null, realGitDir: await realpath(dir) };
+      }
+    } catch {
+      repo = null;
+    }
+    if (repo !== null) this.repos.set(name, repo);
+    return repo;
+  }
+
+  /** The one person of single-person mode: `as`, else git's global user.name/user.email, else a default. */
+  private onePerson(): Promise<Person> {
+    if (this.as !== null) return Promise.resolve(this.as);
+    this.localPerson ??= (async () => {
+      for (const file of [join(homedir(), '.gitconfig'), join(homedir(), '.config', 'git', 'config')]) {
+        if (!(await isFile(file))) continue;
+        const get = async (key: string) => (await runGit(['config', '--file', file, '--get', key], { okCodes: [0, 1] })).stdout.toString('utf8').trim();
+        const name = cleanIdentPart(await get('user.name'));
+        if (name === '') continue;
+        const email = cleanIdentPart(await get('user.email')) || DEFAULT_PERSON.email;
+        return { login: email.split('@')[0] || DEFAULT_PERSON.login, name, email };
+      }
+      return DEFAULT_PERSON;
+    })();
+    return this.localPerson;
+  }
+}
+
+/**
+ * Refuses a path that could leave the repository or reach into `.git`: empty, absolute,
+ * NUL, `.`/`..`/empty segments, a `.git` segment (any case). Other characters Git allows
+ * (tabs, quotes, `#`, any script) pass: the tools apply the vault's own path rules first
+ * (notes/vault-path.ts); this is the adapter's last guard.
+ */
+function assertRepoPath(path: string): void {
+  const segments = path.split('/');
+  const bad = path === '' || path.includes('\0') || segments.some((segment) => segment === '' || segment === '.' || segment === '..' || segment.toLowerCase() === '.git');
+  if (bad) throw new VaultError('invalid_path', `"${path}" is not a path inside the repository; give a relative path such as "notes/plan.md".`, { path });
+}
+
+/** `update-index -z --index-info` input: each written path's mode and blob, each deleted path removed. */
+function indexInfo(change: Change, newOids: ReadonlyMap<string, TreeEntry>, format: ObjectFormat): string {
+  const removed = zeroOid(format);
+  return change.files
+    .map((file) => {
+      const entry = newOids.get(file.path);
+      return entry ? `${entry.mode} ${entry.oid}\t${file.path}\0` : `0 ${removed}\t${file.path}\0`;
+    })
+    .join('');
+}
+
+/** The all-zero id: "no object" (a ref that must not exist yet, an index entry to remove). */
+function zeroOid(format: ObjectFormat): string {
+  return '0'.repeat(format === 'sha256' ? 64 : 40);
+}
+
+/** Parses `<mode> <type> <oid>\t<path>` from `ls-tree -z`. */
+function parseTreeRecord(record: string): { mode: string; type: string; oid: string; path: string } | null {
+  const tab = record.indexOf('\t');
+  if (tab === -1) return null;
+  const [mode = '', type = '', oid = ''] = record.slice(0, tab).split(' ');
+  return { mode, type, oid, path: record.slice(tab + 1) };
+}
+
+/**
+ * The paths `git status --porcelain=v2 -z --no-renames` names (changed, unmerged, untracked),
+ * from its records: `1 XY sub mH mI mW hH hI path`, `u XY sub m1 m2 m3 mW h1 h2 h3 path`,
+ * `? path`; `2 …` (renames) also carries the original path in the next field. Folders (a
+ * nested repository shows as `dir/`) are skipped.
+ */
+export function parseStatusPaths(records: readonly string[]): string[] {
+  const paths: string[] = [];
+  for (let i = 0; i < records.length; i++) {
+    const record = records[i]!;
+    let path: string | null = null;
+    if (record.startsWith('1 ')) path = afterFields(record, 8);
+    else if (record.startsWith('2 ')) {
+      path = afterFields(record, 9);
+      i++; // the original path of a rename
+    } else if (record.startsWith('u ')) path = afterFields(record, 10);
+    else if (record.startsWith('? ')) path = record.slice(2);
+    if (path !== null && path !== '' && !path.endsWith('/')) paths.push(path);
+  }
+  return paths;
+}
+
+function afterFields(record: string, count: number): string {
+  let at = 0;
+  for (let i = 0; i < count; i++) at = record.indexOf(' ', at) + 1;
+  return record.slice(at);
+}
+
+function bareFingerprint(ref: string, head: string | null): string {
+  return createHash('sha1').update(`bare\0${ref}\0${head ?? ''}`).digest('hex');
+}
+
+async function statLine(path: string): Promise<string> {
+  const info = await lstat(path).catch(() => null);
+  return info === null ? 'absent\0' : `${info.mtimeMs}:${info.size}:${info.ino}:${info.mode}\0`;
+}
+
+/** Git's date format `<unix seconds> <+hhmm>`, in the machine's time zone. */
+function gitDate(date: Date): string {
+  const offset = -date.getTimezoneOffset();
+  const sign = offset >= 0 ? '+' : '-';
+  const hours = String(Math.floor(Math.abs(offset) / 60)).padStart(2, '0');
+  const minutes = String(Math.abs(offset) % 60).padStart(2, '0');
+  return `${Math.floor(date.getTime() / 1000)} ${sign}${hours}${minutes}`;
+}
+
+async function removeEmptyFolders(root: string, folder: string): Promise<void> {
+  while (folder.startsWith(root) && folder.length > root.length) {
+    try {
+      await rmdir(folder);
+    } catch {
+      return; // not empty (or gone): stop climbing
+    }
+    folder = dirname(folder);
+  }
+}
+
+/** Runs a git command that writes the index again while another git process holds index.lock. */
+async function retryLocked<T>(run: () => Promise<T>): Promise<T> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await run();
+    } catch (error) {
+      if (!(error instanceof GitError) || !error.stderr.includes('.lock') || attempt >= 20) throw error;
+      await delay(25 + attempt * 25);
+    }
+  }
+}
+
+function sha256(text: string): Buffer {
+  return createHash('sha256').update(text, 'utf8').digest();
+}
+
+function byCodeUnits(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+async function exists(path: string): Promise<boolean> {
+  return (await stat(path).catch(() => null)) !== null;
+}
+
+async function isFile(path: string): Promise<boolean> {
+  return (await stat(path).catch(() => null))?.isFile() ?? false;
+}
+
+async function isFolder(path: string): Promise<boolean> {
+  return (await stat(path).catch(() => null))?.isDirectory() ?? false;
+}

@@ -1,0 +1,306 @@
+// The RepoHost contract: behaviour every adapter must show, run against each one (local, and a GitHub stand-in).
+import { execFileSync } from 'node:child_process';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isVaultError } from '../vault-error.ts';
+import type { FixtureCommit } from '../../test/support/git-fixture.ts';
+import { alice, bob } from '../../test/support/git-fixture.ts';
+import { blobId } from './git/blob-id.ts';
+import type { Person } from './person.ts';
+import type { RepoHost } from './repo-host.ts';
+
+/** A repository the contract needs: its name and the commits to make in it, oldest first (none: an empty repository). */
+export interface ContractRepo {
+  name: string;
+  commits: FixtureCommit[];
+}
+
+/** What an adapter's factory gives the contract: the host over exactly those repositories, and how to clean up. */
+export interface ContractHost {
+  host: RepoHost;
+  cleanup: () => Promise<void>;
+}
+
+/** File names that must survive every step exactly: scripts, spaces, `#`, quotes, tabs, glob characters. */
+export const awkwardNames = [
+  'Café ☕/Crème brûlée.md',
+  '日本語/ノート.md',
+  'with space/a b c.md',
+  'hash#tag.md',
+  'quote"s and \'single\'.md',
+  'tab\there.md',
+  'glob*[x]?.md',
+  'emoji 🎉.md',
+  'Straße/Ärger.md',
+] as const;
+
+const manyCount = 400;
+
+/** The repositories every run of the contract starts from. */
+export function contractRepos(): ContractRepo[] {
+  const many: Record<string, string> = {};
+  for (let i = 0; i < manyCount; i++) many[`many/note-${String(i).padStart(4, '0')}.md`] = `# Note ${i}\n\n${'x'.repeat(i)}\n`;
+  const awkward: Record<string, string> = {};
+  for (const name of awkwardNames) awkward[name] = `# ${name}\n`;
+  return [
+    {
+      name: 'projects',
+      commits: [
+        { message: 'Start', author: alice, files: { 'README.md': '# Projects\n', 'active/plan.md': '# Plan\n\nFirst.\n', 'binary.bin': Buffer.from([0, 1, 2, 255, 0, 10, 13]) } },
+        { message: 'Awkward names', author: bob, files: awkward },
+        { message: 'Many notes', author: alice, files: many },
+      ],
+    },
+    { name: 'handbook', commits: [{ message: 'Start', author: alice, files: { 'onboarding/first-week.md': '# First week\n' } }] },
+    { name: 'empty', commits: [] },
+  ];
+}
+
+const ada: Person = { login: 'ada', name: 'Ada Lovelace', email: 'ada@acme.example' };
+
+/** Runs git against the host's mirror of a repository (the contract reads what really landed). */
+function gitIn(gitDir: string, args: string[]): string {
+  return execFileSync('git', [`--git-dir=${gitDir}`, ...args], {
+    encoding: 'utf8',
+    env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null' },
+  }).trim();
+}
+
+/**
+ * Declares the RepoHost contract suite for one adapter. `makeHost` builds a host holding
+ * exactly `repos` (see {@link contractRepos}), each on branch `main`; it is called once per
+ * `describe` block, so tests that commit get a fresh host.
+ */
+export function describeRepoHostContract(name: string, makeHost: (repos: ContractRepo[]) => Promise<ContractHost>): void {
+  describe(`RepoHost contract: ${name}`, () => {
+    describe('reading', () => {
+      let made: ContractHost;
+      let host: RepoHost;
+      beforeAll(async () => {
+        made = await makeHost(contractRepos());
+        host = made.host;
+      });
+      afterAll(async () => {
+        await host.close();
+        await made.cleanup();
+      });
+
+      it('lists the repositories sorted by name, with branch and head', async () => {
+        const repos = await host.listRepos();
+        expect(repos.map((repo) => repo.name)).toEqual(['empty', 'handbook', 'projects']);
+        for (const repo of repos) expect(repo.defaultBranch).toBe('main');
+        expect(repos.find((repo) => repo.name === 'empty')?.head).toBeNull();
+        const projects = repos.find((repo) => repo.name === 'projects')!;
+        expect(projects.head).toMatch(/^[0-9a-f]{40}$/);
+        const { gitDir } = await host.mirror('projects');
+        expect(gitIn(gitDir, ['rev-parse', 'refs/heads/main'])).toBe(projects.head);
+      });
+
+      it('snapshots every file with the blob id of its content', async () => {
+        const snapshot = await host.snapshot('projects');
+        const byPath = new Map(snapshot.files.map((file) => [file.path, file.oid]));
+        expect(byPath.size).toBe(3 + awkwardNames.length + manyCount);
+        expect(byPath.get('active/plan.md')).toBe(blobId(Buffer.from('# Plan\n\nFirst.\n')));
+        expect(byPath.get('binary.bin')).toBe(blobId(Buffer.from([0, 1, 2, 255, 0, 10, 13])));
+        for (const awkward of awkwardNames) expect(byPath.get(awkward), awkward).toBe(blobId(Buffer.from(`# ${awkward}\n`)));
+        expect(snapshot.files.some((file) => file.path.startsWith('.git/'))).toBe(false);
+        const paths = snapshot.files.map((file) => file.path);
+        expect(paths).toEqual([...paths].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)));
+        expect(snapshot.head).toBe((await host.listRepos()).find((repo) => repo.name === 'projects')?.head);
+      });
+
+      it('gives a fingerprint that stays the same while nothing changes', async () => {
+        const first = await host.snapshot('projects');
+        expect(await host.fingerprint('projects')).toBe(first.fingerprint);
+        expect((await host.snapshot('projects')).fingerprint).toBe(first.fingerprint);
+        expect(await host.fingerprint('handbook')).not.toBe(first.fingerprint);
+      });
+
+      it('snapshots an empty repository as no head and no files', async () => {
+        const snapshot = await host.snapshot('empty');
+        expect(snapshot.head).toBeNull();
+        expect(snapshot.files).toEqual([]);
+        expect(await host.readFile('empty', 'anything.md')).toBeNull();
+      });
+
+      it('reads many blobs in the order asked, duplicates included', async () => {
+        const snapshot = await host.snapshot('projects');
+        const files = [...snapshot.files].reverse();
+        const oids = [...files.map((file) => file.oid), files[0]!.oid];
+        const blobs = await host.readBlobs('projects', oids);
+        expect(blobs).toHaveLength(oids.length);
+        blobs.forEach((blob, i) => expect(blobId(blob)).toBe(oids[i]));
+        expect(blobs.at(-1)!.equals(blobs[0]!)).toBe(true);
+        expect(await host.readBlobs('projects', [])).toEqual([]);
+      });
+
+      it('refuses a blob that is not there', async () => {
+        await expect(host.readBlobs('projects', ['0123456789012345678901234567890123456789'])).rejects.toThrow();
+      });
+
+      it('reads a file by path, exactly, and null when absent', async () => {
+        expect((await host.readFile('projects', 'active/plan.md'))?.toString('utf8')).toBe('# Plan\n\nFirst.\n');
+        expect(await host.readFile('projects', 'binary.bin')).toEqual(Buffer.from([0, 1, 2, 255, 0, 10, 13]));
+        for (const awkward of awkwardNames) expect((await host.readFile('projects', awkward))?.toString('utf8'), awkward).toBe(`# ${awkward}\n`);
+        expect(await host.readFile('projects', 'active/missing.md')).toBeNull();
+        expect(await host.readFile('projects', 'active')).toBeNull();
+      });
+
+      it('refuses paths that leave the repository or reach into .git', async () => {
+        for (const bad of ['../handbook/onboarding/first-week.md', '/etc/passwd', '.git/config', 'a/../../x.md', '']) {
+          await expect(host.readFile('projects', bad), bad).rejects.toSatisfy((error) => isVaultError(error, 'invalid_path'));
+        }
+      });
+
+      it('answers repo_not_found for a repository it does not have', async () => {
+        for (const call of [
+          () => host.snapshot('nope'),
+          () => host.fingerprint('nope'),
+          () => host.mirror('nope'),
+          () => host.readFile('nope', 'a.md'),
+          () => host.readBlobs('nope', []),
+          () => host.commit('nope', { parent: null, files: [], author: ada, message: 'x' }),
+          () => host.snapshot('../projects'),
+          () => host.snapshot('.hidden'),
+        ]) {
+          await expect(call()).rejects.toSatisfy((error) => isVaultError(error, 'repo_not_found'));
+        }
+      });
+    });
+
+    describe('committing', () => {
+      let made: ContractHost;
+      let host: RepoHost;
+      beforeAll(async () => {
+        made = await makeHost(contractRepos());
+        host = made.host;
+      });
+      afterAll(async () => {
+        await host.close();
+        await made.cleanup();
+      });
+
+      it('makes exactly one commit with the author, the tree and the message', async () => {
+        const before = await host.snapshot('handbook');
+        const change = {
+          parent: before.head,
+          author: ada,
+          message: 'Add the second week\n\nWhat happens after the first one.',
+          files: [
+            { path: 'onboarding/second-week.md', content: Buffer.from('# Second week\n') },
+            { path: 'onboarding/first-week.md', content: Buffer.from('# First week\n\nUpdated.\n') },
+            { path: 'Café ☕/tab\there #1.md', content: Buffer.from('odd\n') },
+          ],
+        };
+        const result = await host.commit('handbook', change);
+        expect(result.ok).toBe(true);
+        if (!result.ok) return;
+        const { gitDir } = await host.mirror('handbook');
+        expect(gitIn(gitDir, ['rev-parse', 'refs/heads/main'])).toBe(result.commit);
+        expect(gitIn(gitDir, ['rev-list', '--count', `${before.head}..${result.commit}`])).toBe('1');
+        expect(gitIn(gitDir, ['rev-parse', `${result.commit}^`])).toBe(before.head);
+        expect(gitIn(gitDir, ['log', '-1', '--format=%an|%ae|%cn|%ce', result.commit])).toBe('Ada Lovelace|ada@acme.example|Ada Lovelace|ada@acme.example');
+        expect(gitIn(gitDir, ['log', '-1', '--format=%B', result.commit])).toBe('Add the second week\n\nWhat happens after the first one.');
+        expect(gitIn(gitDir, ['show', `${result.commit}:onboarding/first-week.md`])).toBe('# First week\n\nUpdated.');
+        expect(gitIn(gitDir, ['-c', 'core.quotepath=false', 'ls-tree', '-r', '--name-only', '-z', result.commit]).split('\0').filter(Boolean).sort()).toEqual(
+          ['Café ☕/tab\there #1.md', 'onboarding/first-week.md', 'onboarding/second-week.md'].sort(),
+        );
+        const after = await host.snapshot('handbook');
+        expect(after.head).toBe(result.commit);
+        expect(after.fingerprint).not.toBe(before.fingerprint);
+        expect(after.files.find((file) => file.path === 'Café ☕/tab\there #1.md')?.oid).toBe(blobId(Buffer.from('odd\n')));
+        expect((await host.readFile('handbook', 'onboarding/second-week.md'))?.toString('utf8')).toBe('# Second week\n');
+      });
+
+      it('deletes files and keeps bytes exact', async () => {
+        const before = await host.snapshot('handbook');
+        const bytes = Buffer.from([0xef, 0xbb, 0xbf, 0x23, 0x0d, 0x0a, 0x00, 0xff]);
+        const result = await host.commit('handbook', {
+          parent: before.head,
+          author: ada,
+          message: 'Replace the second week',
+          files: [
+            { path: 'onboarding/second-week.md', content: null },
+            { path: 'raw.bin', content: bytes },
+          ],
+        });
+        expect(result.ok).toBe(true);
+        expect(await host.readFile('handbook', 'onboarding/second-week.md')).toBeNull();
+        expect(await host.readFile('handbook', 'raw.bin')).toEqual(bytes);
+        const paths = (await host.snapshot('handbook')).files.map((file) => file.path);
+        expect(paths).not.toContain('onboarding/second-week.md');
+        expect(paths).toContain('raw.bin');
+      });
+
+      it('refuses with head_moved when the head is not the parent, and changes nothing', async () => {
+        const before = await host.snapshot('handbook');
+        const { gitDir } = await host.mirror('handbook');
+        const stale = gitIn(gitDir, ['rev-parse', `${before.head}^`]);
+        const result = await host.commit('handbook', { parent: stale, author: ada, message: 'Late', files: [{ path: 'late.md', content: Buffer.from('late\n') }] });
+        expect(result).toEqual({ ok: false, conflict: 'head_moved', head: before.head });
+        const after = await host.snapshot('handbook');
+        expect(after.head).toBe(before.head);
+        expect(after.fingerprint).toBe(before.fingerprint);
+        expect(await host.readFile('handbook', 'late.md')).toBeNull();
+      });
+
+      it('makes no commit for a change that changes nothing', async () => {
+        const before = await host.snapshot('handbook');
+        const result = await host.commit('handbook', { parent: before.head, author: ada, message: 'Same', files: [{ path: 'raw.bin', content: await host.readFile('handbook', 'raw.bin') }] });
+        expect(result).toEqual({ ok: true, commit: before.head });
+      });
+
+      it('commits into an empty repository', async () => {
+        const result = await host.commit('empty', { parent: null, author: ada, message: 'First note', files: [{ path: 'first.md', content: Buffer.from('# First\n') }] });
+        expect(result.ok).toBe(true);
+        if (!result.ok) return;
+        expect((await host.listRepos()).find((repo) => repo.name === 'empty')?.head).toBe(result.commit);
+        const again = await host.commit('empty', { parent: null, author: ada, message: 'Again', files: [{ path: 'second.md', content: Buffer.from('# Second\n') }] });
+        expect(again).toEqual({ ok: false, conflict: 'head_moved', head: result.commit });
+      });
+
+      it('strips control characters from the author, keeping every letter', async () => {
+        const before = await host.snapshot('handbook');
+        const author: Person = { login: 'eve', name: 'Chloé\r\nCommitter: Mallory <m@evil>\u0000 Çelik', email: 'chloe@acme.example>\nX' };
+        const result = await host.commit('handbook', { parent: before.head, author, message: 'Signed', files: [{ path: 'signed.md', content: Buffer.from('x\n') }] });
+        expect(result.ok).toBe(true);
+        if (!result.ok) return;
+        const { gitDir } = await host.mirror('handbook');
+        const raw = gitIn(gitDir, ['cat-file', 'commit', result.commit]);
+        const header = raw.split('\n\n')[0]!.split('\n');
+        expect(header.filter((line) => line.startsWith('author ') || line.startsWith('committer '))).toHaveLength(2);
+        const authorLine = header.find((line) => line.startsWith('author '))!;
+        expect(authorLine).toMatch(/^author Chloé Committer: Mallory m@evil Çelik <chloe@acme\.example X> \d+ [+-]\d{4}$/);
+      });
+
+      it('lands 20 concurrent commits from several callers, none lost', async () => {
+        const callers = ['ada', 'bob', 'chloe', 'dan'];
+        const perCaller = 5;
+        const before = await host.snapshot('projects');
+        const attempts = { conflicts: 0 };
+        await Promise.all(
+          callers.map(async (login) => {
+            for (let i = 0; i < perCaller; i++) {
+              for (;;) {
+                const head = (await host.snapshot('projects')).head;
+                const result = await host.commit('projects', {
+                  parent: head,
+                  author: { login, name: login, email: `${login}@acme.example` },
+                  message: `${login} ${i}`,
+                  files: [{ path: `concurrent/${login}-${i}.md`, content: Buffer.from(`${login} ${i}\n`) }],
+                });
+                if (result.ok) break;
+                expect(result.conflict).toBe('head_moved');
+                attempts.conflicts++;
+              }
+            }
+          }),
+        );
+        const after = await host.snapshot('projects');
+        const { gitDir } = await host.mirror('projects');
+        expect(gitIn(gitDir, ['rev-list', '--count', `${before.head}..${after.head}`])).toBe(String(callers.length * perCaller));
+        const paths = new Set(after.files.map((file) => file.path));
+        for (const login of callers) for (let i = 0; i < perCaller; i++) expect(paths.has(`concurrent/${login}-${i}.md`)).toBe(true);
+      });
+    });
+  });
+}
