@@ -1,0 +1,142 @@
+// The `major-vault` command: serve, stdio, index and demo. Parses the command line (commander)
+// and hands typed settings to the composition roots in src/main/.
+import { resolve } from 'node:path';
+import { Command, InvalidArgumentError, Option } from 'commander';
+import packageJson from '../../package.json' with { type: 'json' };
+import { stderrLog } from '../instance/log.ts';
+import { defaultDemoDir, serveDemo } from '../main/demo.ts';
+import { openLocalInstallation, serveLocal, type LocalServer, type LocalSettings } from '../main/local.ts';
+import { serveLocalStdio } from '../main/stdio.ts';
+import { indexProgress } from './index-progress.ts';
+
+/** The options every command that opens an installation shares. */
+interface InstallationOptions {
+  repos: string;
+  name?: string;
+  data?: string;
+  users?: string;
+  databaseUrl?: string;
+}
+
+function port(value: string): number {
+  const number = Number(value);
+  if (!Number.isInteger(number) || number < 0 || number > 65535) throw new InvalidArgumentError('a port is a whole number from 0 to 65535 (0 picks a free one).');
+  return number;
+}
+
+function addInstallationOptions(command: Command, withUsers: boolean): Command {
+  command
+    .requiredOption('--repos <dir>', 'the folder whose sub-folders are the Git repositories (each with a work tree, or bare)')
+    .option('--name <name>', 'the installation name, the path of the MCP address (default: the folder name of --repos)')
+    .option('--data <dir>', 'where the embedded index (PGlite) is kept (default: <repos>/.major-vault)')
+    .option('--database-url <url>', 'use this Postgres server for the index instead of PGlite, in a schema named after the installation (default: $DATABASE_URL)');
+  if (withUsers) command.option('--users <file>', 'a users file (JSONC): each person with a login, name, e-mail, token and the repositories they read and write; without one, you alone read and write everything');
+  return command;
+}
+
+function settingsOf(options: InstallationOptions): LocalSettings {
+  return {
+    reposDir: options.repos,
+    ...(options.name !== undefined ? { name: options.name } : {}),
+    ...(options.data !== undefined ? { dataDir: options.data } : {}),
+    ...(options.users !== undefined ? { usersFile: options.users } : {}),
+    ...(options.databaseUrl !== undefined ? { databaseUrl: options.databaseUrl } : {}),
+  };
+}
+
+/** Prints the address, then keeps serving until Ctrl-C or SIGTERM. */
+function announce(server: LocalServer): void {
+  if (server.local.indexNote) stderrLog(server.local.indexNote);
+  console.log(`Major Vault serving ${server.local.name} at ${server.url.href}`);
+  let stopping = false;
+  const stop = () => {
+    if (stopping) return;
+    stopping = true;
+    void server.close().finally(() => process.exit(0));
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}
+
+const program = new Command()
+  .name('major-vault')
+  .description('Connects an AI assistant to the Markdown notes in Git repositories over MCP.')
+  .version(packageJson.version)
+  .showHelpAfterError();
+
+addInstallationOptions(
+  program
+    .command('serve')
+    .description('Serve the repositories over MCP (Streamable HTTP) at http://HOST:PORT/NAME.')
+    .addOption(new Option('--port <port>', 'the port to listen on').default(8787).argParser(port))
+    .option('--host <host>', 'the interface to listen on; anything but loopback needs --users', '127.0.0.1'),
+  true,
+).action(async (options: InstallationOptions & { port: number; host: string }) => {
+  const progress = indexProgress();
+  let server: LocalServer;
+  try {
+    server = await serveLocal({ ...settingsOf(options), port: options.port, hostname: options.host }, { onProgress: progress.onProgress });
+  } finally {
+    progress.stop();
+  }
+  announce(server);
+});
+
+addInstallationOptions(
+  program
+    .command('stdio')
+    .description('Serve the repositories over MCP on standard input and output, for a client that starts Major Vault itself.')
+    .option('--as <login>', 'with --users: the person this connection acts as, by login (needed when the file lists several)'),
+  true,
+).action(async (options: InstallationOptions & { as?: string }) => {
+  await serveLocalStdio({ ...settingsOf(options), ...(options.as !== undefined ? { as: options.as } : {}) });
+});
+
+addInstallationOptions(program.command('index').description('Build or update the index of the repositories, then exit.'), false).action(async (options: InstallationOptions) => {
+  const progress = indexProgress();
+  try {
+    const local = await openLocalInstallation(settingsOf(options), { onProgress: progress.onProgress, poll: false });
+    progress.stop();
+    if (local.indexNote) stderrLog(local.indexNote);
+    console.log(`Indexed ${local.name}: ${local.installation.repoNames().join(', ') || 'no repositories'}`);
+    await local.close();
+  } catch (error) {
+    progress.stop();
+    throw error;
+  }
+});
+
+program
+  .command('demo')
+  .description('Build the demo installation "acme" (two Git repositories, handbook and projects) if it is not there yet, and serve it.')
+  .option('--dir <dir>', 'where the demo is built and kept (default: $MAJOR_VAULT_DEMO_DIR, else demo/ in the checkout)')
+  .addOption(new Option('--port <port>', 'the port to listen on').default(8787).argParser(port))
+  .option('--host <host>', 'the loopback interface to listen on', '127.0.0.1')
+  .action(async (options: { dir?: string; port: number; host: string }) => {
+    const progress = indexProgress();
+    let server: LocalServer;
+    try {
+      server = await serveDemo(
+        { ...(options.dir !== undefined ? { dir: options.dir } : {}), port: options.port, hostname: options.host },
+        {
+          onProgress: progress.onProgress,
+          onBuilt: (dir, now) => {
+            if (now) process.stderr.write(`Built the demo in ${dir}\n`);
+          },
+        },
+      );
+    } finally {
+      progress.stop();
+    }
+    announce(server);
+    console.log(`Its repositories are in ${resolve(options.dir ?? defaultDemoDir(), 'acme')}; open the address in a browser to see how to connect.`);
+  });
+
+try {
+  await program.parseAsync(process.argv);
+} catch (error) {
+  // Operator errors are sentences; anything else also gets its stack.
+  if (error instanceof Error && !(error.name === 'Error' && error.message.length < 500)) stderrLog('failed', error);
+  else console.error(`major-vault: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+}

@@ -1,0 +1,211 @@
+// Composition root of the embedded default: local Git repositories, PGlite (or a Postgres
+// server), the installation and its HTTP front, in one process. One of the only two modules
+// that read the environment (DATABASE_URL).
+import { existsSync, renameSync } from 'node:fs';
+import { basename, join, resolve } from 'node:path';
+import { loadUsersFile, type UsersFile } from '../config/users-file.ts';
+import { createFront, listenFront, loopbackHostnames } from '../front/http-front.ts';
+import { allTools } from '../instance/all-tools.ts';
+import { Installation, type IndexProgress } from '../instance/installation.ts';
+import { stderrLog, type Log } from '../instance/log.ts';
+import { migrate } from '../note-index/migrate.ts';
+import { openPglite } from '../note-index/pglite-client.ts';
+import { openPostgres } from '../note-index/postgres-client.ts';
+import type { SqlClient } from '../note-index/sql-client.ts';
+import { LocalRepoHost } from '../repo-host/local/local-repo-host.ts';
+import { lockIndexDir, type IndexLock } from './index-lock.ts';
+
+/** Where the installation lives and what it is called; every command takes these. */
+export interface LocalSettings {
+  /** The folder whose sub-folders are the repositories. */
+  reposDir: string;
+  /** The installation's name (the address's path); default: the folder name of `reposDir`. */
+  name?: string;
+  /** Where the PGlite index is kept; default `<reposDir>/.major-vault`. */
+  dataDir?: string;
+  /** A users file: people, tokens and rights. Without one, one person reads and writes everything. */
+  usersFile?: string;
+  /** A Postgres server instead of PGlite; default `DATABASE_URL` from the environment. */
+  databaseUrl?: string;
+}
+
+/** An opened installation and the parts it owns. */
+export interface LocalInstallation {
+  name: string;
+  installation: Installation;
+  host: LocalRepoHost;
+  users: UsersFile | null;
+  /** A sentence for the operator when the index is not the persistent one (e.g. it was in use). */
+  indexNote: string | null;
+  close(): Promise<void>;
+}
+
+/** How long to wait for another process to let go of the PGlite folder before using a temporary index. */
+const lockWaitMs = 5_000;
+
+/**
+ * The installation's name: `name`, or the folder name of `reposDir`. Must be usable as a
+ * path segment of the address (letters, digits, `.`, `_`, `-`); throws an Error saying so.
+ */
+export function installationName(settings: LocalSettings): string {
+  const name = settings.name ?? basename(resolve(settings.reposDir));
+  if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(name)) {
+    throw new Error(`The installation name ${JSON.stringify(name)} cannot be an address; give one with --name, made of letters, digits, ".", "_" and "-".`);
+  }
+  return name;
+}
+
+/**
+ * Opens the installation: the users file, the repository host, the index (migrated) and
+ * the Installation, then indexes every repository (`onProgress` reports it). `poll: false`
+ * leaves the background poll off (the `index` command). Throws an Error with a sentence
+ * for the operator when the folder, the users file or the database is not usable.
+ */
+export async function openLocalInstallation(
+  settings: LocalSettings,
+  options: { log?: Log; onProgress?: IndexProgress; poll?: boolean; as?: string } = {},
+): Promise<LocalInstallation> {
+  const log = options.log ?? stderrLog;
+  const reposDir = resolve(settings.reposDir);
+  if (!existsSync(reposDir)) throw new Error(`The repositories folder ${reposDir} does not exist.`);
+  const name = installationName(settings);
+  const users = settings.usersFile ? await loadUsersFile(resolve(settings.usersFile)) : null;
+  const host = new LocalRepoHost({ reposDir, users });
+  const index = await openIndex(settings, name, reposDir, log);
+  let installation: Installation | null = null;
+  try {
+    await migrate(index.sql);
+    installation = Installation.open({ name, host, sql: index.sql, log });
+    await installation.start({ ...(options.onProgress ? { onProgress: options.onProgress } : {}), poll: options.poll ?? true });
+  } catch (error) {
+    await installation?.close();
+    await index.close();
+    await host.close();
+    throw error;
+  }
+  const opened = installation;
+  return {
+    name,
+    installation: opened,
+    host,
+    users,
+    indexNote: index.note,
+    async close() {
+      await opened.close();
+      await index.close();
+      await host.close();
+    },
+  };
+}
+
+/** Options of {@link serveLocal}. */
+export interface ServeSettings extends LocalSettings {
+  port: number;
+  /** The interface to listen on; without a users file only a loopback address is allowed. */
+  hostname: string;
+}
+
+/** A running `serve`: the MCP address and how to stop. */
+export interface LocalServer {
+  url: URL;
+  local: LocalInstallation;
+  close(): Promise<void>;
+}
+
+/**
+ * `major-vault serve`: opens the installation and serves it over HTTP at `/<name>`.
+ * Without a users file it listens on loopback only (anyone who can reach the port would
+ * otherwise read and write as the one local person); a non-loopback `hostname` is refused
+ * with an Error saying why.
+ */
+export async function serveLocal(settings: ServeSettings, options: { log?: Log; onProgress?: IndexProgress } = {}): Promise<LocalServer> {
+  const log = options.log ?? stderrLog;
+  if (!settings.usersFile && !isLoopback(settings.hostname)) {
+    throw new Error(
+      `Without a users file, Major Vault answers everyone who reaches it as you, with your rights to read and write; so it listens on this computer only (127.0.0.1). ` +
+        `To serve ${settings.hostname}, give --users FILE with a token for each person.`,
+    );
+  }
+  const local = await openLocalInstallation(settings, { log, ...(options.onProgress ? { onProgress: options.onProgress } : {}) });
+  try {
+    const wildcard = settings.hostname === '0.0.0.0' || settings.hostname === '::';
+    const front = createFront({
+      name: local.name,
+      installation: local.installation,
+      tools: allTools,
+      log,
+      allowedHostnames: wildcard ? 'any' : isLoopback(settings.hostname) ? [] : [hostnameForHeader(settings.hostname)],
+    });
+    const listening = await listenFront(front, { port: settings.port, hostname: settings.hostname, log });
+    return {
+      url: new URL(`/${local.name}`, listening.origin),
+      local,
+      async close() {
+        await listening.close();
+        await local.close();
+      },
+    };
+  } catch (error) {
+    await local.close();
+    throw error;
+  }
+}
+
+/** Whether `hostname` names this computer's loopback interface. */
+export function isLoopback(hostname: string): boolean {
+  return loopbackHostnames.includes(hostname) || hostname === '::1' || /^127(\.\d{1,3}){3}$/.test(hostname);
+}
+
+function hostnameForHeader(hostname: string): string {
+  return hostname.includes(':') && !hostname.startsWith('[') ? `[${hostname}]` : hostname;
+}
+
+/** The index database: a Postgres server's schema, or PGlite in the data folder (or in memory when that is in use). */
+async function openIndex(settings: LocalSettings, name: string, reposDir: string, log: Log): Promise<{ sql: SqlClient; note: string | null; close(): Promise<void> }> {
+  const databaseUrl = settings.databaseUrl ?? process.env['DATABASE_URL'];
+  if (databaseUrl) {
+    const sql = await openPostgres(databaseUrl, schemaName(name));
+    return { sql, note: null, close: () => sql.close() };
+  }
+  const dataDir = resolve(settings.dataDir ?? join(reposDir, '.major-vault'));
+  const lock = await lockIndexDir(dataDir, lockWaitMs);
+  if (!lock) {
+    const sql = await openPglite(null);
+    const note = `The index in ${dataDir} is in use by another major-vault process; this one keeps a temporary index in memory.`;
+    return { sql, note, close: () => sql.close() };
+  }
+  const sql = await openPgliteRebuilding(join(dataDir, 'index'), log, lock);
+  return {
+    sql,
+    note: null,
+    async close() {
+      await sql.close();
+      lock.release();
+    },
+  };
+}
+
+/**
+ * PGlite in `dir`; when the folder does not open (a process killed mid-write), it is moved
+ * aside and a new index is built: the index is derived from Git and can always be rebuilt.
+ */
+async function openPgliteRebuilding(dir: string, log: Log, lock: IndexLock): Promise<SqlClient> {
+  try {
+    return await openPglite(dir);
+  } catch (error) {
+    if (!existsSync(dir)) {
+      lock.release();
+      throw error;
+    }
+    const aside = `${dir}.broken-${Date.now()}`;
+    log(`the index in ${dir} does not open; moved it to ${aside} and building a new one`, error);
+    renameSync(dir, aside);
+    return openPglite(dir);
+  }
+}
+
+/** The Postgres schema of an installation: its name as a plain identifier. */
+export function schemaName(name: string): string {
+  const identifier = name.toLowerCase().replace(/[^a-z0-9_]/g, '_');
+  return /^[a-z_]/.test(identifier) ? identifier : `mv_${identifier}`;
+}
