@@ -67,6 +67,11 @@ describe('LinkResolver: Markdown links', () => {
     expect(resolver.resolve(md('../zeus/Plan.md'), 'projects/apollo/Plan.md')).toBe('projects/zeus/Plan.md');
     expect(resolver.resolve(md('Über uns.md'), 'README.md')).toBe('Über uns.md');
   });
+  it('treats a Markdown image like a Markdown link', () => {
+    const withRootImg = new LinkResolver([...files, 'img/a.png', 'docs/img/a.png']);
+    expect(withRootImg.resolve({ kind: 'embed', target: 'img/a.png', raw: '![](img/a.png)' }, 'docs/x.md')).toBe('docs/img/a.png');
+    expect(withRootImg.resolve({ kind: 'embed', target: 'img/a.png', raw: '![[img/a.png]]' }, 'docs/x.md')).toBe('img/a.png');
+  });
   it('then from the root and by name, as Obsidian does', () => {
     expect(resolver.resolve(md('projects/zeus/Plan.md'), 'docs/x.md')).toBe('projects/zeus/Plan.md');
     expect(resolver.resolve(md('Kickoff.md'), 'docs/x.md')).toBe('projects/apollo/notes/Kickoff.md');

@@ -39,9 +39,14 @@ export class LinkResolver {
     return this.exact.has(path.normalize('NFC'));
   }
 
-  /** The file `link` points at from the note at `fromPath`, or null (see the class rule). */
-  resolve(link: Pick<Link, 'kind' | 'target'>, fromPath: string): string | null {
-    return this.resolveTarget(link.target, fromPath, link.kind === 'markdown');
+  /**
+   * The file `link` points at from the note at `fromPath`, or null (see the class rule).
+   * A Markdown image (`kind: 'embed'` with a `raw` that does not start with `![[`) is a
+   * Markdown link for rule 2; pass `raw` (a whole {@link Link} does) to have it treated so.
+   */
+  resolve(link: Pick<Link, 'kind' | 'target'> & { raw?: string }, fromPath: string): string | null {
+    const markdownSyntax = link.kind === 'markdown' || (link.kind === 'embed' && link.raw !== undefined && !link.raw.startsWith('![['));
+    return this.resolveTarget(link.target, fromPath, markdownSyntax);
   }
 
   /**
