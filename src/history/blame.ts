@@ -1,0 +1,117 @@
+// Who last changed each line of a note: `git blame --porcelain -M -C`, grouped into runs.
+import type { Mirror } from '../repo-host/repo-host.ts';
+import { splitLines } from '../notes/lines.ts';
+import { mirrorGit } from './mirror-git.ts';
+import { blobAt, currentContent, decodeText } from './note-text.ts';
+import { unquoteGitPath } from './unquote-git-path.ts';
+
+/**
+ * Consecutive lines `from_line`–`to_line` (from 1) last changed by one commit: its hash,
+ * committer date (ISO 8601 with offset), author name, subject and the path the lines had
+ * in it; `commit` is null for lines not committed yet (a work tree's changes), and then
+ * the other commit fields are absent. `content` is the lines as they are now, joined by "\n".
+ */
+export interface BlameRun {
+  from_line: number;
+  to_line: number;
+  commit: string | null;
+  date?: string;
+  author?: string;
+  subject?: string;
+  path?: string;
+  content: string;
+}
+
+/** The blame of a note now: its runs (within the lines asked) and how many lines it has. */
+export interface NoteBlame {
+  runs: BlameRun[];
+  totalLines: number;
+}
+
+interface CommitInfo {
+  author: string;
+  date: string;
+  subject: string;
+}
+
+const HEADER = /^([0-9a-f]{40}|[0-9a-f]{64}) (\d+) (\d+)(?: \d+)?$/;
+const UNCOMMITTED = /^0+$/;
+
+/**
+ * Blames the note at `path` as it is now (the work tree's file when the mirror has one,
+ * else HEAD), lines `fromLine`–`toLine` (clamped to the note; the caller checks `fromLine`
+ * against `totalLines` first with {@link noteLineCount}). `-M -C` follow lines moved within
+ * the note and moved or copied from other files changed in the same commit, and whole-file
+ * renames are followed by blame itself, so a commit that only moved lines never takes the
+ * blame for them. Returns null when the note does not exist now or is not text.
+ */
+export async function blame(mirror: Mirror, path: string, fromLine?: number, toLine?: number): Promise<NoteBlame | null> {
+  const content = await currentContent(mirror, path);
+  const text = content === null ? null : decodeText(content);
+  if (text === null) return null;
+  const lines = splitLines(text);
+  const total = lines.length;
+  if (total === 0) return { runs: [], totalLines: 0 };
+  const from = Math.min(fromLine ?? 1, total);
+  const to = Math.min(toLine ?? total, total);
+  if ((await blobAt(mirror, 'HEAD', path)) === null) {
+    // Never committed under this path (a new file in the work tree): every line is uncommitted.
+    return { runs: [{ from_line: from, to_line: to, commit: null, content: lines.slice(from - 1, to).join('\n') }], totalLines: total };
+  }
+  const args = ['blame', '--porcelain', '-M', '-C', '-L', `${from},${to}`, ...(mirror.workTree ? [] : ['HEAD']), '--', path];
+  const { stdout } = await mirrorGit(mirror, args);
+  return { runs: parsePorcelain(stdout, lines), totalLines: total };
+}
+
+/** Groups `git blame --porcelain` output into runs; line text is taken from `lines` (the note now). */
+function parsePorcelain(stdout: Buffer, lines: readonly string[]): BlameRun[] {
+  const commits = new Map<string, CommitInfo>();
+  const runs: BlameRun[] = [];
+  let sha = '';
+  let finalLine = 0;
+  let info: Partial<CommitInfo> & { time?: string; tz?: string } = {};
+  let filename = '';
+  for (const row of stdout.toString('utf8').split('\n')) {
+    if (row.startsWith('\t')) {
+      if (!commits.has(sha)) commits.set(sha, { author: info.author ?? '', subject: info.subject ?? '', date: isoDate(Number(info.time ?? 0), info.tz ?? '+0000') });
+      const known = commits.get(sha);
+      const committed = !UNCOMMITTED.test(sha);
+      const last = runs[runs.length - 1];
+      const content = lines[finalLine - 1] ?? row.slice(1);
+      if (last && last.to_line === finalLine - 1 && last.commit === (committed ? sha : null) && (!committed || last.path === filename)) {
+        last.to_line = finalLine;
+        last.content += `\n${content}`;
+      } else if (committed && known) {
+        runs.push({ from_line: finalLine, to_line: finalLine, commit: sha, date: known.date, author: known.author, subject: known.subject, path: filename, content });
+      } else {
+        runs.push({ from_line: finalLine, to_line: finalLine, commit: null, content });
+      }
+      continue;
+    }
+    const header = HEADER.exec(row);
+    if (header) {
+      sha = header[1] ?? '';
+      finalLine = Number(header[3]);
+      if (!commits.has(sha)) info = {};
+      continue;
+    }
+    const space = row.indexOf(' ');
+    const key = space === -1 ? row : row.slice(0, space);
+    const value = space === -1 ? '' : row.slice(space + 1);
+    if (key === 'author') info.author = value;
+    else if (key === 'committer-time') info.time = value;
+    else if (key === 'committer-tz') info.tz = value;
+    else if (key === 'summary') info.subject = value;
+    else if (key === 'filename') filename = unquoteGitPath(value);
+  }
+  return runs;
+}
+
+/** `seconds` since the epoch shown in the zone `tz` (`+0100`), ISO 8601 with offset like `%cI`. */
+export function isoDate(seconds: number, tz: string): string {
+  const match = /^([+-])(\d{2})(\d{2})$/.exec(tz);
+  const sign = match?.[1] === '-' ? -1 : 1;
+  const offsetMinutes = sign * (Number(match?.[2] ?? 0) * 60 + Number(match?.[3] ?? 0));
+  const local = new Date((seconds + offsetMinutes * 60) * 1000).toISOString().slice(0, 19);
+  return `${local}${match ? `${match[1]}${match[2]}:${match[3]}` : '+00:00'}`;
+}

@@ -1,0 +1,34 @@
+// Days and times given by a caller, read in the server's local time, as Git's `@<seconds>` dates.
+import { VaultError } from '../vault-error.ts';
+
+const MOMENT = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2}))?$/;
+
+/**
+ * Seconds since the epoch of `text`, a day `YYYY-MM-DD` or a day and a time
+ * `YYYY-MM-DDTHH:MM`, in the local time zone of the machine the server runs on (spec:
+ * search_history `since`/`until`). A day alone is its first second for `'start'`, its last
+ * second for `'end'` ("a day counts to its end"); a time is that minute's first second.
+ * Throws VaultError `bad_arguments` naming `field` for a day or time that does not exist
+ * (2026-02-30, 24:10).
+ */
+export function localMoment(text: string, edge: 'start' | 'end', field: string): number {
+  const match = MOMENT.exec(text);
+  const [year, month, day, hour, minute] = (match?.slice(1) ?? []).map((part) => (part === undefined ? undefined : Number(part)));
+  const invalid = (): never => {
+    throw new VaultError('bad_arguments', `${field} ${JSON.stringify(text)} is not a day that exists. Write it as YYYY-MM-DD, for example "2026-09-24"${field === 'since' || field === 'until' ? ', or with a time, "2026-09-24T18:00"' : ''}.`, { [field]: text });
+  };
+  if (year === undefined || month === undefined || day === undefined) return invalid();
+  const date = new Date(year, month - 1, day, hour ?? 0, minute ?? 0, 0, 0);
+  if (date.getFullYear() !== year || date.getMonth() !== month - 1 || date.getDate() !== day) return invalid();
+  if (hour !== undefined && (hour > 23 || (minute ?? 0) > 59)) return invalid();
+  if (hour === undefined && edge === 'end') {
+    const next = new Date(year, month - 1, day + 1, 0, 0, 0, 0);
+    return Math.floor(next.getTime() / 1000) - 1;
+  }
+  return Math.floor(date.getTime() / 1000);
+}
+
+/** Git's `--since`/`--until`/`--before` value for an epoch second: `@<seconds>`, exact and zone-free. */
+export function gitDate(seconds: number): string {
+  return `@${seconds}`;
+}

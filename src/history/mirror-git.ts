@@ -1,0 +1,51 @@
+// Runs git against a repository's mirror (bare, or a `.git` folder with its work tree).
+import { runGit, type GitOutput, type RunGitOptions } from '../repo-host/git/run-git.ts';
+import type { Mirror } from '../repo-host/repo-host.ts';
+
+/**
+ * Runs `git ARGS` on `mirror`: `--git-dir` always, `--work-tree` (and the work tree as the
+ * working directory, so blame and diff see uncommitted files) when the mirror has one.
+ * Same errors as {@link runGit}.
+ */
+export function mirrorGit(mirror: Mirror, args: readonly string[], options: Omit<RunGitOptions, 'gitDir' | 'workTree' | 'cwd'> = {}): Promise<GitOutput> {
+  return runGit(args, {
+    ...options,
+    gitDir: mirror.gitDir,
+    ...(mirror.workTree ? { workTree: mirror.workTree, cwd: mirror.workTree } : { cwd: mirror.gitDir }),
+  });
+}
+
+/** The commit `HEAD` points at (40 or 64 hex digits), or null in an empty repository. */
+export async function headCommit(mirror: Mirror): Promise<string | null> {
+  const { stdout, code } = await mirrorGit(mirror, ['rev-parse', '--verify', '--quiet', 'HEAD^{commit}'], { okCodes: [0, 1] });
+  return code === 0 ? stdout.toString('utf8').trim() : null;
+}
+
+/**
+ * A pathspec that matches `path` exactly as written (a file, or a folder and everything
+ * below it), whatever characters it holds: `:(literal)` turns off globs and magic, so a
+ * caller's `*` or `:(…)` stays text. `''` is the whole repository.
+ */
+export function literalPathspec(path: string): string {
+  return `:(literal)${path}`;
+}
+
+/** Pathspecs that leave out every hidden file and folder (any segment starting with a dot). */
+export const hiddenExcludes: readonly string[] = [':(exclude,glob)**/.*', ':(exclude,glob)**/.*/**'];
+
+/**
+ * The roots a history search may look in: the open `folders` (each ending in "/"; "/" or
+ * none is everything) within `scope` (a normalised folder or file path, '' for the root):
+ * `scope` itself when it lies in an open folder, else the open folders below it. Null when
+ * `scope` and the open folders do not overlap. Hidden paths are left out separately.
+ */
+export function openRoots(folders: readonly string[], scope = ''): string[] | null {
+  const open = folders.map((folder) => folder.replace(/^\/+/, '').replace(/\/+$/, ''));
+  if (open.length === 0 || open.includes('')) return [scope];
+  const roots = new Set<string>();
+  for (const folder of open) {
+    if (scope === folder || scope.startsWith(`${folder}/`)) roots.add(scope);
+    else if (scope === '' || folder.startsWith(`${scope}/`)) roots.add(folder);
+  }
+  return roots.size === 0 ? null : [...roots];
+}

@@ -1,0 +1,59 @@
+// What changed in a note since the start of a day: a unified diff from the last commit before it to now.
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runGit } from '../repo-host/git/run-git.ts';
+import type { Mirror } from '../repo-host/repo-host.ts';
+import { gitDate } from './local-time.ts';
+import { mirrorGit } from './mirror-git.ts';
+import { noteNameAt, type NoteCommit } from './note-log.ts';
+import { blobAt, currentContent, readBlob } from './note-text.ts';
+
+/**
+ * The change of a note since a moment: `base` (the last commit of the branch before it, on
+ * the first-parent line; null when the repository has none that old), `basePath` (the
+ * note's name in `base`), whether the note existed there, and the unified diff (`""` when
+ * nothing changed). The diff's `---`/`+++` lines name `a/<basePath>` and `b/<path>`
+ * (`/dev/null` for a side where the note is absent).
+ */
+export interface NoteDiff {
+  base: string | null;
+  basePath: string;
+  existedAtBase: boolean;
+  existsNow: boolean;
+  diff: string;
+}
+
+/**
+ * Diffs the note at `path` from the last commit before `since` (epoch seconds) to now, in a
+ * work tree with its uncommitted changes. `commits` are the note's whole history from
+ * `noteCommits` (for its name at the base). The diff is `git diff --no-index` of the two
+ * texts, so it is Git's own unified diff (3 lines of context). Throws GitError when git fails.
+ */
+export async function noteDiffSince(mirror: Mirror, path: string, since: number, commits: readonly NoteCommit[]): Promise<NoteDiff> {
+  const { stdout } = await mirrorGit(mirror, ['rev-list', '-1', '--first-parent', `--before=${gitDate(since - 1)}`, 'HEAD', '--'], { okCodes: [0, 128] });
+  const base = stdout.toString('utf8').trim() || null;
+  const basePath = base === null ? path : ((await noteNameAt(mirror, commits, base)) ?? path);
+  const baseBlob = base === null ? null : await blobAt(mirror, base, basePath);
+  const before = baseBlob === null ? null : await readBlob(mirror, baseBlob);
+  const after = await currentContent(mirror, path);
+  return { base, basePath, existedAtBase: before !== null, existsNow: after !== null, diff: await unifiedDiff(before, after, basePath, path) };
+}
+
+/** Git's unified diff of two contents (null: absent), with headers naming the note's paths. */
+async function unifiedDiff(before: Buffer | null, after: Buffer | null, beforePath: string, afterPath: string): Promise<string> {
+  if (before !== null && after !== null && before.equals(after)) return '';
+  const dir = await mkdtemp(join(tmpdir(), 'mv-diff-'));
+  try {
+    await writeFile(join(dir, 'a'), before ?? '');
+    await writeFile(join(dir, 'b'), after ?? '');
+    const { stdout } = await runGit(['diff', '--no-index', '--no-color', '--no-ext-diff', '--text', '-U3', '--', 'a', 'b'], { cwd: dir, okCodes: [0, 1] });
+    const text = stdout.toString('utf8');
+    const hunks = text.indexOf('\n@@');
+    if (hunks === -1) return '';
+    const header = `--- ${before === null ? '/dev/null' : `a/${beforePath}`}\n+++ ${after === null ? '/dev/null' : `b/${afterPath}`}\n`;
+    return header + text.slice(hunks + 1);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}

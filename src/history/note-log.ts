@@ -1,0 +1,148 @@
+// The commits that changed one note, newest first, following its renames (spec: note_history).
+import { GitError } from '../repo-host/git/run-git.ts';
+import type { Mirror } from '../repo-host/repo-host.ts';
+import { gitDate } from './local-time.ts';
+import { headCommit, literalPathspec, mirrorGit } from './mirror-git.ts';
+import { LOG_FORMAT, parseLog, type ChangeStatus, type LogCommit } from './parse-log.ts';
+
+/**
+ * One commit that changed a note: who, when, the subject, the note's `path` after the
+ * commit (for a deletion, the path it had), its `previousPath` before (null when the
+ * commit created it), the raw `status`, the blob id of its content after the commit (null
+ * when deleted), and the lines added and removed (absent for binary content).
+ */
+export interface NoteCommit {
+  commit: string;
+  parents: string[];
+  date: string;
+  time: number;
+  author: string;
+  subject: string;
+  path: string;
+  previousPath: string | null;
+  status: ChangeStatus;
+  blob: string | null;
+  added?: number;
+  removed?: number;
+}
+
+/** Limits for {@link noteCommits}: commits from `since` on (epoch seconds), at most `maxCount` of them. */
+export interface NoteLogOptions {
+  since?: number;
+  maxCount?: number;
+}
+
+/** The commits of a note, and whether they are all of them (false when `maxCount` cut the list). */
+export interface NoteLog {
+  commits: NoteCommit[];
+  complete: boolean;
+}
+
+/**
+ * The commits that changed the note at `path` (its current path, or for a moved or deleted
+ * note the path it had last), newest first, following renames: one
+ * `git log --follow --raw --numstat -z` run, stopped after `maxCount` commits. When that
+ * finds a rename, a second run over every name the note had (with the ancestry of each
+ * rename deciding which name a commit's change belongs to) also finds the edits Git's
+ * `--follow` misses: those made to the old name on a branch merged after the rename.
+ * Merge commits are not listed (like `--follow`: their changes are the branches' commits).
+ * An empty repository or a path with no history gives no commits. Throws GitError when
+ * git fails.
+ */
+export async function noteCommits(mirror: Mirror, path: string, options: NoteLogOptions = {}): Promise<NoteLog> {
+  const followed = await logOrEmpty(mirror, ['--follow', ...limitArgs(options), 'HEAD', '--', literalPathspec(path)]);
+  if (followed === null) return { commits: [], complete: true };
+  const capped = options.maxCount !== undefined && followed.length >= options.maxCount;
+  let commits = followed.flatMap((commit) => noteChange(commit, commit.files[0]?.path ?? null));
+  if (!commits.some(isRename)) return { commits, complete: !capped };
+
+  if (capped) {
+    const all = await logOrEmpty(mirror, ['--follow', ...limitArgs({ since: options.since }), 'HEAD', '--', literalPathspec(path)]);
+    commits = (all ?? []).flatMap((commit) => noteChange(commit, commit.files[0]?.path ?? null));
+  }
+  const renames = commits.filter(isRename);
+  const names = new Set(commits.flatMap((c) => (c.previousPath === null ? [c.path] : [c.path, c.previousPath])));
+  const descendants = await Promise.all(renames.map((rename) => descendantsOf(mirror, rename.commit)));
+  const oldestName = renames[renames.length - 1]?.previousPath ?? path;
+  const nameAfter = (commit: string): string => {
+    for (let i = 0; i < renames.length; i += 1) {
+      if (descendants[i]?.has(commit)) return renames[i]?.path ?? path;
+    }
+    return oldestName;
+  };
+  const everyName = await logOrEmpty(mirror, [...limitArgs({ since: options.since }), 'HEAD', '--', ...[...names].map(literalPathspec)]);
+  const widened = (everyName ?? []).flatMap((commit) => noteChange(commit, nameAfter(commit.commit)));
+  const listed = options.maxCount === undefined ? widened : widened.slice(0, options.maxCount);
+  return { commits: listed, complete: listed.length === widened.length };
+}
+
+/**
+ * The name the note had in `commit` (a commit of the branch, e.g. a diff's base), given its
+ * commits from {@link noteCommits}: after the newest rename that is an ancestor of `commit`,
+ * else the name before the oldest rename. Says nothing about whether it existed then.
+ */
+export async function noteNameAt(mirror: Mirror, commits: readonly NoteCommit[], commit: string): Promise<string | null> {
+  const renames = commits.filter(isRename);
+  for (const rename of renames) {
+    if (rename.commit === commit || (await isAncestor(mirror, rename.commit, commit))) return rename.path;
+  }
+  return renames[renames.length - 1]?.previousPath ?? commits[0]?.path ?? null;
+}
+
+function isRename(commit: NoteCommit): boolean {
+  return commit.previousPath !== null && commit.previousPath !== commit.path;
+}
+
+function limitArgs(options: NoteLogOptions): string[] {
+  return [
+    ...(options.since !== undefined ? [`--since=${gitDate(options.since)}`] : []),
+    ...(options.maxCount !== undefined ? ['-n', String(options.maxCount)] : []),
+  ];
+}
+
+/** `git log` with the history format and raw + numstat output; null in an empty repository. */
+async function logOrEmpty(mirror: Mirror, args: string[]): Promise<LogCommit[] | null> {
+  try {
+    const { stdout } = await mirrorGit(mirror, ['log', '-z', LOG_FORMAT, '--raw', '--numstat', '--no-abbrev', '-M', ...args]);
+    return parseLog(stdout);
+  } catch (error) {
+    if (error instanceof GitError && (await headCommit(mirror)) === null) return null;
+    throw error;
+  }
+}
+
+/** The note's change in `commit`: the file entry at `name` (null: the first one), or none. */
+function noteChange(commit: LogCommit, name: string | null): NoteCommit[] {
+  const file = commit.files.find((candidate) => candidate.path === name);
+  if (!file) return [];
+  return [
+    {
+      commit: commit.commit,
+      parents: commit.parents,
+      date: commit.date,
+      time: commit.time,
+      author: commit.author,
+      subject: commit.subject,
+      path: file.path,
+      previousPath: file.status === 'A' ? null : file.oldPath,
+      status: file.status,
+      blob: file.status === 'D' ? null : file.newBlob,
+      ...(file.added !== undefined ? { added: file.added } : {}),
+      ...(file.removed !== undefined ? { removed: file.removed } : {}),
+    },
+  ];
+}
+
+/** `commit` and every commit between it and HEAD that has it as an ancestor. */
+async function descendantsOf(mirror: Mirror, commit: string): Promise<Set<string>> {
+  const { stdout } = await mirrorGit(mirror, ['rev-list', '--ancestry-path', `${commit}..HEAD`]);
+  const set = new Set(stdout.toString('utf8').split('\n').filter(Boolean));
+  set.add(commit);
+  return set;
+}
+
+/** Whether `ancestor` is reachable from `commit` (`git merge-base --is-ancestor`). */
+export async function isAncestor(mirror: Mirror, ancestor: string, commit: string): Promise<boolean> {
+  const { code } = await mirrorGit(mirror, ['merge-base', '--is-ancestor', ancestor, commit], { okCodes: [0, 1] });
+  return code === 0;
+}

@@ -1,0 +1,150 @@
+// Parses `git log -z` / `git diff-tree --stdin -z` output with `--raw --numstat`: exact paths, no quoting.
+
+/** How a file changed in a commit, as Git's raw status letter says. */
+export type ChangeStatus = 'A' | 'C' | 'D' | 'M' | 'R' | 'T' | 'U' | 'X';
+
+/**
+ * One file of a commit's diff: `path` as after the commit (for a deletion, the path it
+ * had), `oldPath` before it (differs for a rename or copy; null for an addition), the blob
+ * ids before and after (null when absent; full ids with `--no-abbrev`), and the line counts
+ * from `--numstat` (absent for binary files or when numstat was not asked).
+ */
+export interface FileChange {
+  path: string;
+  oldPath: string | null;
+  status: ChangeStatus;
+  oldBlob: string | null;
+  newBlob: string | null;
+  added?: number;
+  removed?: number;
+}
+
+/** One commit of a log: header fields of {@link LOG_FORMAT} and its changed files, in Git's order. */
+export interface LogCommit {
+  commit: string;
+  parents: string[];
+  /** Committer date, ISO 8601 with offset (`%cI`). */
+  date: string;
+  /** Committer date in seconds since the epoch, for ordering across repositories. */
+  time: number;
+  author: string;
+  authorEmail: string;
+  subject: string;
+  files: FileChange[];
+}
+
+/**
+ * The `--format` every history query uses: a record separator, then hash, parents,
+ * committer date (ISO and epoch), author name and e-mail, subject, NUL-separated. With
+ * `-z` Git ends the record with a NUL, so every field is one NUL-terminated token.
+ */
+export const LOG_FORMAT = '--format=%x1e%H%x00%P%x00%cI%x00%ct%x00%an%x00%ae%x00%s';
+const HEADER_FIELDS = 7;
+
+const NUMSTAT = /^(\d+|-)\t(\d+|-)\t([\s\S]*)$/;
+const RAW = /^:(\d+) (\d+) ([0-9a-f]+) ([0-9a-f]+) ([A-Z])(\d*)$/;
+const OBJECT_ID = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
+const NULL_ID = /^0+$/;
+
+/**
+ * Parses `git log -z LOG_FORMAT [--raw] [--numstat]` output into commits, newest first as
+ * Git printed them. The raw and numstat lines of one file are merged into one FileChange.
+ * Throws an Error on output it does not understand (a bug, never bad input: paths are
+ * NUL-terminated tokens, never parsed for content).
+ */
+export function parseLog(stdout: Buffer): LogCommit[] {
+  const tokens = splitTokens(stdout);
+  const commits: LogCommit[] = [];
+  let current: LogCommit | null = null;
+  let files = new Map<string, FileChange>();
+  let i = 0;
+  while (i < tokens.length) {
+    const token = (tokens[i] ?? '').replace(/^\n+/, '');
+    if (token.startsWith('\x1e')) {
+      const [commit = '', parents = '', date = '', time = '', author = '', authorEmail = '', subject = ''] = [token.slice(1), ...tokens.slice(i + 1, i + HEADER_FIELDS)];
+      current = { commit, parents: parents === '' ? [] : parents.split(' '), date, time: Number(time), author, authorEmail, subject, files: [] };
+      files = new Map();
+      commits.push(current);
+      i += HEADER_FIELDS;
+      continue;
+    }
+    if (current === null) throw new Error(`Unexpected git log output before the first commit: ${JSON.stringify(token.slice(0, 80))}`);
+    i = parseFileToken(tokens, i, token, current.files, files);
+  }
+  return commits;
+}
+
+/** One commit's files as `git diff-tree --stdin -z -r --raw --numstat` printed them. */
+export interface TreeDiff {
+  commit: string;
+  files: FileChange[];
+}
+
+/**
+ * Parses `git diff-tree --stdin -z -r [--raw] [--numstat]` output: each commit id (printed
+ * only for commits with changes) followed by its files.
+ */
+export function parseDiffTree(stdout: Buffer): TreeDiff[] {
+  const tokens = splitTokens(stdout);
+  const diffs: TreeDiff[] = [];
+  let current: TreeDiff | null = null;
+  let files = new Map<string, FileChange>();
+  let i = 0;
+  while (i < tokens.length) {
+    const token = (tokens[i] ?? '').replace(/^\n+/, '');
+    if (OBJECT_ID.test(token)) {
+      current = { commit: token, files: [] };
+      files = new Map();
+      diffs.push(current);
+      i += 1;
+      continue;
+    }
+    if (current === null) throw new Error(`Unexpected git diff-tree output before the first commit: ${JSON.stringify(token.slice(0, 80))}`);
+    i = parseFileToken(tokens, i, token, current.files, files);
+  }
+  return diffs;
+}
+
+function splitTokens(stdout: Buffer): string[] {
+  const tokens = stdout.toString('utf8').split('\0');
+  if (tokens.length > 0 && tokens[tokens.length - 1]?.replace(/\n/g, '') === '') tokens.pop();
+  return tokens;
+}
+
+/** Reads one raw or numstat entry starting at `tokens[i]`; returns the index after it. */
+function parseFileToken(tokens: string[], i: number, token: string, list: FileChange[], byPath: Map<string, FileChange>): number {
+  const raw = RAW.exec(token);
+  if (raw) {
+    const status = raw[5] as ChangeStatus;
+    const twoPaths = status === 'R' || status === 'C';
+    const first = tokens[i + 1] ?? '';
+    const path = twoPaths ? (tokens[i + 2] ?? '') : first;
+    const change = entry(list, byPath, path);
+    change.status = status;
+    change.oldPath = twoPaths ? first : status === 'A' ? null : path;
+    change.oldBlob = NULL_ID.test(raw[3] ?? '0') ? null : (raw[3] ?? null);
+    change.newBlob = NULL_ID.test(raw[4] ?? '0') ? null : (raw[4] ?? null);
+    return i + (twoPaths ? 3 : 2);
+  }
+  const numstat = NUMSTAT.exec(token);
+  if (numstat) {
+    const renamed = numstat[3] === '';
+    const path = renamed ? (tokens[i + 2] ?? '') : (numstat[3] ?? '');
+    const change = entry(list, byPath, path);
+    if (renamed) change.oldPath = tokens[i + 1] ?? null;
+    if (numstat[1] !== '-') change.added = Number(numstat[1]);
+    if (numstat[2] !== '-') change.removed = Number(numstat[2]);
+    return i + (renamed ? 3 : 1);
+  }
+  throw new Error(`Unexpected git output: ${JSON.stringify(token.slice(0, 80))}`);
+}
+
+function entry(list: FileChange[], byPath: Map<string, FileChange>, path: string): FileChange {
+  let change = byPath.get(path);
+  if (!change) {
+    change = { path, oldPath: path, status: 'M', oldBlob: null, newBlob: null };
+    byPath.set(path, change);
+    list.push(change);
+  }
+  return change;
+}
