@@ -279,7 +279,7 @@ export function createNoteIndex(sql: SqlClient): NoteIndex {
       const expression = field === 'type' ? 'type' : `frontmatter->>'status'`;
       return (await sql.query<{ value: string; notes: number }>(
         `SELECT ${expression} AS value, count(*)::int AS notes FROM notes WHERE ${where} AND ${expression} IS NOT NULL
-         GROUP BY 1 ORDER BY 2 DESC, 1 COLLATE "C"`,
+         GROUP BY 1 ORDER BY 2 DESC, 1`,
         params,
       )).rows;
     },

@@ -1,0 +1,94 @@
+// Finding the lines of a note that match a query: plain text (smart case) or an RE2 regex.
+import { RE2JS, RE2JSException } from 're2js';
+import { lineStarts } from '../../notes/lines.ts';
+import { VaultError } from '../../vault-error.ts';
+
+/** One matching line: its number (from 1), its text (without the line break) and where the match starts in it. */
+export interface LineMatch {
+  line: number;
+  text: string;
+  start: number;
+  length: number;
+}
+
+/** Yields each matching line of a note's content once, in order. */
+export type LineMatcher = (content: string) => Generator<LineMatch>;
+
+/**
+ * Smart case (spec: search_notes `query`): a query with a capital letter counts case, an
+ * all-lower-case one ignores it. For a regex, escapes such as `\S` or `\W` are not letters.
+ */
+export function isCaseSensitive(query: string, regex: boolean): boolean {
+  const letters = regex ? query.replace(/\\./g, '') : query;
+  return /\p{Lu}/u.test(letters);
+}
+
+/** Lines containing `needle` literally; `caseSensitive` false compares lower case. */
+export function plainMatcher(needle: string, caseSensitive: boolean): LineMatcher {
+  const wanted = caseSensitive ? needle : needle.toLowerCase();
+  return function* (content) {
+    const hay = caseSensitive ? content : content.toLowerCase();
+    let starts: number[] | null = null;
+    let hayStarts: number[] | null = null;
+    let line = 1;
+    let lineStart = 0;
+    for (let at = hay.indexOf(wanted); at !== -1; ) {
+      for (let nl = hay.indexOf('\n', lineStart); nl !== -1 && nl < at; nl = hay.indexOf('\n', lineStart)) {
+        line++;
+        lineStart = nl + 1;
+      }
+      starts ??= lineStarts(content);
+      hayStarts ??= hay.length === content.length ? starts : lineStarts(hay);
+      const text = lineText(content, starts, line);
+      yield { line, text, start: Math.max(0, at - (hayStarts[line - 1] ?? 0)), length: needle.length };
+      const next = hay.indexOf('\n', at + Math.max(1, wanted.length));
+      if (next === -1) break;
+      line++;
+      lineStart = next + 1;
+      at = hay.indexOf(wanted, lineStart);
+    }
+  };
+}
+
+/**
+ * Compiles `query` as an RE2 regular expression (linear time: no pattern can make the
+ * server backtrack). Throws VaultError `invalid_regex` with the parser's message.
+ */
+export function compileRegex(query: string, caseSensitive: boolean): RE2JS {
+  try {
+    return RE2JS.compile(query, caseSensitive ? 0 : RE2JS.CASE_INSENSITIVE);
+  } catch (error) {
+    const message = error instanceof RE2JSException ? error.message : String(error);
+    throw new VaultError(
+      'invalid_regex',
+      `The regular expression ${JSON.stringify(query)} does not parse: ${message}. Fix it (RE2 syntax, no backreferences or lookarounds), or leave regex out to search for the text as written.`,
+      { query },
+    );
+  }
+}
+
+/** Lines where `regex` finds a match; a whole-note test first skips notes without one. */
+export function regexMatcher(regex: RE2JS): LineMatcher {
+  const multiline = RE2JS.compile(regex.pattern(), regex.flags() | RE2JS.MULTILINE);
+  // The whole-note test is a superset of the line tests, except where \r ends lines or the
+  // pattern anchors at the text's start or end (\A, \z).
+  const prefilter = !/\\[Az]/.test(regex.pattern());
+  return function* (content) {
+    if (prefilter && !content.includes('\r') && !multiline.test(content)) return;
+    const starts = lineStarts(content);
+    for (let line = 1; line <= starts.length; line++) {
+      const text = lineText(content, starts, line);
+      if (!regex.test(text)) continue;
+      const matcher = regex.matcher(text);
+      const found = matcher.find();
+      yield { line, text, start: found ? matcher.start() : 0, length: found ? matcher.end() - matcher.start() : 0 };
+    }
+  };
+}
+
+function lineText(content: string, starts: readonly number[], line: number): string {
+  let end = starts[line] ?? content.length;
+  if (content[end - 1] === '\n') end--;
+  if (content[end - 1] === '\r') end--;
+  return content.slice(starts[line - 1] ?? 0, end);
+}

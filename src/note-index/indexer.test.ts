@@ -1,0 +1,151 @@
+// The indexer and the index queries on real Git repositories, on PGlite (or the server with DATABASE_URL).
+import { writeFileSync, mkdirSync, unlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LocalRepoHost } from '../repo-host/local/local-repo-host.ts';
+import { commit, makeRepo, tempDir } from '../../test/support/git-fixture.ts';
+import { openTestDatabase } from '../../test/support/test-database.ts';
+import { removeRepo, syncRepo, targetKey } from './indexer.ts';
+import { createNoteIndex, type NoteIndex } from './note-index.ts';
+import type { SqlClient } from './sql-client.ts';
+
+describe('syncRepo', () => {
+  const dir = tempDir('mv-index-');
+  const repoDir = join(dir.path, 'notes');
+  let sql: SqlClient;
+  let host: LocalRepoHost;
+  let index: NoteIndex;
+
+  beforeAll(async () => {
+    makeRepo(repoDir, [
+      {
+        message: 'First notes',
+        files: {
+          'README.md': '---\nsummary: The root.\n---\n# Notes\n',
+          'projects/apollo/plan.md': '---\ntitle: Apollo plan\ntype: plan\nstatus: draft\ntags: [space]\n---\n# Plan\n\nSee [[Budget]] and [the risks](risks.md).\n\n## Open\n\n| Claim | Grade |\n|---|---|\n| Launch in May | 2 vermutet |\n',
+          'projects/apollo/risks.md': '# Risks\n\nBack to [[plan]]. ![[diagram.png]]\n',
+          'projects/Budget.md': 'The budget. #money\n',
+          'projects/diagram.png': Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 1, 2, 3]),
+          'binary.md': Buffer.from([0x00, 0x01, 0x02, 0xff]),
+          '.hidden/secret.md': 'secret\n',
+          'Über/Straße.md': '# Straße\n\n[[Budget]]\n',
+        },
+      },
+    ]);
+    host = new LocalRepoHost({ reposDir: dir.path });
+    sql = await openTestDatabase();
+    index = createNoteIndex(sql);
+  });
+
+  afterAll(async () => {
+    await sql?.close();
+    await host?.close();
+    dir.cleanup();
+  });
+
+  it('builds the index: files, notes, links with resolved targets; hidden paths left out', async () => {
+    const progress: Array<[number, number]> = [];
+    const result = await syncRepo(sql, host, 'notes', { onProgress: (done, total) => progress.push([done, total]) });
+    expect(result.changed).toBe(7);
+    expect(result.head).toMatch(/^[0-9a-f]{40}$/);
+    expect(progress.at(-1)).toEqual([7, 7]);
+    expect(await index.filePaths('notes')).toEqual([
+      'README.md',
+      'binary.md',
+      'projects/Budget.md',
+      'projects/apollo/plan.md',
+      'projects/apollo/risks.md',
+      'projects/diagram.png',
+      'Über/Straße.md',
+    ]);
+    expect(await index.notePaths('notes')).not.toContain('binary.md');
+    expect((await index.getFile('notes', 'binary.md'))?.isNote).toBe(false);
+    expect((await index.getFile('notes', 'projects/diagram.png'))?.size).toBe(8);
+
+    const plan = await index.getNote('notes', 'projects/apollo/plan.md');
+    expect(plan).toMatchObject({ title: 'Apollo plan', type: 'plan', frontmatter: { status: 'draft' }, totalLines: 15 });
+    expect(plan?.headings.map((h) => h.text)).toEqual(['Plan', 'Open']);
+    expect(plan?.grades).toEqual([expect.objectContaining({ line: 15, grade: '2 vermutet', shorthand: 'assumption' })]);
+    expect(plan?.tags).toContain('space');
+
+    const links = await index.linksFrom('notes', 'projects/apollo/plan.md');
+    expect(links.map((l) => [l.kind, l.target, l.resolved])).toEqual([
+      ['wiki', 'Budget', 'projects/Budget.md'],
+      ['markdown', 'risks.md', 'projects/apollo/risks.md'],
+    ]);
+    const toBudget = await index.linksTo('notes', 'projects/Budget.md');
+    expect(toBudget.map((l) => l.source)).toEqual(['projects/apollo/plan.md', 'Über/Straße.md']);
+    expect((await index.linksTo('notes', 'projects/diagram.png')).map((l) => l.kind)).toEqual(['embed']);
+  });
+
+  it('is idempotent: an unchanged repository is not read again', async () => {
+    const result = await syncRepo(sql, host, 'notes');
+    expect(result).toMatchObject({ changed: 0, removed: 0 });
+  });
+
+  it('follows changes: edits, removals, new files re-resolve links, uncommitted work-tree edits', async () => {
+    commit(repoDir, { message: 'Move the budget', renames: { 'projects/Budget.md': 'finance/Budget.md' } });
+    let result = await syncRepo(sql, host, 'notes');
+    expect(result).toMatchObject({ changed: 1, removed: 1 });
+    expect((await index.linksTo('notes', 'finance/Budget.md')).map((l) => l.source)).toEqual(['projects/apollo/plan.md', 'Über/Straße.md']);
+    expect(await index.linksTo('notes', 'projects/Budget.md')).toEqual([]);
+
+    // A second file of that name in the linking note's folder wins for plan.md.
+    commit(repoDir, { message: 'Local budget', files: { 'projects/apollo/Budget.md': 'Apollo budget\n' } });
+    await syncRepo(sql, host, 'notes');
+    expect((await index.linksTo('notes', 'projects/apollo/Budget.md')).map((l) => l.source)).toEqual(['projects/apollo/plan.md']);
+    expect((await index.linksTo('notes', 'finance/Budget.md')).map((l) => l.source)).toEqual(['Über/Straße.md']);
+
+    // Uncommitted: an edited note and a new one are read from the work tree.
+    writeFileSync(join(repoDir, 'projects/apollo/risks.md'), '# Risks\n\nNew risk, see [[Budget]].\n');
+    mkdirSync(join(repoDir, 'drafts'), { recursive: true });
+    writeFileSync(join(repoDir, 'drafts/idea.md'), '# Idea\n');
+    result = await syncRepo(sql, host, 'notes');
+    expect(result.changed).toBe(2);
+    expect((await index.getNote('notes', 'projects/apollo/risks.md'))?.content).toContain('New risk');
+    expect(await index.getNote('notes', 'drafts/idea.md')).not.toBeNull();
+
+    unlinkSync(join(repoDir, 'drafts/idea.md'));
+    result = await syncRepo(sql, host, 'notes');
+    expect(result.removed).toBe(1);
+    expect(await index.getNote('notes', 'drafts/idea.md')).toBeNull();
+  });
+
+  it('lists, counts and scans within scopes', async () => {
+    const scopes = [{ repo: 'notes', prefixes: ['projects/'] }];
+    const page = await index.listNotes(scopes, {}, { limit: 2, offset: 0 });
+    expect(page.total).toBe(3);
+    expect(page.notes.map((n) => n.path)).toEqual(['projects/apollo/Budget.md', 'projects/apollo/plan.md']);
+    expect((await index.listNotes(scopes, { type: 'plan', status: 'draft' }, { limit: 10, offset: 0 })).total).toBe(1);
+    expect(await index.fieldValues(scopes, 'type')).toEqual([{ value: 'plan', notes: 1 }]);
+    const scanned = await index.scanNotes([{ repo: 'notes', prefixes: [''] }], { needle: 'BUDGET', caseSensitive: false, after: null, limit: 10 });
+    expect(scanned.map((n) => n.path)).toEqual(['finance/Budget.md', 'projects/apollo/Budget.md', 'projects/apollo/plan.md', 'projects/apollo/risks.md', 'Über/Straße.md']);
+    const literal = await index.scanNotes([{ repo: 'notes', prefixes: [''] }], { needle: '50%_', caseSensitive: true, after: null, limit: 10 });
+    expect(literal).toEqual([]);
+    const rows = await index.noteRows('notes');
+    expect(rows.find((r) => r.path === 'projects/apollo/risks.md')?.links.map((l) => l.target)).toEqual(['Budget']);
+  });
+
+  it('handles a 5 MB note and a 200,000-character line', async () => {
+    const big = `# Big\n\n${'word '.repeat(1_000_000)}\n${'x'.repeat(200_000)}\n`;
+    commit(repoDir, { message: 'Big', files: { 'big.md': big } });
+    await syncRepo(sql, host, 'notes');
+    const note = await index.getNote('notes', 'big.md');
+    expect(note?.content.length).toBe(big.length);
+    expect(note?.totalLines).toBe(4);
+  });
+
+  it('removes a repository', async () => {
+    await removeRepo(sql, 'notes');
+    expect(await index.filePaths('notes')).toEqual([]);
+    expect(await index.repoState('notes')).toBeNull();
+  });
+});
+
+describe('targetKey', () => {
+  it('is the lower-case file name without .md', () => {
+    expect(targetKey('a/B/Plan.md')).toBe('plan');
+    expect(targetKey('../x/Diagram.PNG')).toBe('diagram.png');
+    expect(targetKey('Plan')).toBe('plan');
+  });
+});
