@@ -1,6 +1,6 @@
 // The running installation: its repositories, their index and `.vault/` configuration, kept
 // up to date with changes made outside the server, and the ToolContext each call gets.
-import { loadVaultConfig } from '../config/load-vault-config.ts';
+import { defaultVaultConfig, loadVaultConfig } from '../config/load-vault-config.ts';
 import type { VaultConfig } from '../config/vault-config.ts';
 import { removeRepo, syncRepo } from '../note-index/indexer.ts';
 import { createNoteIndex, type NoteIndex } from '../note-index/note-index.ts';
@@ -229,7 +229,7 @@ export class Installation {
       const key = vaultFiles.map((file) => `${file.path}\0${file.oid}`).join('\n');
       if (state.config && key === state.configKey) return state.config;
       const config = await loadVaultConfig(
-        (path) => this.host.readFile(state.name, path),
+        async (path) => (await this.host.readFile(state.name, path))?.toString('utf8') ?? null,
         vaultFiles.map((file) => file.path),
       );
       state.config = config;
@@ -237,7 +237,7 @@ export class Installation {
       return config;
     } catch (error) {
       this.reportOnce(`${state.name}/.vault`, `reading .vault/ of ${state.name} failed`, error);
-      const defaults = state.config ?? (await loadVaultConfig(async () => null, []));
+      const defaults = state.config ?? defaultVaultConfig();
       state.config = defaults;
       return defaults;
     }

@@ -8,6 +8,7 @@ import { createFront, listenFront, loopbackHostnames } from '../front/http-front
 import { allTools } from '../instance/all-tools.ts';
 import { Installation, type IndexProgress } from '../instance/installation.ts';
 import { stderrLog, type Log } from '../instance/log.ts';
+import type { ToolDefinition } from '../instance/tool.ts';
 import { migrate } from '../note-index/migrate.ts';
 import { openPglite } from '../note-index/pglite-client.ts';
 import { openPostgres } from '../note-index/postgres-client.ts';
@@ -27,6 +28,8 @@ export interface LocalSettings {
   usersFile?: string;
   /** A Postgres server instead of PGlite; default `DATABASE_URL` from the environment. */
   databaseUrl?: string;
+  /** The Postgres schema; default the installation's name as an identifier ({@link schemaName}). */
+  schema?: string;
 }
 
 /** An opened installation and the parts it owns. */
@@ -118,7 +121,10 @@ export interface LocalServer {
  * otherwise read and write as the one local person); a non-loopback `hostname` is refused
  * with an Error saying why.
  */
-export async function serveLocal(settings: ServeSettings, options: { log?: Log; onProgress?: IndexProgress } = {}): Promise<LocalServer> {
+export async function serveLocal(
+  settings: ServeSettings,
+  options: { log?: Log; onProgress?: IndexProgress; tools?: readonly ToolDefinition[] } = {},
+): Promise<LocalServer> {
   const log = options.log ?? stderrLog;
   if (!settings.usersFile && !isLoopback(settings.hostname)) {
     throw new Error(
@@ -132,7 +138,7 @@ export async function serveLocal(settings: ServeSettings, options: { log?: Log; 
     const front = createFront({
       name: local.name,
       installation: local.installation,
-      tools: allTools,
+      tools: options.tools ?? allTools,
       log,
       allowedHostnames: wildcard ? 'any' : isLoopback(settings.hostname) ? [] : [hostnameForHeader(settings.hostname)],
     });
@@ -164,7 +170,7 @@ function hostnameForHeader(hostname: string): string {
 async function openIndex(settings: LocalSettings, name: string, reposDir: string, log: Log): Promise<{ sql: SqlClient; note: string | null; close(): Promise<void> }> {
   const databaseUrl = settings.databaseUrl ?? process.env['DATABASE_URL'];
   if (databaseUrl) {
-    const sql = await openPostgres(databaseUrl, schemaName(name));
+    const sql = await openPostgres(databaseUrl, settings.schema ?? schemaName(name));
     return { sql, note: null, close: () => sql.close() };
   }
   const dataDir = resolve(settings.dataDir ?? join(reposDir, '.major-vault'));

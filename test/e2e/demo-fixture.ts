@@ -1,0 +1,76 @@
+// Starts the real demo installation for end-to-end tests: the demo built in a temporary
+// folder, served over HTTP on a free port (PGlite, or the Postgres server in a fresh schema
+// when DATABASE_URL is set), and MCP clients of either protocol era connected to it.
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { buildDemo, type DemoLayout } from '../../src/demo/build-demo.ts';
+import type { ToolDefinition } from '../../src/instance/tool.ts';
+import { serveLocal, type LocalServer } from '../../src/main/local.ts';
+import { openPostgres } from '../../src/note-index/postgres-client.ts';
+import { tempDir } from '../support/git-fixture.ts';
+
+/** A served demo: its address, where it lives, and `close` (stops it and removes everything). */
+export interface ServedDemo {
+  url: URL;
+  layout: DemoLayout;
+  server: LocalServer;
+  close(): Promise<void>;
+}
+
+/** Builds the demo in a fresh temporary folder. */
+export async function builtDemo(): Promise<{ layout: DemoLayout; cleanup(): void }> {
+  const dir = tempDir('mv-demo-');
+  const layout = await buildDemo(dir.path);
+  return { layout, cleanup: dir.cleanup };
+}
+
+/**
+ * Serves the demo at `http://127.0.0.1:<free port>/acme`, with the example users file
+ * when `users` is set, and the registry (or `tools`).
+ */
+export async function serveDemo(options: { users?: boolean; tools?: readonly ToolDefinition[] } = {}): Promise<ServedDemo> {
+  const demo = await builtDemo();
+  const databaseUrl = process.env['DATABASE_URL'];
+  const schema = `e2e_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
+  const server = await serveLocal(
+    {
+      reposDir: demo.layout.reposDir,
+      name: 'acme',
+      port: 0,
+      hostname: '127.0.0.1',
+      ...(options.users ? { usersFile: demo.layout.usersFile } : {}),
+      ...(databaseUrl ? { schema } : {}),
+    },
+    options.tools ? { tools: options.tools } : {},
+  );
+  return {
+    url: server.url,
+    layout: demo.layout,
+    server,
+    async close() {
+      await server.close();
+      if (databaseUrl) {
+        const sql = await openPostgres(databaseUrl, schema);
+        await sql.exec(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+        await sql.close();
+      }
+      demo.cleanup();
+    },
+  };
+}
+
+/** The two kinds of client the suite runs with. */
+export type ClientEra = '2026-07-28' | '2025-11-25' | '2025-06-18' | '2025-03-26';
+
+/**
+ * An SDK `Client` connected over Streamable HTTP: `2026-07-28` pins the modern revision
+ * (negotiated with `server/discover`); a 2025 date speaks that revision's `initialize`.
+ */
+export async function connectHttp(url: URL, era: ClientEra, options: { token?: string; name?: string } = {}): Promise<Client> {
+  const client = new Client(
+    { name: options.name ?? `e2e-${era}`, version: '1.0.0' },
+    era === '2026-07-28' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : { supportedProtocolVersions: [era] },
+  );
+  const headers: Record<string, string> = options.token ? { authorization: `Bearer ${options.token}` } : {};
+  await client.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers } }));
+  return client;
+}
