@@ -1,0 +1,189 @@
+// base_view: one view of an Obsidian Bases `.base` file, rendered as a table from the
+// repository's files (spec: "base_view"; semantics: src/bases/SUPPORTED.md).
+import { z } from 'zod';
+import type { BaseNote } from '../../bases/base-vault.ts';
+import { renderBaseView } from '../../bases/render-base-view.ts';
+import { LinkResolver } from '../../notes/link-resolver.ts';
+import { assertInFolders, isHiddenPath, isInFolders, normalizeVaultPath } from '../../notes/vault-path.ts';
+import type { IndexedLink, NoteIndex } from '../../note-index/note-index.ts';
+import { runGit, splitNul } from '../../repo-host/git/run-git.ts';
+import type { RepoHost } from '../../repo-host/repo-host.ts';
+import { VaultError } from '../../vault-error.ts';
+import { defineTool } from '../tool.ts';
+import { lookupVault } from './read-scope.ts';
+
+const output = z
+  .object({
+    path: z.string().describe('The .base file that was read.'),
+    view: z.string().describe('The view that was rendered.'),
+    availableViews: z.array(z.string()),
+    columns: z.array(
+      z
+        .object({
+          property: z.string().describe('The note field this column shows.'),
+          label: z.string().describe('The heading, as the file names it.'),
+        })
+        .strict(),
+    ),
+    rows: z.array(
+      z
+        .object({
+          path: z.string().describe('Path of the note, relative to the vault root.'),
+          cells: z.array(z.string()),
+          repo: z.string().optional(),
+        })
+        .strict(),
+    ),
+    total: z.number().describe('How many notes the view holds in all, before paging.'),
+    offset: z.number().describe('How many rows were skipped before this page.'),
+    hasMore: z.boolean().describe('True when more rows follow after this page.'),
+    note: z.string().optional(),
+    repo: z.string().optional(),
+  })
+  .strict();
+
+/** The base_view tool (spec: "base_view"; contract: spec/acme-tools-list.json). */
+export const baseView = defineTool({
+  name: 'base_view',
+  title: 'Show a table from the notes',
+  description: 'Shows a table built from the notes, as a view defines it.',
+  annotations: { readOnlyHint: true, openWorldHint: false },
+  input: (repo) =>
+    z.object({
+      path: z
+        .string()
+        .min(1)
+        .describe('The table definition, relative to the vault root, ending in .base, for example "projects/apollo/Overview.base".'),
+      view: z
+        .string()
+        .optional()
+        .describe("Which of the file's views to show, by its name. Leave it out for the first one. A wrong name comes back with the list of names that exist."),
+      limit: z.number().int().min(1).max(200).default(50).describe('How many rows to return. Fewer means a shorter answer.'),
+      offset: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).default(0).describe('How many rows to skip. An answer with more after it names the next offset.'),
+      repo,
+    }),
+  output,
+  async handler(input, ctx) {
+    const vault = await lookupVault(ctx, input.repo);
+    const path = normalizeVaultPath(input.path, 'file');
+    if (!path.toLowerCase().endsWith('.base')) {
+      throw new VaultError('bad_arguments', `"${path}" is not a .base file. Give the path of a table definition ending in .base, for example "projects/apollo/Overview.base".`, { path });
+    }
+    const folders = vault.config.settings.folders;
+    assertInFolders(path, folders);
+    const content = await ctx.host.readFile(vault.name, path);
+    if (content === null) {
+      const bases = (await ctx.index.filePaths(vault.name)).filter((file) => file.toLowerCase().endsWith('.base') && isInFolders(file, folders));
+      const hint = bases.length === 0 ? 'This repository has no .base files.' : `The .base files are: ${bases.slice(0, 20).map((file) => `"${file}"`).join(', ')}${bases.length > 20 ? ', …' : ''}.`;
+      throw new VaultError('note_not_found', `There is no file "${path}". ${hint}`, { path, bases: bases.slice(0, 20) });
+    }
+    const text = content.toString('utf8');
+    const { notes, resolveLink } = await baseRows(ctx.index, ctx.host, vault.name, folders);
+    const context = notes.find((note) => note.path === path) ?? { path, frontmatter: null, tags: [], links: [], embeds: [], size: content.length, ctime: null, mtime: null };
+    const page = renderBaseView({ basePath: path, base: text, view: input.view ?? null, vault: { notes, resolveLink }, context, limit: input.limit, offset: input.offset });
+    const answer: z.output<typeof output> = {
+      path,
+      view: page.view,
+      availableViews: page.availableViews,
+      columns: page.columns,
+      rows: page.rows,
+      total: page.total,
+      offset: page.offset,
+      hasMore: page.hasMore,
+      repo: vault.name,
+    };
+    const notesText: string[] = [];
+    if (page.problems.length > 0) notesText.push(`Some of the view could not be evaluated, and those cells are empty: ${page.problems.join(' ')}`);
+    if (page.hasMore) notesText.push(`${page.total - page.offset - page.rows.length} more rows follow: call again with offset ${page.offset + page.rows.length}.`);
+    if (notesText.length > 0) answer.note = notesText.join(' ');
+    return answer;
+  },
+});
+
+/**
+ * The rows a base sees in one repository: every indexed file in the open folders (hidden
+ * files are never indexed), notes with their frontmatter, tags, links and embeds from the
+ * index, other files with their size; ctime/mtime from Git. Links resolve over every file.
+ */
+async function baseRows(
+  index: NoteIndex,
+  host: RepoHost,
+  repo: string,
+  folders: readonly string[],
+): Promise<{ notes: BaseNote[]; resolveLink: (target: string, fromPath: string) => string | null }> {
+  const [noteRows, filePaths, facts] = await Promise.all([index.noteRows(repo), index.filePaths(repo), gitFacts(host, repo)]);
+  const resolver = new LinkResolver(filePaths);
+  const toRef = (link: IndexedLink) => ({ target: link.target === '' ? link.source.replace(/\.md$/, '') : link.target, path: link.resolved });
+  const byPath = new Map(noteRows.map((row) => [row.path, row]));
+  const notes: BaseNote[] = [];
+  for (const path of filePaths) {
+    if (isHiddenPath(path) || !isInFolders(path, folders)) continue;
+    const times = facts.times.get(path);
+    const row = byPath.get(path);
+    notes.push(
+      row === undefined
+        ? { path, frontmatter: null, tags: [], links: [], embeds: [], size: facts.sizes.get(path) ?? 0, ctime: times?.ctime ?? null, mtime: times?.mtime ?? null }
+        : {
+            path,
+            frontmatter: row.frontmatter ?? {},
+            tags: row.tags,
+            links: row.links.map(toRef),
+            embeds: row.embeds.map(toRef),
+            size: row.size,
+            ctime: times?.ctime ?? null,
+            mtime: times?.mtime ?? null,
+          },
+    );
+  }
+  return { notes, resolveLink: (target, fromPath) => resolver.resolveTarget(target, fromPath) };
+}
+
+/** Per file: first and last commit dates, and blob sizes, at one head of one repository. */
+interface GitFacts {
+  head: string | null;
+  times: Map<string, { ctime: Date; mtime: Date }>;
+  sizes: Map<string, number>;
+}
+
+const factsCache = new Map<string, GitFacts>();
+
+/**
+ * ctime and mtime of every file from one `git log --name-only` pass over the mirror (the
+ * author dates of the first and last commit that touched the path; renames count as a new
+ * file), and committed blob sizes from `git ls-tree -l`; cached by repository and head.
+ */
+async function gitFacts(host: RepoHost, repo: string): Promise<GitFacts> {
+  const mirror = await host.mirror(repo);
+  const headOut = await runGit(['rev-parse', '--verify', '-q', 'HEAD^{commit}'], { gitDir: mirror.gitDir, okCodes: [0, 1, 128] });
+  const head = headOut.code === 0 ? headOut.stdout.toString('utf8').trim() : null;
+  const key = mirror.gitDir;
+  const cached = factsCache.get(key);
+  if (cached !== undefined && cached.head === head) return cached;
+  const facts: GitFacts = { head, times: new Map(), sizes: new Map() };
+  if (head !== null) {
+    const [log, tree] = await Promise.all([
+      runGit(['log', '-z', '--name-only', '--no-renames', '--format=%x01%aI', head, '--'], { gitDir: mirror.gitDir }),
+      runGit(['ls-tree', '-r', '-l', '-z', head], { gitDir: mirror.gitDir }),
+    ]);
+    let current: Date | null = null;
+    for (const field of splitNul(log.stdout)) {
+      if (field.startsWith('\u0001')) {
+        current = new Date(field.slice(1).trim());
+        continue;
+      }
+      const path = field.replace(/^\n/, '');
+      if (path === '' || current === null) continue;
+      const seen = facts.times.get(path);
+      // Newest first: the first commit seen is the last change, the last one seen the creation.
+      if (seen === undefined) facts.times.set(path, { ctime: current, mtime: current });
+      else seen.ctime = current;
+    }
+    for (const entry of splitNul(tree.stdout)) {
+      const tab = entry.indexOf('\t');
+      const size = Number(entry.slice(0, tab).trim().split(/\s+/)[3]);
+      if (tab !== -1 && Number.isFinite(size)) facts.sizes.set(entry.slice(tab + 1), size);
+    }
+  }
+  factsCache.set(key, facts);
+  return facts;
+}
