@@ -66,6 +66,7 @@ export async function blame(mirror: Mirror, path: string, fromLine?: number, toL
 /** Groups `git blame --porcelain` output into runs; line text is taken from `lines` (the note now). */
 function parsePorcelain(stdout: Buffer, lines: readonly string[]): BlameRun[] {
   const commits = new Map<string, CommitInfo>();
+  const filenames = new Map<string, string>();
   const runs: BlameRun[] = [];
   let sha = '';
   let finalLine = 0;
@@ -93,6 +94,8 @@ function parsePorcelain(stdout: Buffer, lines: readonly string[]): BlameRun[] {
       sha = header[1] ?? '';
       finalLine = Number(header[3]);
       if (!commits.has(sha)) info = {};
+      // Git repeats `filename` only for a commit seen under more than one path.
+      filename = filenames.get(sha) ?? '';
       continue;
     }
     const space = row.indexOf(' ');
@@ -102,7 +105,10 @@ function parsePorcelain(stdout: Buffer, lines: readonly string[]): BlameRun[] {
     else if (key === 'committer-time') info.time = value;
     else if (key === 'committer-tz') info.tz = value;
     else if (key === 'summary') info.subject = value;
-    else if (key === 'filename') filename = unquoteGitPath(value);
+    else if (key === 'filename') {
+      filename = unquoteGitPath(value);
+      filenames.set(sha, filename);
+    }
   }
   return runs;
 }

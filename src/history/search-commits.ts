@@ -91,7 +91,9 @@ export async function searchCommits(mirror: Mirror, search: CommitSearch): Promi
 
   const inRoots = (path: string) => !isHiddenPath(path) && search.roots.some((root) => root === '' || path === root || path.startsWith(`${root}/`));
   const listed = log.map((commit) => {
-    const candidates = (search.text !== undefined ? commit.files : (visible.get(commit.commit) ?? [])).filter((file) => inRoots(file.path));
+    const candidates = (search.text !== undefined ? commit.files : (visible.get(commit.commit) ?? [])).filter(
+      (file) => inRoots(file.path) || (file.oldPath !== null && inRoots(file.oldPath)),
+    );
     return { commit, candidates, shown: candidates.slice(0, search.filesPerCommit) };
   });
   const gains = search.text !== undefined ? await textChanges(mirror, search.text, listed.flatMap((entry) => entry.shown)) : new Map<FileChange, 'added' | 'removed'>();

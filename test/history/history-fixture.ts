@@ -1,0 +1,50 @@
+// A real ToolContext over Git repositories built by a test, for the history tools: LocalRepoHost,
+// the index (PGlite, or the Postgres server with DATABASE_URL) and an installation over them.
+import { join } from 'node:path';
+import { Installation } from '../../src/instance/installation.ts';
+import type { ToolContext } from '../../src/instance/tool.ts';
+import type { SqlClient } from '../../src/note-index/sql-client.ts';
+import { LocalRepoHost } from '../../src/repo-host/local/local-repo-host.ts';
+import type { Person } from '../../src/repo-host/person.ts';
+import { alice, tempDir } from '../support/git-fixture.ts';
+import { openTestDatabase } from '../support/test-database.ts';
+
+/** Who the fixture's calls come from. */
+export const reader: Person = { login: 'alice', name: alice.name, email: alice.email };
+
+/** Repositories under one folder with a running installation; `context` reads some or all of them. */
+export interface HistoryFixture {
+  reposDir: string;
+  /** A context for a person who can read `repos` (default: every repository). */
+  context(repos?: readonly string[]): Promise<ToolContext>;
+  host: LocalRepoHost;
+  close(): Promise<void>;
+}
+
+/**
+ * Calls `build(reposDir)` to make the repositories (with git-fixture's makeRepo), then opens
+ * the host, a fresh test database and an installation indexed once (no background poll).
+ */
+export async function openHistoryFixture(build: (reposDir: string) => void): Promise<HistoryFixture> {
+  const temp = tempDir('mv-history-');
+  const reposDir = join(temp.path, 'repos');
+  build(reposDir);
+  const host = new LocalRepoHost({ reposDir, as: reader });
+  const sql: SqlClient = await openTestDatabase();
+  const installation = Installation.open({ name: 'test', host, sql, log: () => undefined });
+  await installation.start({ poll: false });
+  return {
+    reposDir,
+    host,
+    async context(repos) {
+      const names = repos ?? installation.repoNames();
+      return installation.contextFor({ person: reader, read: new Set(names), write: new Set() }, 'Test Client');
+    },
+    async close() {
+      await installation.close();
+      await host.close();
+      await sql.close();
+      temp.cleanup();
+    },
+  };
+}
