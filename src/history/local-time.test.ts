@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import { isVaultError } from '../vault-error.ts';
+import { localMoment } from './local-time.ts';
+
+process.env.TZ = 'Europe/Berlin';
+
+describe('localMoment', () => {
+  it('reads a day from its first second, or to its last, in local time', () => {
+    expect(localMoment('2026-01-12', 'start', 'since')).toBe(Date.parse('2026-01-12T00:00:00+01:00') / 1000);
+    expect(localMoment('2026-01-12', 'end', 'until')).toBe(Date.parse('2026-01-12T23:59:59+01:00') / 1000);
+    expect(localMoment('2026-07-01', 'start', 'since')).toBe(Date.parse('2026-07-01T00:00:00+02:00') / 1000);
+  });
+
+  it('reads a day and a time as that minute, for since and until alike', () => {
+    expect(localMoment('2026-01-12T18:30', 'start', 'since')).toBe(Date.parse('2026-01-12T18:30:00+01:00') / 1000);
+    expect(localMoment('2026-01-12T18:30', 'end', 'until')).toBe(Date.parse('2026-01-12T18:30:00+01:00') / 1000);
+  });
+
+  it('counts a day that changes the clock to its real end', () => {
+    expect(localMoment('2026-03-29', 'end', 'until') - localMoment('2026-03-29', 'start', 'since')).toBe(23 * 3600 - 1);
+  });
+
+  it.each(['2026-02-29', '2026-13-01', '2026-01-00', '2026-01-12T24:00', '2026-01-12T10:60', '0099-01-01'])('refuses %s', (text) => {
+    expect(() => localMoment(text, 'start', 'since')).toThrow(expect.objectContaining({ code: 'bad_arguments' }));
+    try {
+      localMoment(text, 'start', 'since');
+    } catch (error) {
+      expect(isVaultError(error, 'bad_arguments') && error.message).toContain('since');
+    }
+  });
+});
