@@ -33,7 +33,7 @@ export const awkwardNames = [
   'Straße/Ärger.md',
 ] as const;
 
-const manyCount = 400;
+const manyCount = 2000;
 
 /** The repositories every run of the contract starts from. */
 export function contractRepos(): ContractRepo[] {

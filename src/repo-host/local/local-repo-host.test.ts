@@ -1,12 +1,41 @@
 import { mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync, existsSync, unlinkSync, chmodSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { alice, cloneBare, commit as fixtureCommit, git, makeRepo, tempDir } from '../../../test/support/git-fixture.ts';
+import { alice, cloneBare, cloneCorpus, commit as fixtureCommit, corpusBundle, git, initRepo, makeRepo, tempDir } from '../../../test/support/git-fixture.ts';
 import type { UsersFile } from '../../config/users-file.ts';
 import { blobId } from '../git/blob-id.ts';
 import { describeRepoHostContract, type ContractRepo } from '../repo-host.contract.ts';
 import type { Person } from '../person.ts';
 import { LocalRepoHost } from './local-repo-host.ts';
+
+/**
+ * Makes a work-tree repository from the contract's commits with one `git add -A` per commit
+ * (the shared fixture adds file by file, which is slow for hundreds of files).
+ */
+function makeRepoQuickly(dir: string, commits: ContractRepo['commits']): void {
+  initRepo(dir);
+  for (const c of commits) {
+    for (const [path, content] of Object.entries(c.files ?? {})) {
+      const full = join(dir, path);
+      if (content === null) rmSync(full);
+      else {
+        mkdirSync(dirname(full), { recursive: true });
+        writeFileSync(full, content);
+      }
+    }
+    git(dir, ['add', '-A']);
+    const author = c.author ?? alice;
+    const date = c.date ?? '2026-01-15T10:00:00+01:00';
+    git(dir, ['commit', '-q', '-m', c.message], {
+      GIT_AUTHOR_NAME: author.name,
+      GIT_AUTHOR_EMAIL: author.email,
+      GIT_AUTHOR_DATE: date,
+      GIT_COMMITTER_NAME: author.name,
+      GIT_COMMITTER_EMAIL: author.email,
+      GIT_COMMITTER_DATE: date,
+    });
+  }
+}
 
 /** Builds the contract's repositories in a fresh folder, each with a work tree or bare. */
 function buildRepos(repos: ContractRepo[], bare: boolean) {
@@ -15,11 +44,11 @@ function buildRepos(repos: ContractRepo[], bare: boolean) {
   mkdirSync(reposDir);
   for (const repo of repos) {
     if (!bare) {
-      makeRepo(join(reposDir, repo.name), repo.commits);
+      makeRepoQuickly(join(reposDir, repo.name), repo.commits);
     } else if (repo.commits.length === 0) {
       git(dir.path, ['init', '-q', '--bare', '-b', 'main', join(reposDir, repo.name)]);
     } else {
-      makeRepo(join(dir.path, 'src', repo.name), repo.commits);
+      makeRepoQuickly(join(dir.path, 'src', repo.name), repo.commits);
       cloneBare(join(dir.path, 'src', repo.name), join(reposDir, repo.name));
     }
   }
@@ -284,5 +313,36 @@ describe('LocalRepoHost with a work tree', () => {
     const deeAccess = await multi.authenticate('token-dee');
     expect([...deeAccess!.read].sort()).toEqual(['handbook', 'notes']);
     rmSync(join(reposDir, 'handbook'), { recursive: true });
+  });
+});
+
+describe.skipIf(corpusBundle('obsidian-help') === null)('LocalRepoHost on the obsidian-help corpus', () => {
+  let dir: ReturnType<typeof tempDir>;
+  let host: LocalRepoHost;
+  let help: string;
+  beforeAll(() => {
+    dir = tempDir('mv-local-corpus-');
+    help = join(dir.path, 'help');
+    cloneCorpus('obsidian-help', help);
+    host = new LocalRepoHost({ reposDir: dir.path });
+  });
+  afterAll(() => dir.cleanup());
+
+  it('snapshots every file and reads all their blobs in one call', async () => {
+    const snapshot = await host.snapshot('help');
+    const listed = git(help, ['ls-files', '-z']).split('\0').filter(Boolean);
+    expect(snapshot.files.map((file) => file.path).sort()).toEqual(listed.sort());
+    const blobs = await host.readBlobs('help', snapshot.files.map((file) => file.oid));
+    blobs.forEach((blob, i) => expect(blobId(blob)).toBe(snapshot.files[i]!.oid));
+  });
+
+  it('commits into the corpus, keeping git status clean', async () => {
+    const snapshot = await host.snapshot('help');
+    const target = snapshot.files.find((file) => file.path.endsWith('.md') && /[^\x00-\x7f]/.test(file.path))!;
+    const [content] = await host.readBlobs('help', [target.oid]);
+    const result = await host.commit('help', { parent: snapshot.head, author: ada, message: 'Touch', files: [{ path: target.path, content: Buffer.concat([content!, Buffer.from('\nTouched.\n')]) }] });
+    expect(result.ok).toBe(true);
+    expect(status(help)).toBe('');
+    expect((await host.readFile('help', target.path))!.toString('utf8').endsWith('\nTouched.\n')).toBe(true);
   });
 });
