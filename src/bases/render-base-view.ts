@@ -59,8 +59,14 @@ const MAX_PROBLEMS = 5;
 class ProblemLog {
   private readonly seen = new Map<string, number>();
 
+  /** A problem of one row; the count of rows it concerns is shown when more than one. */
   add(message: string): void {
     this.seen.set(message, (this.seen.get(message) ?? 0) + 1);
+  }
+
+  /** A problem of the file itself, the same for every row: shown without a count. */
+  once(message: string): void {
+    if (!this.seen.has(message)) this.seen.set(message, 0);
   }
 
   list(): string[] {
@@ -112,17 +118,17 @@ export function renderBaseView(input: RenderBaseViewInput): BaseViewPage {
   const vault = new BaseVault(input.vault, [contextNote]);
   const evaluator = new BaseEvaluator({ vault, basePath: input.basePath, contextPath: contextNote.path, formulas: base.formulas, now: input.now ?? Date.now() });
   const problems = new ProblemLog();
-  for (const problem of base.problems) problems.add(problem.message);
+  for (const problem of base.problems) problems.once(problem.message);
   const where = (node: FilterNode, scope: string): string => `${scope}${node.line > 0 ? ` (line ${node.line})` : ''}`;
 
   const filterHolds = (node: FilterNode, row: string, scope: string): boolean | null => {
     switch (node.kind) {
       case 'invalid':
-        problems.add(`${node.message}; it was left out`);
+        problems.once(`${node.message}; it was left out`);
         return null;
       case 'expression': {
         if (node.expression === null) {
-          problems.add(`${where(node, scope)} ${JSON.stringify(node.source)} does not parse: ${node.syntaxError!.message} at character ${node.syntaxError!.position + 1}; it was left out`);
+          problems.once(`${where(node, scope)} ${JSON.stringify(node.source)} does not parse: ${node.syntaxError!.message} at character ${node.syntaxError!.position + 1}; it was left out`);
           return null;
         }
         try {
