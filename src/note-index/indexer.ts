@@ -201,6 +201,9 @@ async function syncOnce(sql: SqlClient, host: RepoHost, repo: string, options: S
       [repo, snapshot.head, snapshot.fingerprint, parseKey],
     );
   });
+  // Fresh statistics after a large change, so the planner picks the trigram index for rare
+  // words and the path order with an early stop for common ones.
+  if (changed.length + removed.length > 500) await sql.exec('ANALYZE files, notes, links');
   return { head: snapshot.head, fingerprint: snapshot.fingerprint, changed: changed.length, removed: removed.length };
 }
 

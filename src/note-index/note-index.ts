@@ -187,8 +187,8 @@ interface LinkDbRow {
 
 const LINK_COLUMNS = 'source, line, kind, raw, target, subpath, alias, start_offset, end_offset, in_frontmatter, resolved';
 
-/** Byte order: the same on PGlite and every server, whatever its locale. */
-const BY_PATH = 'repo COLLATE "C", path COLLATE "C"';
+/** Byte order: the columns are declared, the same on PGlite and every server. */
+const BY_PATH = 'repo, path';
 
 /** Builds the {@link NoteIndex} over one database. */
 export function createNoteIndex(sql: SqlClient): NoteIndex {
@@ -215,11 +215,11 @@ export function createNoteIndex(sql: SqlClient): NoteIndex {
     },
 
     async filePaths(repo) {
-      return (await sql.query<{ path: string }>('SELECT path FROM files WHERE repo = $1 ORDER BY path COLLATE "C"', [repo])).rows.map((row) => row.path);
+      return (await sql.query<{ path: string }>('SELECT path FROM files WHERE repo = $1 ORDER BY path', [repo])).rows.map((row) => row.path);
     },
 
     async notePaths(repo) {
-      return (await sql.query<{ path: string }>('SELECT path FROM notes WHERE repo = $1 ORDER BY path COLLATE "C"', [repo])).rows.map((row) => row.path);
+      return (await sql.query<{ path: string }>('SELECT path FROM notes WHERE repo = $1 ORDER BY path', [repo])).rows.map((row) => row.path);
     },
 
     async noteOutline(scopes) {
@@ -237,7 +237,7 @@ export function createNoteIndex(sql: SqlClient): NoteIndex {
 
     async linksTo(repo, targetPath) {
       const rows = (await sql.query<LinkDbRow>(
-        `SELECT ${LINK_COLUMNS} FROM links WHERE repo = $1 AND resolved = $2 ORDER BY source COLLATE "C", ordinal`,
+        `SELECT ${LINK_COLUMNS} FROM links WHERE repo = $1 AND resolved = $2 ORDER BY source, ordinal`,
         [repo, targetPath],
       )).rows;
       return rows.map(toIndexedLink);
@@ -245,7 +245,7 @@ export function createNoteIndex(sql: SqlClient): NoteIndex {
 
     async noteRows(repo) {
       const notes = (await sql.query<Omit<NoteRow, 'links' | 'embeds'>>(
-        'SELECT path, oid, size, title, type, summary, frontmatter, tags FROM notes WHERE repo = $1 ORDER BY path COLLATE "C"',
+        'SELECT path, oid, size, title, type, summary, frontmatter, tags FROM notes WHERE repo = $1 ORDER BY path',
         [repo],
       )).rows;
       const links = (await sql.query<LinkDbRow>(`SELECT ${LINK_COLUMNS} FROM links WHERE repo = $1 ORDER BY source, ordinal`, [repo])).rows;
@@ -291,9 +291,7 @@ export function createNoteIndex(sql: SqlClient): NoteIndex {
         conditions.push(`content ${options.caseSensitive ? 'LIKE' : 'ILIKE'} $${params.push(`%${escapeLike(options.needle)}%`)}`);
       }
       if (options.after) {
-        const repo = `$${params.push(options.after.repo)}`;
-        const path = `$${params.push(options.after.path)}`;
-        conditions.push(`(repo COLLATE "C" > ${repo} OR (repo = ${repo} AND path COLLATE "C" > ${path}))`);
+        conditions.push(`(repo, path) > ($${params.push(options.after.repo)}, $${params.push(options.after.path)})`);
       }
       return (await sql.query<NoteText>(
         `SELECT repo, path, content FROM notes WHERE ${conditions.join(' AND ')} ORDER BY ${BY_PATH} LIMIT $${params.push(options.limit)}`,

@@ -3,7 +3,7 @@
 
 -- One row per indexed repository: the snapshot the rows below were built from.
 CREATE TABLE repos (
-  name text PRIMARY KEY,
+  name text COLLATE "C" PRIMARY KEY,
   head text,
   fingerprint text NOT NULL,
   -- typeField/summaryField and the parser's version the notes were parsed with: a change
@@ -14,18 +14,21 @@ CREATE TABLE repos (
 
 -- Every non-hidden file, notes included (links resolve to any file).
 CREATE TABLE files (
-  repo text NOT NULL,
-  path text NOT NULL,
+  repo text COLLATE "C" NOT NULL,
+  path text COLLATE "C" NOT NULL,
   oid text NOT NULL,
   size integer,
   is_note boolean NOT NULL,
   PRIMARY KEY (repo, path)
 );
 
+-- Paths and repository names sort in byte order ("C"), the same on every server, so the
+-- primary keys serve ORDER BY repo, path and a search can stop after its first page.
+
 -- Every .md file that is text, parsed with the notes model.
 CREATE TABLE notes (
-  repo text NOT NULL,
-  path text NOT NULL,
+  repo text COLLATE "C" NOT NULL,
+  path text COLLATE "C" NOT NULL,
   oid text NOT NULL,
   size integer NOT NULL,
   content text NOT NULL,
@@ -47,8 +50,8 @@ CREATE INDEX notes_type ON notes (repo, type);
 
 -- Every wiki-link, embed and markdown link of every note, with the file it resolves to.
 CREATE TABLE links (
-  repo text NOT NULL,
-  source text NOT NULL,
+  repo text COLLATE "C" NOT NULL,
+  source text COLLATE "C" NOT NULL,
   ordinal integer NOT NULL,
   line integer NOT NULL,
   kind text NOT NULL,
