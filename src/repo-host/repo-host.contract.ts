@@ -243,6 +243,21 @@ export function describeRepoHostContract(name: string, makeHost: (repos: Contrac
         expect(await host.readFile('handbook', 'late.md')).toBeNull();
       });
 
+      it('refuses a file where a folder is, or inside a file, and changes nothing', async () => {
+        const before = await host.snapshot('handbook');
+        for (const files of [
+          [{ path: 'onboarding', content: Buffer.from('x') }],
+          [{ path: 'raw.bin/inner.md', content: Buffer.from('x') }],
+          [
+            { path: 'new', content: Buffer.from('x') },
+            { path: 'new/inner.md', content: Buffer.from('x') },
+          ],
+        ]) {
+          await expect(host.commit('handbook', { parent: before.head, author: ada, message: 'Clash', files }), files[0]!.path).rejects.toSatisfy((error) => isVaultError(error, 'exists'));
+        }
+        expect((await host.snapshot('handbook')).head).toBe(before.head);
+      });
+
       it('makes no commit for a change that changes nothing', async () => {
         const before = await host.snapshot('handbook');
         const result = await host.commit('handbook', { parent: before.head, author: ada, message: 'Same', files: [{ path: 'raw.bin', content: await host.readFile('handbook', 'raw.bin') }] });
@@ -270,6 +285,15 @@ export function describeRepoHostContract(name: string, makeHost: (repos: Contrac
         expect(header.filter((line) => line.startsWith('author ') || line.startsWith('committer '))).toHaveLength(2);
         const authorLine = header.find((line) => line.startsWith('author '))!;
         expect(authorLine).toMatch(/^author Chloé Committer: Mallory m@evil Çelik <chloe@acme\.example X> \d+ [+-]\d{4}$/);
+      });
+
+      it('commits for an author whose name Git would trim to nothing, under their login', async () => {
+        const before = await host.snapshot('handbook');
+        const result = await host.commit('handbook', { parent: before.head, author: { login: 'dot', name: ' .\n', email: '' }, message: 'Dot', files: [{ path: 'dot.md', content: Buffer.from('.\n') }] });
+        expect(result.ok).toBe(true);
+        if (!result.ok) return;
+        const { gitDir } = await host.mirror('handbook');
+        expect(gitIn(gitDir, ['log', '-1', '--format=%an|%ae', result.commit])).toBe('dot|');
       });
 
       it('lands 20 concurrent commits from several callers, none lost', async () => {

@@ -239,6 +239,7 @@ export class LocalRepoHost implements RepoHost {
     }
 
     const parentEntries = parent === null ? new Map<string, TreeEntry>() : await this.treeEntries(repo, parent, paths);
+    await this.assertNoFileFolderClash(repo, parent, change);
     const format = await this.objectFormat(repo);
     const newOids = new Map<string, TreeEntry>();
     for (const file of change.files) {
@@ -276,7 +277,9 @@ export class LocalRepoHost implements RepoHost {
         if (tree === parentTree) return { ok: true, commit: parent };
       }
 
-      const person = { name: cleanIdentPart(change.author.name) || cleanIdentPart(change.author.login) || DEFAULT_PERSON.name, email: cleanIdentPart(change.author.email) };
+      // Git refuses a name made only of punctuation it trims (".", "'"…): fall back to the login.
+      const usable = (name: string) => (/[^\s.,:;<>"'\\]/u.test(name) ? name : '');
+      const person = { name: usable(cleanIdentPart(change.author.name)) || usable(cleanIdentPart(change.author.login)) || DEFAULT_PERSON.name, email: cleanIdentPart(change.author.email) };
       const date = gitDate(new Date());
       const identity = {
         GIT_AUTHOR_NAME: person.name,
@@ -296,6 +299,35 @@ export class LocalRepoHost implements RepoHost {
       return { ok: true, commit };
     } finally {
       await rm(temp, { recursive: true, force: true });
+    }
+  }
+
+  /**
+   * Refuses a change that would put a file where a folder is, or a file inside what is a
+   * file (Git's index would silently drop the one in the way): VaultError `exists`.
+   */
+  private async assertNoFileFolderClash(repo: LocalRepo, parent: string | null, change: Change): Promise<void> {
+    const written = change.files.filter((file) => file.content !== null).map((file) => file.path);
+    const ancestors = new Set<string>();
+    for (const path of written) {
+      const segments = path.split('/');
+      for (let i = 1; i < segments.length; i++) ancestors.add(segments.slice(0, i).join('/'));
+    }
+    const clash = (path: string, what: string): never => {
+      throw new VaultError('exists', `"${path}" cannot be written: ${what}. Choose another path.`, { path });
+    };
+    for (const path of written) if (ancestors.has(path)) clash(path, 'the same change puts files inside it, as a folder');
+    if (parent === null) return;
+    const { stdout } = await runGit(['ls-tree', '-z', '--full-tree', parent, '--', ...ancestors, ...written], { gitDir: repo.gitDir, env: LITERAL });
+    const wanted = new Set(written);
+    for (const record of splitNul(stdout)) {
+      const entry = parseTreeRecord(record);
+      if (entry === null) continue;
+      if (entry.type === 'tree' && wanted.has(entry.path)) clash(entry.path, 'it is a folder');
+      if (entry.type !== 'tree' && ancestors.has(entry.path)) {
+        const inside = written.find((path) => path.startsWith(`${entry.path}/`))!;
+        clash(inside, `"${entry.path}" is a file, not a folder`);
+      }
     }
   }
 
