@@ -1,0 +1,189 @@
+// create_note: a new note at a path, or at its type's place, with frontmatter and body; idempotent.
+import { posix } from 'node:path';
+import { z } from 'zod';
+import type { NoteType, VaultConfig } from '../../config/vault-config.ts';
+import { fieldText } from '../../notes/field-text.ts';
+import { buildNoteText } from '../../notes/frontmatter-writer.ts';
+import { buildPlace } from '../../notes/places.ts';
+import { assertInFolders, isExempt, normalizeVaultPath } from '../../notes/vault-path.ts';
+import { runGit } from '../../repo-host/git/run-git.ts';
+import { VaultError } from '../../vault-error.ts';
+import { commitChange, writableVault } from '../../writes/commit-change.ts';
+import { ignoresCase, sameFileAs } from '../../writes/same-path.ts';
+import { fitsPlace, placeRefusal, requireType, schemaProblems, schemaRefusal } from '../../writes/type-rules.ts';
+import { defineTool, type ToolContext } from '../tool.ts';
+
+/** Where a new note goes and what it holds, before the repository is looked at. */
+interface PlannedNote {
+  path: string;
+  content: Buffer;
+}
+
+/**
+ * The `create_note` tool (spec: "create_note", "Note types"; issue 4).
+ * - Without a type: `path` is the whole file path, ending in `.md`.
+ * - With `type` (or the repository's `defaultType`; never for a README or an `exempt` path):
+ *   the path is built from the type's first place, placeholders filled from the frontmatter
+ *   (`{title:slug}` by the notes model's slug rule; a title that slugs to nothing is refused);
+ *   `path` may name a folder below the type's folder (`meetings/{title:slug}.md` with path
+ *   `2026` gives `meetings/2026/<slug>.md`), or a whole `.md` path that fits a place. The type
+ *   field is set (first, when the caller did not give it), the frontmatter is checked against
+ *   the type's JSON Schema (ajv, 2020-12) and the body fills the type's template: `{body}`
+ *   takes the body, `{field}` a frontmatter field's text; a template without `{body}` gets the
+ *   body after it.
+ * - The frontmatter is written so it parses back to exactly the values given.
+ * - Idempotent: when the same note is already there (same bytes), nothing is committed and the
+ *   answer names the commit that last wrote it; a different file at that path, or at one that
+ *   differs only by Unicode normalisation (or by case, on a case-insensitive checkout), is
+ *   never overwritten: refused with `exists`, naming it.
+ */
+export const createNote = defineTool({
+  name: 'create_note',
+  title: 'Create a note',
+  description: 'Creates a new note at a path, with frontmatter and body text.',
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  input: (repo) =>
+    z.object({
+      path: z
+        .string()
+        .optional()
+        .describe('Where the note goes, relative to the repository root. Without types: the whole file path, ending in .md. With a type: optional, the folder below the type folder, or left out.'),
+      type: z.string().optional().describe('The note type, one of the repository types. Left out, the repository default type is used, where it has one.'),
+      frontmatter: z.record(z.string(), z.unknown()).optional().describe('The frontmatter fields, as an object. With a type, its fields.'),
+      body: z.string().describe('The note text below the frontmatter.'),
+      repo,
+    }),
+  output: z.object({
+    path: z.string().describe('Where the note was created, relative to the repository root.'),
+    commit: z.string().describe('Hash of the commit that holds the new note, as Git recorded it.'),
+    repo: z.string().optional(),
+  }),
+  async handler(input, ctx) {
+    const vault = writableVault(ctx, input.repo);
+    const planned = planNote(vault.config, input);
+    const ignoreCase = await ignoresCase(ctx.host, input.repo);
+    const done = await commitChange(ctx, input.repo, { tool: 'create_note', summary: `Created ${posix.basename(planned.path)}`.slice(0, 60) }, async (read) => {
+      const existing = sameFileAs(
+        read.snapshot.files.map((file) => file.path),
+        planned.path,
+        ignoreCase,
+      );
+      if (existing === null) return { files: [{ path: planned.path, content: planned.content }], result: { path: planned.path, holder: null as string | null } };
+      const content = await read.file(existing);
+      if (content === null || !content.equals(planned.content)) {
+        throw new VaultError(
+          'exists',
+          `"${existing}" already exists${existing === planned.path ? '' : ` (the same path as "${planned.path}" for this repository)`}, and create_note never overwrites a note. Change it with edit_note, or create the note under another title or path.`,
+          { path: existing },
+        );
+      }
+      // The same note is already there: the call was made before. Answer as it was answered.
+      const holder = await lastCommitOf(ctx, input.repo, read.head, existing);
+      if (holder !== null) return { files: [], result: { path: existing, holder } };
+      return { files: [{ path: existing, content: planned.content }], result: { path: existing, holder: null } };
+    });
+    const commit = done.result.holder ?? done.commit ?? done.parent ?? '';
+    return { path: done.result.path, commit, repo: input.repo };
+  },
+});
+
+/** The path and bytes of the new note, from the call and the repository's types. */
+function planNote(config: VaultConfig, input: { path?: string | undefined; type?: string | undefined; frontmatter?: Record<string, unknown> | undefined; body: string }): PlannedNote {
+  const values: Record<string, unknown> = { ...(input.frontmatter ?? {}) };
+  const folders = config.settings.folders;
+  const givenPath = input.path === undefined || input.path.trim() === '' ? null : input.path;
+  const fullPath = givenPath !== null && /\.md$/i.test(givenPath.trim()) ? normalizeVaultPath(givenPath, 'note') : null;
+  const untypedPlace = fullPath !== null && isExempt(fullPath, config.settings.exempt);
+  const typeName = input.type ?? (untypedPlace ? null : defaultTypeOf(config));
+  if (typeName === null || untypedPlace) {
+    if (fullPath === null) {
+      throw new VaultError(
+        'bad_arguments',
+        givenPath === null
+          ? 'Give path: the whole file path of the new note, ending in .md, for example "projects/apollo/plan.md".'
+          : `The path "${givenPath}" does not end in .md. Give the whole file path of the note, for example "${givenPath.replace(/\/+$/, '')}/plan.md".`,
+      );
+    }
+    assertInFolders(fullPath, folders);
+    if (typeName !== null) {
+      const type = requireType(config, typeName);
+      withTypeField(values, config, type);
+    }
+    return { path: fullPath, content: Buffer.from(buildNoteText(values, input.body), 'utf8') };
+  }
+  const type = requireType(config, typeName);
+  withTypeField(values, config, type);
+  const path = typedPath(type, values, givenPath, fullPath);
+  assertInFolders(path, folders);
+  const problems = schemaProblems(type, values);
+  if (problems.length > 0) throw schemaRefusal(type, path, problems);
+  return { path, content: Buffer.from(buildNoteText(values, fillTemplate(type.template, values, input.body)), 'utf8') };
+}
+
+/** The repository's `defaultType` when it names a type it has; null otherwise. */
+function defaultTypeOf(config: VaultConfig): string | null {
+  const name = config.settings.defaultType;
+  return name !== null && config.types.has(name) ? name : null;
+}
+
+/** Sets the type field (first among the keys) or refuses a different one given by the caller. */
+function withTypeField(values: Record<string, unknown>, config: VaultConfig, type: NoteType): void {
+  const field = config.settings.typeField;
+  if (field in values) {
+    if (values[field] !== type.name) {
+      throw new VaultError('bad_arguments', `The frontmatter says ${field}: ${JSON.stringify(values[field])}, but the note is made as "${type.name}". Leave ${field} out of the frontmatter, or give the same type.`);
+    }
+    return;
+  }
+  const rest = { ...values };
+  for (const key of Object.keys(values)) delete values[key];
+  Object.assign(values, { [field]: type.name }, rest);
+}
+
+/** The path of a typed note: its first place built from the fields, moved below `path` when that names a folder. */
+function typedPath(type: NoteType, values: Record<string, unknown>, givenPath: string | null, fullPath: string | null): string {
+  if (fullPath !== null) {
+    if (type.places.length > 0 && !fitsPlace(type, fullPath)) throw placeRefusal(type, fullPath);
+    return fullPath;
+  }
+  const place = type.places[0];
+  if (place === undefined) {
+    throw new VaultError('bad_arguments', `The type "${type.name}" names no places, so the note's path cannot be built. Give path: the whole file path, ending in .md.`, { type: type.name });
+  }
+  const built = buildPlace(place, values);
+  if (givenPath === null) return built;
+  const folder = normalizeVaultPath(givenPath, 'folder');
+  const typeFolder = posix.dirname(built) === '.' ? '' : posix.dirname(built);
+  const below = folder === typeFolder || folder.startsWith(`${typeFolder}/`) || typeFolder === '' ? folder : `${typeFolder}/${folder}`;
+  return normalizeVaultPath(below === '' ? posix.basename(built) : `${below}/${posix.basename(built)}`, 'note');
+}
+
+/**
+ * The type's template with `{body}` replaced by `body` and `{field}` by the frontmatter
+ * field's text (a placeholder naming no field stays as written); the body is inserted once,
+ * never scanned for placeholders. A template without `{body}` is followed by the body.
+ */
+export function fillTemplate(template: string, values: Record<string, unknown>, body: string): string {
+  if (template.trim() === '') return body;
+  let sawBody = false;
+  const filled = template.replace(/\{([^{}\s:]+)\}/g, (whole, name: string) => {
+    if (name === 'body') {
+      sawBody = true;
+      return body;
+    }
+    return name in values ? fieldText(values[name]) : whole;
+  });
+  if (sawBody || body === '') return filled;
+  return `${filled.replace(/\n*$/, '\n\n')}${body}`;
+}
+
+/** The commit that last wrote `path` on `head`, or null when it is not committed (only in the work tree). */
+async function lastCommitOf(ctx: ToolContext, repo: string, head: string | null, path: string): Promise<string | null> {
+  if (head === null) return null;
+  const mirror = await ctx.host.mirror(repo);
+  const out = await runGit(['log', '-1', '--format=%H', head, '--', path], { gitDir: mirror.gitDir, env: { GIT_LITERAL_PATHSPECS: '1' } });
+  const commit = out.stdout.toString('utf8').trim();
+  if (commit === '') return null;
+  const inTree = await runGit(['cat-file', '-e', `${head}:${path}`], { gitDir: mirror.gitDir, okCodes: [0, 128, 1] });
+  return inTree.code === 0 ? commit : null;
+}

@@ -1,0 +1,244 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { LocalRepoHost } from '../../repo-host/local/local-repo-host.ts';
+import { callTool, refusalOf } from '../../../test/writes/call-tool.ts';
+import { commitOutside, openWriteFixture, type WriteFixture } from '../../../test/writes/write-fixture.ts';
+import { editNote } from './edit-note.ts';
+
+const bobPerson = { login: 'bob', name: 'Bob Brandt', email: 'bob@acme.example' };
+let fixture: WriteFixture;
+afterEach(async () => {
+  await fixture?.close();
+});
+
+function lastCommit(f: WriteFixture) {
+  const [author, email, subject, body] = f.git(['log', '-1', '--format=%an%x00%ae%x00%s%x00%b']).split('\0');
+  const files = f.git(['diff-tree', '--no-commit-id', '--name-only', '-r', '-z', 'HEAD']).split('\0').filter(Boolean);
+  return { author, email, subject, body: body?.trim(), files };
+}
+
+describe('edit_note', () => {
+  it('replaces one passage as one commit by the caller, and the index sees it', async () => {
+    fixture = await openWriteFixture({ 'plan.md': '# Plan\n\nPrice: 20 EUR\n', 'other.md': 'x\n' });
+    const ctx = await fixture.context();
+    const answer = await callTool(editNote, { repo: 'notes', path: 'plan.md', old_text: 'Price: 20 EUR', new_text: 'Price: 25 EUR', summary: 'Raised the price\n\nThe supplier asked for more.' }, ctx);
+    expect(answer).toEqual({ path: 'plan.md', line: 3, changes: [{ path: 'plan.md', line: 3 }], commit: fixture.git(['rev-parse', 'HEAD']), repo: 'notes' });
+    expect(fixture.show('plan.md').toString()).toBe('# Plan\n\nPrice: 25 EUR\n');
+    expect(fixture.commitCount()).toBe(2);
+    expect(lastCommit(fixture)).toEqual({ author: 'Alice Arden', email: 'alice@acme.example', subject: 'Raised the price (edit_note via Test Client)', body: 'The supplier asked for more.', files: ['plan.md'] });
+    expect(fixture.git(['status', '--porcelain'])).toBe('');
+    expect((await ctx.index.getNote('notes', 'plan.md'))?.content).toBe('# Plan\n\nPrice: 25 EUR\n');
+  });
+
+  it('keeps CRLF, a BOM and a missing final newline byte for byte', async () => {
+    fixture = await openWriteFixture({ 'crlf.md': '\uFEFF---\r\ntitle: A\r\n---\r\none\r\ntwo\r\nthree' });
+    const ctx = await fixture.context();
+    await callTool(editNote, { repo: 'notes', path: 'crlf.md', old_text: 'one\ntwo', new_text: 'one\nTWO\nand more', summary: 'Edited' }, ctx);
+    expect(fixture.show('crlf.md')).toEqual(Buffer.from('\uFEFF---\r\ntitle: A\r\n---\r\none\r\nTWO\r\nand more\r\nthree', 'utf8'));
+  });
+
+  it('inserts new_text literally', async () => {
+    fixture = await openWriteFixture({ 'n.md': 'a\n' });
+    await callTool(editNote, { repo: 'notes', path: 'n.md', old_text: 'a', new_text: '$& $1 \\ $$', summary: 'Literal' }, await fixture.context());
+    expect(fixture.show('n.md').toString()).toBe('$& $1 \\ $$\n');
+  });
+
+  it('refuses an ambiguous or missing passage, naming lines, and writes nothing', async () => {
+    fixture = await openWriteFixture({ 'n.md': '- [ ] call\n- [ ] mail\n- [ ] call\n' });
+    const ctx = await fixture.context();
+    const ambiguous = await refusalOf(callTool(editNote, { repo: 'notes', path: 'n.md', old_text: '- [ ] call', new_text: 'x', summary: 'S' }, ctx));
+    expect(ambiguous.code).toBe('ambiguous_passage');
+    expect(ambiguous.message).toContain('lines 1 and 3');
+    const missing = await refusalOf(callTool(editNote, { repo: 'notes', path: 'n.md', old_text: '- [ ] mails', new_text: 'x', summary: 'S' }, ctx));
+    expect(missing.code).toBe('passage_not_found');
+    expect(missing.details).toMatchObject({ closestLine: 2, closestText: '- [ ] mail' });
+    expect(fixture.commitCount()).toBe(1);
+  });
+
+  it('makes more_edits in order across notes in one commit, or none of them', async () => {
+    fixture = await openWriteFixture({ 'a.md': 'alpha\n', 'b/b.md': 'beta\n' });
+    const ctx = await fixture.context();
+    const answer = await callTool(
+      editNote,
+      {
+        repo: 'notes',
+        path: 'a.md',
+        old_text: 'alpha',
+        new_text: 'ALPHA\nline2',
+        summary: 'Renamed both',
+        more_edits: [
+          { path: 'b/b.md', old_text: 'beta', new_text: 'BETA' },
+          { path: 'a.md', old_text: 'line2', new_text: 'second' },
+        ],
+      },
+      ctx,
+    );
+    expect(answer.changes).toEqual([
+      { path: 'a.md', line: 1 },
+      { path: 'b/b.md', line: 1 },
+      { path: 'a.md', line: 2 },
+    ]);
+    expect(fixture.show('a.md').toString()).toBe('ALPHA\nsecond\n');
+    expect(fixture.show('b/b.md').toString()).toBe('BETA\n');
+    expect(fixture.commitCount()).toBe(2);
+    expect(lastCommit(fixture).files).toEqual(['a.md', 'b/b.md']);
+
+    const refused = await refusalOf(
+      callTool(editNote, { repo: 'notes', path: 'a.md', old_text: 'ALPHA', new_text: 'x', summary: 'S', more_edits: [{ path: 'b/b.md', old_text: 'gone', new_text: 'y' }] }, ctx),
+    );
+    expect(refused.code).toBe('passage_not_found');
+    expect(refused.message).toMatch(/^more_edits\[0\] \(edit 2 of 2\) cannot be made, so none of the 2 edits was/);
+    expect(fixture.commitCount()).toBe(2);
+    expect(fixture.show('a.md').toString()).toBe('ALPHA\nsecond\n');
+  });
+
+  it('escapes a bare | in a wiki-link on a table row and says so', async () => {
+    fixture = await openWriteFixture({ 't.md': '| Who | Doc |\n| --- | --- |\n| Ann | [[plan\\|the plan]] |\n' });
+    const answer = await callTool(editNote, { repo: 'notes', path: 't.md', old_text: '| Ann | [[plan\\|the plan]] |', new_text: '| Ann | [[plan|the plan]] |\n| Bob | [[budget|money]] |', summary: 'Added Bob' }, await fixture.context());
+    expect(fixture.show('t.md').toString()).toBe('| Who | Doc |\n| --- | --- |\n| Ann | [[plan\\|the plan]] |\n| Bob | [[budget\\|money]] |\n');
+    expect(answer.note).toContain('line 3');
+    expect(answer.note).toContain('[[budget\\|money]]');
+  });
+
+  it('refuses frontmatter the edit breaks, and reports frontmatter that was broken before', async () => {
+    fixture = await openWriteFixture({ 'ok.md': '---\ntitle: Plan\nstatus: open # keep\n---\nBody\n', 'broken.md': '---\ntitle: [unclosed\n---\nBody\n', 'empty.md': '---\n---\nBody\n' });
+    const ctx = await fixture.context();
+    const refused = await refusalOf(callTool(editNote, { repo: 'notes', path: 'ok.md', old_text: 'title: Plan', new_text: 'title: Plan: phase 2', summary: 'S' }, ctx));
+    expect(refused.code).toBe('invalid_frontmatter');
+    expect(refused.message).toContain('must be quoted');
+    await callTool(editNote, { repo: 'notes', path: 'ok.md', old_text: 'title: Plan', new_text: "title: 'Plan: phase 2'", summary: 'Retitled' }, ctx);
+    expect(fixture.show('ok.md').toString()).toBe("---\ntitle: 'Plan: phase 2'\nstatus: open # keep\n---\nBody\n");
+    const older = await callTool(editNote, { repo: 'notes', path: 'broken.md', old_text: 'Body', new_text: 'Text', summary: 'S' }, ctx);
+    expect(older.note).toContain('already broken');
+    expect(fixture.show('broken.md').toString()).toBe('---\ntitle: [unclosed\n---\nText\n');
+    await callTool(editNote, { repo: 'notes', path: 'empty.md', old_text: '---\n---\n', new_text: '---\ntags: [a]\n---\n', summary: 'Tagged' }, ctx);
+    expect(fixture.show('empty.md').toString()).toBe('---\ntags: [a]\n---\nBody\n');
+  });
+
+  it('refuses without write rights, outside folders, hidden paths and long summaries', async () => {
+    fixture = await openWriteFixture({ '.vault/settings.jsonc': '{ "format": 3, "role": "root", "name": "notes", "prompts": [], "resources": [], "folders": ["open/"] }\n', 'open/n.md': 'a\n', 'closed/n.md': 'a\n' });
+    const reader = await fixture.context({ write: false });
+    expect((await refusalOf(callTool(editNote, { repo: 'notes', path: 'open/n.md', old_text: 'a', new_text: 'b', summary: 'S' }, reader))).code).toBe('forbidden');
+    const ctx = await fixture.context();
+    expect((await refusalOf(callTool(editNote, { repo: 'notes', path: 'closed/n.md', old_text: 'a', new_text: 'b', summary: 'S' }, ctx))).code).toBe('outside_folders');
+    expect((await refusalOf(callTool(editNote, { repo: 'notes', path: 'open/.x/n.md', old_text: 'a', new_text: 'b', summary: 'S' }, ctx))).code).toBe('hidden_path');
+    expect((await refusalOf(callTool(editNote, { repo: 'notes', path: 'open/n.md', old_text: 'a', new_text: 'b', summary: 'x'.repeat(61) }, ctx))).code).toBe('summary_too_long');
+    expect((await refusalOf(callTool(editNote, { repo: 'other', path: 'open/n.md', old_text: 'a', new_text: 'b', summary: 'S' }, ctx))).code).toBe('repo_not_found');
+    expect((await refusalOf(callTool(editNote, { repo: 'notes', path: 'open/none.md', old_text: 'a', new_text: 'b', summary: 'S' }, ctx))).code).toBe('note_not_found');
+    expect(fixture.commitCount()).toBe(1);
+  });
+
+  it('keeps a non-ASCII name and never lets line breaks reach the commit header', async () => {
+    fixture = await openWriteFixture({ 'n.md': 'a\n' });
+    const ctx = await fixture.context({ person: { login: 'chloe', name: 'Chloé Çelik\ncommitter Evil <evil@x>', email: 'chloe@acme.example\r\nx' }, clientName: 'Cli\nent' });
+    await callTool(editNote, { repo: 'notes', path: 'n.md', old_text: 'a', new_text: 'b', summary: 'S' }, ctx);
+    const header = fixture.git(['cat-file', 'commit', 'HEAD']).split('\n\n')[0]!;
+    expect(header.split('\n').filter((line) => line.startsWith('author ') || line.startsWith('committer ')).length).toBe(2);
+    expect(header).toContain('author Chloé Çelik committer Evil evil@x <chloe@acme.example x>');
+    expect(lastCommit(fixture).subject).toBe('S (edit_note via Cli ent)');
+  });
+
+  it('changes the type when the place fits, refuses when it does not or the schema breaks', async () => {
+    fixture = await openWriteFixture({
+      '.vault/settings.jsonc': '{ "format": 3, "role": "root", "name": "notes", "prompts": [], "resources": [] }\n',
+      '.vault/types/decision.md': '---\nplaces:\n  - "decisions/{title:slug}.md"\nfrontmatter:\n  type: object\n  properties:\n    decided_by:\n      type: string\n  required: [decided_by]\n---\n# {title}\n',
+      '.vault/types/idea.md': '---\nplaces:\n  - "ideas/{title:slug}.md"\n---\n',
+      'decisions/pick.md': '---\ntype: idea\ndecided_by: Ann\n---\nBody\n',
+      'ideas/x.md': '---\ntype: idea\n---\nBody\n',
+    });
+    const ctx = await fixture.context();
+    await callTool(editNote, { repo: 'notes', path: 'decisions/pick.md', old_text: 'type: idea', new_text: 'type: decision', summary: 'Now a decision' }, ctx);
+    expect(fixture.show('decisions/pick.md').toString()).toBe('---\ntype: decision\ndecided_by: Ann\n---\nBody\n');
+    const place = await refusalOf(callTool(editNote, { repo: 'notes', path: 'ideas/x.md', old_text: 'type: idea', new_text: 'type: decision\ndecided_by: Bo', summary: 'S' }, ctx));
+    expect(place.code).toBe('bad_arguments');
+    expect(place.message).toContain('"decisions/{title:slug}.md"');
+    const schema = await refusalOf(callTool(editNote, { repo: 'notes', path: 'decisions/pick.md', old_text: 'decided_by: Ann\n', new_text: '', summary: 'S' }, ctx));
+    expect(schema.code).toBe('schema_violation');
+    const unknown = await refusalOf(callTool(editNote, { repo: 'notes', path: 'ideas/x.md', old_text: 'type: idea', new_text: 'type: memo', summary: 'S' }, ctx));
+    expect(unknown.code).toBe('unknown_type');
+    expect(fixture.commitCount()).toBe(2);
+  });
+
+  it('edits on top of uncommitted work-tree changes to the same note, keeping them', async () => {
+    fixture = await openWriteFixture({ 'n.md': 'one\ntwo\n', 'other.md': 'o\n' });
+    writeFileSync(join(fixture.repoDir, 'n.md'), 'one\ntwo\nthree (unsaved)\n');
+    writeFileSync(join(fixture.repoDir, 'other.md'), 'o changed\n');
+    await callTool(editNote, { repo: 'notes', path: 'n.md', old_text: 'two', new_text: 'TWO', summary: 'S' }, await fixture.context());
+    expect(fixture.show('n.md').toString()).toBe('one\nTWO\nthree (unsaved)\n');
+    expect(fixture.git(['status', '--porcelain'])).toBe('M other.md');
+    expect(fixture.show('other.md').toString()).toBe('o\n');
+  });
+
+  it('re-applies the edit when the head moved after it was prepared', async () => {
+    fixture = await openWriteFixture({ 'n.md': 'a\nb\n', 'm.md': 'm\n' });
+    const ctx = await fixture.context();
+    let moved = false;
+    const racing = {
+      ...ctx,
+      host: new Proxy(ctx.host, {
+        get(target, key, receiver) {
+          if (key === 'commit' && !moved) {
+            return async (...args: Parameters<typeof target.commit>) => {
+              moved = true;
+              commitOutside(fixture, { 'n.md': 'a\nb\nc\n' }, 'Someone else');
+              return target.commit(...args);
+            };
+          }
+          const value = Reflect.get(target, key, receiver);
+          return typeof value === 'function' ? value.bind(target) : value;
+        },
+      }),
+    };
+    await callTool(editNote, { repo: 'notes', path: 'n.md', old_text: 'a', new_text: 'A', summary: 'S' }, racing);
+    expect(fixture.show('n.md').toString()).toBe('A\nb\nc\n');
+    expect(fixture.commitCount()).toBe(3);
+    expect(fixture.git(['log', '--format=%s', '-2'])).toBe('S (edit_note via Test Client)\nSomeone else');
+  });
+
+  it('loses no update when two people make 50 edits of one note at once', async () => {
+    const lines = Array.from({ length: 50 }, (_, i) => `item ${i}: open`);
+    fixture = await openWriteFixture({ 'list.md': lines.join('\n') + '\n' });
+    const alice = await fixture.context();
+    const bob = await fixture.context({ person: bobPerson });
+    const answers = await Promise.all(
+      lines.map((line, i) =>
+        callTool(editNote, { repo: 'notes', path: 'list.md', old_text: `${line}\n`, new_text: `item ${i}: done\n`, summary: `Closed item ${i}` }, i % 2 === 0 ? alice : bob),
+      ),
+    );
+    expect(fixture.show('list.md').toString()).toBe(lines.map((_, i) => `item ${i}: done\n`).join(''));
+    expect(fixture.commitCount()).toBe(51);
+    expect(new Set(answers.map((answer) => answer.commit)).size).toBe(50);
+    expect(fixture.git(['log', '--format=%an', '-50']).split('\n').filter((name) => name === 'Bob Brandt').length).toBe(25);
+    expect(fixture.git(['status', '--porcelain'])).toBe('');
+  }, 600_000);
+
+  it('keeps two servers on one repository apart by compare-and-swap alone', async () => {
+    const lines = Array.from({ length: 20 }, (_, i) => `item ${i}: open`);
+    fixture = await openWriteFixture({ 'list.md': lines.join('\n') + '\n' }, { bare: true });
+    // A second host on the same repositories: its in-process queues are its own, so only
+    // update-ref's compare-and-swap keeps the two apart.
+    const otherHost = new LocalRepoHost({ reposDir: join(fixture.repoDir, '..'), as: bobPerson });
+    const alice = await fixture.context();
+    const bob = { ...(await fixture.context({ person: bobPerson })), host: otherHost };
+    const results = await Promise.allSettled(
+      lines.map((line, i) =>
+        callTool(editNote, { repo: 'notes', path: 'list.md', old_text: `${line}\n`, new_text: `item ${i}: done\n`, summary: `Closed item ${i}` }, i % 2 === 0 ? alice : bob),
+      ),
+    );
+    const text = fixture.show('list.md').toString();
+    let succeeded = 0;
+    results.forEach((result, i) => {
+      if (result.status === 'fulfilled') {
+        succeeded++;
+        expect(text).toContain(`item ${i}: done\n`);
+      } else {
+        expect((result.reason as { code?: string }).code).toBe('conflict');
+        expect(text).toContain(`item ${i}: open\n`);
+      }
+    });
+    expect(succeeded).toBeGreaterThan(0);
+    expect(fixture.commitCount()).toBe(1 + succeeded);
+    await otherHost.close();
+  }, 600_000);
+});

@@ -1,0 +1,215 @@
+// edit_note: replaces passages of one or several notes of a repository, in one commit.
+import { z } from 'zod';
+import type { VaultConfig } from '../../config/vault-config.ts';
+import { splitFrontmatter } from '../../notes/frontmatter.ts';
+import { escapeTablePipes } from '../../notes/passage-table-pipes.ts';
+import { replacePassage } from '../../notes/passage.ts';
+import { assertInFolders, normalizeVaultPath } from '../../notes/vault-path.ts';
+import { isVaultError, VaultError } from '../../vault-error.ts';
+import { commitChange, writableVault, type WriteRead } from '../../writes/commit-change.ts';
+import { fitsPlace, isTypeExempt, placeRefusal, schemaProblems, schemaRefusal, typeNameOf } from '../../writes/type-rules.ts';
+import { defineTool } from '../tool.ts';
+
+const editFields = {
+  path: 'The note, as a path relative to the vault root. May be the same note as another edit, or a different one.',
+  old_text: 'The passage to replace, exactly as it stands in the note once the edits before this one are made. It has to appear exactly once.',
+  new_text: 'What should stand there instead. An empty string deletes the passage. In the frontmatter, a value holding ": " goes in single quotes.',
+};
+
+/** One replacement, as the tool takes it. */
+interface Edit {
+  path: string;
+  old_text: string;
+  new_text: string;
+}
+
+/**
+ * The `edit_note` tool (spec: "edit_note"; issue 4): `old_text` must occur exactly once in the
+ * note (overlaps count; CRLF matches LF); `new_text` is inserted literally, with the note's own
+ * line endings. `more_edits` apply in order, each on the text the edits before it left, in the
+ * same commit; if one cannot be made, none is and the refusal names it. On a table row a bare
+ * `|` inside a wiki-link gets its backslash (said in `note`). Refused for what the change
+ * itself breaks: frontmatter that stops parsing, a type schema problem it introduces, a new
+ * type whose places do not include the note's path, a path outside `folders` or hidden.
+ * Older problems of the note are reported in `note`. Answers the first change's path and
+ * line, every change, and the commit.
+ */
+export const editNote = defineTool({
+  name: 'edit_note',
+  title: 'Change a passage in a note',
+  description: 'Replaces one passage of a note with new text, leaving the rest untouched.',
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+  input: (repo) =>
+    z.object({
+      path: z.string().describe('The note to change, from the vault root, for example "projects/apollo/plan.md". It must exist.'),
+      old_text: z
+        .string()
+        .describe(
+          'The passage to replace, exactly as it stands in the note today, including indentation and line breaks. It has to appear exactly once — if it does not, take more of the lines above or below it until it is unique. To add lines without changing any, send the neighbouring line here and that line plus the new ones as new_text.',
+        ),
+      new_text: z
+        .string()
+        .describe(
+          'What should stand there instead. An empty string deletes the passage. Everything else in the note is left untouched, down to the spacing. On a table row, a link with a label is written [[note\\|label]], because a bare | would start a new cell; a bare | inside such a link gets its backslash, and the answer says so. In the frontmatter, a value holding ": " goes in single quotes, or the YAML breaks and the edit is refused.',
+        ),
+      summary: z
+        .string()
+        .min(1)
+        .describe(
+          'Git history. First line: what changed, at most 60 characters, no client or project (the server adds it), e.g. "Marked trial price as an assumption". More lines, optional: why.',
+        ),
+      more_edits: z
+        .array(
+          z.object({
+            path: z.string().describe(editFields.path),
+            old_text: z.string().describe(editFields.old_text),
+            new_text: z.string().describe(editFields.new_text),
+          }),
+        )
+        .min(1)
+        .max(30)
+        .optional()
+        .describe(
+          'Further passages of the same change, made after the first one, in this order and in the same commit: one correction that touches several places is one step in the history. If any cannot be made, none is.',
+        ),
+      repo,
+    }),
+  output: z.object({
+    path: z.string().describe('The note of the first change.'),
+    line: z.number().describe('The line the first replaced passage started on, counting from 1.'),
+    changes: z
+      .array(
+        z.object({
+          path: z.string().describe('The note.'),
+          line: z.number().describe('The line the passage started on, in the note as the edits before it left it.'),
+          repo: z.string().optional(),
+        }),
+      )
+      .optional(),
+    commit: z.string().describe('Hash of the commit that now holds the change, as Git recorded it.'),
+    note: z.string().optional(),
+    repo: z.string().optional(),
+  }),
+  async handler(input, ctx) {
+    const vault = writableVault(ctx, input.repo);
+    const config = vault.config;
+    const edits: Edit[] = [{ path: input.path, old_text: input.old_text, new_text: input.new_text }, ...(input.more_edits ?? [])];
+    const paths = edits.map((edit, i) => {
+      try {
+        const path = normalizeVaultPath(edit.path, 'note');
+        assertInFolders(path, config.settings.folders);
+        return path;
+      } catch (error) {
+        throw nameEdit(error, i, edits.length);
+      }
+    });
+    const done = await commitChange(ctx, input.repo, { tool: 'edit_note', summary: input.summary }, (read) => applyEdits(read, config, edits, paths));
+    const { changes, notes } = done.result;
+    const note = [...notes, ...done.notes].join(' ');
+    return {
+      path: changes[0]!.path,
+      line: changes[0]!.line,
+      changes,
+      commit: done.commit ?? done.parent ?? '',
+      ...(note === '' ? {} : { note }),
+      repo: input.repo,
+    };
+  },
+});
+
+/** Applies every edit on the snapshot's texts; the files to commit and what to answer. */
+async function applyEdits(read: WriteRead, config: VaultConfig, edits: readonly Edit[], paths: readonly string[]) {
+  const before = new Map<string, string>();
+  const texts = new Map<string, string>();
+  const changes: Array<{ path: string; line: number }> = [];
+  const notes: string[] = [];
+  for (const [i, edit] of edits.entries()) {
+    const path = paths[i]!;
+    try {
+      if (!texts.has(path)) {
+        const text = await read.text(path);
+        if (text === null) {
+          if (read.oid(path) !== null) throw new VaultError('not_a_note', `"${path}" is not a text file, so it has no passage to replace.`, { path });
+          throw new VaultError('note_not_found', `There is no note "${path}". Check the path with list_notes or search_notes; create_note makes a new one.`, { path });
+        }
+        before.set(path, text);
+        texts.set(path, text);
+      }
+      const replaced = replacePassage(texts.get(path)!, edit.old_text, edit.new_text, path);
+      const piped = escapeTablePipes(replaced.text, replaced.start, replaced.end);
+      for (const escaped of piped.escaped) {
+        notes.push(`On line ${escaped.line} of "${path}", the | inside a link on a table row got its backslash so the row keeps its cells: ${escaped.link}.`);
+      }
+      texts.set(path, piped.text);
+      changes.push({ path, line: replaced.line });
+    } catch (error) {
+      throw nameEdit(error, i, edits.length);
+    }
+  }
+  const files = [];
+  for (const [path, text] of texts) {
+    const old = before.get(path)!;
+    if (text === old) continue;
+    if (path.endsWith('.md')) notes.push(...checkNote(config, path, old, text));
+    files.push({ path, content: Buffer.from(text, 'utf8') });
+  }
+  return { files, result: { changes, notes } };
+}
+
+/**
+ * Refuses what the edit breaks in a note's frontmatter and type; returns older problems as
+ * notes (issue 4: "Checks only the change").
+ */
+function checkNote(config: VaultConfig, path: string, oldText: string, newText: string): string[] {
+  const oldFm = splitFrontmatter(oldText);
+  const newFm = splitFrontmatter(newText);
+  const notes: string[] = [];
+  if (newFm.error !== null) {
+    if (oldFm.error === null) {
+      const colon = (newFm.raw ?? '').split('\n').some((line) => /:\s.*:\s/.test(line));
+      throw new VaultError(
+        'invalid_frontmatter',
+        `After this edit the frontmatter of "${path}" would be broken: ${newFm.error}${colon ? ' A value holding ": " must be quoted, for example title: \'Plan: phase 2\'.' : ''} Nothing was written.`,
+        { path },
+      );
+    }
+    notes.push(`The frontmatter of "${path}" was already broken before this edit: ${oldFm.error}`);
+    return notes;
+  }
+  if (oldFm.error !== null) notes.push(`This edit repaired the frontmatter of "${path}".`);
+  if (isTypeExempt(config, path)) return notes;
+  const newType = typeNameOf(config, newFm.data);
+  const oldType = typeNameOf(config, oldFm.data);
+  if (newType === null) return notes;
+  const type = config.types.get(newType);
+  if (type === undefined) {
+    if (newType !== oldType && config.types.size > 0) {
+      const names = [...config.types.keys()].sort();
+      throw new VaultError('unknown_type', `"${newType}" is not a note type of this repository. Its types: ${names.map((n) => `"${n}"`).join(', ')}. Nothing was written.`, {
+        path,
+        type: newType,
+        types: names,
+      });
+    }
+    if (config.types.size > 0) notes.push(`"${path}" has the type "${newType}", which this repository does not define.`);
+    return notes;
+  }
+  const problems = schemaProblems(type, newFm.data ?? {});
+  if (newType !== oldType) {
+    if (type.places.length > 0 && !fitsPlace(type, path)) throw placeRefusal(type, path);
+    if (problems.length > 0) throw schemaRefusal(type, path, problems);
+    return notes;
+  }
+  const older = new Set(schemaProblems(type, oldFm.data ?? {}));
+  const introduced = problems.filter((problem) => !older.has(problem));
+  if (introduced.length > 0) throw schemaRefusal(type, path, introduced);
+  if (problems.length > 0) notes.push(`"${path}" already did not fit its type "${newType}" before this edit: ${problems.join('; ')}.`);
+  return notes;
+}
+
+/** Prefixes a refusal with which edit it is about, when there are several. */
+function nameEdit(error: unknown, index: number, count: number): unknown {
+  if (count === 1 || !isVaultError(error)) return error;
+  const which = index === 0 ? 'The first edit' : `more_edits[${index - 1}] (edit ${index + 1} of ${count})`;
+  return new VaultError(error.code, `${which} cannot be made, so none of the ${count} edits was: ${error.message}`, { ...error.details, edit: index });
+}

@@ -1,0 +1,277 @@
+// move_note: moves a note or a folder and rewrites every link that reached the moved files, in one commit.
+//
+// Finding the links: the tool scans the text of every note of the snapshot it commits on
+// (one batched blob read, then a substring filter on the moved and new file names before
+// parsing), instead of asking the index. That is always exactly as fresh as the commit's
+// parent, catches links that a move would capture (a bare [[Name]] that would start to reach
+// the moved note), and stays fast: the 6,289 notes of obsidian-help take a few hundred ms.
+import { posix } from 'node:path';
+import { z } from 'zod';
+import type { VaultConfig } from '../../config/vault-config.ts';
+import { splitFrontmatter } from '../../notes/frontmatter.ts';
+import { setFrontmatterField } from '../../notes/frontmatter-writer.ts';
+import { LinkResolver } from '../../notes/link-resolver.ts';
+import { relinkNote } from '../../notes/link-rewrite.ts';
+import { findLinks } from '../../notes/links.ts';
+import { decodeNoteText } from '../../notes/note-text.ts';
+import { assertInFolders, isHiddenPath, isInFolders, normalizeVaultPath } from '../../notes/vault-path.ts';
+import { runGit } from '../../repo-host/git/run-git.ts';
+import type { FileChange } from '../../repo-host/repo-host.ts';
+import { VaultError } from '../../vault-error.ts';
+import { commitChange, writableVault, type WriteRead } from '../../writes/commit-change.ts';
+import { ignoresCase, sameFileAs } from '../../writes/same-path.ts';
+import { fitsPlace, isTypeExempt, placeRefusal, requireType, schemaProblems, schemaRefusal, typeNameOf } from '../../writes/type-rules.ts';
+import { defineTool, type ToolContext } from '../tool.ts';
+
+/** What a prepared move answers, before the commit is known. */
+interface MoveResult {
+  from: string;
+  to: string;
+  files: number;
+  links: number;
+  updated: Array<{ path: string; links: number }>;
+  outsideReferences: number;
+  notes: string[];
+  /** Set when the move was already made: the commit that holds the target. */
+  already: string | null;
+}
+
+/**
+ * The `move_note` tool (spec: "move_note"; issue 4). Moves one note (or file), or a whole
+ * folder, in one commit that also rewrites every link that resolved to a moved file, across
+ * the repository's open folders (see {@link relinkNote} for how each link keeps its form); links
+ * from files outside the open folders are counted in `outsideReferences`, never named. The
+ * target must not exist, except for a move that only changes case; missing folders appear by
+ * themselves. `type` (one note only) changes the type field in the same commit: the target must
+ * fit one of the new type's places and the note its schema. Without `type`, a target the note's
+ * type does not allow is refused with the allowed places (for a folder: only notes that fitted
+ * before and would not after). Called again after it succeeded, it answers the commit that holds
+ * the target and changes nothing.
+ */
+export const moveNote = defineTool({
+  name: 'move_note',
+  title: 'Move or rename a note',
+  description: 'Moves a note to a new path, or renames it, updating links to it.',
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+  input: (repo) =>
+    z.object({
+      from: z
+        .string()
+        .describe('The note to move, as a path relative to the vault root, for example "projects/apollo/plan.md". Or a whole folder, without a trailing slash, for example "projects/apollo".'),
+      to: z
+        .string()
+        .describe(
+          'Where it should be afterwards, as a path relative to the vault root: ending in .md for a note, a folder path for a folder. Missing folders are created. The target must not exist yet — except for a rename that only changes upper and lower case.',
+        ),
+      summary: z
+        .string()
+        .min(1)
+        .describe(
+          'Git history. First line: what changed, at most 60 characters, no client or project (the server adds it), e.g. "Moved the plan into its own folder". More lines, optional: why.',
+        ),
+      type: z
+        .string()
+        .optional()
+        .describe("Change the note's type, as its type field in the frontmatter. The note must meet the new type's schema, and the target must match a place of the new type."),
+      repo,
+    }),
+  output: z.object({
+    from: z.string().describe('Where the note or folder was.'),
+    to: z.string().describe('Where it is now.'),
+    files: z.number().optional(),
+    links: z.number().describe('How many references were changed, across all files.'),
+    updated: z.array(z.object({ path: z.string(), links: z.number(), repo: z.string().optional() })),
+    commit: z.string().describe('Hash of the commit that holds the move and every changed reference, as Git recorded it.'),
+    outsideReferences: z
+      .number()
+      .describe(
+        'References to the moved note in files outside the open folders (`folders` in .vault/settings.jsonc), which this move could not update. 0 without folders configured, or when there are none; their paths are never named, since a path outside the open folders reads as missing.',
+      ),
+    note: z.string().optional(),
+    repo: z.string().optional(),
+  }),
+  async handler(input, ctx) {
+    const vault = writableVault(ctx, input.repo);
+    const config = vault.config;
+    const from = normalizeVaultPath(input.from, 'folder');
+    const to = normalizeVaultPath(input.to, 'folder');
+    if (from === '' || to === '') throw new VaultError('bad_arguments', 'The root of the repository cannot be moved, nor can anything be moved onto it. Give a note or folder path for both from and to.');
+    assertInFolders(from, config.settings.folders);
+    assertInFolders(to, config.settings.folders);
+    if (from === to) throw new VaultError('bad_arguments', `"${from}" is already where to points. Give a different target.`, { path: from });
+    const ignoreCase = await ignoresCase(ctx.host, input.repo);
+    const done = await commitChange(ctx, input.repo, { tool: 'move_note', summary: input.summary }, (read) =>
+      prepareMove(ctx, input.repo, read, config, { from, to, type: input.type ?? null, ignoreCase }),
+    );
+    const result = done.result;
+    const note = [...result.notes, ...done.notes].join(' ');
+    return {
+      from: result.from,
+      to: result.to,
+      files: result.files,
+      links: result.links,
+      updated: result.updated,
+      commit: result.already ?? done.commit ?? done.parent ?? '',
+      outsideReferences: result.outsideReferences,
+      ...(note === '' ? {} : { note }),
+      repo: input.repo,
+    };
+  },
+});
+
+async function prepareMove(
+  ctx: ToolContext,
+  repo: string,
+  read: WriteRead,
+  config: VaultConfig,
+  move: { from: string; to: string; type: string | null; ignoreCase: boolean },
+): Promise<{ files: FileChange[]; result: MoveResult }> {
+  const paths = read.snapshot.files.map((file) => file.path);
+  const { from, to } = move;
+  const source = sameFileAs(paths, from, move.ignoreCase);
+  const folderPrefix = `${from}/`;
+  const members = source !== null ? [source] : paths.filter((path) => path.normalize('NFC').startsWith(folderPrefix));
+  const isFolder = source === null;
+  if (members.length === 0) {
+    const there = sameFileAs(paths, to, move.ignoreCase) ?? paths.find((path) => path.startsWith(`${to}/`));
+    if (there !== undefined && there !== null) {
+      // Already moved: the call was made before (move_note is idempotent).
+      const commit = await lastCommitOf(ctx, repo, read.head, to);
+      return { files: [], result: { from, to, files: 0, links: 0, updated: [], outsideReferences: 0, notes: [`Nothing was at "${from}"; "${to}" is already there, so nothing was moved.`], already: commit } };
+    }
+    throw new VaultError('note_not_found', `There is no note or folder "${from}". Check the path with tree or list_notes.`, { path: from });
+  }
+  if (isFolder && (to === from || to.startsWith(folderPrefix))) {
+    throw new VaultError('bad_arguments', `"${to}" lies inside "${from}", and a folder cannot move into itself. Choose a target outside it.`, { path: to });
+  }
+  if (!isFolder && posix.extname(source!).toLowerCase() !== posix.extname(to).toLowerCase()) {
+    throw new VaultError('bad_arguments', `"${to}" does not end in ${posix.extname(source!) || 'the same extension'} like "${source}". Give the whole new file path, for example "${posix.dirname(to) === '.' ? '' : `${posix.dirname(to)}/`}${posix.basename(source!)}".`, { path: to });
+  }
+  if (isFolder && move.type !== null) throw new VaultError('bad_arguments', 'type changes the type of one note; a folder move cannot take it. Move the folder, then change types note by note.');
+  const hidden = members.filter((path) => isHiddenPath(path));
+  if (hidden.length > 0) {
+    throw new VaultError('hidden_path', `"${from}" holds ${hidden.length} hidden file(s) (a name starting with a dot), which no tool may touch, so it cannot be moved as a whole. Move its notes one by one, or move the hidden files by hand.`, { path: from });
+  }
+
+  const moved = new Map<string, string>();
+  for (const path of members) moved.set(path, isFolder ? `${to}/${path.normalize('NFC').slice(folderPrefix.length)}` : to);
+  const caseOnly = [...moved].every(([old, next]) => old.toLowerCase() === next.toLowerCase());
+  for (const next of moved.values()) {
+    const clash = sameFileAs(paths, next, move.ignoreCase || caseOnly);
+    if (clash !== null && !(moved.has(clash) && clash.toLowerCase() === next.toLowerCase())) {
+      throw new VaultError('exists', `"${clash}" already exists, and a move never replaces a file. Choose another target, or move or rename "${clash}" first.`, { path: clash });
+    }
+  }
+  if (!isFolder && to.toLowerCase() !== from.toLowerCase()) {
+    const folderClash = paths.find((path) => path.startsWith(`${to}/`));
+    if (folderClash !== undefined) throw new VaultError('exists', `"${to}" is a folder already. Give the note's whole new path, ending in .md.`, { path: to });
+  }
+
+  // Read every note once: the moved ones are rewritten, the others searched for links.
+  const notePaths = paths.filter((path) => path.endsWith('.md') && !isHiddenPath(path));
+  const contents = await read.files([...new Set([...notePaths, ...members])]);
+  const before = new LinkResolver(paths);
+  const after = new LinkResolver(paths.map((path) => moved.get(path) ?? path));
+  const needles = linkNeedles(moved);
+  const folders = config.settings.folders;
+  const texts = new Map<string, string>();
+  const updated: Array<{ path: string; links: number }> = [];
+  const lostNotes: string[] = [];
+  let links = 0;
+  let outsideReferences = 0;
+  for (const path of notePaths) {
+    const content = contents.get(path);
+    const text = content === undefined ? null : decodeNoteText(content);
+    if (text === null) continue;
+    if (!moved.has(path)) {
+      const lower = text.toLowerCase();
+      if (!needles.some((needle) => lower.includes(needle))) continue;
+    }
+    const pathAfter = moved.get(path) ?? path;
+    const relinked = relinkNote({ text, links: findLinks(text), pathBefore: path, pathAfter, before, after, moved });
+    if (!isInFolders(path, folders)) {
+      outsideReferences += relinked.toMoved;
+      continue;
+    }
+    if (relinked.rewritten > 0) {
+      texts.set(path, relinked.text);
+      updated.push({ path: pathAfter, links: relinked.rewritten });
+      links += relinked.rewritten;
+    }
+    for (const link of relinked.lost) lostNotes.push(`${link.raw} on line ${link.line} of "${pathAfter}"`);
+  }
+
+  const notes: string[] = [];
+  if (lostNotes.length > 0) notes.push(`These links could not be rewritten in their own form and were left as written: ${lostNotes.slice(0, 10).join('; ')}.`);
+  for (const [old, next] of moved) {
+    if (!old.endsWith('.md')) continue;
+    const text = texts.get(old) ?? (contents.has(old) ? decodeNoteText(contents.get(old)!) : null);
+    if (text === null) continue;
+    const checked = checkType(config, old, next, text, isFolder ? null : move.type, isFolder);
+    if (checked.text !== text) texts.set(old, checked.text);
+    notes.push(...checked.notes);
+  }
+
+  const files: FileChange[] = [];
+  for (const old of moved.keys()) files.push({ path: old, content: null });
+  for (const [old, next] of moved) {
+    const text = texts.get(old);
+    files.push({ path: next, content: text !== undefined ? Buffer.from(text, 'utf8') : contents.get(old)! });
+  }
+  for (const [path, text] of texts) if (!moved.has(path)) files.push({ path, content: Buffer.from(text, 'utf8') });
+  updated.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  return { files, result: { from, to, files: moved.size, links, updated, outsideReferences, notes, already: null } };
+}
+
+/**
+ * The type rules of a move for one note: with `newType`, sets the type field and checks the
+ * place and schema; without, refuses a target the note's type does not allow (for a folder
+ * move only when the note fitted before). Returns the note's text (type field changed) and notes.
+ */
+function checkType(config: VaultConfig, oldPath: string, newPath: string, text: string, newType: string | null, isFolder: boolean): { text: string; notes: string[] } {
+  const notes: string[] = [];
+  if (newType !== null) {
+    const type = requireType(config, newType);
+    const changed = setFrontmatterField(text, config.settings.typeField, newType);
+    if (!isTypeExempt(config, newPath)) {
+      if (type.places.length > 0 && !fitsPlace(type, newPath)) throw placeRefusal(type, newPath);
+      const problems = schemaProblems(type, splitFrontmatter(changed).data ?? {});
+      if (problems.length > 0) throw schemaRefusal(type, newPath, problems);
+    }
+    return { text: changed, notes };
+  }
+  if (isTypeExempt(config, newPath)) return { text, notes };
+  const name = typeNameOf(config, splitFrontmatter(text).data);
+  const type = name === null ? undefined : config.types.get(name);
+  if (type === undefined || type.places.length === 0 || fitsPlace(type, newPath)) return { text, notes };
+  if (!isFolder || fitsPlace(type, oldPath)) throw placeRefusal(type, newPath);
+  notes.push(`"${newPath}" is not at a place of its type "${type.name}" (nor was it before).`);
+  return { text, notes };
+}
+
+/**
+ * Lower-case strings one of which every note linking to a moved file (or that a moved file
+ * could capture) contains: each moved file's old and new name, without `.md` for notes, as
+ * written and URL-encoded.
+ */
+function linkNeedles(moved: ReadonlyMap<string, string>): string[] {
+  const needles = new Set<string>();
+  for (const [old, next] of moved) {
+    for (const path of [old, next]) {
+      const name = posix.basename(path).replace(/\.md$/i, '').normalize('NFC').toLowerCase();
+      if (name === '') continue;
+      needles.add(name);
+      needles.add(encodeURIComponent(name).toLowerCase());
+      needles.add(name.normalize('NFD'));
+    }
+  }
+  return [...needles];
+}
+
+/** The commit that last changed `path` (a file or folder) up to `head`; the head when unknown. */
+async function lastCommitOf(ctx: ToolContext, repo: string, head: string | null, path: string): Promise<string | null> {
+  if (head === null) return null;
+  const mirror = await ctx.host.mirror(repo);
+  const out = await runGit(['log', '-1', '--format=%H', head, '--', path], { gitDir: mirror.gitDir, env: { GIT_LITERAL_PATHSPECS: '1' } });
+  return out.stdout.toString('utf8').trim() || head;
+}

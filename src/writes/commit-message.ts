@@ -1,0 +1,60 @@
+// The message of every commit the server makes: the caller's summary, then what the server adds.
+import { VaultError } from '../vault-error.ts';
+
+/** At most this many characters in the first line of `summary` (spec: edit_note `summary`). */
+export const SUMMARY_MAX = 60;
+/** A client name longer than this is cut: it is a label, not content. */
+const CLIENT_MAX = 40;
+
+/** The parts of a commit message: the caller's summary, the tool that wrote, the MCP client's name. */
+export interface CommitMessageParts {
+  summary: string;
+  tool: string;
+  clientName: string | null;
+}
+
+/**
+ * The commit message for a write (spec: `summary`: "First line: what changed, at most 60
+ * characters, no client or project (the server adds it). More lines, optional: why."):
+ *
+ * ```text
+ * <summary's first line> (<tool> via <client>)
+ *
+ * <summary's further lines, if any>
+ * ```
+ *
+ * Without a known client the subject ends in `(<tool>)`. The client's name comes from the
+ * MCP `initialize` request: control characters and line breaks become spaces, it is cut at
+ * 40 characters. Trailing spaces are trimmed from every line; blank lines between the first
+ * line and the body collapse to one. Throws VaultError `summary_too_long` when the first line
+ * is longer than {@link SUMMARY_MAX} characters, `bad_arguments` when it is empty.
+ */
+export function commitMessage(parts: CommitMessageParts): string {
+  const lines = parts.summary.replace(/\r\n?/g, '\n').replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, ' ').split('\n');
+  const subject = (lines[0] ?? '').trim();
+  if (subject === '') {
+    throw new VaultError('bad_arguments', 'The first line of summary is empty. Say in a few words what changed, for example "Marked trial price as an assumption".');
+  }
+  const length = [...subject].length;
+  if (length > SUMMARY_MAX) {
+    throw new VaultError(
+      'summary_too_long',
+      `The first line of summary has ${length} characters; at most ${SUMMARY_MAX} fit. Shorten it to what changed (the server adds the tool and client), and put the why on further lines.`,
+      { length, max: SUMMARY_MAX },
+    );
+  }
+  const client = parts.clientName === null ? '' : cleanLabel(parts.clientName);
+  const head = `${subject} (${parts.tool}${client === '' ? '' : ` via ${client}`})`;
+  const body = lines
+    .slice(1)
+    .map((line) => line.trimEnd())
+    .join('\n')
+    .replace(/^\n+|\n+$/g, '');
+  return body === '' ? `${head}\n` : `${head}\n\n${body}\n`;
+}
+
+function cleanLabel(value: string): string {
+  const clean = value.replace(/[\p{Cc}\u2028\u2029]/gu, ' ').replace(/\s+/g, ' ').trim();
+  const points = [...clean];
+  return points.length > CLIENT_MAX ? `${points.slice(0, CLIENT_MAX - 1).join('')}…` : clean;
+}
