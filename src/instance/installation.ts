@@ -5,6 +5,7 @@ import type { VaultConfig } from '../config/vault-config.ts';
 import { removeRepo, syncRepo } from '../note-index/indexer.ts';
 import { createNoteIndex, type NoteIndex } from '../note-index/note-index.ts';
 import type { SqlClient } from '../note-index/sql-client.ts';
+import { isVaultError } from '../vault-error.ts';
 import type { Access } from '../repo-host/person.ts';
 import type { Change, CommitResult, RepoHost } from '../repo-host/repo-host.ts';
 import type { RepoChoice, ToolContext, Vault } from './tool.ts';
@@ -65,6 +66,7 @@ export class Installation {
   private poll: ReturnType<typeof setInterval> | null = null;
   private pollRunning = false;
   private ticks = 0;
+  private relistDue = false;
   private closed = false;
   private readonly reported = new Set<string>();
 
@@ -168,7 +170,10 @@ export class Installation {
     this.pollRunning = true;
     try {
       this.ticks += 1;
-      if (this.ticks % relistEveryTicks === 0) await this.relist();
+      if (this.relistDue || this.ticks % relistEveryTicks === 0) {
+        this.relistDue = false;
+        await this.relist();
+      }
       for (const name of this.repoNames()) {
         if (this.closed) break;
         await this.refresh(name, { force: true });
@@ -192,11 +197,9 @@ export class Installation {
     for (const info of infos) {
       if (this.repos.has(info.name)) continue;
       const state: RepoState = { name: info.name, fingerprint: null, head: info.head, config: null, configKey: null, checkedAt: 0, commits: 0, inflight: null };
-      this.repos.set(info.name, state);
-      state.inflight = this.check(state, onProgress).finally(() => {
-        state.inflight = null;
-      });
-      await state.inflight;
+      // Listed only once indexed: a repository never appears with an empty index.
+      await this.check(state, onProgress);
+      if (!this.closed) this.repos.set(info.name, state);
     }
   }
 
@@ -215,8 +218,13 @@ export class Installation {
       state.fingerprint = result.fingerprint;
       this.reported.delete(state.name);
     } catch (error) {
-      // Keep serving what the index has; say so once per repository until it recovers.
       state.checkedAt = startedAt;
+      // The repository went away: the next tick lists the repositories again and drops it.
+      if (isVaultError(error, 'repo_not_found')) {
+        this.relistDue = true;
+        return;
+      }
+      // Keep serving what the index has; say so once per repository until it recovers.
       this.reportOnce(state.name, `indexing the repository ${state.name} failed`, error);
     }
   }

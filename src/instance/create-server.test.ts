@@ -1,0 +1,114 @@
+// The wrapper every tool call goes through, over real HTTP on the demo: the client's name
+// reaches the handler in both eras, a VaultError is a tool error with its message, anything
+// else is logged and answered generically, and the handler sees only readable repositories.
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { z } from 'zod';
+import { connectHttp, serveDemo, type ServedDemo } from '../../test/e2e/demo-fixture.ts';
+import { demoTokens } from '../demo/build-demo.ts';
+import { VaultError } from '../vault-error.ts';
+import { defineTool } from './tool.ts';
+import { internalErrorText } from './tool-result.ts';
+
+const whoAmI = defineTool({
+  name: 'who_am_i',
+  title: 'Who am I',
+  description: 'Says who calls, with which client, and which repositories they read.',
+  annotations: { readOnlyHint: true },
+  input: (repo) => z.object({ repo: repo.optional() }),
+  output: z.object({ login: z.string(), client: z.string().nullable(), repos: z.array(z.string()), canWrite: z.array(z.string()) }),
+  handler: async (_input, ctx) => ({
+    login: ctx.access.person.login,
+    client: ctx.clientName,
+    repos: [...ctx.vaults.keys()],
+    canWrite: [...ctx.vaults.values()].filter((vault) => vault.canWrite).map((vault) => vault.name),
+  }),
+});
+
+const refuse = defineTool({
+  name: 'refuse',
+  title: 'Refuse',
+  description: 'Always refuses, the way a tool does.',
+  annotations: {},
+  input: (repo) => z.object({ repo }),
+  output: z.object({}),
+  handler: async () => {
+    throw new VaultError('note_not_found', 'No note at "x.md". list_notes shows the notes there are.');
+  },
+});
+
+const crash = defineTool({
+  name: 'crash',
+  title: 'Crash',
+  description: 'Fails unexpectedly.',
+  annotations: {},
+  input: (repo) => z.object({ repo }),
+  output: z.object({}),
+  handler: async () => {
+    throw new Error('secret detail: /srv/data/db password=hunter2');
+  },
+});
+
+const tools = [whoAmI, refuse, crash];
+
+describe('the tool wrapper', () => {
+  let demo: ServedDemo;
+  beforeAll(async () => {
+    demo = await serveDemo({ users: true, tools });
+  });
+  afterAll(async () => {
+    await demo?.close();
+  });
+
+  for (const era of ['2026-07-28', '2025-11-25'] as const) {
+    test(`the handler learns the person and the client's name (${era})`, async () => {
+      const client = await connectHttp(demo.url, era, { token: demoTokens.tom, name: `Claude ${era}` });
+      try {
+        const first = await client.callTool({ name: 'who_am_i', arguments: {} });
+        const second = await client.callTool({ name: 'who_am_i', arguments: { repo: 'handbook' } });
+        for (const result of [first, second]) {
+          expect(result.structuredContent).toEqual({ login: 'tom', client: `Claude ${era}`, repos: ['handbook'], canWrite: [] });
+        }
+      } finally {
+        await client.close();
+      }
+    });
+  }
+
+  test('a VaultError is a tool error whose text is its message', async () => {
+    const client = await connectHttp(demo.url, '2026-07-28', { token: demoTokens.maya });
+    try {
+      const result = await client.callTool({ name: 'refuse', arguments: { repo: 'projects' } });
+      expect(result.isError).toBe(true);
+      expect(result.content).toEqual([{ type: 'text', text: 'No note at "x.md". list_notes shows the notes there are.' }]);
+    } finally {
+      await client.close();
+    }
+  });
+
+  test('an unexpected error is answered generically, without its details', async () => {
+    const client = await connectHttp(demo.url, '2025-11-25', { token: demoTokens.maya });
+    const logged: string[] = [];
+    const original = console.error;
+    console.error = (...args: unknown[]) => void logged.push(args.join(' '));
+    try {
+      const result = await client.callTool({ name: 'crash', arguments: { repo: 'projects' } });
+      expect(result.isError).toBe(true);
+      expect(result.content).toEqual([{ type: 'text', text: internalErrorText }]);
+      expect(logged.join('\n')).toContain('secret detail');
+    } finally {
+      console.error = original;
+      await client.close();
+    }
+  });
+
+  test('arguments that break the schema are refused before the handler runs', async () => {
+    const client = await connectHttp(demo.url, '2026-07-28', { token: demoTokens.maya });
+    try {
+      const result = await client.callTool({ name: 'refuse', arguments: {} });
+      expect(result.isError).toBe(true);
+      expect(JSON.stringify(result.content)).toContain('repo');
+    } finally {
+      await client.close();
+    }
+  });
+});

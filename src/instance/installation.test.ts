@@ -1,0 +1,122 @@
+// The running installation on real Git repositories and a real index: startup indexing,
+// `.vault/` read per repository, changes made outside the server noticed by the poll, the
+// server's own commits seen at once, repositories coming and going, access-limited vaults.
+import { rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
+import { alice, makeRepo, tempDir } from '../../test/support/git-fixture.ts';
+import { openTestDatabase } from '../../test/support/test-database.ts';
+import { removeRepo } from '../note-index/indexer.ts';
+import type { SqlClient } from '../note-index/sql-client.ts';
+import { LocalRepoHost } from '../repo-host/local/local-repo-host.ts';
+import { Installation } from './installation.ts';
+
+/** Waits until `condition` holds, checking every 50 ms; fails after `ms` (generous: no timing is asserted). */
+async function eventually(condition: () => Promise<boolean>, ms = 15_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error('the condition did not come true');
+    await sleep(50);
+  }
+}
+
+describe('Installation', () => {
+  let dir: ReturnType<typeof tempDir>;
+  let sql: SqlClient;
+  let host: LocalRepoHost;
+  let installation: Installation;
+
+  beforeEach(async () => {
+    dir = tempDir('mv-installation-');
+    makeRepo(join(dir.path, 'notes'), [
+      {
+        message: 'Start',
+        files: {
+          '.vault/settings.jsonc': '{ "summary": "Team notes." }\n',
+          '.vault/instructions.md': 'Be brief.\n',
+          'a.md': '# A\n\nSee [[b]].\n',
+          'b.md': '# B\n',
+        },
+      },
+    ]);
+    makeRepo(join(dir.path, 'plain'), [{ message: 'Start', files: { 'readme.md': '# Plain\n' } }]);
+    host = new LocalRepoHost({ reposDir: dir.path });
+    installation = Installation.open({ name: 'test', host, sql, pollIntervalMs: 50 });
+    await installation.start();
+  });
+
+  afterEach(async () => {
+    await installation.close();
+    await host.close();
+    // One database for the file: each test starts from an empty index.
+    for (const name of ['notes', 'plain', 'later']) await removeRepo(sql, name);
+    dir.cleanup();
+  });
+
+  beforeAll(async () => {
+    sql = await openTestDatabase();
+  });
+
+  afterAll(async () => {
+    await sql.close();
+  });
+
+  test('indexes every repository at startup and reads each one’s .vault/', async () => {
+    expect(installation.repoNames()).toEqual(['notes', 'plain']);
+    expect(await installation.index.notePaths('notes')).toEqual(['a.md', 'b.md']);
+    const access = (await host.authenticate(undefined))!;
+    const vaults = await installation.vaultsFor(access);
+    expect(vaults.get('notes')?.config.settings.summary).toBe('Team notes.');
+    expect(vaults.get('notes')?.config.instructions).toBe('Be brief.');
+    expect(vaults.get('plain')?.config.configured).toBe(false);
+    expect(Installation.repoChoices(vaults)).toEqual([
+      { name: 'notes', summary: 'Team notes.' },
+      { name: 'plain', summary: null },
+    ]);
+  });
+
+  test('a vault is only what the person may read, with whether they may write', async () => {
+    const person = { login: 'x', name: 'X', email: 'x@example.com' };
+    const vaults = await installation.vaultsFor({ person, read: new Set(['plain', 'elsewhere']), write: new Set() });
+    expect([...vaults.keys()]).toEqual(['plain']);
+    expect(vaults.get('plain')?.canWrite).toBe(false);
+  });
+
+  test('an edit made outside the server (an editor) reaches the index through the poll', async () => {
+    writeFileSync(join(dir.path, 'notes', 'c.md'), '# C\n');
+    await eventually(async () => (await installation.index.notePaths('notes')).includes('c.md'));
+  });
+
+  test('refresh brings a repository up to date at once, and a changed .vault/ is read again', async () => {
+    writeFileSync(join(dir.path, 'notes', '.vault', 'settings.jsonc'), '{ "summary": "Changed." }\n');
+    writeFileSync(join(dir.path, 'notes', 'd.md'), '# D\n');
+    await installation.refresh('notes', { force: true });
+    expect(await installation.index.notePaths('notes')).toContain('d.md');
+    const vaults = await installation.vaultsFor((await host.authenticate(undefined))!);
+    expect(vaults.get('notes')?.config.settings.summary).toBe('Changed.');
+  });
+
+  test('a commit made through the tools’ host is seen by the next refresh, without waiting', async () => {
+    const head = (await host.listRepos()).find((repo) => repo.name === 'notes')!.head;
+    await installation.refresh('notes', { force: true });
+    const result = await installation.toolHost.commit('notes', {
+      parent: head,
+      files: [{ path: 'e.md', content: Buffer.from('# E\n') }],
+      author: { login: 'alice', name: alice.name, email: alice.email },
+      message: 'Add e',
+    });
+    expect(result.ok).toBe(true);
+    await installation.refresh('notes');
+    expect(await installation.index.notePaths('notes')).toContain('e.md');
+  });
+
+  test('a repository added to the folder is picked up, one removed is dropped', async () => {
+    makeRepo(join(dir.path, 'later'), [{ message: 'Start', files: { 'x.md': '# X\n' } }]);
+    await eventually(async () => installation.repoNames().includes('later'));
+    expect(await installation.index.notePaths('later')).toEqual(['x.md']);
+    rmSync(join(dir.path, 'plain'), { recursive: true, force: true });
+    await eventually(async () => !installation.repoNames().includes('plain'));
+    expect(await installation.index.notePaths('plain')).toEqual([]);
+  });
+});
