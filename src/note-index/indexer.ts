@@ -101,7 +101,7 @@ interface NoteRecord {
 
 async function syncOnce(sql: SqlClient, host: RepoHost, repo: string, options: SyncOptions): Promise<SyncResult> {
   const snapshot = await host.snapshot(repo);
-  const fields = await readParseFields(host, repo);
+  const fields = await readParseFields(host, repo, snapshot);
   const parseKey = `${PARSER_VERSION}\n${fields.typeField}\n${fields.summaryField}`;
   const state = (await sql.query<RepoState>('SELECT head, fingerprint, parse_key FROM repos WHERE name = $1', [repo])).rows[0] ?? null;
   if (state && state.fingerprint === snapshot.fingerprint && state.parse_key === parseKey) {
