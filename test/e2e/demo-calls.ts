@@ -62,7 +62,7 @@ export const writeCalls: DemoCall[] = [
     args: {
       repo: 'projects',
       type: 'decision',
-      frontmatter: { title: 'Hire a launch agency', decided_by: 'Maya Brenner', decided_on: '2026-03-10' },
+      frontmatter: { project: 'launch', title: 'Hire a launch agency', decided_by: 'Maya Brenner', decided_on: '2026-03-10' },
       body: 'We hire an agency for the launch event.',
     },
   },

@@ -2,10 +2,12 @@
 // eras: instructions, the tool list against the contract, every tool called, the checks in
 // front of the endpoint, and sign-in with a users file.
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { serviceInstructions } from '../../src/catalogue/instructions.ts';
 import { demoTokens } from '../../src/demo/build-demo.ts';
 import { allTools } from '../../src/instance/all-tools.ts';
+import { runGit } from '../../src/repo-host/git/run-git.ts';
 import { connectHttp, serveDemo, type ClientEra, type ServedDemo } from './demo-fixture.ts';
 import { readCalls, runCalls, writeCalls } from './demo-calls.ts';
 
@@ -105,7 +107,12 @@ describe('the demo over HTTP', () => {
   test('the write tools commit, each with the client named in the commit', async () => {
     const client = await connectHttp(demo.url, '2026-07-28', { name: 'e2e-writer' });
     try {
-      await runCalls(client, writeCalls, registered);
+      const called = await runCalls(client, writeCalls, registered);
+      for (const repo of ['handbook', 'projects']) {
+        const subjects = (await runGit(['log', '--format=%s'], { cwd: join(demo.layout.reposDir, repo) })).stdout.toString('utf8');
+        const ours = subjects.split('\n').filter((subject) => subject.includes('via e2e-writer'));
+        expect(ours.length, `commits by the server in ${repo}`).toBe(called.filter((tool) => writeCalls.find((call) => call.tool === tool && (call.args as { repo: string }).repo === repo)).length);
+      }
     } finally {
       await client.close();
     }
