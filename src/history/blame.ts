@@ -1,4 +1,5 @@
 // Who last changed each line of a note: `git blame --porcelain -M -C`, grouped into runs.
+import { GitError } from '../repo-host/git/run-git.ts';
 import type { Mirror } from '../repo-host/repo-host.ts';
 import { splitLines } from '../notes/lines.ts';
 import { mirrorGit } from './mirror-git.ts';
@@ -54,13 +55,15 @@ export async function blame(mirror: Mirror, path: string, fromLine?: number, toL
   if (total === 0) return { runs: [], totalLines: 0 };
   const from = Math.min(fromLine ?? 1, total);
   const to = Math.min(toLine ?? total, total);
-  if ((await blobAt(mirror, 'HEAD', path)) === null) {
+  const args = ['blame', '--porcelain', '-M', '-C', '-L', `${from},${to}`, ...(mirror.workTree ? [] : ['HEAD']), '--', path];
+  try {
+    const { stdout } = await mirrorGit(mirror, args);
+    return { runs: parsePorcelain(stdout, lines), totalLines: total };
+  } catch (error) {
+    if (!(error instanceof GitError) || (await blobAt(mirror, 'HEAD', path)) !== null) throw error;
     // Never committed under this path (a new file in the work tree): every line is uncommitted.
     return { runs: [{ from_line: from, to_line: to, commit: null, content: lines.slice(from - 1, to).join('\n') }], totalLines: total };
   }
-  const args = ['blame', '--porcelain', '-M', '-C', '-L', `${from},${to}`, ...(mirror.workTree ? [] : ['HEAD']), '--', path];
-  const { stdout } = await mirrorGit(mirror, args);
-  return { runs: parsePorcelain(stdout, lines), totalLines: total };
 }
 
 /** Groups `git blame --porcelain` output into runs; line text is taken from `lines` (the note now). */

@@ -45,6 +45,7 @@ export interface NoteLog {
  * finds a rename, a second run over every name the note had (with the ancestry of each
  * rename deciding which name a commit's change belongs to) also finds the edits Git's
  * `--follow` misses: those made to the old name on a branch merged after the rename.
+ * Every commit `--follow` lists stays listed, with the path Git gave it.
  * Merge commits are not listed (like `--follow`: their changes are the branches' commits).
  * An empty repository or a path with no history gives no commits. Throws GitError when
  * git fails.
@@ -62,7 +63,12 @@ export async function noteCommits(mirror: Mirror, path: string, options: NoteLog
   }
   const renames = commits.filter(isRename);
   const names = new Set(commits.flatMap((c) => (c.previousPath === null ? [c.path] : [c.path, c.previousPath])));
-  const descendants = await Promise.all(renames.map((rename) => descendantsOf(mirror, rename.commit)));
+  const everyName = (await logOrEmpty(mirror, [...limitArgs({ since: options.since }), 'HEAD', '--', ...[...names].map(literalPathspec)])) ?? [];
+  // Git's own --follow answer stays as it is; the wider run only adds the commits it missed,
+  // each credited to the name the note had there (decided by which renames it descends from).
+  const byFollow = new Map(commits.map((commit) => [commit.commit, commit]));
+  const missed = everyName.some((commit) => !byFollow.has(commit.commit) && commit.files.length > 0);
+  const descendants = missed ? await Promise.all(renames.map((rename) => descendantsOf(mirror, rename.commit))) : [];
   const oldestName = renames[renames.length - 1]?.previousPath ?? path;
   const nameAfter = (commit: string): string => {
     for (let i = 0; i < renames.length; i += 1) {
@@ -70,8 +76,12 @@ export async function noteCommits(mirror: Mirror, path: string, options: NoteLog
     }
     return oldestName;
   };
-  const everyName = await logOrEmpty(mirror, [...limitArgs({ since: options.since }), 'HEAD', '--', ...[...names].map(literalPathspec)]);
-  const widened = (everyName ?? []).flatMap((commit) => noteChange(commit, nameAfter(commit.commit)));
+  const widened = everyName.flatMap((commit) => {
+    const followed = byFollow.get(commit.commit);
+    byFollow.delete(commit.commit);
+    return followed ? [followed] : missed ? noteChange(commit, nameAfter(commit.commit)) : [];
+  });
+  widened.push(...byFollow.values());
   const listed = options.maxCount === undefined ? widened : widened.slice(0, options.maxCount);
   return { commits: listed, complete: listed.length === widened.length };
 }

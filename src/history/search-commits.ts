@@ -1,11 +1,10 @@
 // Commits by text (Git's pickaxe), author, time and path, with the files each changed (spec: search_history).
 import { catFileBatch } from '../repo-host/git/cat-file-batch.ts';
-import { GitError } from '../repo-host/git/run-git.ts';
 import type { Mirror } from '../repo-host/repo-host.ts';
 import { isHiddenPath } from '../notes/vault-path.ts';
 import { gitDate } from './local-time.ts';
 import { headCommit, hiddenExcludes, literalPathspec, mirrorGit } from './mirror-git.ts';
-import { LOG_FORMAT, parseDiffTree, parseLog, type FileChange } from './parse-log.ts';
+import { LOG_FORMAT, parseDiffTree, parseLog, type FileChange, type LogCommit } from './parse-log.ts';
 
 /**
  * What to look for. `text`: commits that changed how often the text occurs (pickaxe
@@ -60,11 +59,15 @@ export interface FoundCommit {
 /**
  * Runs one `git log -z` with the filters (`-S<text> --regexp-ignore-case`,
  * `--fixed-strings --author=<author>`, `--since`/`--until`, pathspecs of `roots` without
- * hidden paths, `--skip`/`-n`), then one `git diff-tree --stdin` over the page's commits
- * for their visible files and line counts (a merge against its first parent), and for a
- * text search one `git cat-file --batch` to count the text in the matching files' old and
- * new blobs. Caller values only ever travel inside `-S…`/`--author=…` or after `--`.
- * Returns [] for an empty repository. Throws GitError when git fails.
+ * hidden paths, `--skip`/`-n`); then, over the page's commits only, one
+ * `git diff-tree --stdin --raw` for every visible file (a merge against its first parent),
+ * one `git diff-tree --stdin --numstat` limited to the files listed (line counts of huge
+ * commits are never computed), and for a text search one `git cat-file --batch` to count
+ * the text in the listed files' old and new blobs. A page after the first reuses the whole
+ * list of matches, found once per head and filters, so paging through a long history does
+ * not run the pickaxe over it again for every page. Caller values only ever travel inside
+ * `-S…`/`--author=…` or after `--`. Returns [] for an empty repository. Throws GitError
+ * when git fails.
  */
 export async function searchCommits(mirror: Mirror, search: CommitSearch): Promise<FoundCommit[]> {
   if (search.roots.length === 0) return [];
@@ -75,18 +78,11 @@ export async function searchCommits(mirror: Mirror, search: CommitSearch): Promi
     ...(search.since !== undefined ? [`--since=${gitDate(search.since)}`] : []),
     ...(search.until !== undefined ? [`--until=${gitDate(search.until)}`] : []),
   ];
-  let log;
-  try {
-    const { stdout } = await mirrorGit(mirror, ['log', '-z', LOG_FORMAT, ...filters, `--skip=${search.skip}`, '-n', String(search.maxCount), 'HEAD', '--', ...pathspecs(search.roots)]);
-    log = parseLog(stdout);
-  } catch (error) {
-    if (error instanceof GitError && (await headCommit(mirror)) === null) return [];
-    throw error;
-  }
+  const log = await matchingCommits(mirror, filters, search);
   if (log.length === 0) return [];
 
   const input = log.map((commit) => (commit.parents.length > 1 ? `${commit.commit} ${commit.parents[0]}` : commit.commit)).join('\n') + '\n';
-  const { stdout } = await mirrorGit(mirror, ['diff-tree', '--stdin', '-z', '-r', '--root', '--raw', '--numstat', '--no-abbrev', '-M', '--', ...pathspecs(search.openRoots)], { input });
+  const { stdout } = await mirrorGit(mirror, ['diff-tree', '--stdin', '-z', '-r', '--root', '--raw', '--no-abbrev', '-M', '--', ...pathspecs(search.openRoots)], { input });
   const visible = new Map(parseDiffTree(stdout).map((diff) => [diff.commit, diff.files.filter((file) => !isHiddenPath(file.path))]));
 
   const inRoots = (path: string) => !isHiddenPath(path) && search.roots.some((root) => root === '' || path === root || path.startsWith(`${root}/`));
@@ -96,13 +92,16 @@ export async function searchCommits(mirror: Mirror, search: CommitSearch): Promi
     );
     return { commit, candidates, shown: candidates.slice(0, search.filesPerCommit) };
   });
-  const gains = search.text !== undefined ? await textChanges(mirror, search.text, listed.flatMap((entry) => entry.shown)) : new Map<FileChange, 'added' | 'removed'>();
+  const [gains, counts] = await Promise.all([
+    search.text !== undefined ? textChanges(mirror, search.text, listed.flatMap((entry) => entry.shown)) : new Map<FileChange, 'added' | 'removed'>(),
+    lineCounts(mirror, listed.filter((entry) => entry.shown.length > 0).map((entry) => ({ commit: entry.commit, files: entry.shown }))),
+  ]);
 
   const found: FoundCommit[] = [];
   for (const { commit, candidates, shown } of listed) {
     const files = visible.get(commit.commit) ?? [];
     if (files.length === 0) continue; // touched only hidden or closed paths: not shown at all
-    const counts = new Map(files.map((file) => [file.path, file]));
+    const lines = counts.get(commit.commit);
     found.push({
       commit: commit.commit,
       date: commit.date,
@@ -110,7 +109,7 @@ export async function searchCommits(mirror: Mirror, search: CommitSearch): Promi
       author: commit.author,
       subject: commit.subject,
       files: shown.map((file) => {
-        const count = counts.get(file.path);
+        const count = lines?.get(file.path);
         const gain = gains.get(file);
         return {
           path: file.path,
@@ -124,6 +123,40 @@ export async function searchCommits(mirror: Mirror, search: CommitSearch): Promi
     });
   }
   return found;
+}
+
+/** Every match of a search, per repository head and filters; kept for the pages after the first. */
+const completeMatches = new Map<string, LogCommit[]>();
+const KEPT_SEARCHES = 16;
+
+/**
+ * The commits matching `filters` in `roots`, page `skip`/`maxCount`. The first page stops
+ * as soon as it has enough (`-n`); a later page finds every match once and keeps the list
+ * (keyed by the head commit, so a new commit starts afresh).
+ */
+async function matchingCommits(mirror: Mirror, filters: string[], search: CommitSearch): Promise<LogCommit[]> {
+  const head = await headCommit(mirror);
+  if (head === null) return [];
+  const log = ['log', '-z', LOG_FORMAT, ...filters];
+  const where = [head, '--', ...pathspecs(search.roots)];
+  if (search.skip === 0) return parseLog((await mirrorGit(mirror, [...log, '-n', String(search.maxCount), ...where])).stdout);
+  const key = JSON.stringify([mirror.gitDir, filters, where]);
+  let all = completeMatches.get(key);
+  if (all === undefined) {
+    all = parseLog((await mirrorGit(mirror, [...log, ...where])).stdout);
+    completeMatches.set(key, all);
+    if (completeMatches.size > KEPT_SEARCHES) completeMatches.delete(completeMatches.keys().next().value ?? '');
+  }
+  return all.slice(search.skip, search.skip + search.maxCount);
+}
+
+/** Lines added and removed per listed file, from one `git diff-tree --numstat` limited to those files. */
+async function lineCounts(mirror: Mirror, commits: readonly { commit: LogCommit; files: readonly FileChange[] }[]): Promise<Map<string, Map<string, FileChange>>> {
+  if (commits.length === 0) return new Map();
+  const paths = new Set(commits.flatMap((entry) => entry.files.flatMap((file) => (file.oldPath !== null && file.oldPath !== file.path ? [file.path, file.oldPath] : [file.path]))));
+  const input = commits.map(({ commit }) => (commit.parents.length > 1 ? `${commit.commit} ${commit.parents[0]}` : commit.commit)).join('\n') + '\n';
+  const { stdout } = await mirrorGit(mirror, ['diff-tree', '--stdin', '-z', '-r', '--root', '--numstat', '-M', '--', ...[...paths].map(literalPathspec)], { input });
+  return new Map(parseDiffTree(stdout).map((diff) => [diff.commit, new Map(diff.files.map((file) => [file.path, file]))]));
 }
 
 function pathspecs(roots: readonly string[]): string[] {

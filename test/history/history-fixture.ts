@@ -1,11 +1,14 @@
 // A real ToolContext over Git repositories built by a test, for the history tools: LocalRepoHost,
 // the index (PGlite, or the Postgres server with DATABASE_URL) and an installation over them.
 import { join } from 'node:path';
+import { defaultVaultConfig } from '../../src/config/load-vault-config.ts';
 import { Installation } from '../../src/instance/installation.ts';
 import type { ToolContext } from '../../src/instance/tool.ts';
+import type { NoteIndex } from '../../src/note-index/note-index.ts';
 import type { SqlClient } from '../../src/note-index/sql-client.ts';
 import { LocalRepoHost } from '../../src/repo-host/local/local-repo-host.ts';
 import type { Person } from '../../src/repo-host/person.ts';
+import type { RepoHost } from '../../src/repo-host/repo-host.ts';
 import { alice, tempDir } from '../support/git-fixture.ts';
 import { openTestDatabase } from '../support/test-database.ts';
 
@@ -47,4 +50,19 @@ export async function openHistoryFixture(build: (reposDir: string) => void): Pro
       temp.cleanup();
     },
   };
+}
+
+/**
+ * A context over `host` without the index, for history alone on large corpora (the history
+ * tools answer from Git and never query the index): every repository in `repos` readable,
+ * with the default configuration, and `refresh` doing nothing.
+ */
+export function gitOnlyContext(host: RepoHost, repos: readonly string[]): ToolContext {
+  const vaults = new Map(repos.map((name) => [name, { name, head: null, config: defaultVaultConfig(), canWrite: false }]));
+  const noIndex = new Proxy({} as NoteIndex, {
+    get(_target, name) {
+      throw new Error(`the history tools do not use the index, yet ${String(name)} was called`);
+    },
+  });
+  return { access: { person: reader, read: new Set(repos), write: new Set() }, vaults, index: noIndex, host, clientName: 'Test Client', refresh: async () => {} };
 }

@@ -1,0 +1,134 @@
+// Benchmarks the history tools on obsidian-help against the same git commands run directly:
+// search_history (pickaxe) vs `git log -S`, note_history list vs `git log --follow`, blame vs
+// `git blame`. Prints a Markdown table of medians and ratios (goal: at most 1.2×).
+// Run: node bin/run-ts.js bench/history.ts [runs]
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { z } from 'zod';
+import { defaultVaultConfig } from '../src/config/load-vault-config.ts';
+import type { ToolContext } from '../src/instance/tool.ts';
+import { noteHistory } from '../src/instance/tools/note-history.ts';
+import { searchHistory } from '../src/instance/tools/search-history.ts';
+import type { NoteIndex } from '../src/note-index/note-index.ts';
+import { runGit } from '../src/repo-host/git/run-git.ts';
+import { LocalRepoHost } from '../src/repo-host/local/local-repo-host.ts';
+
+const runs = Number(process.argv[2] ?? 9);
+const bundle = join(import.meta.dirname, '..', '..', 'shared', 'corpora', 'obsidian-help.bundle');
+const reposDir = join(import.meta.dirname, 'work', 'history');
+const repoDir = join(reposDir, 'help');
+if (!existsSync(bundle)) {
+  console.error(`No corpus at ${bundle}: nothing to measure.`);
+  process.exit(1);
+}
+if (!existsSync(repoDir)) {
+  mkdirSync(reposDir, { recursive: true });
+  execFileSync('git', ['clone', '-q', bundle, repoDir]);
+}
+
+// The history tools answer from Git alone: a context without the index, everything readable.
+const host = new LocalRepoHost({ reposDir });
+const ctx: ToolContext = {
+  access: { person: { login: 'bench', name: 'Bench', email: 'bench@example.com' }, read: new Set(['help']), write: new Set() },
+  vaults: new Map([['help', { name: 'help', head: null, config: defaultVaultConfig(), canWrite: false }]]),
+  index: {} as NoteIndex,
+  host,
+  clientName: 'bench',
+  refresh: async () => {},
+};
+const history = (args: Record<string, unknown>) => noteHistory.handler(noteHistory.input(z.string()).parse({ repo: 'help', ...args }), ctx);
+const search = (args: Record<string, unknown>) => searchHistory.handler(searchHistory.input(z.string()).parse({ repo: 'help', ...args }), ctx);
+const git = (args: string[]) => runGit(args, { gitDir: join(repoDir, '.git'), workTree: repoDir, cwd: repoDir });
+
+/** Median wall time of `task` in milliseconds over `runs` runs, after one warm-up. */
+async function median(task: () => Promise<unknown>): Promise<number> {
+  await task();
+  const times: number[] = [];
+  for (let i = 0; i < runs; i += 1) {
+    const start = performance.now();
+    await task();
+    times.push(performance.now() - start);
+  }
+  times.sort((a, b) => a - b);
+  return times[Math.floor(times.length / 2)] ?? 0;
+}
+
+const longLived = 'en/Editing and formatting/Properties.md';
+const mostEdited = 'en/Obsidian/Credits.md';
+const rare = 'Lightning-fast';
+const common = 'Obsidian Sync';
+
+const cases: { name: string; ours: () => Promise<unknown>; git: () => Promise<unknown>; against: string }[] = [
+  {
+    name: `search_history text "${rare}" (whole history, few matches)`,
+    ours: () => search({ text: rare, limit: 50 }),
+    git: () => git(['log', `-S${rare}`, '--regexp-ignore-case', '--format=%H']),
+    against: `git log -S"${rare}" -i`,
+  },
+  {
+    name: `search_history text "${common}", first page of 20`,
+    ours: () => search({ text: common, limit: 20 }),
+    git: () => git(['log', `-S${common}`, '--regexp-ignore-case', '--format=%H', '-n', '21']),
+    against: `git log -S"${common}" -i -n 21`,
+  },
+  {
+    name: `search_history text "${common}", whole history`,
+    ours: async () => {
+      for (let offset = 0; ; offset += 50) if (!(await search({ text: common, limit: 50, offset })).hasMore) break;
+    },
+    git: () => git(['log', `-S${common}`, '--regexp-ignore-case', '--format=%H']),
+    against: `git log -S"${common}" -i`,
+  },
+  {
+    name: `note_history list, ${longLived} (renamed once)`,
+    ours: () => history({ path: longLived }),
+    git: () => git(['log', '--follow', '--format=%H %cI %an %s', '--numstat', '--', longLived]),
+    against: 'git log --follow --numstat',
+  },
+  {
+    name: `note_history list, every page, ${longLived}`,
+    ours: async () => {
+      for (let offset = 0; ; offset += 100) if (!(await history({ path: longLived, limit: 100, offset })).hasMore) break;
+    },
+    git: () => git(['log', '--follow', '--format=%H %cI %an %s', '--numstat', '--', longLived]),
+    against: 'git log --follow --numstat',
+  },
+  {
+    name: `note_history list, ${mostEdited} (65 commits)`,
+    ours: () => history({ path: mostEdited }),
+    git: () => git(['log', '--follow', '--format=%H %cI %an %s', '--numstat', '--', mostEdited]),
+    against: 'git log --follow --numstat',
+  },
+  {
+    name: `note_history blame, ${longLived}`,
+    ours: () => history({ path: longLived, blame: true }),
+    git: () => git(['blame', '--porcelain', '--', longLived]),
+    against: 'git blame --porcelain',
+  },
+  {
+    name: `note_history blame, ${mostEdited}`,
+    ours: () => history({ path: mostEdited, blame: true }),
+    git: () => git(['blame', '--porcelain', '--', mostEdited]),
+    against: 'git blame --porcelain',
+  },
+  {
+    name: `note_history blame, ${mostEdited}, same -M -C`,
+    ours: () => history({ path: mostEdited, blame: true }),
+    git: () => git(['blame', '--porcelain', '-M', '-C', '--', mostEdited]),
+    against: 'git blame --porcelain -M -C',
+  },
+];
+
+const rows: string[] = [];
+for (const c of cases) {
+  const ours = await median(c.ours);
+  const theirs = await median(c.git);
+  rows.push(`| ${c.name} | ${ours.toFixed(1)} | ${c.against} | ${theirs.toFixed(1)} | ${(ours / theirs).toFixed(2)}× |`);
+}
+console.log(`History on obsidian-help (${runs} runs each, medians in ms)\n`);
+console.log('| Case | Major Vault | Git run directly | Git | Ratio |');
+console.log('|---|---:|---|---:|---:|');
+for (const row of rows) console.log(row);
+await host.close();
