@@ -20,8 +20,9 @@ export function serializeFrontmatter(values: Record<string, unknown>, eol: '\n' 
   if (Object.keys(values).length === 0) return '';
   const doc = new Document(values, { schema: 'core' });
   visit(doc, {
-    Scalar(_key, node) {
-      if (typeof node.value === 'string' && YAML11_BOOLEAN.test(node.value)) node.type = Scalar.QUOTE_DOUBLE;
+    Scalar(key, node) {
+      // Values only: a key `no:` reads as the string "no" for every YAML reader that maps keys to strings.
+      if (key !== 'key' && typeof node.value === 'string' && YAML11_BOOLEAN.test(node.value)) node.type = Scalar.QUOTE_DOUBLE;
     },
   });
   const yaml = doc.toString({ lineWidth: 0, minContentWidth: 0 });

@@ -7,9 +7,10 @@ import { commitOutside, openWriteFixture, type WriteFixture } from '../../../tes
 import { editNote } from './edit-note.ts';
 
 const bobPerson = { login: 'bob', name: 'Bob Brandt', email: 'bob@acme.example' };
-let fixture: WriteFixture;
+let fixture: WriteFixture | undefined;
 afterEach(async () => {
   await fixture?.close();
+  fixture = undefined;
 });
 
 function lastCommit(f: WriteFixture) {
@@ -181,7 +182,7 @@ describe('edit_note', () => {
           if (key === 'commit' && !moved) {
             return async (...args: Parameters<typeof target.commit>) => {
               moved = true;
-              commitOutside(fixture, { 'n.md': 'a\nb\nc\n' }, 'Someone else');
+              commitOutside(fixture!, { 'n.md': 'a\nb\nc\n' }, 'Someone else');
               return target.commit(...args);
             };
           }

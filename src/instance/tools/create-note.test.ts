@@ -1,0 +1,107 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { callTool, refusalOf } from '../../../test/writes/call-tool.ts';
+import { openWriteFixture, type WriteFixture } from '../../../test/writes/write-fixture.ts';
+import { createNote, fillTemplate } from './create-note.ts';
+
+let fixture: WriteFixture | undefined;
+afterEach(async () => {
+  await fixture?.close();
+  fixture = undefined;
+});
+
+const settings = (extra = '') => `{ "format": 3, "role": "root", "name": "notes", "prompts": [], "resources": []${extra} }\n`;
+const decisionType =
+  '---\nplaces:\n  - "active/{project:slug}/decisions/{title:slug}.md"\nfrontmatter:\n  type: object\n  properties:\n    title:\n      type: string\n    decided_by:\n      type: string\n    decided_on:\n      type: string\n  required: [title, decided_by, decided_on]\n---\n# {title}\n\n{body}\n';
+
+describe('create_note', () => {
+  it('writes a plain note at its path as one commit, and answers the same when called again', async () => {
+    fixture = await openWriteFixture({ 'README.md': '# Notes\n' });
+    const ctx = await fixture.context();
+    const args = { repo: 'notes', path: 'new/folder/Plan ü.md', frontmatter: { answer: 'no', version: '1.10', on: '2026-01-05', n: 2 }, body: '# Plan\n' };
+    const first = await callTool(createNote, args, ctx);
+    const head = fixture.git(['rev-parse', 'HEAD']);
+    expect(first).toEqual({ path: 'new/folder/Plan ü.md', commit: head, repo: 'notes' });
+    expect(fixture.show('new/folder/Plan ü.md').toString()).toBe('---\nanswer: "no"\nversion: "1.10"\non: 2026-01-05\nn: 2\n---\n# Plan\n');
+    expect(fixture.git(['log', '-1', '--format=%an|%s'])).toBe('Alice Arden|Created Plan ü.md (create_note via Test Client)');
+    expect(fixture.git(['diff-tree', '--no-commit-id', '--name-only', '-r', 'HEAD'])).toBe('new/folder/Plan ü.md');
+    expect((await ctx.index.getNote('notes', 'new/folder/Plan ü.md'))?.frontmatter).toEqual({ answer: 'no', version: '1.10', on: '2026-01-05', n: 2 });
+    const second = await callTool(createNote, args, ctx);
+    expect(second).toEqual(first);
+    expect(fixture.commitCount()).toBe(2);
+  });
+
+  it('never overwrites a different note, also under another Unicode normalisation', async () => {
+    fixture = await openWriteFixture({ 'Über.md': 'old\n'.normalize('NFC') });
+    const ctx = await fixture.context();
+    const same = await refusalOf(callTool(createNote, { repo: 'notes', path: 'Über.md', body: 'new\n' }, ctx));
+    expect(same.code).toBe('exists');
+    expect(same.message).toContain('"Über.md"');
+    const nfd = await refusalOf(callTool(createNote, { repo: 'notes', path: 'Über.md'.normalize('NFD'), body: 'new\n' }, ctx));
+    expect(nfd.code).toBe('exists');
+    expect(fixture.commitCount()).toBe(1);
+  });
+
+  it('builds a typed note from its place, checks the schema and fills the template', async () => {
+    fixture = await openWriteFixture({ '.vault/settings.jsonc': settings(), '.vault/types/decision.md': decisionType, 'README.md': 'x\n' });
+    const ctx = await fixture.context();
+    const frontmatter = { title: 'Pick a date: Größe & Maß', project: 'Apollo Launch', decided_by: 'Ann', decided_on: '2026-01-05' };
+    const answer = await callTool(createNote, { repo: 'notes', type: 'decision', frontmatter, body: 'We pick May.' }, ctx);
+    expect(answer.path).toBe('active/apollo-launch/decisions/pick-a-date-groesse-mass.md');
+    expect(fixture.show(answer.path).toString()).toBe(
+      '---\ntype: decision\ntitle: "Pick a date: Größe & Maß"\nproject: Apollo Launch\ndecided_by: Ann\ndecided_on: 2026-01-05\n---\n# Pick a date: Größe & Maß\n\nWe pick May.\n',
+    );
+    const below = await callTool(createNote, { repo: 'notes', type: 'decision', path: '2026', frontmatter: { ...frontmatter, title: 'Second' }, body: '' }, ctx);
+    expect(below.path).toBe('active/apollo-launch/decisions/2026/second.md');
+    const schema = await refusalOf(callTool(createNote, { repo: 'notes', type: 'decision', frontmatter: { title: 'T', project: 'P', decided_by: 3 }, body: '' }, ctx));
+    expect(schema.code).toBe('schema_violation');
+    expect(schema.message).toContain("decided_on");
+    const noSlug = await refusalOf(callTool(createNote, { repo: 'notes', type: 'decision', frontmatter: { ...frontmatter, title: '!!!' }, body: '' }, ctx));
+    expect(noSlug.code).toBe('bad_arguments');
+    const unknown = await refusalOf(callTool(createNote, { repo: 'notes', type: 'memo', path: 'm.md', body: '' }, ctx));
+    expect(unknown.code).toBe('unknown_type');
+    expect(unknown.message).toContain('"decision"');
+    expect(fixture.commitCount()).toBe(3);
+  });
+
+  it('uses the default type, except for a README and exempt paths', async () => {
+    fixture = await openWriteFixture({
+      '.vault/settings.jsonc': settings(', "defaultType": "idea", "exempt": ["templates/"]'),
+      '.vault/types/idea.md': '---\nplaces:\n  - "ideas/{title:slug}.md"\n---\n',
+    });
+    const ctx = await fixture.context();
+    expect((await callTool(createNote, { repo: 'notes', frontmatter: { title: 'Fly' }, body: 'b\n' }, ctx)).path).toBe('ideas/fly.md');
+    expect(fixture.show('ideas/fly.md').toString()).toBe('---\ntype: idea\ntitle: Fly\n---\nb\n');
+    expect((await callTool(createNote, { repo: 'notes', path: 'ideas/README.md', body: '# Ideas\n' }, ctx)).path).toBe('ideas/README.md');
+    expect(fixture.show('ideas/README.md').toString()).toBe('# Ideas\n');
+    expect((await callTool(createNote, { repo: 'notes', path: 'templates/t.md', body: 't\n' }, ctx)).path).toBe('templates/t.md');
+  });
+
+  it('refuses paths that are not notes, outside folders or hidden', async () => {
+    fixture = await openWriteFixture({ '.vault/settings.jsonc': settings(', "folders": ["open/"]') });
+    const ctx = await fixture.context();
+    expect((await refusalOf(callTool(createNote, { repo: 'notes', path: 'open/x.txt', body: '' }, ctx))).code).toBe('bad_arguments');
+    expect((await refusalOf(callTool(createNote, { repo: 'notes', body: '' }, ctx))).code).toBe('bad_arguments');
+    expect((await refusalOf(callTool(createNote, { repo: 'notes', path: 'closed/x.md', body: '' }, ctx))).code).toBe('outside_folders');
+    expect((await refusalOf(callTool(createNote, { repo: 'notes', path: 'open/.secret/x.md', body: '' }, ctx))).code).toBe('hidden_path');
+    expect((await refusalOf(callTool(createNote, { repo: 'notes', path: 'open/../x.md', body: '' }, ctx))).code).toBe('invalid_path');
+    expect((await refusalOf(callTool(createNote, { repo: 'notes', path: 'open/x.md', body: '' }, await fixture.context({ write: false })))).code).toBe('forbidden');
+  });
+
+  it('refuses to overwrite an uncommitted file in the work tree', async () => {
+    fixture = await openWriteFixture({ 'a.md': 'a\n' });
+    writeFileSync(join(fixture.repoDir, 'draft.md'), 'my draft\n');
+    const refused = await refusalOf(callTool(createNote, { repo: 'notes', path: 'draft.md', body: 'other\n' }, await fixture.context()));
+    expect(refused.code).toBe('exists');
+    expect(fixture.commitCount()).toBe(1);
+  });
+});
+
+describe('fillTemplate', () => {
+  it('fills fields and the body once, never scanning the body', () => {
+    expect(fillTemplate('# {title}\n\n{body}\n', { title: 'T' }, 'has {title}')).toBe('# T\n\nhas {title}\n');
+    expect(fillTemplate('# {title}\n{missing}\n', { title: 'T' }, 'b')).toBe('# T\n{missing}\n\nb');
+    expect(fillTemplate('', {}, 'b')).toBe('b');
+  });
+});
