@@ -70,8 +70,8 @@ export const listNotes = defineTool({
     }),
   output,
   async handler(input, ctx) {
-    const { across, targets } = await callTargets(ctx, input.repo, input.folder, 'folder');
-    const strict = !across || targets.length === 1;
+    const { across, namedByPath, targets } = await callTargets(ctx, input.repo, input.folder, 'folder');
+    const strict = !across || namedByPath;
     const scopes: Scope[] = targets.map(({ vault, path }) => folderScope(vault, path, strict));
     const vaults = new Map<string, Vault>(targets.map(({ vault }) => [vault.name, vault]));
     const filter = { ...(input.type === undefined ? {} : { type: input.type }), ...(input.status === undefined ? {} : { status: input.status }) };

@@ -10,7 +10,7 @@ import { readNote } from './read-note.ts';
 
 let acme: Awaited<ReturnType<typeof openAcme>>;
 let ctx: TestToolContext;
-const read = (input: Record<string, unknown>) => readNote.handler(readNote.input(repoField([])).parse(input), ctx);
+const read = async (input: Record<string, unknown>) => readNote.output.parse(await readNote.handler(readNote.input(repoField([])).parse(input), ctx));
 
 async function refusal(input: Record<string, unknown>): Promise<{ code: string; message: string }> {
   try {

@@ -34,7 +34,8 @@ export interface VaultTarget {
  * The repositories a call works in. With `repo`: that one. Without: every readable one,
  * unless `path` starts with a readable repository's name, as answers across repositories
  * name notes (`handbook/onboarding`): then that repository and the rest of the path.
- * `across` is true when `repo` was left out: answers then name notes `<repo>/<path>`.
+ * `across` is true when `repo` was left out: answers then name notes `<repo>/<path>`;
+ * `namedByPath` when the repository came from the path's first segment.
  * Paths are normalised (VaultError `invalid_path`/`hidden_path`); every index is refreshed.
  */
 export async function callTargets(
@@ -42,10 +43,10 @@ export async function callTargets(
   repo: string | undefined,
   path: string | undefined,
   kind: PathKind,
-): Promise<{ across: boolean; targets: VaultTarget[] }> {
+): Promise<{ across: boolean; namedByPath: boolean; targets: VaultTarget[] }> {
   if (repo !== undefined) {
     const vault = await lookupVault(ctx, repo);
-    return { across: false, targets: [{ vault, path: path === undefined ? '' : normalizeVaultPath(path, kind) }] };
+    return { across: false, namedByPath: false, targets: [{ vault, path: path === undefined ? '' : normalizeVaultPath(path, kind) }] };
   }
   const normalized = path === undefined ? '' : normalizeVaultPath(path, 'folder');
   const first = normalized.split('/')[0] ?? '';
@@ -53,12 +54,12 @@ export async function callTargets(
   if (named) {
     await ctx.refresh(named.name);
     const rest = normalized.slice(first.length + 1);
-    return { across: true, targets: [{ vault: named, path: rest === '' ? '' : normalizeVaultPath(rest, kind) }] };
+    return { across: true, namedByPath: true, targets: [{ vault: named, path: rest === '' ? '' : normalizeVaultPath(rest, kind) }] };
   }
   const vaults = [...ctx.vaults.values()];
   await Promise.all(vaults.map((vault) => ctx.refresh(vault.name)));
   const inner = path === undefined || normalized === '' ? '' : normalizeVaultPath(path, kind);
-  return { across: true, targets: vaults.map((vault) => ({ vault, path: inner })) };
+  return { across: true, namedByPath: false, targets: vaults.map((vault) => ({ vault, path: inner })) };
 }
 
 /** The open folders of a repository as path prefixes: `''` for everything, else `folder/`. */

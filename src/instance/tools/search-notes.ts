@@ -60,8 +60,8 @@ export const searchNotes = defineTool({
   async handler(input, ctx) {
     const caseSensitive = isCaseSensitive(input.query, input.regex);
     const matcher = input.regex ? regexMatcher(compileRegex(input.query, caseSensitive)) : plainMatcher(input.query, caseSensitive);
-    const { across, targets } = await callTargets(ctx, input.repo, input.path, 'folder');
-    const scopes = await searchScopes(ctx, targets, !across || targets.length === 1);
+    const { across, namedByPath, targets } = await callTargets(ctx, input.repo, input.path, 'folder');
+    const scopes = await searchScopes(ctx, targets, !across || namedByPath);
     const wanted = input.offset + input.limit + 1;
     const found = await collectMatches(ctx, scopes, input.regex ? null : input.query, caseSensitive, matcher, wanted);
 

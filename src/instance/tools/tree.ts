@@ -55,14 +55,13 @@ export const tree = defineTool({
     }),
   output,
   async handler(input, ctx) {
-    const { across, targets } = await callTargets(ctx, input.repo, input.folder, 'folder');
+    const { across, namedByPath, targets } = await callTargets(ctx, input.repo, input.folder, 'folder');
     const entries: TreeEntry[] = [];
-    const remarks: string[] = [];
-    const acrossAll = across && targets.length !== 1;
+    const acrossAll = across && !namedByPath;
     for (const { vault, path } of targets) {
       if (acrossAll) {
         // Without a repository: each one is an entry of its own, its folders below it.
-        const below = await folderEntries(ctx, vault, '', input.depth - 1, remarks);
+        const below = await folderEntries(ctx, vault, '', input.depth - 1);
         const total = below.notes;
         entries.push({
           path: `${vault.name}/`,
@@ -73,7 +72,7 @@ export const tree = defineTool({
         });
         entries.push(...below.entries.map((entry) => ({ ...entry, path: `${vault.name}/${entry.path}`, readme: entry.readme && `${vault.name}/${entry.readme}`, repo: vault.name })).map(dropUndefined));
       } else {
-        const found = await folderEntries(ctx, vault, path, input.depth, remarks);
+        const found = await folderEntries(ctx, vault, path, input.depth);
         entries.push(
           ...found.entries.map((entry) =>
             dropUndefined({ ...entry, path: answerPath(vault.name, entry.path, across), readme: entry.readme && answerPath(vault.name, entry.readme, across), ...(across ? { repo: vault.name } : {}) }),
@@ -83,31 +82,35 @@ export const tree = defineTool({
     }
     const single = !acrossAll ? targets[0]!.vault : null;
     const atRoot = single !== null && targets[0]!.path === '' && input.offset === 0;
-    if (atRoot && single.config.problems.length > 0) {
-      remarks.push(
-        `The repository's configuration has problems, so defaults apply where they are: ${single.config.problems.map((p) => `${p.file}: ${p.message}`).join('; ')}.`,
-      );
-    }
+    // The contract has no `note` for tree: the root's rules carry the configuration's problems.
+    const rules = atRoot ? rootRules(single) : null;
     const page = entries.slice(input.offset, input.offset + input.limit);
-    const { answer } = fitAnswer(page, (kept, cut): TreeAnswer => {
-      const hasMore = input.offset + kept.length < entries.length;
-      const note = [...remarks];
-      if (cut) note.push(`The page was cut at ${kept.length} entries to stay within 40000 characters.`);
-      if (hasMore) note.push(`More entries follow: call tree again with offset ${input.offset + kept.length}.`);
-      return {
-        entries: [...kept],
-        total: entries.length,
-        offset: input.offset,
-        hasMore,
-        ...(!across ? { repo: single!.name } : {}),
-        ...(acrossAll ? { repos: targets.map(({ vault }) => (vault.config.settings.summary === null ? { repo: vault.name } : { repo: vault.name, summary: vault.config.settings.summary })) } : {}),
-        ...(atRoot && single.config.instructions !== null ? { instructions: single.config.instructions } : {}),
-        ...(note.length > 0 ? { note: note.join(' ') } : {}),
-      } as TreeAnswer;
-    });
+    const { answer } = fitAnswer(page, (kept): TreeAnswer => ({
+      entries: [...kept],
+      total: entries.length,
+      offset: input.offset,
+      hasMore: input.offset + kept.length < entries.length,
+      ...(!across ? { repo: single!.name } : {}),
+      ...(acrossAll
+        ? { repos: targets.map(({ vault }) => (vault.config.settings.summary === null ? { repo: vault.name } : { repo: vault.name, summary: vault.config.settings.summary })) }
+        : {}),
+      ...(rules !== null ? { instructions: rules } : {}),
+    }));
     return answer;
   },
 });
+
+/** A repository's instructions, followed by what is wrong with its `.vault/` (defaults apply there); null when neither. */
+function rootRules(vault: Vault): string | null {
+  const { instructions, problems } = vault.config;
+  const parts = instructions === null ? [] : [instructions];
+  if (problems.length > 0) {
+    parts.push(
+      `(Major Vault: this repository's .vault/ configuration has problems, so defaults apply where they are: ${problems.map((p) => `${p.file}: ${p.message}`).join('; ')}.)`,
+    );
+  }
+  return parts.length === 0 ? null : parts.join('\n\n');
+}
 
 function dropUndefined<T extends object>(value: T): T {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
@@ -115,21 +118,21 @@ function dropUndefined<T extends object>(value: T): T {
 
 /**
  * The folders below `folder` (`''`: the root) down to `depth` levels, in tree order, each
- * with its recursive note count and README (exactly `README.md`; another spelling is named
- * in `remarks`). Only open folders count.
+ * with its recursive note count and README (exactly `README.md`; a folder with only another
+ * spelling gets a summary pointing that out, spec: "pointed out, not used"). Only open folders count.
  */
 async function folderEntries(
   ctx: ToolContext,
   vault: Vault,
   folder: string,
   depth: number,
-  remarks: string[],
 ): Promise<{ entries: TreeEntry[]; notes: number; rootReadme: string | null }> {
   const scope = folderScope(vault, folder, true);
   const outline = await ctx.index.noteOutline([scope]);
   const base = folder === '' ? '' : `${folder}/`;
   const counts = new Map<string, number>();
   const readmes = new Map<string, { path: string; summary: string | null }>();
+  const misspelt = new Map<string, string>();
   let rootReadme: string | null = null;
   for (const note of outline) {
     if (!note.path.startsWith(base)) continue;
@@ -143,14 +146,18 @@ async function folderEntries(
     if (name === 'README.md') {
       if (parent === base) rootReadme = note.path;
       else readmes.set(parent, { path: note.path, summary: note.summary });
-    } else if (name.toLowerCase() === 'readme.md' && remarks.length < 5) {
-      remarks.push(`${answerPath(vault.name, note.path, false)} is not read as its folder's README: only the exact name README.md is; rename it with move_note.`);
+    } else if (name.toLowerCase() === 'readme.md') {
+      misspelt.set(parent, name);
     }
   }
   const entries = [...counts.entries()]
     .sort(([a], [b]) => compareSegments(a, b))
     .map(([path, notes]) => {
       const readme = readmes.get(path);
+      const other = misspelt.get(path);
+      if (!readme && other !== undefined) {
+        return { path, notes, summary: `(No README: ${other} here is not read as one, only the exact name README.md is; rename it with move_note.)` };
+      }
       return { path, notes, ...(readme?.summary == null ? {} : { summary: readme.summary }), ...(readme ? { readme: readme.path } : {}) };
     });
   const notes = outline.filter((note) => note.path.startsWith(base)).length;

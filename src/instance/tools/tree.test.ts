@@ -1,0 +1,59 @@
+// tree on real repositories: folders with counts and READMEs, the root's rules, the repositories.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openAcme } from '../../../test/support/acme-fixture.ts';
+import { repoField } from '../tool.ts';
+import { tree } from './tree.ts';
+
+let acme: Awaited<ReturnType<typeof openAcme>>;
+const map = async (input: Record<string, unknown>) => tree.output.parse(await tree.handler(tree.input(repoField([])).parse(input), acme.ctx));
+
+beforeAll(async () => {
+  acme = await openAcme();
+});
+afterAll(async () => acme?.close());
+
+describe('tree', () => {
+  it('maps the open folders at the root, with counts, READMEs, instructions and README spellings', async () => {
+    const answer = await map({ repo: 'projects' });
+    expect(answer.entries).toEqual([
+      { path: 'active/', notes: 5 },
+      { path: 'active/launch/', notes: 4, summary: 'Decisions for the launch, one note per decision.', readme: 'active/launch/README.md' },
+      { path: 'active/templates/', notes: 1 },
+      { path: 'archive/', notes: 3 },
+      { path: 'archive/old/', notes: 2, summary: expect.stringContaining('Readme.md here is not read') },
+    ]);
+    expect(answer).toMatchObject({ total: 5, offset: 0, hasMore: false, repo: 'projects', instructions: 'Every decision names who made it and when.' });
+  });
+
+  it('goes deeper below a folder, and pages', async () => {
+    const answer = await map({ repo: 'projects', folder: 'active', depth: 3 });
+    expect(answer.entries.map((e) => e.path)).toEqual(['active/launch/', 'active/launch/decisions/', 'active/templates/']);
+    expect(answer.instructions).toBeUndefined();
+    const page = await map({ repo: 'projects', limit: 2, offset: 2 });
+    expect(page.entries.map((e) => e.path)).toEqual(['active/templates/', 'archive/']);
+    expect(page).toMatchObject({ hasMore: true, total: 5 });
+    expect(page.instructions).toBeUndefined();
+  });
+
+  it('lists the readable repositories when repo is left out', async () => {
+    const answer = await map({ depth: 1 });
+    expect(answer.repos).toEqual([{ repo: 'handbook' }, { repo: 'projects', summary: 'One folder per project: plans, decisions and meeting notes.' }]);
+    expect(answer.entries).toEqual([
+      { path: 'handbook/', notes: 4, readme: 'handbook/README.md', repo: 'handbook' },
+      { path: 'projects/', notes: 8, summary: 'One folder per project: plans, decisions and meeting notes.', repo: 'projects' },
+    ]);
+    const below = await map({ folder: 'handbook' });
+    expect(below.entries).toEqual([{ path: 'handbook/onboarding/', notes: 3, repo: 'handbook' }]);
+  });
+
+  it('shows only what the person can read', async () => {
+    const only = await (await import('../../../test/support/tool-context.ts')).openToolContext(acme.reposDir, { readable: ['handbook'] });
+    try {
+      const answer = await tree.handler(tree.input(repoField([])).parse({}), only);
+      expect(answer.repos).toEqual([{ repo: 'handbook' }]);
+      expect(JSON.stringify(answer)).not.toContain('projects');
+    } finally {
+      await only.close();
+    }
+  });
+});
