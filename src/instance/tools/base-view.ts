@@ -100,10 +100,23 @@ export const baseView = defineTool({
   },
 });
 
+/** Every indexed file of a repository as a row, with the resolver over all its paths. */
+interface RepoRows {
+  key: string;
+  files: BaseNote[];
+  resolveLink: (target: string, fromPath: string) => string | null;
+}
+
+/** The rows of the last few repositories, by index state: rebuilt only when the index moved. */
+const rowsCache = new Map<string, RepoRows>();
+const ROWS_CACHE_REPOS = 8;
+
 /**
  * The rows a base sees in one repository: every indexed file in the open folders (hidden
  * files are never indexed), notes with their frontmatter, tags, links and embeds from the
  * index, other files with their size; ctime/mtime from Git. Links resolve over every file.
+ * Built once per index state (head, fingerprint, time of indexing) and kept, since reading
+ * every note's row is the expensive part of a call.
  */
 async function baseRows(
   index: NoteIndex,
@@ -111,16 +124,29 @@ async function baseRows(
   repo: string,
   folders: readonly string[],
 ): Promise<{ notes: BaseNote[]; resolveLink: (target: string, fromPath: string) => string | null }> {
-  const [noteRows, filePaths, facts] = await Promise.all([index.noteRows(repo), index.filePaths(repo), gitFacts(host, repo)]);
+  const [state, facts] = await Promise.all([index.repoState(repo), gitFacts(host, repo)]);
+  const key = `${state?.head ?? ''}\u0000${state?.fingerprint ?? ''}\u0000${state?.indexedAt.getTime() ?? ''}\u0000${facts.head ?? ''}`;
+  let rows = rowsCache.get(repo);
+  if (rows === undefined || rows.key !== key || state === null) {
+    rows = await buildRows(index, repo, facts, key);
+    rowsCache.delete(repo);
+    rowsCache.set(repo, rows);
+    if (rowsCache.size > ROWS_CACHE_REPOS) rowsCache.delete(rowsCache.keys().next().value!);
+  }
+  return { notes: rows.files.filter((file) => isInFolders(file.path, folders)), resolveLink: rows.resolveLink };
+}
+
+async function buildRows(index: NoteIndex, repo: string, facts: GitFacts, key: string): Promise<RepoRows> {
+  const [noteRows, filePaths] = await Promise.all([index.noteRows(repo), index.filePaths(repo)]);
   const resolver = new LinkResolver(filePaths);
   const toRef = (link: IndexedLink) => ({ target: link.target === '' ? link.source.replace(/\.md$/, '') : link.target, path: link.resolved });
   const byPath = new Map(noteRows.map((row) => [row.path, row]));
-  const notes: BaseNote[] = [];
+  const files: BaseNote[] = [];
   for (const path of filePaths) {
-    if (isHiddenPath(path) || !isInFolders(path, folders)) continue;
+    if (isHiddenPath(path)) continue;
     const times = facts.times.get(path);
     const row = byPath.get(path);
-    notes.push(
+    files.push(
       row === undefined
         ? { path, frontmatter: null, tags: [], links: [], embeds: [], size: facts.sizes.get(path) ?? 0, ctime: times?.ctime ?? null, mtime: times?.mtime ?? null }
         : {
@@ -135,7 +161,7 @@ async function baseRows(
           },
     );
   }
-  return { notes, resolveLink: (target, fromPath) => resolver.resolveTarget(target, fromPath) };
+  return { key, files, resolveLink: (target, fromPath) => resolver.resolveTarget(target, fromPath) };
 }
 
 /** Per file: first and last commit dates, and blob sizes, at one head of one repository. */
