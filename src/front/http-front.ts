@@ -76,6 +76,14 @@ export function createFront(options: FrontOptions): Front {
     const allowedOrigins = options.allowedHostnames === 'any' ? [...loopbackHostnames, ownHost] : [...loopbackHostnames, ...options.allowedHostnames];
     const originCheck = validateOriginHeader(origin, allowedOrigins);
     if (!originCheck.ok) return forbidden(originCheck.message);
+    // An allowed page (a browser-based client such as the MCP Inspector) may read the answers.
+    if (origin === null) return answerMcp(request, resourceUrl);
+    const cors = corsHeaders(origin, request.headers.get('access-control-request-headers'));
+    if (request.method === 'OPTIONS') return new Response(null, { status: 204, headers: cors });
+    return withHeaders(await answerMcp(request, resourceUrl), cors);
+  }
+
+  async function answerMcp(request: Request, resourceUrl: URL): Promise<Response> {
 
     const token = bearerToken(request.headers.get('authorization'));
     if (host.requiresToken && token === undefined) return unauthorizedResponse(resourceUrl, false);
@@ -91,9 +99,7 @@ export function createFront(options: FrontOptions): Front {
     });
     // A 2025-era client gets its name back as a session id, so later stateless calls know it.
     if (initializing !== null && response.ok && !response.headers.has('mcp-session-id')) {
-      const headers = new Headers(response.headers);
-      headers.set('mcp-session-id', sessionIdFor(initializing));
-      return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+      return withHeaders(response, { 'mcp-session-id': sessionIdFor(initializing) });
     }
     return response;
   }
@@ -160,6 +166,29 @@ export async function listenFront(front: Front, options: { port: number; hostnam
       });
     },
   };
+}
+
+/**
+ * CORS for an allowed origin: the MCP headers in both directions (a preflight's requested
+ * headers are allowed as asked: the origin is trusted already, and 2026-07-28 clients send
+ * per-parameter `Mcp-Param-*` headers), and the 401 challenge readable.
+ */
+function corsHeaders(origin: string, requestedHeaders: string | null): Record<string, string> {
+  return {
+    'access-control-allow-origin': origin,
+    'access-control-allow-methods': 'GET, POST, DELETE, OPTIONS',
+    'access-control-allow-headers': requestedHeaders ?? 'authorization, content-type, accept, mcp-protocol-version, mcp-session-id, last-event-id, mcp-method, mcp-name',
+    'access-control-expose-headers': 'mcp-session-id, mcp-protocol-version, www-authenticate',
+    'access-control-max-age': '600',
+    vary: 'origin',
+  };
+}
+
+/** `response` with `headers` added (its own are immutable when it came from a handler). */
+function withHeaders(response: Response, headers: Record<string, string>): Response {
+  const merged = new Headers(response.headers);
+  for (const [name, value] of Object.entries(headers)) merged.set(name, value);
+  return new Response(response.body, { status: response.status, statusText: response.statusText, headers: merged });
 }
 
 /** The token of an `Authorization: Bearer <token>` header (scheme case-insensitive), else undefined. */

@@ -146,6 +146,19 @@ describe('the demo over HTTP', () => {
     expect((await rpc(demo.url, 'tools/list', {}, { origin: 'http://localhost:5173' })).status).toBe(200);
   });
 
+  test('a page on a loopback origin may read the answers (CORS); a preflight is answered', async () => {
+    const preflight = await fetch(demo.url, {
+      method: 'OPTIONS',
+      headers: { origin: 'http://localhost:6274', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type, mcp-protocol-version' },
+    });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get('access-control-allow-origin')).toBe('http://localhost:6274');
+    expect(preflight.headers.get('access-control-allow-headers')).toBe('content-type, mcp-protocol-version');
+    const answer = await rpc(demo.url, 'tools/list', {}, { origin: 'http://localhost:6274' });
+    expect(answer.headers.get('access-control-allow-origin')).toBe('http://localhost:6274');
+    expect((await fetch(demo.url, { method: 'OPTIONS', headers: { origin: 'http://evil.example' } })).status).toBe(403);
+  });
+
   test('an unknown path says where the MCP address is', async () => {
     const response = await fetch(new URL('/elsewhere', demo.url));
     expect(response.status).toBe(404);
