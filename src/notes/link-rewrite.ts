@@ -58,7 +58,7 @@ export function relinkNote(input: RelinkInput): RelinkResult {
     if (was === null) continue;
     if (moved.has(was)) toMoved++;
     const expected = moved.get(was) ?? was;
-    if (resolveWritten(after, link.target, pathAfter, wiki) === expected) continue;
+    if (resolveWritten(after, link.target, pathAfter, wiki) === expected && !lostExactCase(link, wiki, pathBefore, was, pathAfter, expected)) continue;
     const raw = wiki ? rewriteWiki(link, expected, pathAfter, after) : rewriteMarkdown(link, was, expected, pathBefore, pathAfter, after);
     if (raw === null) lost.push(link);
     else edits.push({ start: link.start, end: link.end, raw });
@@ -91,6 +91,22 @@ export function applyEdits(text: string, edits: ReadonlyArray<{ start: number; e
     from = edit.end;
   }
   return out + text.slice(from);
+}
+
+/**
+ * True when a path-form link named its file with the exact case before and, after a move that
+ * changed only case somewhere, reaches it only through case-insensitive matching: written
+ * again so that case-sensitive readers (Git hosts, static sites) still follow it.
+ */
+function lostExactCase(link: Link, wiki: boolean, pathBefore: string, was: string, pathAfter: string, expected: string): boolean {
+  if (wiki && !link.target.includes('/')) return false;
+  const spelled = (from: string) => {
+    const folder = posix.dirname(from) === '.' ? '' : posix.dirname(from);
+    const base = wiki || link.target.startsWith('/') ? link.target.replace(/^\/+/, '') : posix.normalize(posix.join(folder, link.target));
+    return base.normalize('NFC');
+  };
+  const exact = (written: string, file: string) => written === file.normalize('NFC') || `${written}.md` === file.normalize('NFC');
+  return exact(spelled(pathBefore), was) && !exact(spelled(pathAfter), expected);
 }
 
 function resolveWritten(resolver: LinkResolver, target: string, fromPath: string, wiki: boolean): string | null {

@@ -1,0 +1,185 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { callTool, refusalOf } from '../../../test/writes/call-tool.ts';
+import { openWriteFixture, type WriteFixture } from '../../../test/writes/write-fixture.ts';
+import { moveNote } from './move-note.ts';
+
+let fixture: WriteFixture | undefined;
+afterEach(async () => {
+  await fixture?.close();
+  fixture = undefined;
+});
+
+function changedFiles(f: WriteFixture): string[] {
+  return f.git(['diff-tree', '--no-commit-id', '--name-status', '-r', '-z', '--no-renames', 'HEAD']).split('\0').filter(Boolean).reduce<string[]>((out, part, i, all) => {
+    if (i % 2 === 0) out.push(`${part} ${all[i + 1]}`);
+    return out;
+  }, []);
+}
+
+describe('move_note', () => {
+  it('moves a note and rewrites every link to it in its own form, in one commit', async () => {
+    fixture = await openWriteFixture({
+      'projects/plan.md': '# Plan\n\n## Goals\n\nShip. ^g1\n',
+      'index.md': [
+        'Wiki: [[projects/plan]], [[plan|the plan]], [[plan#Goals]], ![[plan#^g1]], [[projects/plan.md]]',
+        '| Doc | Link |',
+        '| --- | --- |',
+        '| p | [[plan\\|Plan]] |',
+        'Markdown: [p](projects/plan.md#Goals "Title"), [q](<projects/plan.md>), [r](./projects/plan.md)',
+        'Code: `[[plan]]` and',
+        '```',
+        '[[plan]] [x](projects/plan.md)',
+        '```',
+        '',
+      ].join('\n'),
+      'projects/sibling.md': 'See [[plan]] and [up](plan.md)\r\nCRLF stays\r\n',
+      'other.md': 'nothing here\n',
+    });
+    const ctx = await fixture.context();
+    const answer = await callTool(moveNote, { repo: 'notes', from: 'projects/plan.md', to: 'archive/2026/Road map.md', summary: 'Archived the plan' }, ctx);
+    expect(fixture.show('index.md').toString()).toBe(
+      [
+        'Wiki: [[archive/2026/Road map]], [[Road map|the plan]], [[Road map#Goals]], ![[Road map#^g1]], [[archive/2026/Road map.md]]',
+        '| Doc | Link |',
+        '| --- | --- |',
+        '| p | [[Road map\\|Plan]] |',
+        'Markdown: [p](archive/2026/Road%20map.md#Goals "Title"), [q](<archive/2026/Road map.md>), [r](./archive/2026/Road%20map.md)',
+        'Code: `[[plan]]` and',
+        '```',
+        '[[plan]] [x](projects/plan.md)',
+        '```',
+        '',
+      ].join('\n'),
+    );
+    expect(fixture.show('projects/sibling.md').toString()).toBe('See [[Road map]] and [up](../archive/2026/Road%20map.md)\r\nCRLF stays\r\n');
+    expect(fixture.show('archive/2026/Road map.md').toString()).toBe('# Plan\n\n## Goals\n\nShip. ^g1\n');
+    expect(answer).toEqual({
+      from: 'projects/plan.md',
+      to: 'archive/2026/Road map.md',
+      files: 1,
+      links: 11,
+      updated: [
+        { path: 'index.md', links: 9 },
+        { path: 'projects/sibling.md', links: 2 },
+      ],
+      commit: fixture.git(['rev-parse', 'HEAD']),
+      outsideReferences: 0,
+      repo: 'notes',
+    });
+    expect(fixture.commitCount()).toBe(2);
+    expect(fixture.git(['log', '-1', '--format=%an|%s'])).toBe('Alice Arden|Archived the plan (move_note via Test Client)');
+    expect(changedFiles(fixture)).toEqual(['A archive/2026/Road map.md', 'M index.md', 'D projects/plan.md', 'M projects/sibling.md']);
+    expect(fixture.git(['status', '--porcelain'])).toBe('');
+    expect(await ctx.index.getNote('notes', 'projects/plan.md')).toBeNull();
+    expect((await ctx.index.getNote('notes', 'archive/2026/Road map.md'))?.title).toBe('Road map');
+  });
+
+  it('keeps links to a note of the same name in another folder, and leaves bare links that still resolve', async () => {
+    fixture = await openWriteFixture({
+      'a/Meeting.md': 'A\n',
+      'b/Meeting.md': 'B\n',
+      'b/notes.md': '[[Meeting]] means b/Meeting; [[a/Meeting]] means a.\n',
+      'a/notes.md': '[[Meeting]] means a/Meeting.\n',
+    });
+    const answer = await callTool(moveNote, { repo: 'notes', from: 'a/Meeting.md', to: 'c/Meeting.md', summary: 'Moved' }, await fixture.context());
+    expect(fixture.show('b/notes.md').toString()).toBe('[[Meeting]] means b/Meeting; [[c/Meeting]] means a.\n');
+    // From a/notes.md the bare name now reaches b/Meeting.md (same length, alphabetical): the path is written.
+    expect(fixture.show('a/notes.md').toString()).toBe('[[c/Meeting]] means a/Meeting.\n');
+    expect(answer.links).toBe(2);
+  });
+
+  it('moves a folder with relative links in, out and within', async () => {
+    fixture = await openWriteFixture({
+      'proj/apollo/plan.md': 'Budget: [b](budget.md), glossary: [g](../../shared/glossary.md), [[budget]]\n',
+      'proj/apollo/budget.md': 'Back to [plan](./plan.md)\n',
+      'proj/apollo/img/chart.png': Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 1, 2]),
+      'proj/apollo/chart-note.md': '![chart](img/chart.png) ![[chart.png]]\n',
+      'shared/glossary.md': 'Used by [apollo plan](../proj/apollo/plan.md)\n',
+    });
+    const answer = await callTool(moveNote, { repo: 'notes', from: 'proj/apollo', to: 'archive/apollo-2026', summary: 'Archived Apollo' }, await fixture.context());
+    expect(fixture.show('archive/apollo-2026/plan.md').toString()).toBe('Budget: [b](budget.md), glossary: [g](../../shared/glossary.md), [[budget]]\n');
+    expect(fixture.show('archive/apollo-2026/budget.md').toString()).toBe('Back to [plan](./plan.md)\n');
+    expect(fixture.show('archive/apollo-2026/chart-note.md').toString()).toBe('![chart](img/chart.png) ![[chart.png]]\n');
+    expect(fixture.show('archive/apollo-2026/img/chart.png')).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 1, 2]));
+    expect(fixture.show('shared/glossary.md').toString()).toBe('Used by [apollo plan](../archive/apollo-2026/plan.md)\n');
+    expect(answer).toMatchObject({ files: 4, links: 1, updated: [{ path: 'shared/glossary.md', links: 1 }] });
+    expect(fixture.git(['ls-tree', '-r', '--name-only', 'HEAD']).split('\n')).toEqual([
+      'archive/apollo-2026/budget.md',
+      'archive/apollo-2026/chart-note.md',
+      'archive/apollo-2026/img/chart.png',
+      'archive/apollo-2026/plan.md',
+      'shared/glossary.md',
+    ]);
+    expect(fixture.commitCount()).toBe(2);
+  });
+
+  it('renames by case only, and refuses an existing target', async () => {
+    fixture = await openWriteFixture({ 'Notes/plan.md': 'p\n', 'Notes/other.md': '[x](plan.md) [[plan]]\n', 'taken.md': 't\n' });
+    const ctx = await fixture.context();
+    const answer = await callTool(moveNote, { repo: 'notes', from: 'Notes/plan.md', to: 'Notes/Plan.md', summary: 'Capitalised' }, ctx);
+    expect(fixture.git(['ls-tree', '-r', '--name-only', 'HEAD']).split('\n')).toEqual(['Notes/Plan.md', 'Notes/other.md', 'taken.md']);
+    expect(fixture.show('Notes/other.md').toString()).toBe('[x](Plan.md) [[plan]]\n');
+    expect(answer.links).toBe(1);
+    const exists = await refusalOf(callTool(moveNote, { repo: 'notes', from: 'Notes/Plan.md', to: 'taken.md', summary: 'S' }, ctx));
+    expect(exists.code).toBe('exists');
+    expect(exists.message).toContain('"taken.md"');
+    expect(fixture.commitCount()).toBe(2);
+  });
+
+  it('handles Unicode and punctuation in file names', async () => {
+    fixture = await openWriteFixture({
+      'Größe & Maß (v2).md': 'g\n',
+      'Zürich 会議.md': 'z\n',
+      'links.md': '[[Größe & Maß (v2)]] [g](Gr%C3%B6%C3%9Fe%20%26%20Ma%C3%9F%20%28v2%29.md) [[Zürich 会議#Top]] [z](<Zürich 会議.md>)\n',
+    });
+    const ctx = await fixture.context();
+    await callTool(moveNote, { repo: 'notes', from: 'Größe & Maß (v2).md', to: 'maße/Größe, Maß (v3).md', summary: 'Renamed' }, ctx);
+    await callTool(moveNote, { repo: 'notes', from: 'Zürich 会議.md', to: 'orte/Zürich 会議 2.md', summary: 'Renamed' }, ctx);
+    expect(fixture.show('links.md').toString()).toBe(
+      '[[Größe, Maß (v3)]] [g](ma%C3%9Fe/Gr%C3%B6%C3%9Fe,%20Ma%C3%9F%20%28v3%29.md) [[Zürich 会議 2#Top]] [z](<orte/Zürich 会議 2.md>)\n',
+    );
+  });
+
+  it('counts links from outside the open folders without changing or naming them', async () => {
+    fixture = await openWriteFixture({
+      '.vault/settings.jsonc': '{ "format": 3, "role": "root", "name": "notes", "prompts": [], "resources": [], "folders": ["vault/"] }\n',
+      'vault/plan.md': 'p\n',
+      'vault/in.md': '[[plan]]\n',
+      'site/out.md': '[[vault/plan]] and [[vault/plan|again]]\n',
+    });
+    const answer = await callTool(moveNote, { repo: 'notes', from: 'vault/plan.md', to: 'vault/x/plan2.md', summary: 'Moved' }, await fixture.context());
+    expect(answer).toMatchObject({ links: 1, outsideReferences: 2, updated: [{ path: 'vault/in.md', links: 1 }] });
+    expect(fixture.show('site/out.md').toString()).toBe('[[vault/plan]] and [[vault/plan|again]]\n');
+    const outside = await refusalOf(callTool(moveNote, { repo: 'notes', from: 'vault/in.md', to: 'site/in.md', summary: 'S' }, await fixture.context()));
+    expect(outside.code).toBe('outside_folders');
+  });
+
+  it('changes the type with the move, and refuses a target the type does not allow', async () => {
+    fixture = await openWriteFixture({
+      '.vault/settings.jsonc': '{ "format": 3, "role": "root", "name": "notes", "prompts": [], "resources": [] }\n',
+      '.vault/types/decision.md': '---\nplaces:\n  - "decisions/{title:slug}.md"\nfrontmatter:\n  type: object\n  required: [decided_by]\n---\n',
+      '.vault/types/idea.md': '---\nplaces:\n  - "ideas/{title:slug}.md"\n---\n',
+      'ideas/fly.md': '---\r\ntype: idea # was an idea\r\ndecided_by: Ann\r\n---\r\nFly.\r\n',
+      'ideas/swim.md': '---\ntype: idea\n---\nSwim.\n',
+    });
+    const ctx = await fixture.context();
+    const wrongPlace = await refusalOf(callTool(moveNote, { repo: 'notes', from: 'ideas/fly.md', to: 'elsewhere/fly.md', summary: 'S' }, ctx));
+    expect(wrongPlace.code).toBe('bad_arguments');
+    expect(wrongPlace.message).toContain('"ideas/{title:slug}.md"');
+    const schema = await refusalOf(callTool(moveNote, { repo: 'notes', from: 'ideas/swim.md', to: 'decisions/swim.md', type: 'decision', summary: 'S' }, ctx));
+    expect(schema.code).toBe('schema_violation');
+    await callTool(moveNote, { repo: 'notes', from: 'ideas/fly.md', to: 'decisions/fly.md', type: 'decision', summary: 'Decided to fly' }, ctx);
+    expect(fixture.show('decisions/fly.md').toString()).toBe('---\r\ntype: decision # was an idea\r\ndecided_by: Ann\r\n---\r\nFly.\r\n');
+    expect(fixture.commitCount()).toBe(2);
+  });
+
+  it('answers the same commit when the move was already made', async () => {
+    fixture = await openWriteFixture({ 'a.md': 'a\n', 'b.md': '[[a]]\n' });
+    const ctx = await fixture.context();
+    const first = await callTool(moveNote, { repo: 'notes', from: 'a.md', to: 'x/a2.md', summary: 'Moved' }, ctx);
+    const again = await callTool(moveNote, { repo: 'notes', from: 'a.md', to: 'x/a2.md', summary: 'Moved' }, ctx);
+    expect(again.commit).toBe(first.commit);
+    expect(fixture.commitCount()).toBe(2);
+    expect((await refusalOf(callTool(moveNote, { repo: 'notes', from: 'gone.md', to: 'y.md', summary: 'S' }, ctx))).code).toBe('note_not_found');
+  });
+});
