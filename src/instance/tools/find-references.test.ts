@@ -1,0 +1,72 @@
+// find_references on real repositories: values (counts, struck, long lines) and paths (links, embeds, mentions).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openAcme } from '../../../test/support/acme-fixture.ts';
+import { isVaultError } from '../../vault-error.ts';
+import { repoField } from '../tool.ts';
+import { findReferences } from './find-references.ts';
+
+let acme: Awaited<ReturnType<typeof openAcme>>;
+const find = async (input: Record<string, unknown>) =>
+  findReferences.output.parse(await findReferences.handler(findReferences.input(repoField([])).parse(input), acme.ctx));
+
+async function refusal(input: Record<string, unknown>): Promise<string> {
+  try {
+    await find(input);
+  } catch (error) {
+    if (isVaultError(error)) return error.code;
+    throw error;
+  }
+  throw new Error('expected a refusal');
+}
+
+beforeAll(async () => {
+  acme = await openAcme();
+});
+afterAll(async () => acme?.close());
+
+describe('find_references', () => {
+  it('counts and lists lines mentioning values, case-insensitively, marking struck ones', async () => {
+    const answer = await find({ repo: 'projects', values: ['34 stores at ACME', 'Acme Procurement'] });
+    expect(answer.counts).toEqual([
+      { value: '34 stores at ACME', lines: 2, capped: false },
+      { value: 'Acme Procurement', lines: 1, capped: false },
+    ]);
+    expect(answer.references.map((r) => [r.value, r.path, r.line, r.shortened, r.struck ?? false])).toEqual([
+      ['34 stores at ACME', 'active/launch/plan.md', 16, true, false],
+      ['34 stores at ACME', 'active/launch/plan.md', 17, false, true],
+      ['Acme Procurement', 'archive/old/notes.md', 4, false, false],
+    ]);
+    expect(answer.references[0]!.text).toContain('34 Stores at Acme');
+    expect(answer).toMatchObject({ repo: 'projects', hasMore: false });
+  });
+
+  it('finds every link, embed and path mention of a file; a note named without .md', async () => {
+    const answer = await find({ repo: 'projects', path: 'active/launch/open-questions' });
+    expect(answer.counts).toEqual([{ value: 'active/launch/open-questions.md', lines: 2, capped: false }]);
+    expect(answer.references.map((r) => [r.path, r.line])).toEqual([
+      ['active/launch/plan.md', 11],
+      ['active/launch/plan.md', 12],
+    ]);
+    const embed = await find({ repo: 'handbook', path: 'images/logo.png' });
+    expect(embed.references.map((r) => [r.path, r.line])).toEqual([['onboarding/first-week.md', 3]]);
+    const unicode = await find({ repo: 'handbook', path: 'onboarding/Über uns.md' });
+    expect(unicode.references).toEqual([{ value: 'onboarding/Über uns.md', path: 'onboarding/first-week.md', line: 3, text: 'Read [[Über uns]] first. ![[logo.png]]', shortened: false }]);
+  });
+
+  it('pages, and refuses both or neither of values and path, missing files and closed paths', async () => {
+    const page = await find({ repo: 'projects', values: ['acme'], limit: 1, offset: 1 });
+    expect(page.references).toHaveLength(1);
+    expect(page.offset).toBe(1);
+    expect(page.hasMore).toBe(page.counts[0]!.lines > 2);
+    expect(await refusal({ repo: 'projects' })).toBe('bad_arguments');
+    expect(await refusal({ repo: 'projects', values: ['x'], path: 'a.md' })).toBe('bad_arguments');
+    expect(await refusal({ repo: 'projects', path: 'active/launch/nothing.md' })).toBe('note_not_found');
+    expect(await refusal({ repo: 'projects', path: 'code/build.md' })).toBe('outside_folders');
+    expect(await refusal({ repo: 'nope', values: ['x'] })).toBe('repo_not_found');
+  });
+
+  it('never shows lines outside the open folders', async () => {
+    const answer = await find({ repo: 'projects', values: ['procurement'] });
+    expect(answer.references.map((r) => r.path)).toEqual(['archive/old/notes.md']);
+  });
+});
