@@ -10,9 +10,13 @@ import type { Installation } from '../instance/installation.ts';
 import type { Log } from '../instance/log.ts';
 import type { ToolDefinition } from '../instance/tool.ts';
 import type { Access } from '../repo-host/person.ts';
+import { cachedAuthenticate } from './access-cache.ts';
 import { clientNameFromSessionId, initializeClientName, sessionIdFor } from './legacy-session.ts';
 import { addressPage } from './pages/address-page.ts';
 import { protectedResourceMetadata, unauthorizedResponse } from './protected-resource-metadata.ts';
+
+/** How long the front keeps who a token belongs to, in milliseconds. */
+const accessTtlMs = 10_000;
 
 /** The loopback names every front accepts in `Host` and `Origin`. */
 export const loopbackHostnames: readonly string[] = ['localhost', '127.0.0.1', '[::1]'];
@@ -60,6 +64,7 @@ export function createFront(options: FrontOptions): Front {
   const { name, installation, log } = options;
   const host = installation.host;
   const mcpPath = `/${name}`;
+  const authenticate = cachedAuthenticate((token) => host.authenticate(token), accessTtlMs);
   const metadataPaths = new Set([`/.well-known/oauth-protected-resource${mcpPath}`, '/.well-known/oauth-protected-resource']);
   const mcp: McpHttpHandler = createMcpHandler(
     async ({ authInfo }) => {
@@ -87,7 +92,7 @@ export function createFront(options: FrontOptions): Front {
 
     const token = bearerToken(request.headers.get('authorization'));
     if (host.requiresToken && token === undefined) return unauthorizedResponse(resourceUrl, false);
-    const access = await host.authenticate(token);
+    const access = await authenticate(token);
     if (!access) return unauthorizedResponse(resourceUrl, token !== undefined);
 
     const body: unknown = request.method === 'POST' ? await request.clone().json().catch(() => null) : null;
