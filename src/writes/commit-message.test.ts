@@ -1,0 +1,17 @@
+import { describe, expect, it } from 'vitest';
+import { commitMessage } from './commit-message.ts';
+
+describe('commitMessage', () => {
+  it('puts the tool and client after the summary line, further lines in the body', () => {
+    expect(commitMessage({ summary: 'Marked trial price as an assumption', tool: 'edit_note', clientName: 'Claude' })).toBe('Marked trial price as an assumption (edit_note via Claude)\n');
+    expect(commitMessage({ summary: 'Moved\r\n\r\n\r\nWhy: tidier.  \nSecond.', tool: 'move_note', clientName: null })).toBe('Moved (move_note)\n\nWhy: tidier.\nSecond.\n');
+  });
+  it('counts characters, not bytes, and refuses more than 60', () => {
+    expect(commitMessage({ summary: 'ü'.repeat(60), tool: 't', clientName: null })).toBe(`${'ü'.repeat(60)} (t)\n`);
+    expect(() => commitMessage({ summary: 'x'.repeat(61), tool: 't', clientName: null })).toThrow(/61 characters/);
+    expect(() => commitMessage({ summary: '  \nbody', tool: 't', clientName: null })).toThrow(/empty/);
+  });
+  it('keeps control characters and line breaks of the client name out of the subject', () => {
+    expect(commitMessage({ summary: 'S', tool: 't', clientName: 'a\nb\u0007c' })).toBe('S (t via a b c)\n');
+  });
+});
