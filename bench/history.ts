@@ -42,17 +42,23 @@ const history = (args: Record<string, unknown>) => noteHistory.handler(noteHisto
 const search = (args: Record<string, unknown>) => searchHistory.handler(searchHistory.input(z.string()).parse({ repo: 'help', ...args }), ctx);
 const git = (args: string[]) => runGit(args, { gitDir: join(repoDir, '.git'), workTree: repoDir, cwd: repoDir });
 
-/** Median wall time of `task` in milliseconds over `runs` runs, after one warm-up. */
-async function median(task: () => Promise<unknown>): Promise<number> {
-  await task();
-  const times: number[] = [];
+/**
+ * Median wall times of `ours` and `theirs` in milliseconds over `runs` runs each, after one
+ * warm-up, taken in turns so that both see the same load on the machine.
+ */
+async function medians(ours: () => Promise<unknown>, theirs: () => Promise<unknown>): Promise<[number, number]> {
+  await ours();
+  await theirs();
+  const times: [number[], number[]] = [[], []];
   for (let i = 0; i < runs; i += 1) {
-    const start = performance.now();
-    await task();
-    times.push(performance.now() - start);
+    for (const [slot, task] of [ours, theirs].entries()) {
+      const start = performance.now();
+      await task();
+      times[slot as 0 | 1].push(performance.now() - start);
+    }
   }
-  times.sort((a, b) => a - b);
-  return times[Math.floor(times.length / 2)] ?? 0;
+  const median = (list: number[]) => list.sort((a, b) => a - b)[Math.floor(list.length / 2)] ?? 0;
+  return [median(times[0]), median(times[1])];
 }
 
 const longLived = 'en/Editing and formatting/Properties.md';
@@ -123,8 +129,7 @@ const cases: { name: string; ours: () => Promise<unknown>; git: () => Promise<un
 
 const rows: string[] = [];
 for (const c of cases) {
-  const ours = await median(c.ours);
-  const theirs = await median(c.git);
+  const [ours, theirs] = await medians(c.ours, c.git);
   rows.push(`| ${c.name} | ${ours.toFixed(1)} | ${c.against} | ${theirs.toFixed(1)} | ${(ours / theirs).toFixed(2)}× |`);
 }
 console.log(`History on obsidian-help (${runs} runs each, medians in ms)\n`);

@@ -81,27 +81,31 @@ export async function searchCommits(mirror: Mirror, search: CommitSearch): Promi
   const log = await matchingCommits(mirror, filters, search);
   if (log.length === 0) return [];
 
-  const input = log.map((commit) => (commit.parents.length > 1 ? `${commit.commit} ${commit.parents[0]}` : commit.commit)).join('\n') + '\n';
-  const { stdout } = await mirrorGit(mirror, ['diff-tree', '--stdin', '-z', '-r', '--root', '--raw', '--no-abbrev', '-M', '--', ...pathspecs(search.openRoots)], { input });
-  const visible = new Map(parseDiffTree(stdout).map((diff) => [diff.commit, diff.files.filter((file) => !isHiddenPath(file.path))]));
-
   const inRoots = (path: string) => !isHiddenPath(path) && search.roots.some((root) => root === '' || path === root || path.startsWith(`${root}/`));
-  const listed = log.map((commit) => {
-    const candidates = (search.text !== undefined ? commit.files : (visible.get(commit.commit) ?? [])).filter(
-      (file) => inRoots(file.path) || (file.oldPath !== null && inRoots(file.oldPath)),
-    );
+  const listing = (commit: LogCommit, files: readonly FileChange[]) => {
+    const candidates = files.filter((file) => inRoots(file.path) || (file.oldPath !== null && inRoots(file.oldPath)));
     return { commit, candidates, shown: candidates.slice(0, search.filesPerCommit) };
-  });
-  const [gains, counts] = await Promise.all([
-    search.text !== undefined ? textChanges(mirror, search.text, listed.flatMap((entry) => entry.shown)) : new Map<FileChange, 'added' | 'removed'>(),
-    lineCounts(mirror, listed.filter((entry) => entry.shown.length > 0).map((entry) => ({ commit: entry.commit, files: entry.shown }))),
+  };
+  const input = log.map((commit) => (commit.parents.length > 1 ? `${commit.commit} ${commit.parents[0]}` : commit.commit)).join('\n') + '\n';
+  const everyFile = mirrorGit(mirror, ['diff-tree', '--stdin', '-z', '-r', '--root', '--raw', '--no-abbrev', '-M', '--', ...pathspecs(search.openRoots)], { input }).then(
+    ({ stdout }) => new Map(parseDiffTree(stdout).map((diff) => [diff.commit, diff.files.filter((file) => !isHiddenPath(file.path))])),
+  );
+  // A text search lists the files the pickaxe matched: their counts need not wait for the others.
+  const text = search.text;
+  const listed = text !== undefined ? log.map((commit) => listing(commit, commit.files)) : null;
+  const [visible, gains, counts] = await Promise.all([
+    everyFile,
+    listed !== null && text !== undefined ? textChanges(mirror, text, listed.flatMap((entry) => entry.shown)) : new Map<FileChange, 'added' | 'removed'>(),
+    listed !== null ? lineCounts(mirror, listed) : null,
   ]);
+  const pages = listed ?? log.map((commit) => listing(commit, visible.get(commit.commit) ?? []));
+  const lines = counts ?? (await lineCounts(mirror, pages));
 
   const found: FoundCommit[] = [];
-  for (const { commit, candidates, shown } of listed) {
+  for (const { commit, candidates, shown } of pages) {
     const files = visible.get(commit.commit) ?? [];
     if (files.length === 0) continue; // touched only hidden or closed paths: not shown at all
-    const lines = counts.get(commit.commit);
+    const counted = lines.get(commit.commit);
     found.push({
       commit: commit.commit,
       date: commit.date,
@@ -109,7 +113,7 @@ export async function searchCommits(mirror: Mirror, search: CommitSearch): Promi
       author: commit.author,
       subject: commit.subject,
       files: shown.map((file) => {
-        const count = lines?.get(file.path);
+        const count = counted?.get(file.path);
         const gain = gains.get(file);
         return {
           path: file.path,
@@ -139,7 +143,17 @@ async function matchingCommits(mirror: Mirror, filters: string[], search: Commit
   if (head === null) return [];
   const log = ['log', '-z', LOG_FORMAT, ...filters];
   const where = [head, '--', ...pathspecs(search.roots)];
-  if (search.skip === 0) return parseLog((await mirrorGit(mirror, [...log, '-n', String(search.maxCount), ...where])).stdout);
+  if (search.skip === 0) {
+    if (search.text !== undefined && search.roots.length === 1 && search.roots[0] === '') {
+      // Over the whole repository, a pathspec that only leaves out hidden files costs the
+      // pickaxe a tenth more: match without it and drop hidden files here, unless a commit
+      // matched in hidden files alone on a full page (then ask again, with it).
+      const page = parseLog((await mirrorGit(mirror, [...log, '-n', String(search.maxCount), head])).stdout);
+      const shown = page.map((commit) => ({ ...commit, files: commit.files.filter((file) => !isHiddenPath(file.path)) })).filter((commit) => commit.files.length > 0);
+      if (shown.length === page.length || page.length < search.maxCount) return shown;
+    }
+    return parseLog((await mirrorGit(mirror, [...log, '-n', String(search.maxCount), ...where])).stdout);
+  }
   const key = JSON.stringify([mirror.gitDir, filters, where]);
   let all = completeMatches.get(key);
   if (all === undefined) {
@@ -151,9 +165,10 @@ async function matchingCommits(mirror: Mirror, filters: string[], search: Commit
 }
 
 /** Lines added and removed per listed file, from one `git diff-tree --numstat` limited to those files. */
-async function lineCounts(mirror: Mirror, commits: readonly { commit: LogCommit; files: readonly FileChange[] }[]): Promise<Map<string, Map<string, FileChange>>> {
+async function lineCounts(mirror: Mirror, pages: readonly { commit: LogCommit; shown: readonly FileChange[] }[]): Promise<Map<string, Map<string, FileChange>>> {
+  const commits = pages.filter((entry) => entry.shown.length > 0);
   if (commits.length === 0) return new Map();
-  const paths = new Set(commits.flatMap((entry) => entry.files.flatMap((file) => (file.oldPath !== null && file.oldPath !== file.path ? [file.path, file.oldPath] : [file.path]))));
+  const paths = new Set(commits.flatMap((entry) => entry.shown.flatMap((file) => (file.oldPath !== null && file.oldPath !== file.path ? [file.path, file.oldPath] : [file.path]))));
   const input = commits.map(({ commit }) => (commit.parents.length > 1 ? `${commit.commit} ${commit.parents[0]}` : commit.commit)).join('\n') + '\n';
   const { stdout } = await mirrorGit(mirror, ['diff-tree', '--stdin', '-z', '-r', '--root', '--numstat', '-M', '--', ...[...paths].map(literalPathspec)], { input });
   return new Map(parseDiffTree(stdout).map((diff) => [diff.commit, new Map(diff.files.map((file) => [file.path, file]))]));
