@@ -60,11 +60,6 @@ export function duration(parts: DurationParts): BaseValue {
   return { kind: 'duration', months: parts.months, ms: parts.ms };
 }
 
-/** The name `isType()` matches and messages print: `tag` values count as `string` too. */
-export function typeName(value: BaseValue): string {
-  return value.kind;
-}
-
 /**
  * Truthiness, for filters, `if`, `!`, `&&`, `||` and `isTruthy()`: null, false, 0, NaN, "",
  * an empty list and an empty object are false; everything else (dates, links, files) is true.

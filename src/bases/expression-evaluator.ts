@@ -300,8 +300,3 @@ function kindPhrase(value: BaseValue): string {
   const kind = value.kind === 'string' ? 'text' : value.kind;
   return /^[aeiou]/.test(kind) ? `an ${kind}` : `a ${kind}`;
 }
-
-/** Evaluates a whole expression for a row and reads it as a condition (filters): truthiness. */
-export function conditionHolds(evaluator: BaseEvaluator, expression: Expression, rowPath: string): boolean {
-  return isTruthy(evaluator.evaluate(expression, rowPath));
-}
