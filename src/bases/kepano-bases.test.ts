@@ -70,7 +70,8 @@ describe.skipIf(!available)('kepano-obsidian bases', () => {
       { property: 'formula.Related', label: 'Links' },
     ]);
     // The meeting links to this note and shares [[Emergence]] (LinksOverlap 1); the others are
-    // what this note links to, by backlink count: Books (3), Kevin Kelly (2), the cover (1).
+    // what this note links to, by backlink count: Books and Kevin Kelly (3 each, then by
+    // path), the cover (1).
     expect(table(related)).toEqual([
       ['Notes/2023-09-12 Meeting with Steph.md', '2023-09-12 Meeting with Steph', '[[Emergence]]'],
       ['Categories/Books.md', 'Books', ''],
