@@ -13,12 +13,14 @@ const available = corpusBundle('kepano-obsidian') !== null;
 const NOW = new Date(2023, 9, 1, 12, 0, 0).getTime(); // 2023-10-01 12:00 local: "Recent" means last after 2023-08-02
 
 describe.skipIf(!available)('kepano-obsidian bases', () => {
-  const temp = tempDir('mv-kepano-');
-  const dir = join(temp.path, 'vault');
+  let temp: ReturnType<typeof tempDir>;
+  let dir: string;
   let vault: BaseVaultInput;
   let baseFiles: string[];
 
   beforeAll(() => {
+    temp = tempDir('mv-kepano-');
+    dir = join(temp.path, 'vault');
     cloneCorpus('kepano-obsidian', dir);
     const paths = execFileSync('git', ['ls-files', '-z'], { cwd: dir, encoding: 'utf8' })
       .split('\0')
@@ -26,7 +28,7 @@ describe.skipIf(!available)('kepano-obsidian bases', () => {
     vault = baseNotesFromFiles(paths.map((path) => ({ path, content: readFileSync(join(dir, path)) })));
     baseFiles = paths.filter((path) => path.endsWith('.base'));
   });
-  afterAll(() => temp.cleanup());
+  afterAll(() => temp?.cleanup());
 
   const render = (name: string, view: string | null, contextPath?: string) => {
     const basePath = `Templates/Bases/${name}.base`;

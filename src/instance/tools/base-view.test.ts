@@ -70,10 +70,11 @@ describe('base_view contract', () => {
 });
 
 describe('base_view', () => {
-  const temp = tempDir('mv-base-view-');
+  let temp: ReturnType<typeof tempDir>;
   let context: Awaited<ReturnType<typeof openContext>>;
 
   beforeAll(async () => {
+    temp = tempDir('mv-base-view-');
     makeRepo(join(temp.path, 'repos', 'notes'), [
       {
         message: 'First notes',
@@ -128,7 +129,7 @@ describe('base_view', () => {
   });
   afterAll(async () => {
     await context?.close();
-    temp.cleanup();
+    temp?.cleanup();
   });
 
   it('renders the first view with labels, cells, and ctime/mtime from the first and last commit', async () => {
@@ -199,16 +200,17 @@ describe('base_view', () => {
 });
 
 describe.skipIf(corpusBundle('kepano-obsidian') === null)('base_view on kepano-obsidian', () => {
-  const temp = tempDir('mv-base-view-kepano-');
+  let temp: ReturnType<typeof tempDir>;
   let context: Awaited<ReturnType<typeof openContext>>;
 
   beforeAll(async () => {
+    temp = tempDir('mv-base-view-kepano-');
     cloneCorpus('kepano-obsidian', join(temp.path, 'repos', 'kepano'));
     context = await openContext(join(temp.path, 'repos'), ['kepano']);
   });
   afterAll(async () => {
     await context?.close();
-    temp.cleanup();
+    temp?.cleanup();
   });
 
   it('renders every view of the 30 bases without a problem, with Git times for file.mtime', async () => {
