@@ -17,15 +17,21 @@ export interface TestToolContext extends ToolContext {
 /**
  * Builds the context: every repository of `reposDir` indexed and configured; `readable`
  * limits which ones the person can read (default: all), as `access.read` and `vaults` do
- * in the server. `refresh(repo)` syncs the index and reloads `.vault/`.
+ * in the server. `refresh(repo)` syncs the index and reloads `.vault/` when the host's
+ * fingerprint moved.
  */
 export async function openToolContext(reposDir: string, options: { readable?: readonly string[] } = {}): Promise<TestToolContext> {
   const host = new LocalRepoHost({ reposDir });
   const sql = await openTestDatabase();
   const names = (await host.listRepos()).map((repo) => repo.name).filter((name) => options.readable === undefined || options.readable.includes(name));
   const vaults = new Map<string, Vault>();
+  const fingerprints = new Map<string, string>();
   const refresh = async (repo: string) => {
+    // Cheap when nothing changed, as the server's refresh is.
+    const fingerprint = await host.fingerprint(repo);
+    if (fingerprints.get(repo) === fingerprint) return;
     const result = await syncRepo(sql, host, repo);
+    fingerprints.set(repo, result.fingerprint);
     const snapshot = await host.snapshot(repo);
     const config = await loadVaultConfig(
       async (path) => (await host.readFile(repo, path))?.toString('utf8') ?? null,
