@@ -222,7 +222,8 @@ function noteRow(repo: string, note: NoteRecord): unknown[] {
  * The content (notes) and size (every file) of the changed files. Blobs in the object
  * store are read in batches with `readBlobs`; a work-tree file whose blob Git does not
  * have yet (modified, not committed) is read with `readFile`. Only `.md` files are read in
- * full; other files only need their size, which `git cat-file --batch-check` gives.
+ * full; other files only need their size, which `git cat-file --batch-check` gives (null for
+ * one Git does not have yet).
  */
 async function readChanged(
   host: RepoHost,
@@ -238,14 +239,16 @@ async function readChanged(
   const inStore: Array<readonly [string, string]> = [];
   for (const entry of changed) {
     const [path, oid] = entry;
-    if (!path.endsWith('.md') && sizes.has(oid)) {
+    if (!path.endsWith('.md')) {
+      // Other files only need a size: unknown (null) for one not in the object store yet,
+      // rather than reading a large attachment, or a submodule, from disk.
       result.set(path, { size: sizes.get(oid) ?? null, buffer: null });
       done++;
     } else if (sizes.has(oid)) {
       inStore.push(entry);
     } else {
       const buffer = await host.readFile(repo, path);
-      result.set(path, { size: buffer?.length ?? null, buffer: path.endsWith('.md') ? buffer : null });
+      result.set(path, { size: buffer?.length ?? null, buffer });
       done++;
     }
   }
