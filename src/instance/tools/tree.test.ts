@@ -1,6 +1,9 @@
 // tree on real repositories: folders with counts and READMEs, the root's rules, the repositories.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { join } from 'node:path';
 import { openAcme } from '../../../test/support/acme-fixture.ts';
+import { makeRepo, tempDir } from '../../../test/support/git-fixture.ts';
+import { openToolContext } from '../../../test/support/tool-context.ts';
 import { repoField } from '../tool.ts';
 import { tree } from './tree.ts';
 
@@ -46,8 +49,24 @@ describe('tree', () => {
     expect(below.entries).toEqual([{ path: 'handbook/onboarding/', notes: 3, repo: 'handbook' }]);
   });
 
+  it('carries the configuration problems with the root rules', async () => {
+    const dir = tempDir('mv-broken-');
+    makeRepo(join(dir.path, 'broken'), [
+      { message: 'Broken', files: { '.vault/settings.jsonc': '{ "format": 3, "folders": 7 }\n', 'notes/a.md': '# A\n' } },
+    ]);
+    const broken = await openToolContext(dir.path);
+    try {
+      const answer = tree.output.parse(await tree.handler(tree.input(repoField([])).parse({ repo: 'broken' }), broken));
+      expect(answer.entries).toEqual([{ path: 'notes/', notes: 1 }]);
+      expect(answer.instructions).toContain('settings.jsonc');
+    } finally {
+      await broken.close();
+      dir.cleanup();
+    }
+  });
+
   it('shows only what the person can read', async () => {
-    const only = await (await import('../../../test/support/tool-context.ts')).openToolContext(acme.reposDir, { readable: ['handbook'] });
+    const only = await openToolContext(acme.reposDir, { readable: ['handbook'] });
     try {
       const answer = await tree.handler(tree.input(repoField([])).parse({}), only);
       expect(answer.repos).toEqual([{ repo: 'handbook' }]);
