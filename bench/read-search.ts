@@ -9,7 +9,7 @@
 // same number of times, alternating with our calls), so the shared machine's load falls on
 // both sides. Postgres builds are measured too when DATABASE_URL is set.
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -102,6 +102,16 @@ function memoryOf(pid: number): Memory {
   return { rss: kib('VmRSS') / 1024, hwm: kib('VmHWM') / 1024 };
 }
 
+/** Clock ticks per second of /proc/<pid>/stat's times. */
+const clockTicks = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+
+/** CPU time (user + system) a process has used so far, in ms. */
+function cpuMsOf(pid: number): number {
+  // Fields after the command name (which may hold spaces, so split after its ')'): utime is the 12th, stime the 13th.
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / clockTicks;
+}
+
 function tempDir(prefix: string): string {
   return mkdtempSync(join(tmpdir(), prefix));
 }
@@ -137,18 +147,20 @@ async function timeCli(cliArgs: string[], env: NodeJS.ProcessEnv): Promise<{ ms:
 }
 
 /** `syncRepo` alone on a freshly migrated, empty index. */
-async function timeSync(open: () => Promise<SqlClient>): Promise<{ ms: number; resyncMs: number; notes: number }> {
+async function timeSync(open: () => Promise<SqlClient>): Promise<{ ms: number; cpuMs: number; resyncMs: number; notes: number }> {
   const sql = await open();
   const host = new LocalRepoHost({ reposDir: workDir });
   try {
     await migrate(sql);
     const started = performance.now();
+    const cpu = process.cpuUsage();
     const result = await syncRepo(sql, host, repo);
     const ms = performance.now() - started;
+    const used = process.cpuUsage(cpu);
     const again = performance.now();
     await syncRepo(sql, host, repo);
     const resyncMs = performance.now() - again;
-    return { ms, resyncMs, notes: result.changed };
+    return { ms, cpuMs: (used.user + used.system) / 1000, resyncMs, notes: result.changed };
   } finally {
     await host.close();
     await sql.close();
@@ -168,6 +180,8 @@ interface BuildResults {
   cliPglite: number[];
   cliPglitePeakMiB: number;
   syncPglite: number[];
+  /** This process's CPU time during each syncRepo (PGlite runs in it; git runs beside it). */
+  syncPgliteCpu: number[];
   resyncPglite: number;
   notes: number;
   cliPostgres?: number[];
@@ -175,7 +189,7 @@ interface BuildResults {
 }
 
 async function measureBuilds(): Promise<BuildResults> {
-  const results: BuildResults = { cliPglite: [], cliPglitePeakMiB: 0, syncPglite: [], resyncPglite: 0, notes: 0 };
+  const results: BuildResults = { cliPglite: [], cliPglitePeakMiB: 0, syncPglite: [], syncPgliteCpu: [], resyncPglite: 0, notes: 0 };
   for (let i = 0; i < builds; i++) {
     const data = tempDir('mv-bench-index-');
     try {
@@ -190,9 +204,10 @@ async function measureBuilds(): Promise<BuildResults> {
     try {
       const sync = await timeSync(() => openPglite(join(data2, 'index')));
       results.syncPglite.push(sync.ms);
+      results.syncPgliteCpu.push(sync.cpuMs);
       results.resyncPglite = sync.resyncMs;
       results.notes = sync.notes;
-      log(`syncRepo (PGlite, in-process) ${(sync.ms / 1000).toFixed(2)} s for ${sync.notes} files; unchanged resync ${sync.resyncMs.toFixed(0)} ms`);
+      log(`syncRepo (PGlite, in-process) ${(sync.ms / 1000).toFixed(2)} s (CPU ${(sync.cpuMs / 1000).toFixed(2)} s) for ${sync.notes} files; unchanged resync ${sync.resyncMs.toFixed(0)} ms`);
     } finally {
       rmSync(data2, { recursive: true, force: true });
     }
@@ -316,24 +331,29 @@ interface QueryResult {
   matches: number;
   ours: number;
   rg: number;
+  /** The server's CPU time per call (mean over the runs). */
+  serverCpu: number;
 }
 
-async function measureSearch(client: Client, withRepo: boolean): Promise<QueryResult[]> {
+async function measureSearch(client: Client, serverPid: number): Promise<QueryResult[]> {
   const results: QueryResult[] = [];
   for (const query of queries) {
-    const toolArgs = { query, limit: 20, ...(withRepo ? { repo } : {}) };
+    const toolArgs = { query, limit: 20, repo };
     const first = await call(client, 'search_notes', toolArgs);
     const matches = (first['matches'] as unknown[]).length;
     const rgLines = await rg(query);
     if (matches !== Math.min(20, rgLines)) log(`note: search_notes found ${matches} lines for ${JSON.stringify(query)}, rg ${rgLines}`);
     const ours: number[] = [];
     const theirs: number[] = [];
+    let serverCpu = 0;
     // Alternating, so a burst of load from others on the machine falls on both.
     for (let i = 0; i < runs; i++) {
+      const cpu = cpuMsOf(serverPid);
       ours.push(await timed(() => call(client, 'search_notes', toolArgs)));
+      serverCpu += cpuMsOf(serverPid) - cpu;
       theirs.push(await timed(() => rg(query)));
     }
-    const result = { query, rgLines, matches, ours: median(ours), rg: median(theirs) };
+    const result = { query, rgLines, matches, ours: median(ours), rg: median(theirs), serverCpu: serverCpu / runs };
     log(`search ${JSON.stringify(query)}: ours ${result.ours.toFixed(1)} ms, rg ${result.rg.toFixed(1)} ms, ratio ${(result.ours / result.rg).toFixed(2)}`);
     results.push(result);
   }
@@ -353,29 +373,25 @@ interface LatencyResult {
   p50: number;
   p90: number;
   count: number;
+  /** The server's CPU time per call (mean), when measured. */
+  serverCpu?: number;
 }
 
-async function measureReads(client: Client, paths: readonly string[], withRepo: boolean): Promise<LatencyResult> {
-  for (const path of paths.slice(0, 10)) await call(client, 'read_note', { path, ...(withRepo ? { repo } : {}) });
+async function measureReads(client: Client, paths: readonly string[], serverPid: number): Promise<LatencyResult> {
+  for (const path of paths.slice(0, 10)) await call(client, 'read_note', { path, repo });
   const times: number[] = [];
-  for (const path of paths) times.push(await timed(() => call(client, 'read_note', { path, ...(withRepo ? { repo } : {}) })));
-  return { p50: median(times), p90: percentile(times, 0.9), count: times.length };
+  const cpu = cpuMsOf(serverPid);
+  for (const path of paths) times.push(await timed(() => call(client, 'read_note', { path, repo })));
+  return { p50: median(times), p90: percentile(times, 0.9), count: times.length, serverCpu: (cpuMsOf(serverPid) - cpu) / times.length };
 }
 
 /** `ping` round trips: what HTTP and the SDK cost without any tool. */
-async function measurePing(client: Client): Promise<LatencyResult> {
+async function measurePing(client: Client, serverPid: number): Promise<LatencyResult> {
   for (let i = 0; i < 10; i++) await client.ping();
   const times: number[] = [];
+  const cpu = cpuMsOf(serverPid);
   for (let i = 0; i < 200; i++) times.push(await timed(() => client.ping()));
-  return { p50: median(times), p90: percentile(times, 0.9), count: times.length };
-}
-
-/** Whether the tools take a `repo` argument (they do when the installation has several repositories). */
-async function toolsTakeRepo(client: Client): Promise<boolean> {
-  const { tools } = await client.listTools();
-  const search = tools.find((tool) => tool.name === 'search_notes');
-  if (!search) throw new Error('The server lists no search_notes tool.');
-  return Object.hasOwn((search.inputSchema.properties ?? {}) as object, 'repo');
+  return { p50: median(times), p90: percentile(times, 0.9), count: times.length, serverCpu: (cpuMsOf(serverPid) - cpu) / times.length };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -400,7 +416,7 @@ interface Report {
 }
 
 function reportMarkdown(report: Report): string {
-  const { builds: b, search, reads, ping, server, restarted } = report;
+  const { builds: b, search, reads: readTimes, ping, server, restarted } = report;
   const ratios = search.map((row) => row.ours / row.rg);
   const medianRatio = median(ratios);
   const cliMedian = median(b.cliPglite);
@@ -414,7 +430,7 @@ function reportMarkdown(report: Report): string {
     '|---|---|---|---|',
     `| \`search_notes\` (plain, limit 20) ÷ \`rg\` on the same tree: median of the ten ratios | ${medianRatio.toFixed(2)} | ≤ ${goals.searchRatio} | ${verdict(medianRatio <= goals.searchRatio)} |`,
     `| Full index build: \`major-vault index\`, whole process (PGlite) | ${seconds(cliMedian)} | ≤ ${goals.buildSeconds} s | ${verdict(cliMedian <= goals.buildSeconds * 1000)} |`,
-    `| … \`syncRepo\` alone, in-process (PGlite) | ${seconds(median(b.syncPglite))} | | |`,
+    `| … \`syncRepo\` alone, in-process (PGlite): wall; CPU of the process | ${seconds(median(b.syncPglite))}; CPU ${seconds(median(b.syncPgliteCpu))} | | |`,
     ...(b.cliPostgres && b.syncPostgres
       ? [
           `| Full index build: \`major-vault index\`, whole process (Postgres server) | ${seconds(median(b.cliPostgres))} | ≤ ${goals.buildSeconds} s | ${verdict(median(b.cliPostgres) <= goals.buildSeconds * 1000)} |`,
@@ -422,10 +438,11 @@ function reportMarkdown(report: Report): string {
         ]
       : []),
     `| \`syncRepo\` again with nothing changed (PGlite) | ${ms(b.resyncPglite)} ms | | |`,
-    `| \`read_note\` over HTTP, p50 (2025-11-25 client) | ${ms(reads.legacy.p50)} ms | ≤ ${goals.readP50Ms} ms | ${verdict(reads.legacy.p50 <= goals.readP50Ms)} |`,
-    `| \`read_note\` over HTTP, p90 (2025-11-25 client) | ${ms(reads.legacy.p90)} ms | | |`,
-    `| \`read_note\` over HTTP, p50 / p90 (2026-07-28 client) | ${ms(reads.modern.p50)} / ${ms(reads.modern.p90)} ms | | |`,
-    `| \`ping\` over HTTP, p50 / p90 (2025-11-25 client): the transport alone | ${ms(ping.p50)} / ${ms(ping.p90)} ms | | |`,
+    `| \`read_note\` over HTTP, p50 (2025-11-25 client) | ${ms(readTimes.legacy.p50)} ms | ≤ ${goals.readP50Ms} ms | ${verdict(readTimes.legacy.p50 <= goals.readP50Ms)} |`,
+    `| \`read_note\` over HTTP, p90 (2025-11-25 client) | ${ms(readTimes.legacy.p90)} ms | | |`,
+    `| \`read_note\`: the server's CPU time per call (mean) | ${ms(readTimes.legacy.serverCpu ?? NaN)} ms | | |`,
+    `| \`read_note\` over HTTP, p50 / p90 (2026-07-28 client) | ${ms(readTimes.modern.p50)} / ${ms(readTimes.modern.p90)} ms | | |`,
+    `| \`ping\` over HTTP, p50 / p90 (2025-11-25 client): HTTP and the SDK alone; server CPU per call | ${ms(ping.p50)} / ${ms(ping.p90)} ms; CPU ${ms(ping.serverCpu ?? NaN)} ms | | |`,
     `| Server RSS after indexing (VmRSS; peak VmHWM) | ${mib(server.afterIndex.rss)}; peak ${mib(server.afterIndex.hwm)} | ≤ ${goals.rssMiB} MB | ${verdict(server.afterIndex.hwm <= goals.rssMiB)} |`,
     `| Server RSS after the runs (VmRSS; peak VmHWM) | ${mib(server.afterRuns.rss)}; peak ${mib(server.afterRuns.hwm)} | ≤ ${goals.rssMiB} MB | ${verdict(server.afterRuns.hwm <= goals.rssMiB)} |`,
     `| Server start to address, with the full index build (PGlite) | ${seconds(server.readyMs)} | | |`,
@@ -433,20 +450,32 @@ function reportMarkdown(report: Report): string {
     `| Server start to address on the built index | ${seconds(restarted.readyMs)} | | |`,
     `| \`major-vault index\` peak RSS (VmHWM, PGlite) | ${mib(b.cliPglitePeakMiB)} | | |`,
     '',
-    '| Query | rg lines | `search_notes` median | `rg` median | ratio |',
-    '|---|---:|---:|---:|---:|',
-    ...search.map((row) => `| \`${row.query}\` | ${row.rgLines} | ${ms(row.ours)} ms | ${ms(row.rg)} ms | ${(row.ours / row.rg).toFixed(2)} |`),
-    `| **median** | | ${ms(median(search.map((row) => row.ours)))} ms | ${ms(median(search.map((row) => row.rg)))} ms | **${medianRatio.toFixed(2)}** |`,
+    '| Query | rg lines | `search_notes` median | `rg` median | ratio | server CPU per call |',
+    '|---|---:|---:|---:|---:|---:|',
+    ...search.map((row) => `| \`${row.query}\` | ${row.rgLines} | ${ms(row.ours)} ms | ${ms(row.rg)} ms | ${(row.ours / row.rg).toFixed(2)} | ${ms(row.serverCpu)} ms |`),
+    `| **median** | | ${ms(median(search.map((row) => row.ours)))} ms | ${ms(median(search.map((row) => row.rg)))} ms | **${medianRatio.toFixed(2)}** | ${ms(median(search.map((row) => row.serverCpu)))} ms |`,
     '',
     '`rg` is `rg --smart-case --fixed-strings --line-number QUERY bench/work/obsidian-help`, spawned from the benchmark, its output read; ' +
       '`search_notes` is a `tools/call` with `{query, limit: 20}` from the MCP SDK client over Streamable HTTP to `major-vault serve` (PGlite), each timed from request to parsed answer. ' +
       'Runs alternate between the two. rg always reads the whole tree; search_notes stops after 21 matching lines.',
   );
-  if (report.otherRepos.length > 0) lines.push('', `Note: bench/work also held ${report.otherRepos.join(', ')}, so the server and the builds indexed those too.`);
+  if (report.otherRepos.length > 0) {
+    lines.push('', `Note: bench/work also held the repositories ${report.otherRepos.join(', ')}, so the \`index\` command and the server indexed those too; every call named \`repo: "obsidian-help"\`.`);
+  }
   return lines.join('\n');
 }
 
 // ---------------------------------------------------------------------------------------------
+
+/** The repositories the installation at bench/work has besides obsidian-help (other benchmarks may clone theirs there). */
+async function otherReposInWork(): Promise<string[]> {
+  const host = new LocalRepoHost({ reposDir: workDir });
+  try {
+    return (await host.listRepos()).map((info) => info.name).filter((name) => name !== repo);
+  } finally {
+    await host.close();
+  }
+}
 
 async function main(): Promise<void> {
   if (!existsSync(join(root, '..', 'shared'))) {
@@ -454,8 +483,8 @@ async function main(): Promise<void> {
     process.exit(2);
   }
   ensureCorpus();
-  const otherRepos = readdirSync(workDir).filter((name) => name !== repo && !name.startsWith('.') && existsSync(join(workDir, name, '.git')));
-  if (otherRepos.length > 0) log(`note: bench/work also holds ${otherRepos.join(', ')}; they are indexed too`);
+  const otherRepos = await otherReposInWork();
+  if (otherRepos.length > 0) log(`note: bench/work also holds the repositories ${otherRepos.join(', ')}; they are indexed too`);
 
   log('— the full index build');
   const builds = await measureBuilds();
@@ -471,14 +500,13 @@ async function main(): Promise<void> {
     const legacy = await connect(server.url, 'legacy');
     const modern = await connect(server.url, 'modern');
     try {
-      const withRepo = await toolsTakeRepo(legacy);
-      const search = await measureSearch(legacy, withRepo);
+      const search = await measureSearch(legacy, server.pid);
       const paths = sampleNotes(reads);
-      const readsLegacy = await measureReads(legacy, paths, withRepo);
+      const readsLegacy = await measureReads(legacy, paths, server.pid);
       log(`read_note (2025-11-25) p50 ${ms(readsLegacy.p50)} ms, p90 ${ms(readsLegacy.p90)} ms over ${readsLegacy.count} notes`);
-      const readsModern = await measureReads(modern, paths, withRepo);
+      const readsModern = await measureReads(modern, paths, server.pid);
       log(`read_note (2026-07-28) p50 ${ms(readsModern.p50)} ms, p90 ${ms(readsModern.p90)} ms`);
-      const ping = await measurePing(legacy);
+      const ping = await measurePing(legacy, server.pid);
       const afterRuns = memoryOf(server.pid);
       log(`RSS after the runs ${mib(afterRuns.rss)}, peak ${mib(afterRuns.hwm)}`);
       measured = { search, reads: { legacy: readsLegacy, modern: readsModern }, ping, server: { readyMs: server.readyMs, afterIndex, afterRuns } };
@@ -494,9 +522,8 @@ async function main(): Promise<void> {
       const afterOpen = memoryOf(again.pid);
       const client = await connect(again.url, 'legacy');
       try {
-        const withRepo = await toolsTakeRepo(client);
-        for (const query of queries) await call(client, 'search_notes', { query, limit: 20, ...(withRepo ? { repo } : {}) });
-        await measureReads(client, sampleNotes(reads), withRepo);
+        for (const query of queries) await call(client, 'search_notes', { query, limit: 20, repo });
+        await measureReads(client, sampleNotes(reads), again.pid);
       } finally {
         await client.close();
       }
