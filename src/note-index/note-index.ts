@@ -63,8 +63,14 @@ export interface NoteRow {
   frontmatter: Record<string, unknown> | null;
   tags: string[];
   /** Wiki-links and markdown links, in order. */
-  links: IndexedLink[];
-  embeds: IndexedLink[];
+  links: LinkTarget[];
+  embeds: LinkTarget[];
+}
+
+/** A link as a table of notes needs it: what it names, and the file that resolves to (or null). */
+export interface LinkTarget {
+  target: string;
+  resolved: string | null;
 }
 
 /** The snapshot a repository's rows were built from. */
@@ -244,18 +250,23 @@ export function createNoteIndex(sql: SqlClient): NoteIndex {
     },
 
     async noteRows(repo) {
-      const notes = (await sql.query<Omit<NoteRow, 'links' | 'embeds'>>(
-        'SELECT path, oid, size, title, type, summary, frontmatter, tags FROM notes WHERE repo = $1 ORDER BY path',
+      // Links are aggregated per note in SQL: materialising every link row in JS (61k on
+      // obsidian-help) cost seconds on PGlite; one array per note costs milliseconds.
+      const rows = (await sql.query<Omit<NoteRow, 'links' | 'embeds'> & { links: Array<[string, string | null]> | null; embeds: Array<[string, string | null]> | null }>(
+        `SELECT n.path, n.oid, n.size, n.title, n.type, n.summary, n.frontmatter, n.tags, l.links, l.embeds
+           FROM notes n
+           LEFT JOIN (
+             SELECT source,
+                    jsonb_agg(jsonb_build_array(target, resolved) ORDER BY ordinal) FILTER (WHERE kind <> 'embed') AS links,
+                    jsonb_agg(jsonb_build_array(target, resolved) ORDER BY ordinal) FILTER (WHERE kind = 'embed') AS embeds
+               FROM links WHERE repo = $1 GROUP BY source
+           ) l ON l.source = n.path
+          WHERE n.repo = $1
+          ORDER BY n.path`,
         [repo],
       )).rows;
-      const links = (await sql.query<LinkDbRow>(`SELECT ${LINK_COLUMNS} FROM links WHERE repo = $1 ORDER BY source, ordinal`, [repo])).rows;
-      const bySource = new Map<string, { links: IndexedLink[]; embeds: IndexedLink[] }>();
-      for (const row of links) {
-        let entry = bySource.get(row.source);
-        if (!entry) bySource.set(row.source, (entry = { links: [], embeds: [] }));
-        (row.kind === 'embed' ? entry.embeds : entry.links).push(toIndexedLink(row));
-      }
-      return notes.map((note) => ({ ...note, links: bySource.get(note.path)?.links ?? [], embeds: bySource.get(note.path)?.embeds ?? [] }));
+      const toTargets = (pairs: Array<[string, string | null]> | null): LinkTarget[] => (pairs ?? []).map(([target, resolved]) => ({ target, resolved }));
+      return rows.map(({ links, embeds, ...note }) => ({ ...note, links: toTargets(links), embeds: toTargets(embeds) }));
     },
 
     async listNotes(scopes, filter, page) {

@@ -5,7 +5,7 @@ import type { BaseNote } from '../../bases/base-vault.ts';
 import { renderBaseView } from '../../bases/render-base-view.ts';
 import { LinkResolver } from '../../notes/link-resolver.ts';
 import { assertInFolders, isHiddenPath, isInFolders, normalizeVaultPath } from '../../notes/vault-path.ts';
-import type { IndexedLink, NoteIndex } from '../../note-index/note-index.ts';
+import type { LinkTarget, NoteIndex } from '../../note-index/note-index.ts';
 import { runGit, splitNul } from '../../repo-host/git/run-git.ts';
 import type { RepoHost } from '../../repo-host/repo-host.ts';
 import { VaultError } from '../../vault-error.ts';
@@ -139,7 +139,6 @@ async function baseRows(
 async function buildRows(index: NoteIndex, repo: string, facts: GitFacts, key: string): Promise<RepoRows> {
   const [noteRows, filePaths] = await Promise.all([index.noteRows(repo), index.filePaths(repo)]);
   const resolver = new LinkResolver(filePaths);
-  const toRef = (link: IndexedLink) => ({ target: link.target === '' ? link.source.replace(/\.md$/, '') : link.target, path: link.resolved });
   const byPath = new Map(noteRows.map((row) => [row.path, row]));
   const files: BaseNote[] = [];
   for (const path of filePaths) {
@@ -153,8 +152,8 @@ async function buildRows(index: NoteIndex, repo: string, facts: GitFacts, key: s
             path,
             frontmatter: row.frontmatter ?? {},
             tags: row.tags,
-            links: row.links.map(toRef),
-            embeds: row.embeds.map(toRef),
+            links: row.links.map((link) => linkRef(link, path)),
+            embeds: row.embeds.map((link) => linkRef(link, path)),
             size: row.size,
             ctime: times?.ctime ?? null,
             mtime: times?.mtime ?? null,
@@ -162,6 +161,11 @@ async function buildRows(index: NoteIndex, repo: string, facts: GitFacts, key: s
     );
   }
   return { key, files, resolveLink: (target, fromPath) => resolver.resolveTarget(target, fromPath) };
+}
+
+/** A link as the engine takes it; a same-note link (`[[#Heading]]`) names its own note. */
+function linkRef(link: LinkTarget, source: string): { target: string; path: string | null } {
+  return { target: link.target === '' ? source.replace(/\.md$/, '') : link.target, path: link.resolved };
 }
 
 /** Per file: first and last commit dates, and blob sizes, at one head of one repository. */
