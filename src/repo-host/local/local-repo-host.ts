@@ -12,6 +12,7 @@ import { GitError, runGit, splitNul } from '../git/run-git.ts';
 import type { Access, Person } from '../person.ts';
 import type { Change, CommitResult, Mirror, RepoHost, RepoInfo, Snapshot, SnapshotEntry } from '../repo-host.ts';
 import { isWritableInside, readAsGitSeesIt, readWorkTreeFile } from './work-tree-file.ts';
+import { WorkTreeWatch } from './work-tree-watch.ts';
 
 /** Options of {@link LocalRepoHost}. */
 export interface LocalRepoHostOptions {
@@ -41,6 +42,33 @@ interface TreeEntry {
 const DEFAULT_PERSON: Person = { login: 'local', name: 'Major Vault user', email: 'major-vault@localhost' };
 /** Pathspecs are literal everywhere: a `*` or `:` in a file name is just a character. */
 const LITERAL = { GIT_LITERAL_PATHSPECS: '1' };
+/**
+ * However quiet a work tree's watch and `.git` look, `git status` runs at least this often
+ * (ms): a safety net for what no watch sees (an edited `.git/info/exclude`, a network mount).
+ */
+const FULL_CHECK_INTERVAL_MS = 30_000;
+
+/** A fingerprint and what it was computed from, to answer the next call without git when nothing moved. */
+interface KnownFingerprint {
+  fingerprint: string;
+  /** The ref HEAD named then (`refs/heads/main`, or `HEAD` when detached). */
+  ref: string;
+  /** Stat data of HEAD, the ref, packed-refs (and, with a work tree, the index), taken before git ran. */
+  gitFiles: string;
+  /** The work-tree watch's change count taken before git ran; null for a bare repository. */
+  changes: number | null;
+  /** When git last ran for it, ms since the epoch. */
+  at: number;
+}
+
+/** What `git status --porcelain=v2 --branch` tells: the branch, its head and the changed paths. */
+interface WorkTreeStatus {
+  ref: string;
+  head: string | null;
+  /** The status records without the `# branch.*` headers, NUL-separated as git wrote them. */
+  raw: string;
+  paths: string[];
+}
 
 /**
  * RepoHost over the Git repositories directly inside `reposDir` (spec: "Repositories and
@@ -60,6 +88,10 @@ export class LocalRepoHost implements RepoHost {
   /** Per repository: blob ids of work-tree contents (not in the object database) → their path, from the last snapshot. */
   private readonly workTreeBlobs = new Map<string, Map<string, string>>();
   private readonly commitQueues = new Map<string, Promise<unknown>>();
+  /** Per repository: the last fingerprint and what it rests on (see {@link fingerprint}). */
+  private readonly known = new Map<string, KnownFingerprint>();
+  /** Per work tree (by its path): the watch that tells whether anything in it changed. */
+  private readonly watches = new Map<string, WorkTreeWatch>();
   private localPerson: Promise<Person> | null = null;
 
   constructor(options: LocalRepoHostOptions) {
@@ -113,9 +145,9 @@ export class LocalRepoHost implements RepoHost {
 
   async snapshot(repoName: string): Promise<Snapshot> {
     const repo = await this.repo(repoName);
-    const ref = await this.headRef(repo);
-    const head = await this.resolveHead(repo, ref);
     if (repo.workTree === null || repo.realWorkTree === null) {
+      const ref = await this.headRef(repo);
+      const head = await this.resolveHead(repo, ref);
       const files: SnapshotEntry[] = [];
       if (head !== null) {
         const listed = await runGit(['ls-tree', '-r', '-z', '--full-tree', head], { gitDir: repo.gitDir });
@@ -129,8 +161,8 @@ export class LocalRepoHost implements RepoHost {
       return { head, fingerprint: bareFingerprint(ref, head), files };
     }
 
-    const status = await this.workTreeStatus(repo);
-    const fingerprint = await this.workTreeFingerprint(repo, ref, head, status);
+    const { status, fingerprint } = await this.checkWorkTree(repo);
+    const head = status.head;
     const listed = await runGit(['ls-files', '-s', '-z'], this.inWorkTree(repo));
     const tracked = new Map<string, TreeEntry>();
     for (const record of splitNul(listed.stdout)) {
@@ -159,12 +191,24 @@ export class LocalRepoHost implements RepoHost {
     return { head, fingerprint, files };
   }
 
+  /**
+   * Cheap when nothing changed: git runs only when the stat data of HEAD, the branch's ref,
+   * packed-refs or the index moved, or (with a work tree) the work tree's watch saw a change,
+   * or {@link FULL_CHECK_INTERVAL_MS} passed; otherwise the last fingerprint is the answer.
+   * With a work tree, one `git status` gives the branch, its head and the changes.
+   */
   async fingerprint(repoName: string): Promise<string> {
     const repo = await this.repo(repoName);
-    const ref = await this.headRef(repo);
-    const head = await this.resolveHead(repo, ref);
-    if (repo.workTree === null) return bareFingerprint(ref, head);
-    return this.workTreeFingerprint(repo, ref, head, await this.workTreeStatus(repo));
+    const known = this.known.get(repo.gitDir);
+    if (known !== undefined && (await this.unchangedSince(repo, known))) return known.fingerprint;
+    if (repo.workTree === null) {
+      const gitFiles = await this.gitFilesStat(repo, known?.ref ?? null);
+      const ref = await this.headRef(repo);
+      const fingerprint = bareFingerprint(ref, await this.resolveHead(repo, ref));
+      this.known.set(repo.gitDir, { fingerprint, ref, gitFiles, changes: null, at: Date.now() });
+      return fingerprint;
+    }
+    return (await this.checkWorkTree(repo)).fingerprint;
   }
 
   async readBlobs(repoName: string, oids: readonly string[]): Promise<Buffer[]> {
@@ -215,6 +259,9 @@ export class LocalRepoHost implements RepoHost {
 
   async close(): Promise<void> {
     await Promise.allSettled([...this.commitQueues.values()]);
+    for (const watch of this.watches.values()) watch.close();
+    this.watches.clear();
+    this.known.clear();
   }
 
   private async commitNow(repoName: string, change: Change, preparedFrom?: ReadonlyMap<string, string | null>): Promise<CommitResult> {
@@ -410,14 +457,87 @@ export class LocalRepoHost implements RepoHost {
     await retryLocked(() => runGit(['update-index', '-q', '--refresh'], { ...options, okCodes: [0, 1] }));
   }
 
-  private async workTreeStatus(repo: LocalRepo): Promise<{ raw: Buffer; paths: string[] }> {
-    const { stdout } = await runGit(['status', '--porcelain=v2', '-z', '--untracked-files=all', '--no-renames', '--ignore-submodules=all'], this.inWorkTree(repo));
-    return { raw: stdout, paths: parseStatusPaths(splitNul(stdout)) };
+  /**
+   * Runs `git status` on a work tree and fingerprints what it says; remembers the result with
+   * the watch's change count and the `.git` files' stat data taken before git ran, so a change
+   * while git runs shows at the next call.
+   */
+  private async checkWorkTree(repo: LocalRepo): Promise<{ status: WorkTreeStatus; fingerprint: string }> {
+    const watch = this.watchOf(repo);
+    await watch.start();
+    await watch.settle();
+    const changes = watch.changes;
+    const gitFiles = await this.gitFilesStat(repo, this.known.get(repo.gitDir)?.ref ?? null);
+    const status = await this.workTreeStatus(repo);
+    const fingerprint = await this.workTreeFingerprint(repo, status);
+    const known = this.known.get(repo.gitDir);
+    // The stat data was taken without the loose ref HEAD names now: take it again next time.
+    const stale = known === undefined || known.ref !== status.ref;
+    this.known.set(repo.gitDir, { fingerprint, ref: status.ref, gitFiles: stale ? '' : gitFiles, changes, at: Date.now() });
+    return { status, fingerprint };
   }
 
-  /** Head, status and the stat data of the index and of every file status names, hashed. */
-  private async workTreeFingerprint(repo: LocalRepo, ref: string, head: string | null, status: { raw: Buffer; paths: string[] }): Promise<string> {
-    const hash = createHash('sha1').update(`worktree\0${ref}\0${head ?? ''}\0`);
+  /** Whether nothing `known` rests on moved: the `.git` files' stat data and the work tree's watch. */
+  private async unchangedSince(repo: LocalRepo, known: KnownFingerprint): Promise<boolean> {
+    if (Date.now() - known.at >= FULL_CHECK_INTERVAL_MS || known.gitFiles === '') return false;
+    if (repo.workTree !== null) {
+      const watch = this.watches.get(repo.workTree);
+      if (watch === undefined || !watch.healthy || known.changes === null) return false;
+      // Let the events of writes that finished before this call arrive.
+      await watch.settle();
+      if (watch.changes !== known.changes) return false;
+    }
+    return (await this.gitFilesStat(repo, known.ref)) === known.gitFiles;
+  }
+
+  /**
+   * The stat data of what says where the branch is: HEAD, the loose ref it names (`ref`, when
+   * known), packed-refs, and the index of a work tree. Git replaces each by renaming a new
+   * file over it, so any update shows. '' (never equal) where the refs live elsewhere: a
+   * linked work tree (`commondir`) or the reftable format.
+   */
+  private async gitFilesStat(repo: LocalRepo, ref: string | null): Promise<string> {
+    if ((await exists(join(repo.gitDir, 'commondir'))) || (await exists(join(repo.gitDir, 'reftable')))) return '';
+    const files = ['HEAD', 'packed-refs', ...(repo.workTree !== null ? ['index'] : []), ...(ref !== null && ref.startsWith('refs/') ? [ref] : [])];
+    const lines = await Promise.all(files.map((file) => statLine(join(repo.gitDir, ...file.split('/')))));
+    return files.map((file, i) => `${file}\0${lines[i]}`).join('');
+  }
+
+  /** The work tree's watch, created on first use (it starts watching when checked). */
+  private watchOf(repo: LocalRepo): WorkTreeWatch {
+    let watch = this.watches.get(repo.workTree!);
+    if (watch === undefined) {
+      watch = new WorkTreeWatch(repo.workTree!);
+      this.watches.set(repo.workTree!, watch);
+    }
+    return watch;
+  }
+
+  /** One `git status` for the branch, its head and every changed, deleted or untracked path. */
+  private async workTreeStatus(repo: LocalRepo): Promise<WorkTreeStatus> {
+    const { stdout } = await runGit(
+      ['status', '--porcelain=v2', '--branch', '--no-ahead-behind', '-z', '--untracked-files=all', '--no-renames', '--ignore-submodules=all'],
+      this.inWorkTree(repo),
+    );
+    const records = splitNul(stdout);
+    let branch = '(detached)';
+    let oid = '(initial)';
+    for (const record of records) {
+      if (record.startsWith('# branch.head ')) branch = record.slice('# branch.head '.length);
+      else if (record.startsWith('# branch.oid ')) oid = record.slice('# branch.oid '.length);
+    }
+    const changes = records.filter((record) => !record.startsWith('# '));
+    return {
+      ref: branch === '(detached)' ? 'HEAD' : `refs/heads/${branch}`,
+      head: oid === '(initial)' ? null : oid,
+      raw: changes.map((record) => `${record}\0`).join(''),
+      paths: parseStatusPaths(changes),
+    };
+  }
+
+  /** Branch, head, status and the stat data of the index and of every file status names, hashed. */
+  private async workTreeFingerprint(repo: LocalRepo, status: WorkTreeStatus): Promise<string> {
+    const hash = createHash('sha1').update(`worktree\0${status.ref}\0${status.head ?? ''}\0`);
     hash.update(await statLine(join(repo.gitDir, 'index')));
     hash.update(status.raw);
     // A file edited twice keeps the same status line: its size and mtime tell the edits apart.
@@ -475,7 +595,7 @@ export class LocalRepoHost implements RepoHost {
     const dir = join(this.reposDir, name);
     const dotGit = await lstat(join(dir, '.git')).catch(() => null);
     if (cached !== undefined && (cached.workTree !== null) === (dotGit !== null) && (await exists(cached.gitDir))) return cached;
-    this.repos.delete(name);
+    if (cached !== undefined) this.forgetRepo(cached);
     let repo: LocalRepo | null = null;
     try {
       if (dotGit !== null) {
@@ -491,6 +611,16 @@ export class LocalRepoHost implements RepoHost {
     }
     if (repo !== null) this.repos.set(name, repo);
     return repo;
+  }
+
+  /** Drops what is remembered about a repository that went away or changed its layout. */
+  private forgetRepo(repo: LocalRepo): void {
+    this.repos.delete(repo.name);
+    this.known.delete(repo.gitDir);
+    if (repo.workTree !== null) {
+      this.watches.get(repo.workTree)?.close();
+      this.watches.delete(repo.workTree);
+    }
   }
 
   /** The one person of single-person mode: `as`, else git's global user.name/user.email, else a default. */

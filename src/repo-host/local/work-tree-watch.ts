@@ -1,0 +1,132 @@
+// Notices that anything in a work tree changed, without asking git: one inotify watch per
+// folder (fs.watch), counting events, so the once-a-second poll can skip `git status`.
+import { watch, type FSWatcher } from 'node:fs';
+import { lstat, readdir } from 'node:fs/promises';
+import { join, relative, sep } from 'node:path';
+
+/** Above this many folders the work tree is not watched: every check runs `git status`. */
+const maxFolders = 20_000;
+
+/**
+ * Watches every folder of a work tree (not `.git`, not through symbolic links) and counts
+ * the changes seen: a file written, created, deleted, renamed or its mode changed, in any
+ * folder. A folder created later is watched as soon as its creation is seen, and counted
+ * again once watched, so a file written into it before the watch still shows as a change.
+ *
+ * Used as a gate, never as the truth: when {@link changes} has not moved since the last
+ * `git status` (and {@link healthy} holds), nothing in the work tree changed. Not healthy:
+ * not started yet, more than {@link maxFolders} folders, or a watch could not be set up
+ * (the inotify limit); then the caller must ask git every time.
+ */
+export class WorkTreeWatch {
+  private readonly watchers = new Map<string, FSWatcher>();
+  private count = 0;
+  private broken = false;
+  private closed = false;
+  private started: Promise<void> | null = null;
+
+  constructor(private readonly root: string) {}
+
+  /** How many changes were seen so far (only ever grows). */
+  get changes(): number {
+    return this.count;
+  }
+
+  /** Whether every folder is watched, so an unchanged {@link changes} means an unchanged work tree. */
+  get healthy(): boolean {
+    return this.started !== null && !this.broken && !this.closed && this.watchers.has(this.root);
+  }
+
+  /** Watches the work tree's folders (once); resolves when all of them are watched, or the watch gave up. */
+  start(): Promise<void> {
+    this.started ??= this.watchTree(this.root);
+    return this.started;
+  }
+
+  /**
+   * Resolves after the event loop has polled for I/O at least once: an inotify event for a
+   * write that finished before this call has then reached {@link changes}. (Two `setImmediate`
+   * hops: an immediate queued during the check phase runs only after the next poll phase.)
+   */
+  async settle(): Promise<void> {
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    await new Promise<void>((resolve) => setImmediate(resolve));
+  }
+
+  /** Stops every watch. */
+  close(): void {
+    this.closed = true;
+    for (const watcher of this.watchers.values()) watcher.close();
+    this.watchers.clear();
+  }
+
+  private async watchTree(folder: string): Promise<void> {
+    const pending = [folder];
+    while (pending.length > 0 && !this.broken && !this.closed) {
+      const current = pending.pop()!;
+      if (!this.watchFolder(current)) continue;
+      const entries = await readdir(current, { withFileTypes: true }).catch(() => []);
+      for (const entry of entries) {
+        // Git's own folders (this repository's, a nested one's) are not the work tree.
+        if (entry.isDirectory() && entry.name !== '.git') pending.push(join(current, entry.name));
+      }
+    }
+  }
+
+  /** Starts watching one folder; false when it is already watched, gone, or the watch failed. */
+  private watchFolder(folder: string): boolean {
+    if (this.watchers.has(folder) || this.closed) return false;
+    if (this.watchers.size >= maxFolders) {
+      this.giveUp();
+      return false;
+    }
+    let watcher: FSWatcher;
+    try {
+      watcher = watch(folder, { persistent: false }, (_event, name) => this.onEvent(folder, name));
+    } catch (error) {
+      // A folder removed meanwhile is no loss; anything else (ENOSPC: the inotify limit) is.
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') this.giveUp();
+      return false;
+    }
+    watcher.on('error', () => {
+      // The folder went away (or its watch broke): stop watching it; its parent saw the change.
+      watcher.close();
+      if (this.watchers.get(folder) === watcher) this.watchers.delete(folder);
+      this.count += 1;
+    });
+    this.watchers.set(folder, watcher);
+    // Anything written into the folder before this watch existed counts as a change.
+    this.count += 1;
+    return true;
+  }
+
+  private onEvent(folder: string, name: string | Buffer | null): void {
+    this.count += 1;
+    if (name === null || name === undefined || name.toString() === '.git') return;
+    const path = join(folder, name.toString());
+    // A new or renamed folder is watched too; a removed one lets go of its watch.
+    void lstat(path).then(
+      (info) => {
+        if (info.isDirectory() && !this.watchers.has(path)) return this.watchTree(path);
+      },
+      () => this.forget(path),
+    );
+  }
+
+  /** Closes the watches of a removed folder and of everything that was below it. */
+  private forget(path: string): void {
+    for (const [folder, watcher] of this.watchers) {
+      const inside = relative(path, folder);
+      if (inside === '' || !(inside === '..' || inside.startsWith(`..${sep}`))) {
+        watcher.close();
+        this.watchers.delete(folder);
+      }
+    }
+  }
+
+  private giveUp(): void {
+    this.broken = true;
+    for (const watcher of this.watchers.values()) watcher.close();
+    this.watchers.clear();
+  }
+}
