@@ -1,12 +1,12 @@
-// The MCP server for one caller: the registry's tools with a `repo` field made of the
-// person's readable repositories, the instructions, and the one wrapper every call goes through.
-import { CLIENT_INFO_META_KEY, McpServer, type CallToolResult, type ServerContext } from '@modelcontextprotocol/server';
-import { buildInstructions } from '../catalogue/instructions.ts';
+// The MCP server for one caller: the catalogue of the person's readable repositories (the
+// tools with their `repo` field, the instructions), and the one wrapper every call goes through.
+import { CLIENT_INFO_META_KEY, McpServer, type CallToolResult, type ServerContext, type Tool } from '@modelcontextprotocol/server';
+import { catalogueFor, type Catalogue, type CatalogueRepo } from '../catalogue/catalogue.ts';
 import type { Access } from '../repo-host/person.ts';
-import { Installation } from './installation.ts';
+import { IndexUnavailableError, type Installation } from './installation.ts';
 import type { Log } from './log.ts';
 import { serverInfo } from './server-info.ts';
-import { repoField, type ToolDefinition, type Vault } from './tool.ts';
+import type { ToolContext, ToolDefinition, Vault } from './tool.ts';
 import { toolError, toolResult } from './tool-result.ts';
 
 /**
@@ -32,67 +32,109 @@ export interface VaultServerOptions {
 }
 
 /**
- * Builds an `McpServer` for one caller (one HTTP request, or one stdio connection).
- * - Every tool of `tools`, in that order, with `input(repoField(choices))` where the
- *   choices are the readable repositories and their summaries, so `repo`'s `anyOf` names
- *   nothing else (spec: "Who sees what").
- * - Instructions: the service's paragraph, then each readable repository's instructions.md
- *   under `## <repo>`; sent with `initialize` and `server/discover`.
- * - List results carry `ttlMs` ({@link listTtlMs}) and `cacheScope: "private"`.
- * - Each call: the named repository (or, without one, every readable one) is refreshed,
- *   the handler runs with a fresh ToolContext, its result becomes `structuredContent` plus
- *   the same JSON as text; a VaultError becomes a tool error with its message; anything
- *   else is logged with its cause and answered generically.
+ * Builds an `McpServer` for one caller (one HTTP request, or one stdio connection) from the
+ * catalogue of the caller's readable repositories ({@link catalogueFor}: built once per set
+ * of repositories, so a request builds no schema):
+ * - every tool of `tools`, in that order, whose `repo` field's `anyOf` names the readable
+ *   repositories with their summaries and nothing else (spec: "Who sees what");
+ * - the instructions: the service's paragraph, then each readable repository's
+ *   instructions.md under `## <repo>`; sent with `initialize` and `server/discover`.
+ * Needs the repositories listed, not indexed: during the startup indexing it answers at
+ * once, and tool calls wait for the index (see {@link createCatalogueServer}).
  */
 export async function createVaultServer(options: VaultServerOptions): Promise<McpServer> {
-  const { installation, access, log } = options;
+  const { installation, access } = options;
   const vaults = await installation.vaultsFor(access);
-  const instructions = buildInstructions([...vaults.values()].map((vault) => ({ name: vault.name, instructions: vault.config.instructions })));
+  return createCatalogueServer({
+    catalogue: catalogueFor(options.tools, catalogueRepos(vaults)),
+    context: (clientName) => installation.contextFor(access, clientName),
+    log: options.log,
+    clientName: options.clientName ?? null,
+  });
+}
+
+/** What {@link createCatalogueServer} needs. */
+export interface CatalogueServerOptions {
+  /** The caller's catalogue: what `initialize` and `tools/list` answer, and the tools to run. */
+  catalogue: Catalogue;
+  /**
+   * The ToolContext of one call, for the client named (may wait for the startup index).
+   * Rejecting with {@link IndexUnavailableError} answers the call with its message.
+   */
+  context(clientName: string | null): Promise<ToolContext>;
+  log: Log;
+  /** The client's name when the transport knows it from elsewhere; the request's `clientInfo` wins. */
+  clientName?: string | null;
+}
+
+/**
+ * The `McpServer` of one catalogue:
+ * - `initialize` and `server/discover` carry its instructions; `tools/list` answers its
+ *   listed tools as they are (the same frozen JSON for every request), with `ttlMs`
+ *   ({@link listTtlMs}) and `cacheScope: "private"`;
+ * - each call: the SDK validates the arguments with the tool's schema; the call's context
+ *   comes from `context` (the named repository, when an own write is not in the index yet,
+ *   is brought up to date first); the handler's result becomes `structuredContent` plus the
+ *   same JSON as text; a VaultError becomes a tool error with its message; anything else is
+ *   logged with its cause and answered generically.
+ */
+export function createCatalogueServer(options: CatalogueServerOptions): McpServer {
+  const { catalogue, log } = options;
   const server = new McpServer(serverInfo, {
-    instructions,
+    instructions: catalogue.instructions,
     capabilities: { tools: {} },
     cacheHints: {
       'tools/list': { ttlMs: listTtlMs, cacheScope: 'private' },
       'server/discover': { ttlMs: listTtlMs, cacheScope: 'private' },
     },
   });
-  const repo = repoField(Installation.repoChoices(vaults));
-  for (const tool of options.tools) {
+  for (const entry of catalogue.entries) {
+    const tool = entry.definition;
     server.registerTool(
       tool.name,
       {
-        title: tool.title,
-        description: tool.description,
-        inputSchema: tool.input(repo),
-        outputSchema: tool.output,
-        annotations: tool.annotations,
-        ...(tool._meta ? { _meta: tool._meta } : {}),
+        title: entry.listed.title,
+        description: entry.listed.description,
+        inputSchema: entry.input,
+        outputSchema: entry.output,
+        annotations: entry.listed.annotations,
+        ...(entry.listed._meta ? { _meta: entry.listed._meta } : {}),
       },
-      async (args: Record<string, unknown>, extra: ServerContext): Promise<CallToolResult> => {
+      async (args: unknown, extra: ServerContext): Promise<CallToolResult> => {
         try {
-          await refreshFor(installation, vaults, args['repo']);
-          const context = await installation.contextFor(access, clientNameOf(server, extra) ?? options.clientName ?? null);
-          const result = await tool.handler(args, context);
-          return toolResult(result);
+          const input = args as Record<string, unknown>;
+          const context = await options.context(clientNameOf(server, extra) ?? options.clientName ?? null);
+          await refreshFor(context, input['repo']);
+          return toolResult(await tool.handler(input, context));
         } catch (error) {
+          if (error instanceof IndexUnavailableError) return { content: [{ type: 'text', text: error.message }], isError: true };
           return toolError(error, log, tool.name);
         }
       },
     );
   }
+  // The catalogue's list as it is: the SDK would convert every schema again per request.
+  const listed = catalogue.tools as unknown as Tool[];
+  server.server.removeRequestHandler('tools/list');
+  server.server.setRequestHandler('tools/list', () => ({ tools: listed }));
   return server;
 }
 
+/** The catalogue's view of the readable vaults: name, summary and instructions, in the vaults' order. */
+export function catalogueRepos(vaults: ReadonlyMap<string, Vault>): CatalogueRepo[] {
+  return [...vaults.values()].map((vault) => ({ name: vault.name, summary: vault.config.settings.summary, instructions: vault.config.instructions }));
+}
+
 /**
- * Brings the repositories a call may read up to date first: the one named, or every
- * readable one for a call across repositories. Cheap when nothing changed.
+ * Before a call: the repository it names (or, without one, every readable one), through
+ * `ctx.refresh`, which waits only when an own write is not in the index yet.
  */
-async function refreshFor(installation: Installation, vaults: ReadonlyMap<string, Vault>, repo: unknown): Promise<void> {
+async function refreshFor(ctx: ToolContext, repo: unknown): Promise<void> {
   if (typeof repo === 'string') {
-    if (vaults.has(repo)) await installation.refresh(repo);
+    if (ctx.vaults.has(repo)) await ctx.refresh(repo);
     return;
   }
-  await Promise.all([...vaults.keys()].map((name) => installation.refresh(name)));
+  await Promise.all([...ctx.vaults.keys()].map((name) => ctx.refresh(name)));
 }
 
 /**

@@ -37,22 +37,43 @@ interface RepoState {
   configKey: string | null;
   /** When the fingerprint was last compared, in ms since the epoch; 0 forces the next check. */
   checkedAt: number;
-  /** Counts commits made through the installation; a check that saw it change keeps `checkedAt` 0. */
+  /** Counts commits made through the installation. */
   commits: number;
+  /** The value of `commits` the last finished check started with: below `commits`, an own write is not in the index yet. */
+  seenCommits: number;
   inflight: Promise<void> | null;
 }
 
-/** The fingerprint is compared at most this often per repository on the read path. */
+/** Without the background poll, a read starts a check in the background at most this often per repository. */
 const recheckIntervalMs = 1000;
 /** The background poll lists the repositories again every this many ticks. */
 const relistEveryTicks = 5;
 
 /**
+ * The answer to a tool call when the startup indexing failed as a whole (the database would
+ * not open, the repositories folder went away): the message is for the model, the cause is
+ * in the server's log.
+ */
+export class IndexUnavailableError extends Error {
+  constructor(options?: { cause?: unknown }) {
+    super(
+      'Major Vault could not build its index of the repositories, so no tool can answer yet. The cause is in the server’s log; ask whoever runs Major Vault to fix it and restart it.',
+      options,
+    );
+    this.name = 'IndexUnavailableError';
+  }
+}
+
+/**
  * One installation as the instance runs it (DESIGN.md "The parts"): a RepoHost, the notes
- * index over every repository, and each repository's parsed `.vault/`. Reads go through
- * {@link refresh}, which compares the host's fingerprint at most once a second and re-indexes
- * when it moved; a background poll does the same about once a second, so an edit in an
- * editor or a `git pull` is seen within two seconds.
+ * index over every repository, and each repository's parsed `.vault/`.
+ * - Startup: the repositories are listed and their `.vault/` read first (enough for
+ *   `initialize` and `tools/list`), then indexed; {@link ready} settles when that is done and
+ *   tool contexts wait for it.
+ * - Reads answer from the index as it is: a background poll compares each repository's
+ *   fingerprint about once a second and re-indexes when it moved, so an edit in an editor or
+ *   a `git pull` is seen within two seconds. Only after the installation's own commit does
+ *   {@link refresh} wait, so a write is seen by the very next read.
  */
 export class Installation {
   readonly index: NoteIndex;
@@ -64,6 +85,9 @@ export class Installation {
   private readonly repos = new Map<string, RepoState>();
   private readonly log: Log;
   private poll: ReturnType<typeof setInterval> | null = null;
+  /** The startup: listing (repositories and `.vault/` read), then indexing (null until started). */
+  private listing: Promise<void> | null = null;
+  private startup: Promise<void> | null = null;
   private pollRunning = false;
   private ticks = 0;
   private relistDue = false;
@@ -88,13 +112,46 @@ export class Installation {
   }
 
   /**
-   * Indexes every repository (a full build the first time, then only what changed) and
-   * reads its configuration; then, unless `poll` is false, starts the background poll.
-   * A repository that fails to index is logged and kept, so the others still serve.
+   * Lists the repositories, reads each one's `.vault/`, indexes every repository (a full build
+   * the first time, then only what changed); then, unless `poll` is false, starts the
+   * background poll. Resolves when all of it is done; rejects when the repositories cannot be
+   * listed. A repository that fails to index is logged and kept, so the others still serve.
    */
   async start(options: { onProgress?: IndexProgress; poll?: boolean } = {}): Promise<void> {
-    await this.relist(options.onProgress);
-    if (options.poll !== false) this.startPoll();
+    await this.startInBackground(options);
+    await this.startup;
+  }
+
+  /**
+   * The same startup as {@link start}, but resolves as soon as the repositories are listed
+   * and their `.vault/` read: {@link vaultsFor} answers from then on (enough for `initialize`
+   * and `tools/list`), while indexing goes on; {@link ready} settles when it is done, and
+   * {@link contextFor} waits for it. A failure of the whole startup is logged here.
+   * Calling it (or `start`) again joins the first startup.
+   */
+  startInBackground(options: { onProgress?: IndexProgress; poll?: boolean } = {}): Promise<void> {
+    if (this.listing === null) {
+      const listing = this.listAtStartup();
+      this.listing = listing;
+      this.startup = listing.then(async () => {
+        await this.indexAtStartup(options.onProgress);
+        if (options.poll !== false && !this.closed) this.startPoll();
+      });
+      this.startup.catch((error: unknown) => this.reportOnce('startup', 'indexing the repositories failed', error));
+    }
+    return this.listing;
+  }
+
+  /**
+   * Settles when the startup indexing is done: resolves (each repository indexed, or its
+   * failure logged), or rejects with {@link IndexUnavailableError} when the startup failed
+   * as a whole. Resolved at once when the installation was never started.
+   */
+  ready(): Promise<void> {
+    if (this.startup === null) return Promise.resolve();
+    return this.startup.catch((error: unknown) => {
+      throw new IndexUnavailableError({ cause: error });
+    });
   }
 
   /** The repositories of the installation, sorted by name (all of them, not one person's). */
@@ -103,28 +160,35 @@ export class Installation {
   }
 
   /**
-   * Brings one repository's index and configuration up to date with its current state.
-   * Cheap when nothing changed: the fingerprint is compared at most once a second
-   * (`force` compares it now). An unknown name is ignored: the tools answer it.
+   * Makes one repository's index and configuration as fresh as a call needs them:
+   * - after a commit made through {@link toolHost} that no finished check has taken in yet,
+   *   or with `force`: compares the fingerprint now (re-indexing when it moved) and resolves
+   *   when the index has it, so a write is seen by the next read;
+   * - otherwise resolves at once: the background poll keeps the index fresh. Without the poll
+   *   (`start({ poll: false })`), a check is started in the background at most once a second.
+   * An unknown name is ignored: the tools answer it. Never rejects (a failed check is logged).
    */
   async refresh(repo: string, options: { force?: boolean } = {}): Promise<void> {
     const state = this.repos.get(repo);
     if (!state) return;
-    // A check already running may have read the fingerprint before a change; wait for it,
-    // then decide afresh (a commit in between marked the repository stale).
-    if (state.inflight) await state.inflight;
-    if (!options.force && Date.now() - state.checkedAt < recheckIntervalMs) return;
-    state.inflight ??= this.check(state).finally(() => {
-      state.inflight = null;
-    });
-    return state.inflight;
+    if (!options.force && state.seenCommits === state.commits) {
+      if (this.poll === null && state.inflight === null && Date.now() - state.checkedAt >= recheckIntervalMs) void this.runCheck(state);
+      return;
+    }
+    // A check already running may have read the fingerprint before the change; wait for it,
+    // then decide afresh.
+    while (state.inflight) await state.inflight;
+    if (!options.force && state.seenCommits === state.commits) return;
+    await this.runCheck(state);
   }
 
   /**
    * The readable repositories of `access` as tools see them, sorted by name. A repository
-   * the person cannot read is not in it at all (spec: "Who sees what").
+   * the person cannot read is not in it at all (spec: "Who sees what"). During the startup
+   * it waits for the listing only, not for the index.
    */
   async vaultsFor(access: Access): Promise<Map<string, Vault>> {
+    if (this.listing !== null) await this.listing.catch(() => undefined);
     const vaults = new Map<string, Vault>();
     for (const name of this.repoNames()) {
       if (!access.read.has(name)) continue;
@@ -140,8 +204,12 @@ export class Installation {
     return [...vaults.values()].map((vault) => ({ name: vault.name, summary: vault.config.settings.summary }));
   }
 
-  /** Everything one call's handler may use, for this person and MCP client. */
+  /**
+   * Everything one call's handler may use, for this person and MCP client. Waits for the
+   * startup indexing ({@link ready}); rejects with {@link IndexUnavailableError} when it failed.
+   */
   async contextFor(access: Access, clientName: string | null, vaults?: ReadonlyMap<string, Vault>): Promise<ToolContext> {
+    await this.ready();
     return {
       access,
       vaults: vaults ?? (await this.vaultsFor(access)),
@@ -157,7 +225,36 @@ export class Installation {
     this.closed = true;
     if (this.poll) clearInterval(this.poll);
     this.poll = null;
-    await Promise.allSettled([...this.repos.values()].map((state) => state.inflight));
+    await Promise.allSettled([this.startup, ...[...this.repos.values()].map((state) => state.inflight)]);
+  }
+
+  /** The first step of the startup: every repository listed, with its `.vault/` read, not indexed yet. */
+  private async listAtStartup(): Promise<void> {
+    const infos = await this.host.listRepos();
+    for (const info of infos) {
+      if (this.closed) return;
+      const state = newRepoState(info.name, info.head);
+      await this.loadConfig(state);
+      this.repos.set(info.name, state);
+    }
+  }
+
+  /** The second step: each listed repository indexed, one after the other. */
+  private async indexAtStartup(onProgress?: IndexProgress): Promise<void> {
+    for (const name of this.repoNames()) {
+      const state = this.repos.get(name);
+      if (this.closed) return;
+      if (state) await this.runCheck(state, onProgress);
+    }
+  }
+
+  /** Runs one check of a repository, as the one in flight (callers that need it wait for it). */
+  private runCheck(state: RepoState, onProgress?: IndexProgress): Promise<void> {
+    const check = this.check(state, onProgress).finally(() => {
+      if (state.inflight === check) state.inflight = null;
+    });
+    state.inflight = check;
+    return check;
   }
 
   private startPoll(): void {
@@ -196,20 +293,32 @@ export class Installation {
     }
     for (const info of infos) {
       if (this.repos.has(info.name)) continue;
-      const state: RepoState = { name: info.name, fingerprint: null, head: info.head, config: null, configKey: null, checkedAt: 0, commits: 0, inflight: null };
+      const state = newRepoState(info.name, info.head);
       // Listed only once indexed: a repository never appears with an empty index.
       await this.check(state, onProgress);
       if (!this.closed) this.repos.set(info.name, state);
     }
   }
 
-  /** Compares the fingerprint and, when it moved, re-indexes and rereads `.vault/`. */
+  /**
+   * Compares the fingerprint and, when it moved, re-indexes and rereads `.vault/`. Never
+   * throws: a failure is logged once, and the commits it started with count as seen either
+   * way (the poll retries, since the fingerprint still differs).
+   */
   private async check(state: RepoState, onProgress?: IndexProgress): Promise<void> {
     const commitsBefore = state.commits;
     const startedAt = Date.now();
     try {
+      await this.compareAndSync(state, onProgress);
+    } finally {
+      state.checkedAt = startedAt;
+      state.seenCommits = Math.max(state.seenCommits, commitsBefore);
+    }
+  }
+
+  private async compareAndSync(state: RepoState, onProgress?: IndexProgress): Promise<void> {
+    try {
       const fingerprint = await this.host.fingerprint(state.name);
-      state.checkedAt = state.commits === commitsBefore ? startedAt : 0;
       if (fingerprint === state.fingerprint) return;
       const progress = onProgress ? (done: number, total: number) => onProgress(state.name, done, total) : undefined;
       const result = await syncRepo(this.sql, this.host, state.name, progress ? { onProgress: progress } : {});
@@ -218,7 +327,6 @@ export class Installation {
       state.fingerprint = result.fingerprint;
       this.reported.delete(state.name);
     } catch (error) {
-      state.checkedAt = startedAt;
       // The repository went away: the next tick lists the repositories again and drops it.
       if (isVaultError(error, 'repo_not_found')) {
         this.relistDue = true;
@@ -253,9 +361,7 @@ export class Installation {
 
   private markStale(repo: string): void {
     const state = this.repos.get(repo);
-    if (!state) return;
-    state.commits += 1;
-    state.checkedAt = 0;
+    if (state) state.commits += 1;
   }
 
   private reportOnce(key: string, message: string, error: unknown): void {
@@ -263,6 +369,10 @@ export class Installation {
     this.reported.add(key);
     this.log(message, error);
   }
+}
+
+function newRepoState(name: string, head: string | null): RepoState {
+  return { name, fingerprint: null, head, config: null, configKey: null, checkedAt: 0, commits: 0, seenCommits: 0, inflight: null };
 }
 
 /** `host` with `onCommitted(repo)` called after every successful commit. */

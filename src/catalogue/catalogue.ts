@@ -1,0 +1,167 @@
+// The answers to `initialize` and `tools/list` for one set of readable repositories, built
+// once per set and kept (DESIGN.md "The parts": the catalogue), so a request builds no schema.
+import type { StandardSchemaWithJSON } from '@modelcontextprotocol/server';
+import type { z } from 'zod';
+import { repoField, type RepoChoice, type ToolAnnotations, type ToolDefinition } from '../instance/tool.ts';
+import { buildInstructions } from './instructions.ts';
+
+/** A readable repository as the catalogue needs it: its name, summary and instructions. */
+export interface CatalogueRepo {
+  name: string;
+  /** The settings' `summary`: the `repo` field's description of this repository; null when none. */
+  summary: string | null;
+  /** `.vault/instructions.md`; null when the repository has none. */
+  instructions: string | null;
+}
+
+/** A JSON Schema object as `tools/list` sends it. */
+export type JsonSchemaObject = Record<string, unknown>;
+
+/** One entry of `tools/list` (MCP spec: Tool), exactly as sent; keys without a value are left out. */
+export interface ListedTool {
+  name: string;
+  title: string;
+  description: string;
+  inputSchema: JsonSchemaObject;
+  outputSchema: JsonSchemaObject;
+  annotations: ToolAnnotations;
+  _meta?: Record<string, unknown>;
+}
+
+/**
+ * One tool of a catalogue: its definition, its listed entry, and the schemas to register it
+ * with. `input` and `output` validate with the tool's zod schemas and convert to JSON Schema
+ * by handing out the listed entry's schemas, so the SDK converts nothing per request and
+ * whatever it derives from them (the `tools/call` result projection, `Mcp-Param` checks)
+ * agrees with what was listed.
+ */
+export interface CatalogueTool {
+  definition: ToolDefinition;
+  listed: ListedTool;
+  input: StandardSchemaWithJSON;
+  output: StandardSchemaWithJSON;
+}
+
+/** The catalogue of one set of readable repositories (immutable: the listed JSON is frozen). */
+export interface Catalogue {
+  /** The `initialize` (and `server/discover`) instructions: {@link buildInstructions} of the repositories. */
+  instructions: string;
+  /** The `tools/list` result's `tools`, in the registry's order. */
+  tools: readonly ListedTool[];
+  /** The same tools with their definitions and schemas, in the same order. */
+  entries: readonly CatalogueTool[];
+}
+
+/** How many catalogues {@link catalogueFor} keeps per registry (one per distinct set of repositories seen). */
+const keptPerRegistry = 256;
+
+/** The JSON Schema dialect the SDK lists tools in (its `JSON_SCHEMA_CONVERSION_TARGET`). */
+const jsonSchemaTarget = 'draft-2020-12';
+
+const kept = new WeakMap<readonly ToolDefinition[], Map<string, Catalogue>>();
+const outputs = new WeakMap<ToolDefinition, { json: JsonSchemaObject; schema: StandardSchemaWithJSON }>();
+
+/**
+ * The catalogue of `repos` (the readable ones, sorted by name) for the registry `tools`,
+ * built by {@link buildCatalogue} the first time this registry meets these repositories'
+ * names, summaries and instructions, then kept (the least recently used one is dropped past
+ * {@link keptPerRegistry}). A changed summary or instructions.md is another key, so it is
+ * never served stale.
+ */
+export function catalogueFor(tools: readonly ToolDefinition[], repos: readonly CatalogueRepo[]): Catalogue {
+  let byKey = kept.get(tools);
+  if (byKey === undefined) {
+    byKey = new Map();
+    kept.set(tools, byKey);
+  }
+  const key = JSON.stringify(repos.map((repo) => [repo.name, repo.summary, repo.instructions]));
+  let catalogue = byKey.get(key);
+  if (catalogue !== undefined) {
+    // Most recently used last: Map keeps insertion order.
+    byKey.delete(key);
+  } else {
+    catalogue = buildCatalogue(tools, repos);
+    if (byKey.size >= keptPerRegistry) byKey.delete(byKey.keys().next().value!);
+  }
+  byKey.set(key, catalogue);
+  return catalogue;
+}
+
+/**
+ * Builds the catalogue of `repos` for the registry `tools` (spec: "Who sees what", "What a
+ * client is told first"): each tool's input schema around the `repo` field whose `anyOf`
+ * names exactly these repositories with their summaries, its output schema, and the
+ * instructions made of the service's paragraph and each repository's instructions.md.
+ */
+export function buildCatalogue(tools: readonly ToolDefinition[], repos: readonly CatalogueRepo[]): Catalogue {
+  const choices: RepoChoice[] = repos.map((repo) => ({ name: repo.name, summary: repo.summary }));
+  const repo = repoField(choices);
+  const entries = tools.map((definition): CatalogueTool => {
+    const input = definition.input(repo);
+    const inputJson = deepFreeze(listedInputSchema(input));
+    const output = outputOf(definition);
+    const listed: ListedTool = deepFreeze({
+      name: definition.name,
+      title: definition.title,
+      description: definition.description,
+      inputSchema: inputJson,
+      outputSchema: output.json,
+      // Copies: freezing must not reach into the registry's own objects.
+      annotations: { ...definition.annotations },
+      ...(definition._meta ? { _meta: structuredClone(definition._meta) } : {}),
+    });
+    return { definition, listed, input: withListedJson(input, inputJson), output: output.schema };
+  });
+  return {
+    instructions: buildInstructions(repos),
+    tools: Object.freeze(entries.map((entry) => entry.listed)),
+    entries: Object.freeze(entries),
+  };
+}
+
+/** A tool's output schema, listed and wrapped once per definition: it does not depend on the repositories. */
+function outputOf(definition: ToolDefinition): { json: JsonSchemaObject; schema: StandardSchemaWithJSON } {
+  let output = outputs.get(definition);
+  if (output === undefined) {
+    const json = deepFreeze(listedOutputSchema(definition.output));
+    output = { json, schema: withListedJson(definition.output, json) };
+    outputs.set(definition, output);
+  }
+  return output;
+}
+
+/** The input schema as the SDK lists it: zod's draft 2020-12 conversion, with `type: "object"` first. */
+function listedInputSchema(schema: z.ZodObject): JsonSchemaObject {
+  return { type: 'object', ...schema['~standard'].jsonSchema.input({ target: jsonSchemaTarget }) };
+}
+
+/** The output schema as the SDK lists it: zod's draft 2020-12 conversion (an object: it has its type). */
+function listedOutputSchema(schema: z.ZodObject): JsonSchemaObject {
+  return schema['~standard'].jsonSchema.output({ target: jsonSchemaTarget });
+}
+
+/**
+ * `schema` as a Standard Schema whose validation is the zod schema's own and whose JSON
+ * Schema is `json` (already converted): the SDK then converts nothing when it registers or
+ * lists the tool, or checks a call.
+ */
+function withListedJson(schema: z.ZodObject, json: JsonSchemaObject): StandardSchemaWithJSON {
+  const standard = schema['~standard'];
+  return {
+    '~standard': {
+      version: 1,
+      vendor: standard.vendor,
+      validate: (value, options) => standard.validate(value, options),
+      jsonSchema: { input: () => json, output: () => json },
+    },
+  };
+}
+
+/** `value` with every object and array in it frozen: shared answers must not be changed by a caller. */
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const inner of Object.values(value)) deepFreeze(inner);
+  }
+  return value;
+}
