@@ -10,7 +10,7 @@ import { openTestDatabase } from '../../test/support/test-database.ts';
 import { removeRepo } from '../note-index/indexer.ts';
 import type { SqlClient } from '../note-index/sql-client.ts';
 import { LocalRepoHost } from '../repo-host/local/local-repo-host.ts';
-import { Installation } from './installation.ts';
+import { IndexUnavailableError, Installation } from './installation.ts';
 
 /** Waits until `condition` holds, checking every 50 ms; fails after `ms` (generous: no timing is asserted). */
 async function eventually(condition: () => Promise<boolean>, ms = 15_000): Promise<void> {
@@ -109,6 +109,31 @@ describe('Installation', () => {
     expect(result.ok).toBe(true);
     await installation.refresh('notes');
     expect(await installation.index.notePaths('notes')).toContain('e.md');
+  });
+
+  test('started in the background: the vaults answer once listed, a context waits for the index', async () => {
+    // A fresh index: the installation of beforeEach is closed and its repositories forgotten.
+    await installation.close();
+    for (const name of ['notes', 'plain']) await removeRepo(sql, name);
+    const quiet = () => undefined;
+    installation = Installation.open({ name: 'test', host, sql, pollIntervalMs: 50, log: quiet });
+    await installation.startInBackground();
+    const access = (await host.authenticate(undefined))!;
+    const vaults = await installation.vaultsFor(access);
+    expect([...vaults.keys()]).toEqual(['notes', 'plain']);
+    expect(vaults.get('notes')?.config.instructions).toBe('Be brief.');
+    const ctx = await installation.contextFor(access, null);
+    expect(await ctx.index.notePaths('notes')).toEqual(['a.md', 'b.md']);
+    await expect(installation.ready()).resolves.toBeUndefined();
+  });
+
+  test('a startup that fails as a whole makes ready() and every context reject with IndexUnavailableError', async () => {
+    const gone = new LocalRepoHost({ reposDir: join(dir.path, 'no such folder') });
+    const failed = Installation.open({ name: 'test', host: gone, sql, log: () => undefined });
+    await expect(failed.startInBackground()).rejects.toThrow();
+    await expect(failed.ready()).rejects.toBeInstanceOf(IndexUnavailableError);
+    await expect(failed.contextFor((await host.authenticate(undefined))!, null)).rejects.toBeInstanceOf(IndexUnavailableError);
+    await failed.close();
   });
 
   test('a repository added to the folder is picked up, one removed is dropped', async () => {

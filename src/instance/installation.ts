@@ -340,17 +340,10 @@ export class Installation {
   /** Reads `.vault/` when its files changed since the last read; never throws. */
   private async loadConfig(state: RepoState): Promise<VaultConfig> {
     try {
-      const snapshot = await this.host.snapshot(state.name);
-      const vaultFiles = snapshot.files.filter((file) => file.path.startsWith('.vault/'));
-      const key = vaultFiles.map((file) => `${file.path}\0${file.oid}`).join('\n');
-      if (state.config && key === state.configKey) return state.config;
-      const config = await loadVaultConfig(
-        async (path) => (await this.host.readFile(state.name, path))?.toString('utf8') ?? null,
-        vaultFiles.map((file) => file.path),
-      );
-      state.config = config;
-      state.configKey = key;
-      return config;
+      const read = await readVaultConfig(this.host, state.name, state.config ? { config: state.config, key: state.configKey ?? '' } : null);
+      state.config = read.config;
+      state.configKey = read.key;
+      return read.config;
     } catch (error) {
       this.reportOnce(`${state.name}/.vault`, `reading .vault/ of ${state.name} failed`, error);
       const defaults = state.config ?? defaultVaultConfig();
@@ -358,6 +351,7 @@ export class Installation {
       return defaults;
     }
   }
+
 
   private markStale(repo: string): void {
     const state = this.repos.get(repo);
@@ -369,6 +363,36 @@ export class Installation {
     this.reported.add(key);
     this.log(message, error);
   }
+}
+
+/**
+ * One repository's `.vault/` configuration, read through the host from its current state:
+ * the configuration and a key naming the `.vault/` files and their blob ids. When `known`
+ * has the same key, its configuration is returned without reading the files again.
+ * Throws what the host throws (e.g. VaultError `repo_not_found`); a configuration that does
+ * not parse is not an error (loadVaultConfig falls back to the defaults and says why).
+ */
+export async function readVaultConfig(host: RepoHost, repo: string, known: { config: VaultConfig; key: string } | null = null): Promise<{ config: VaultConfig; key: string }> {
+  const snapshot = await host.snapshot(repo);
+  const vaultFiles = snapshot.files.filter((file) => file.path.startsWith('.vault/'));
+  const key = vaultFiles.map((file) => `${file.path}\0${file.oid}`).join('\n');
+  if (known !== null && known.key === key) return known;
+  const config = await loadVaultConfig(
+    async (path) => (await host.readFile(repo, path))?.toString('utf8') ?? null,
+    vaultFiles.map((file) => file.path),
+  );
+  return { config, key };
+}
+
+/**
+ * The readable repositories of `access` as tools see them, read straight from the host
+ * (no index, no Installation): what `initialize` and `tools/list` need while an installation
+ * is still being opened. A `.vault/` that cannot be read counts as absent (defaults).
+ */
+export async function readVaults(host: RepoHost, access: Access): Promise<Map<string, Vault>> {
+  const infos = (await host.listRepos()).filter((info) => access.read.has(info.name));
+  const configs = await Promise.all(infos.map((info) => readVaultConfig(host, info.name).then((read) => read.config, () => defaultVaultConfig())));
+  return new Map(infos.map((info, i) => [info.name, { name: info.name, head: info.head, config: configs[i]!, canWrite: access.write.has(info.name) }]));
 }
 
 function newRepoState(name: string, head: string | null): RepoState {

@@ -1,11 +1,20 @@
 // Composition root of `major-vault stdio`: the same server as over HTTP, for one person, on
-// standard input and output (the client starts this process itself).
+// standard input and output (the client starts this process itself). It answers at once and
+// opens the index meanwhile: only tool calls wait for it.
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { McpServer } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
+import { catalogueFor } from '../catalogue/catalogue.ts';
+import { loadUsersFile, type UsersFile } from '../config/users-file.ts';
 import { allTools } from '../instance/all-tools.ts';
-import { createVaultServer } from '../instance/create-server.ts';
+import { catalogueRepos, createCatalogueServer, createVaultServer } from '../instance/create-server.ts';
+import { IndexUnavailableError, readVaults } from '../instance/installation.ts';
 import { stderrLog, type Log } from '../instance/log.ts';
 import type { Access } from '../repo-host/person.ts';
-import { openLocalInstallation, type LocalInstallation, type LocalSettings } from './local.ts';
+import type { RepoHost } from '../repo-host/repo-host.ts';
+import { LocalRepoHost } from '../repo-host/local/local-repo-host.ts';
+import { installationName, openLocalInstallation, type LocalInstallation, type LocalSettings } from './local.ts';
 
 /** Options of {@link serveLocalStdio}. */
 export interface StdioSettings extends LocalSettings {
@@ -14,55 +23,110 @@ export interface StdioSettings extends LocalSettings {
 }
 
 /**
- * Opens the installation and serves MCP on stdin/stdout as one person: the local person
- * without a users file, else the user `as` names. Both protocol eras are served (the opening
- * message decides). Logs go to standard error only. Resolves once serving; the process ends
- * when the client closes standard input. Throws an Error for an unknown or missing `as`.
+ * Serves MCP on stdin/stdout as one person: the local person without a users file, else the
+ * user `as` names. Both protocol eras are served (the opening message decides). Logs go to
+ * standard error only.
+ *
+ * `initialize`, `server/discover` and `tools/list` are answered at once: they need only the
+ * repositories and their `.vault/`, read straight from the folder. The installation (index
+ * lock, database, startup indexing) opens meanwhile; tool calls wait for it, and if it fails
+ * they answer so ({@link IndexUnavailableError}) while the cause goes to standard error.
+ * The process ends when the client closes standard input or sends SIGTERM/SIGINT; while the
+ * installation is still opening it ends at once (an SDK client's short-lived probe copy must
+ * not hold the index for the real one).
+ *
+ * Resolves once serving. Throws an Error, before serving, for a repositories folder that does
+ * not exist, an unusable installation name or users file, and an unknown or missing `as`.
  */
 export async function serveLocalStdio(settings: StdioSettings, options: { log?: Log } = {}): Promise<{ close(): Promise<void> }> {
   const log = options.log ?? stderrLog;
-  const local = await openLocalInstallation(settings, { log });
-  let token: string | undefined;
-  try {
-    token = pickToken(local, settings.as);
-  } catch (error) {
-    await local.close();
-    throw error;
-  }
-  if (local.indexNote) log(local.indexNote);
-  const accessNow = async (): Promise<Access> => {
-    const access = await local.host.authenticate(token);
-    if (!access) throw new Error('The person chosen with --as is no longer in the users file.');
-    return access;
-  };
-  const handle = serveStdio(async () => createVaultServer({ installation: local.installation, access: await accessNow(), tools: allTools, log }), {
-    onerror: (error) => log('stdio connection error', error),
+  const reposDir = resolve(settings.reposDir);
+  if (!existsSync(reposDir)) throw new Error(`The repositories folder ${reposDir} does not exist.`);
+  installationName(settings);
+  const users = settings.usersFile ? await loadUsersFile(resolve(settings.usersFile)) : null;
+  const token = pickToken(users, settings.as);
+  // Reads the folder for the first answers, before the installation's own host exists.
+  const folder = new LocalRepoHost({ reposDir, users });
+
+  // The first answers' repositories, read before the index opens: PGlite's start holds the
+  // event loop for a while, and the client's first requests should not wait behind it.
+  const early = accessOf(folder, token).then((access) => readVaults(folder, access));
+  early.catch(() => undefined);
+
+  let local: LocalInstallation | null = null;
+  const opening = early.then(
+    () => undefined,
+    () => undefined,
+  ).then(() => openLocalInstallation(settings, { log })).then((opened) => {
+    local = opened;
+    if (opened.indexNote) log(opened.indexNote);
+    return opened;
   });
+  opening.catch((error: unknown) => log('opening the index failed; tool calls will say so until restarted', error));
+
+  /** The installation once open, for tool calls: IndexUnavailableError when it could not be opened. */
+  const installation = (): Promise<LocalInstallation> => opening.catch((error: unknown) => Promise.reject(new IndexUnavailableError({ cause: error })));
+
+  const serverFor = async (): Promise<McpServer> => {
+    const vaults = local === null ? await early.catch(() => null) : null;
+    if (vaults === null) {
+      // Open already (or the folder could not be read early): the installation answers everything.
+      const opened = local ?? (await installation());
+      return createVaultServer({ installation: opened.installation, access: await accessOf(opened.host, token), tools: allTools, log });
+    }
+    let access: Promise<Access> | null = null;
+    return createCatalogueServer({
+      catalogue: catalogueFor(allTools, catalogueRepos(vaults)),
+      context: async (clientName) => {
+        const opened = await installation();
+        access ??= accessOf(opened.host, token);
+        return opened.installation.contextFor(await access, clientName);
+      },
+      log,
+    });
+  };
+  const handle = serveStdio(serverFor, { onerror: (error) => log('stdio connection error', error) });
+
   let closing: Promise<void> | null = null;
   const close = () =>
     (closing ??= (async () => {
       await handle.close().catch(() => undefined);
-      await local.close();
+      await folder.close();
+      await (await opening.catch(() => null))?.close();
     })());
-  const exit = () => void close().finally(() => process.exit(0));
+  const exit = () => {
+    // Still opening: nothing to finish, and waiting for the index would keep others waiting for its lock.
+    if (local === null) {
+      void handle.close().catch(() => undefined);
+      process.exit(0);
+    }
+    void close().finally(() => process.exit(0));
+  };
   process.stdin.once('end', exit);
   process.once('SIGINT', exit);
   process.once('SIGTERM', exit);
   return { close };
 }
 
+/** The access of the person `token` names (the local person without a users file). */
+async function accessOf(host: RepoHost, token: string | undefined): Promise<Access> {
+  const access = await host.authenticate(token);
+  if (!access) throw new Error('The person chosen with --as is no longer in the users file.');
+  return access;
+}
+
 /** The bearer token of the person to act as; undefined without a users file (the local person). */
-function pickToken(local: LocalInstallation, as: string | undefined): string | undefined {
-  if (!local.users) {
+function pickToken(users: UsersFile | null, as: string | undefined): string | undefined {
+  if (!users) {
     if (as !== undefined) throw new Error('--as picks a person from the users file; give --users FILE as well, or leave --as out to act as yourself.');
     return undefined;
   }
-  const logins = local.users.users.map((user) => user.login);
+  const logins = users.users.map((user) => user.login);
   if (as === undefined) {
-    if (local.users.users.length === 1) return local.users.users[0]!.token;
+    if (users.users.length === 1) return users.users[0]!.token;
     throw new Error(`The users file lists several people; say which one this connection acts as with --as LOGIN (one of: ${logins.join(', ')}).`);
   }
-  const user = local.users.users.find((candidate) => candidate.login === as);
-  if (!user) throw new Error(`No user with the login "${as}" in ${local.users.path}; the logins there are: ${logins.join(', ')}.`);
+  const user = users.users.find((candidate) => candidate.login === as);
+  if (!user) throw new Error(`No user with the login "${as}" in ${users.path}; the logins there are: ${logins.join(', ')}.`);
   return user.token;
 }
