@@ -8,6 +8,8 @@ import { openTestDatabase } from '../../test/support/test-database.ts';
 import { removeRepo, syncRepo, targetKey } from './indexer.ts';
 import { createNoteIndex, type NoteIndex } from './note-index.ts';
 import type { SqlClient } from './sql-client.ts';
+import { trigramKeys } from './trigram-keys.ts';
+import { buildPostingBuckets, decodeBucket } from './trigram-postings.ts';
 
 describe('syncRepo', () => {
   const dir = tempDir('mv-index-');
@@ -109,6 +111,7 @@ describe('syncRepo', () => {
     result = await syncRepo(sql, host, 'notes');
     expect(result.removed).toBe(1);
     expect(await index.getNote('notes', 'drafts/idea.md')).toBeNull();
+    await expectPostingsOfNotes(sql, 'notes');
   });
 
   it('lists, counts and scans within scopes', async () => {
@@ -133,6 +136,8 @@ describe('syncRepo', () => {
     const note = await index.getNote('notes', 'big.md');
     expect(note?.content.length).toBe(big.length);
     expect(note?.totalLines).toBe(4);
+    expect((await index.scanNotes([{ repo: 'notes', prefixes: [''] }], { needle: 'xxx', caseSensitive: true, after: null, limit: 10 })).map((n) => n.path)).toEqual(['big.md']);
+    await expectPostingsOfNotes(sql, 'notes');
   });
 
   it('removes a repository', async () => {
@@ -141,6 +146,58 @@ describe('syncRepo', () => {
     expect(await index.repoState('notes')).toBeNull();
   });
 });
+
+describe('scanNotes', () => {
+  const dir = tempDir('mv-scan-');
+  const repoDir = join(dir.path, 'greek');
+  let sql: SqlClient;
+  let host: LocalRepoHost;
+  let index: NoteIndex;
+  const all = [{ repo: 'greek', prefixes: [''] }];
+
+  beforeAll(async () => {
+    makeRepo(repoDir, [{ message: 'Notes', files: { 'a.md': 'ΟΔΟΣ ΚΑΙ ΠΟΛΗ\n', 'b.md': 'İstanbul trip\n', 'c.md': 'odos\n' } }]);
+    host = new LocalRepoHost({ reposDir: dir.path });
+    sql = await openTestDatabase();
+    index = createNoteIndex(sql);
+    await syncRepo(sql, host, 'greek');
+  });
+
+  afterAll(async () => {
+    await sql?.close();
+    await host?.close();
+    dir.cleanup();
+  });
+
+  it('ignores case as the line matcher does (JavaScript lower case), or matches exactly', async () => {
+    const scan = async (needle: string, caseSensitive: boolean) => (await index.scanNotes(all, { needle, caseSensitive, after: null, limit: 10 })).map((n) => n.path);
+    expect(await scan('οδος', false)).toEqual(['a.md']);
+    expect(await scan('ΟΔΟΣ', true)).toEqual(['a.md']);
+    expect(await scan('Οδος', true)).toEqual([]);
+    expect(await scan('i̇stanbul', false)).toEqual(['b.md']);
+    expect(await scan('od', false)).toEqual(['c.md']);
+    expect(await scan('trip', false)).toEqual(['b.md']);
+  });
+
+  it('parses every note again, with fresh posting lists, when the type field changes', async () => {
+    commit(repoDir, { message: 'Settings', files: { '.vault/settings.jsonc': '{ "typeField": "kind" }\n', 'd.md': '---\nkind: trip\n---\nTrip to the city\n' } });
+    const result = await syncRepo(sql, host, 'greek');
+    expect(result.changed).toBeGreaterThanOrEqual(4);
+    expect((await index.getNote('greek', 'd.md'))?.type).toBe('trip');
+    expect((await index.scanNotes(all, { needle: 'trip', caseSensitive: false, after: null, limit: 10 })).map((n) => n.path)).toEqual(['b.md', 'd.md']);
+    await expectPostingsOfNotes(sql, 'greek');
+  });
+});
+
+/** The stored posting lists equal those a fresh build makes from the stored notes. */
+async function expectPostingsOfNotes(sql: SqlClient, repo: string): Promise<void> {
+  const notes = (await sql.query<{ id: number; content: string }>('SELECT id, content FROM notes WHERE repo = $1 ORDER BY id', [repo])).rows;
+  const fresh = buildPostingBuckets(notes.map((note) => ({ id: note.id, keys: trigramKeys(note.content) })));
+  const stored = (
+    await sql.query<{ bucket: number; postings: string }>(`SELECT bucket, encode(postings, 'base64') AS postings FROM trigram_buckets WHERE repo = $1 ORDER BY bucket`, [repo])
+  ).rows;
+  expect(stored.map((row) => [row.bucket, decodeBucket(Buffer.from(row.postings, 'base64'))])).toEqual(fresh.map((b) => [b.bucket, decodeBucket(b.postings)]));
+}
 
 describe('targetKey', () => {
   it('is the lower-case file name without .md', () => {

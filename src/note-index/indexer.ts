@@ -13,9 +13,14 @@ import { parseNote, type ParsedNote } from '../notes/parse-note.ts';
 import { isHiddenPath } from '../notes/vault-path.ts';
 import { readParseFields } from './parse-fields.ts';
 import type { SqlClient } from './sql-client.ts';
+import { trigramKeys } from './trigram-keys.ts';
+import { applyKeyChanges, buildPostingBuckets, deletePostingBuckets, insertPostingBuckets, type KeyChange } from './trigram-postings.ts';
 
-/** Bump when parsing changes what is stored: every note is then parsed again. */
-export const PARSER_VERSION = 1;
+/**
+ * Bump when parsing or the trigram keys change what is stored: every note is then parsed
+ * again and the posting lists built afresh.
+ */
+export const PARSER_VERSION = 2;
 
 /** What one sync did. `changed`: files added or changed; `removed`: files gone. */
 export interface SyncResult {
@@ -63,6 +68,7 @@ export async function removeRepo(sql: SqlClient, repo: string): Promise<void> {
     await tx.query('DELETE FROM links WHERE repo = $1', [repo]);
     await tx.query('DELETE FROM notes WHERE repo = $1', [repo]);
     await tx.query('DELETE FROM files WHERE repo = $1', [repo]);
+    await deletePostingBuckets(tx, repo);
     await tx.query('DELETE FROM repos WHERE name = $1', [repo]);
   });
 }
@@ -139,6 +145,9 @@ async function syncOnce(sql: SqlClient, host: RepoHost, repo: string, options: S
   const resolver = new LinkResolver(current.keys());
   const pathSetChanged = added.length > 0 || removed.length > 0;
   const firstBuild = state === null && stored.size === 0;
+  // Every note written afresh (the first build, or a change of what parsing stores): ids
+  // from 1 and the posting lists built whole, instead of changed key by key.
+  const rebuildNotes = firstBuild || reparseAll;
 
   await sql.transaction(async (tx) => {
     await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`major-vault:index:${repo}`]);
@@ -146,10 +155,21 @@ async function syncOnce(sql: SqlClient, host: RepoHost, repo: string, options: S
     if ((now?.fingerprint ?? null) !== (state?.fingerprint ?? null) || (now?.parse_key ?? null) !== (state?.parse_key ?? null)) {
       throw new StaleSync('another sync of this repository committed first');
     }
-    const rebuildSearchIndex = firstBuild && notes.length > 1000 && (await tableIsEmpty(tx, 'notes'));
-    if (rebuildSearchIndex) await tx.exec('DROP INDEX IF EXISTS notes_content_trgm');
+    const bulkLoad = firstBuild && notes.length > 1000 && (await tableIsEmpty(tx, 'notes'));
 
     const gone = [...removed, ...changed.map(([path]) => path)];
+    let ids: number[];
+    let keyChanges: KeyChange[] = [];
+    if (rebuildNotes) {
+      if (!firstBuild) {
+        await tx.query('DELETE FROM links WHERE repo = $1', [repo]);
+        await tx.query('DELETE FROM notes WHERE repo = $1', [repo]);
+        await deletePostingBuckets(tx, repo);
+      }
+      ids = notes.map((_, i) => i + 1);
+    } else {
+      ({ ids, keyChanges } = await noteIdsAndKeyChanges(tx, repo, gone, notes));
+    }
     if (!firstBuild && gone.length > 0) {
       await tx.query('DELETE FROM links WHERE repo = $1 AND source = ANY($2::text[])', [repo, gone]);
       await tx.query('DELETE FROM notes WHERE repo = $1 AND path = ANY($2::text[])', [repo, gone]);
@@ -164,18 +184,19 @@ async function syncOnce(sql: SqlClient, host: RepoHost, repo: string, options: S
     await insertRows(
       tx,
       'notes',
-      ['repo', 'path', 'oid', 'size', 'content', 'total_lines', 'title', 'type', 'summary', 'frontmatter', 'frontmatter_error', 'headings', 'tags', 'grades'],
-      notes.map((note) => noteRow(repo, note)),
+      ['repo', 'id', 'path', 'oid', 'size', 'content', 'total_lines', 'title', 'type', 'summary', 'frontmatter', 'frontmatter_error', 'headings', 'tags', 'grades'],
+      notes.map((note, i) => noteRow(repo, ids[i]!, note)),
     );
-    if (rebuildSearchIndex) await tx.exec('DROP INDEX IF EXISTS links_resolved; DROP INDEX IF EXISTS links_target_key');
+    if (bulkLoad) await tx.exec('DROP INDEX IF EXISTS links_resolved; DROP INDEX IF EXISTS links_target_key');
     await insertLinks(tx, repo, notes, resolver);
-    if (rebuildSearchIndex) {
+    if (bulkLoad) {
       await tx.exec('CREATE INDEX links_resolved ON links (repo, resolved); CREATE INDEX links_target_key ON links (repo, target_key)');
     }
     if (!firstBuild && pathSetChanged) await reresolveLinks(tx, repo, resolver, [...added, ...removed], new Set(notes.map((note) => note.path)));
-    if (rebuildSearchIndex) {
-      await tx.exec(`SET LOCAL maintenance_work_mem = '256MB'`);
-      await tx.exec('CREATE INDEX notes_content_trgm ON notes USING gin (content gin_trgm_ops)');
+    if (rebuildNotes) {
+      await insertPostingBuckets(tx, repo, buildPostingBuckets(notes.map((note, i) => ({ id: ids[i]!, keys: trigramKeys(note.text) }))));
+    } else {
+      await applyKeyChanges(tx, repo, keyChanges);
     }
     await tx.query(
       `INSERT INTO repos (name, head, fingerprint, parse_key, indexed_at) VALUES ($1, $2, $3, $4, now())
@@ -183,9 +204,9 @@ async function syncOnce(sql: SqlClient, host: RepoHost, repo: string, options: S
       [repo, snapshot.head, snapshot.fingerprint, parseKey],
     );
   });
-  // Fresh statistics after a large change, so the planner picks the trigram index for rare
-  // words and the path order with an early stop for common ones.
-  if (changed.length + removed.length > 500) await sql.exec('ANALYZE files, notes, links');
+  // Fresh statistics after a large change, so the planner fetches a rare word's few
+  // candidates by id and scans a common word's in path order, stopping early.
+  if (changed.length + removed.length > 500) await sql.exec('ANALYZE files, notes, links, trigram_buckets');
   return { head: snapshot.head, fingerprint: snapshot.fingerprint, changed: changed.length, removed: removed.length };
 }
 
@@ -198,10 +219,11 @@ function currentFiles(snapshot: Snapshot): Map<string, string> {
   return files;
 }
 
-function noteRow(repo: string, note: NoteRecord): unknown[] {
+function noteRow(repo: string, id: number, note: NoteRecord): unknown[] {
   const { parsed } = note;
   return [
     repo,
+    id,
     note.path,
     note.oid,
     note.size,
@@ -216,6 +238,57 @@ function noteRow(repo: string, note: NoteRecord): unknown[] {
     parsed.tags,
     JSON.stringify(parsed.grades),
   ];
+}
+
+/**
+ * The id of each note to write (its old one when the path had a note, else a new one above
+ * every id in use) and how the trigram keys of each note change: a note whose content
+ * changed loses the keys it no longer has and gains the new ones; a removed note loses all
+ * of its keys; a new note gains all. Reads the previous notes at the `gone` paths.
+ */
+async function noteIdsAndKeyChanges(
+  tx: SqlClient,
+  repo: string,
+  gone: readonly string[],
+  notes: readonly NoteRecord[],
+): Promise<{ ids: number[]; keyChanges: KeyChange[] }> {
+  const before = new Map<string, { id: number; oid: string }>();
+  if (gone.length > 0) {
+    const rows = (await tx.query<{ path: string; id: number; oid: string }>('SELECT path, id, oid FROM notes WHERE repo = $1 AND path = ANY($2::text[])', [repo, gone])).rows;
+    for (const row of rows) before.set(row.path, row);
+  }
+  let next = ((await tx.query<{ max: number | null }>('SELECT max(id) AS max FROM notes WHERE repo = $1', [repo])).rows[0]?.max ?? 0) + 1;
+  const written = new Map(notes.map((note) => [note.path, note]));
+  const rewritten = [...before].filter(([path, old]) => written.get(path)?.oid !== old.oid).map(([path]) => path);
+  const oldContent = new Map<string, string>();
+  if (rewritten.length > 0) {
+    const rows = (await tx.query<{ path: string; content: string }>('SELECT path, content FROM notes WHERE repo = $1 AND path = ANY($2::text[])', [repo, rewritten])).rows;
+    for (const row of rows) oldContent.set(row.path, row.content);
+  }
+  const none = new Int32Array(0);
+  const keyChanges: KeyChange[] = [];
+  for (const [path, content] of oldContent) {
+    if (!written.has(path)) keyChanges.push({ id: before.get(path)!.id, added: none, removed: trigramKeys(content) });
+  }
+  const ids = notes.map((note) => {
+    const old = before.get(note.path);
+    if (!old) {
+      const id = next++;
+      keyChanges.push({ id, added: trigramKeys(note.text), removed: none });
+      return id;
+    }
+    const content = oldContent.get(note.path);
+    if (content !== undefined) keyChanges.push({ id: old.id, ...keyDifference(trigramKeys(content), trigramKeys(note.text)) });
+    return old.id;
+  });
+  return { ids, keyChanges };
+}
+
+/** What changes from keys `before` to keys `after` (each distinct). */
+function keyDifference(before: Int32Array, after: Int32Array): { added: Int32Array; removed: Int32Array } {
+  const had = new Set(before);
+  const has = new Set(after);
+  return { added: after.filter((key) => !had.has(key)), removed: before.filter((key) => !has.has(key)) };
 }
 
 /**

@@ -3,6 +3,8 @@
 import type { Graded } from '../notes/grades.ts';
 import type { Heading } from '../notes/headings.ts';
 import type { SqlClient } from './sql-client.ts';
+import { searchFold, trigramKeys } from './trigram-keys.ts';
+import { candidateNoteIds } from './trigram-postings.ts';
 
 /** One note as indexed: its text and what parsing found in it. Line numbers count from 1. */
 export interface IndexedNote {
@@ -148,9 +150,9 @@ export interface NoteIndex {
   fieldValues(scopes: readonly Scope[], field: 'type' | 'status'): Promise<Array<{ value: string; notes: number }>>;
   /**
    * Up to `limit` notes in the scopes after `after`, in (repo, path) order, whose content
-   * contains `needle` (case-sensitive or not); with `needle` null, every note. The trigram
-   * index narrows the candidates; callers still match line by line, since Postgres folds
-   * case by its own rules.
+   * contains `needle`: exactly, or when not case-sensitive after {@link searchFold} (lower
+   * case as JavaScript's `toLowerCase`, so every note the callers' line matching finds);
+   * with `needle` null, every note. The trigram posting lists narrow the candidates.
    */
   scanNotes(
     scopes: readonly Scope[],
@@ -296,18 +298,32 @@ export function createNoteIndex(sql: SqlClient): NoteIndex {
     },
 
     async scanNotes(scopes, options) {
-      const params: unknown[] = [];
-      const conditions = [scopeClause(scopes, params).sql];
-      if (options.needle !== null && options.needle !== '') {
-        conditions.push(`content ${options.caseSensitive ? 'LIKE' : 'ILIKE'} $${params.push(`%${escapeLike(options.needle)}%`)}`);
+      const needle = options.needle === null || options.needle === '' ? null : options.needle;
+      if (needle === null) return scanPage(sql, scopes, new Map(), options.after, options.limit);
+      // The needle's trigram keys narrow each repository to the notes that have them all (a
+      // needle of fewer than three characters has none and narrows nothing); the notes are
+      // then checked here, where folding case is JavaScript's, as the callers' line matching.
+      const keys = trigramKeys(needle);
+      const candidates = new Map<string, number[]>();
+      if (keys.length > 0) {
+        for (const repo of new Set(scopes.map((scope) => scope.repo))) candidates.set(repo, await candidateNoteIds(sql, repo, keys));
       }
-      if (options.after) {
-        conditions.push(`(repo, path) > ($${params.push(options.after.repo)}, $${params.push(options.after.path)})`);
+      const narrowed = scopes.filter((scope) => candidates.get(scope.repo)?.length !== 0);
+      const folded = searchFold(needle);
+      const contains = options.caseSensitive ? (content: string) => content.includes(needle) : (content: string) => searchFold(content).includes(folded);
+      const found: NoteText[] = [];
+      let after = options.after;
+      for (let page = Math.max(options.limit, 20); narrowed.length > 0; page = Math.min(page * 2, 1000)) {
+        const notes = await scanPage(sql, narrowed, candidates, after, page);
+        for (const note of notes) {
+          if (!contains(note.content)) continue;
+          found.push(note);
+          if (found.length === options.limit) return found;
+        }
+        if (notes.length < page) break;
+        after = notes[notes.length - 1]!;
       }
-      return (await sql.query<NoteText>(
-        `SELECT repo, path, content FROM notes WHERE ${conditions.join(' AND ')} ORDER BY ${BY_PATH} LIMIT $${params.push(options.limit)}`,
-        params,
-      )).rows;
+      return found;
     },
 
     async contents(repo, paths) {
@@ -320,21 +336,31 @@ export function createNoteIndex(sql: SqlClient): NoteIndex {
   };
 }
 
-/** `WHERE` text for scopes: `(repo = $a AND (starts_with(path, $b) OR …)) OR …`, params appended. */
-function scopeClause(scopes: readonly Scope[], params: unknown[]): { sql: string; params: unknown[] } {
+/** Up to `limit` notes in the scopes after `after`, in (repo, path) order; `ids` limits a repository to those notes. */
+async function scanPage(sql: SqlClient, scopes: readonly Scope[], ids: ReadonlyMap<string, readonly number[]>, after: ScanPosition | null, limit: number): Promise<NoteText[]> {
+  const params: unknown[] = [];
+  const conditions = [scopeClause(scopes, params, (repo) => ids.get(repo)).sql];
+  if (after) conditions.push(`(repo, path) > ($${params.push(after.repo)}, $${params.push(after.path)})`);
+  return (await sql.query<NoteText>(
+    `SELECT repo, path, content FROM notes WHERE ${conditions.join(' AND ')} ORDER BY ${BY_PATH} LIMIT $${params.push(limit)}`,
+    params,
+  )).rows;
+}
+
+/**
+ * `WHERE` text for scopes: `(repo = $a AND (starts_with(path, $b) OR …)) OR …`, params
+ * appended; `idsOf(repo)`, where given, limits a repository to those note ids.
+ */
+function scopeClause(scopes: readonly Scope[], params: unknown[], idsOf?: (repo: string) => readonly number[] | undefined): { sql: string; params: unknown[] } {
   const parts = scopes.map((scope) => {
-    const repo = `repo = $${params.push(scope.repo)}`;
+    const ids = idsOf?.(scope.repo);
+    const repo = `repo = $${params.push(scope.repo)}${ids ? ` AND id = ANY($${params.push(ids)}::int[])` : ''}`;
     if (scope.file !== undefined) return `(${repo} AND path = $${params.push(scope.file)})`;
     if (scope.prefixes.length === 0) return 'FALSE';
     if (scope.prefixes.includes('')) return `(${repo})`;
     return `(${repo} AND (${scope.prefixes.map((prefix) => `starts_with(path, $${params.push(prefix)})`).join(' OR ')}))`;
   });
   return { sql: parts.length === 0 ? 'FALSE' : `(${parts.join(' OR ')})`, params };
-}
-
-/** Escapes `%`, `_` and `\` so a LIKE pattern matches them literally. */
-function escapeLike(text: string): string {
-  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 
 function toIndexedNote(row: NoteDbRow): IndexedNote {

@@ -1,0 +1,95 @@
+// Trigram keys of note text for the search index: case-folded three-character windows, hashed to 32 bits.
+//
+// A note is a candidate for a search when it has every key of the searched text. That must
+// hold for every note that search_notes and find_references can match, so the folding is
+// a per-character map: text containing the needle, exactly or ignoring case, then contains
+// it after folding too, and so has all of its keys.
+
+/**
+ * The text as the trigram keys see it: lower case (JavaScript's full Unicode mapping, what
+ * the line matcher compares), with final sigma `ς` taken as `σ` and U+0307 (combining dot
+ * above) left out. `toLowerCase` is per character except for those two: `Σ` becomes `ς`
+ * only at the end of a word, and `İ` becomes `i` + U+0307; erasing both differences makes
+ * folding a map of each character to at most one, so it keeps every substring a substring.
+ * That also holds for Postgres's ILIKE, which lowers each character alone (`İ` → `i`).
+ */
+export function searchFold(text: string): string {
+  const lower = text.toLowerCase();
+  return lower.includes('ς') || lower.includes('\u0307') ? lower.replaceAll('ς', 'σ').replaceAll('\u0307', '') : lower;
+}
+
+/** Open-addressing set of the keys seen in the current text: slots hold key and text number. */
+let slotKeys = new Int32Array(1 << 15);
+let slotText = new Int32Array(1 << 15);
+let textNumber = 0;
+let distinctKeys = new Int32Array(1 << 13);
+
+/**
+ * The distinct trigram keys of `text`, in order of first appearance: one 32-bit hash of every
+ * window of three consecutive code points of {@link searchFold}`(text)` — spaces, line
+ * breaks and punctuation included, so a phrase's keys span its words. Text of fewer than
+ * three code points has none. Equal text always gives equal keys (they are stored).
+ */
+export function trigramKeys(text: string): Int32Array {
+  const folded = searchFold(text);
+  // At most one key per character: a table twice that size stays at most half full. A
+  // short text uses the start of the table only, which stays in the processor's cache.
+  const size = 1 << Math.max(6, Math.ceil(Math.log2(folded.length * 2)));
+  if (slotKeys.length < size) {
+    slotKeys = new Int32Array(size);
+    slotText = new Int32Array(size);
+    textNumber = 0;
+  }
+  if (++textNumber === 0x7fffffff) {
+    slotText.fill(0);
+    textNumber = 1;
+  }
+  const mask = size - 1;
+  const tableKeys = slotKeys;
+  const tableText = slotText;
+  const number = textNumber;
+  let found = distinctKeys;
+  let count = 0;
+  let a = -1;
+  let b = -1;
+  for (let i = 0; i < folded.length; i++) {
+    let c = folded.charCodeAt(i);
+    if (c >= 0xd800 && c < 0xdc00 && i + 1 < folded.length) {
+      const low = folded.charCodeAt(i + 1);
+      if (low >= 0xdc00 && low < 0xe000) {
+        c = ((c - 0xd800) << 10) + (low - 0xdc00) + 0x10000;
+        i++;
+      }
+    }
+    if (a >= 0) {
+      const key = trigramHash(a, b, c);
+      let slot = key & mask;
+      while (tableText[slot] === number && tableKeys[slot] !== key) slot = (slot + 1) & mask;
+      if (tableText[slot] !== number) {
+        tableText[slot] = number;
+        tableKeys[slot] = key;
+        if (count === found.length) {
+          const bigger = new Int32Array(count * 2);
+          bigger.set(found);
+          found = distinctKeys = bigger;
+        }
+        found[count++] = key;
+      }
+    }
+    a = b;
+    b = c;
+  }
+  return found.slice(0, count);
+}
+
+/** Three code points → a well-mixed 32-bit key (MurmurHash3's finaliser over a multiplicative combination). */
+function trigramHash(a: number, b: number, c: number): number {
+  let h = Math.imul(a, 0x9e3779b1);
+  h = Math.imul(h ^ b, 0x85ebca77);
+  h = Math.imul(h ^ c, 0xc2b2ae3d);
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  return h ^ (h >>> 16);
+}
