@@ -53,6 +53,8 @@ interface KnownFingerprint {
   fingerprint: string;
   /** The ref HEAD named then (`refs/heads/main`, or `HEAD` when detached). */
   ref: string;
+  /** The commit it pointed at then; null when the branch had no commit. */
+  head: string | null;
   /** Stat data of HEAD, the ref, packed-refs (and, with a work tree, the index), taken before git ran. */
   gitFiles: string;
   /** The work-tree watch's change count taken before git ran; null for a bare repository. */
@@ -111,10 +113,22 @@ export class LocalRepoHost implements RepoHost {
     const repos = found.filter((repo): repo is LocalRepo => repo !== null);
     return Promise.all(
       repos.map(async (repo) => {
-        const ref = await this.headRef(repo);
-        return { name: repo.name, defaultBranch: ref.startsWith('refs/heads/') ? ref.slice('refs/heads/'.length) : ref, head: await this.resolveHead(repo, ref) };
+        const { ref, head } = await this.branchOf(repo);
+        return { name: repo.name, defaultBranch: ref.startsWith('refs/heads/') ? ref.slice('refs/heads/'.length) : ref, head };
       }),
     );
+  }
+
+  /**
+   * The ref HEAD names and its commit: from the last fingerprint when the stat data of HEAD,
+   * the ref, packed-refs and the index are still what they were then (no git process), else
+   * from git.
+   */
+  private async branchOf(repo: LocalRepo): Promise<{ ref: string; head: string | null }> {
+    const known = this.known.get(repo.gitDir);
+    if (known !== undefined && known.gitFiles !== '' && (await this.gitFilesStat(repo, known.ref)) === known.gitFiles) return { ref: known.ref, head: known.head };
+    const ref = await this.headRef(repo);
+    return { ref, head: await this.resolveHead(repo, ref) };
   }
 
   async authenticate(token: string | undefined): Promise<Access | null> {
@@ -204,8 +218,9 @@ export class LocalRepoHost implements RepoHost {
     if (repo.workTree === null) {
       const gitFiles = await this.gitFilesStat(repo, known?.ref ?? null);
       const ref = await this.headRef(repo);
-      const fingerprint = bareFingerprint(ref, await this.resolveHead(repo, ref));
-      this.known.set(repo.gitDir, { fingerprint, ref, gitFiles, changes: null, at: Date.now() });
+      const head = await this.resolveHead(repo, ref);
+      const fingerprint = bareFingerprint(ref, head);
+      this.known.set(repo.gitDir, { fingerprint, ref, head, gitFiles, changes: null, at: Date.now() });
       return fingerprint;
     }
     return (await this.checkWorkTree(repo)).fingerprint;
@@ -473,7 +488,7 @@ export class LocalRepoHost implements RepoHost {
     const known = this.known.get(repo.gitDir);
     // The stat data was taken without the loose ref HEAD names now: take it again next time.
     const stale = known === undefined || known.ref !== status.ref;
-    this.known.set(repo.gitDir, { fingerprint, ref: status.ref, gitFiles: stale ? '' : gitFiles, changes, at: Date.now() });
+    this.known.set(repo.gitDir, { fingerprint, ref: status.ref, head: status.head, gitFiles: stale ? '' : gitFiles, changes, at: Date.now() });
     return { status, fingerprint };
   }
 

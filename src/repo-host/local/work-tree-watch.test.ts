@@ -87,6 +87,9 @@ describe('LocalRepoHost.fingerprint with a watched work tree', () => {
       expect(now, what).not.toBe(last);
       expect(await host.fingerprint('notes'), `${what}, asked again`).toBe(now);
       expect((await host.snapshot('notes')).fingerprint, `${what}, by the snapshot`).toBe(now);
+      // The listing's branch and head, answered from what the fingerprint saw, are git's.
+      const [listed] = await host.listRepos();
+      expect(listed, what).toEqual({ name: 'notes', defaultBranch: git(notes, ['branch', '--show-current']).trim(), head: git(notes, ['rev-parse', 'HEAD']).trim() });
       last = now;
     }
   });
