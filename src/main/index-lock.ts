@@ -14,10 +14,16 @@ export interface IndexLock {
  * Takes `DIR/index.lock` (holding this process's id), waiting up to `waitMs` for another
  * live process to let go. A lock whose process is gone is taken over. Resolves to null when
  * the folder stays locked by a live process.
+ *
+ * `lentBy`: the id of this process's parent when the parent holds the lock and lends the
+ * folder to it (a child that builds the index while its parent waits, see local.ts). When
+ * the lock holds exactly that id, the folder is this process's without taking the lock,
+ * and `release` leaves the lock to the parent.
  */
-export async function lockIndexDir(dir: string, waitMs: number): Promise<IndexLock | null> {
+export async function lockIndexDir(dir: string, waitMs: number, options: { lentBy?: number } = {}): Promise<IndexLock | null> {
   mkdirSync(dir, { recursive: true });
   const path = join(dir, 'index.lock');
+  if (options.lentBy !== undefined && options.lentBy === process.ppid && holderPid(path) === options.lentBy) return { release: () => undefined };
   const deadline = Date.now() + waitMs;
   for (;;) {
     const lock = tryLock(path);
@@ -57,14 +63,19 @@ function tryLock(path: string): IndexLock | null {
   return { release };
 }
 
-function holderAlive(path: string): boolean {
-  let pid: number;
+/** The process id written in the lock file; null when there is none or it is not a number. */
+function holderPid(path: string): number | null {
   try {
-    pid = Number(readFileSync(path, 'utf8').trim());
+    const pid = Number(readFileSync(path, 'utf8').trim());
+    return Number.isInteger(pid) && pid > 0 ? pid : null;
   } catch {
-    return false;
+    return null;
   }
-  if (!Number.isInteger(pid) || pid <= 0) return false;
+}
+
+function holderAlive(path: string): boolean {
+  const pid = holderPid(path);
+  if (pid === null) return false;
   if (pid === process.pid) return true;
   try {
     process.kill(pid, 0);

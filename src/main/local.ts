@@ -1,6 +1,15 @@
 // Composition root of the embedded default: local Git repositories, PGlite (or a Postgres
 // server), the installation and its HTTP front, in one process. One of the only two modules
-// that read the environment (DATABASE_URL).
+// that read the environment (DATABASE_URL, and MAJOR_VAULT_INDEX_LENT_BY below).
+//
+// The one job that runs apart (DESIGN.md "Jobs", embedded): a large first build of the
+// PGlite index runs in a child process, `major-vault index` on the same folder, and the
+// server opens the result when it is done. PGlite's WebAssembly memory never shrinks, so a
+// build in the server would keep its peak (hundreds of MB for thousands of notes) for the
+// server's life; a child gives it back to the operating system. The server holds the
+// folder's lock throughout and lends the folder to its child (index-lock.ts). Later
+// changes are small and are indexed in the server.
+import { spawn } from 'node:child_process';
 import { existsSync, renameSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { loadUsersFile, type UsersFile } from '../config/users-file.ts';
@@ -46,6 +55,12 @@ export interface LocalInstallation {
 /** How long to wait for another process to let go of the PGlite folder before using a temporary index. */
 const lockWaitMs = 5_000;
 
+/** A first build of at least this many files (all repositories) runs in a child process. */
+const childBuildFiles = 2_000;
+
+/** The `major-vault` command, for the child process that builds the index. */
+const cliPath = join(import.meta.dirname, '..', '..', 'bin', 'major-vault.js');
+
 /**
  * The installation's name: `name`, or the folder name of `reposDir`. Must be usable as a
  * path segment of the address (letters, digits, `.`, `_`, `-`); throws an Error saying so.
@@ -63,10 +78,14 @@ export function installationName(settings: LocalSettings): string {
  * the Installation, then indexes every repository (`onProgress` reports it). `poll: false`
  * leaves the background poll off (the `index` command). Throws an Error with a sentence
  * for the operator when the folder, the users file or the database is not usable.
+ *
+ * `childBuildFiles`: a new PGlite index whose first build has at least this many files is
+ * built by a child process (see the module header); default 2,000 when the installation
+ * keeps running (`poll`), never for the `index` command (it is that child).
  */
 export async function openLocalInstallation(
   settings: LocalSettings,
-  options: { log?: Log; onProgress?: IndexProgress; poll?: boolean; as?: string } = {},
+  options: { log?: Log; onProgress?: IndexProgress; poll?: boolean; as?: string; childBuildFiles?: number } = {},
 ): Promise<LocalInstallation> {
   const log = options.log ?? stderrLog;
   const reposDir = resolve(settings.reposDir);
@@ -74,7 +93,8 @@ export async function openLocalInstallation(
   const name = installationName(settings);
   const users = settings.usersFile ? await loadUsersFile(resolve(settings.usersFile)) : null;
   const host = new LocalRepoHost({ reposDir, users });
-  const index = await openIndex(settings, name, reposDir, log);
+  const childFiles = options.childBuildFiles ?? (options.poll === false ? Infinity : childBuildFiles);
+  const index = await openIndex(settings, name, reposDir, log, { host, childBuildFiles: childFiles });
   let installation: Installation | null = null;
   try {
     await migrate(index.sql);
@@ -167,20 +187,31 @@ function hostnameForHeader(hostname: string): string {
 }
 
 /** The index database: a Postgres server's schema, or PGlite in the data folder (or in memory when that is in use). */
-async function openIndex(settings: LocalSettings, name: string, reposDir: string, log: Log): Promise<{ sql: SqlClient; note: string | null; close(): Promise<void> }> {
+async function openIndex(
+  settings: LocalSettings,
+  name: string,
+  reposDir: string,
+  log: Log,
+  build: { host: LocalRepoHost; childBuildFiles: number },
+): Promise<{ sql: SqlClient; note: string | null; close(): Promise<void> }> {
   const databaseUrl = settings.databaseUrl ?? process.env['DATABASE_URL'];
   if (databaseUrl) {
     const sql = await openPostgres(databaseUrl, settings.schema ?? schemaName(name));
     return { sql, note: null, close: () => sql.close() };
   }
   const dataDir = resolve(settings.dataDir ?? join(reposDir, '.major-vault'));
-  const lock = await lockIndexDir(dataDir, lockWaitMs);
+  const lentBy = Number(process.env['MAJOR_VAULT_INDEX_LENT_BY']);
+  const lock = await lockIndexDir(dataDir, lockWaitMs, Number.isInteger(lentBy) && lentBy > 0 ? { lentBy } : {});
   if (!lock) {
     const sql = await openPglite(null);
     const note = `The index in ${dataDir} is in use by another major-vault process; this one keeps a temporary index in memory.`;
     return { sql, note, close: () => sql.close() };
   }
-  const sql = await openPgliteRebuilding(join(dataDir, 'index'), log, lock);
+  const dir = join(dataDir, 'index');
+  if (!existsSync(join(dir, 'PG_VERSION')) && (await filesToIndex(build.host, build.childBuildFiles)) >= build.childBuildFiles) {
+    await buildInChild({ reposDir, dataDir, name, log });
+  }
+  const sql = await openPgliteRebuilding(dir, log, lock);
   return {
     sql,
     note: null,
@@ -189,6 +220,48 @@ async function openIndex(settings: LocalSettings, name: string, reposDir: string
       lock.release();
     },
   };
+}
+
+/** How many files the repositories have, counted up to `enough` (0 when they cannot be listed: the build in process reports why). */
+async function filesToIndex(host: LocalRepoHost, enough: number): Promise<number> {
+  if (!Number.isFinite(enough)) return 0;
+  let files = 0;
+  try {
+    for (const info of await host.listRepos()) {
+      if (files >= enough) break;
+      files += (await host.snapshot(info.name)).files.length;
+    }
+  } catch {
+    return 0;
+  }
+  return files;
+}
+
+/**
+ * Runs `major-vault index` on the data folder in a child process, which borrows this
+ * process's lock (MAJOR_VAULT_INDEX_LENT_BY), and waits for it. Its output goes to standard
+ * error (standard output may be the MCP connection of `stdio`), its progress bars included.
+ * A failed build is logged; the index is then built in this process.
+ */
+async function buildInChild(settings: { reposDir: string; dataDir: string; name: string; log: Log }): Promise<void> {
+  const child = spawn(process.execPath, [cliPath, 'index', '--repos', settings.reposDir, '--data', settings.dataDir, '--name', settings.name], {
+    env: { ...process.env, MAJOR_VAULT_INDEX_LENT_BY: String(process.pid) },
+    stdio: ['ignore', 2, 2],
+  });
+  // The child must not write on after this process has gone.
+  const stop = () => child.kill();
+  process.once('exit', stop);
+  try {
+    const code = await new Promise<number | null>((resolve, reject) => {
+      child.once('error', reject);
+      child.once('exit', (exitCode) => resolve(exitCode));
+    });
+    if (code !== 0) settings.log(`building the index in a child process failed (exit code ${code}); building it in this process`);
+  } catch (error) {
+    settings.log('building the index in a child process failed; building it in this process', error);
+  } finally {
+    process.off('exit', stop);
+  }
 }
 
 /**
