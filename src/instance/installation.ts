@@ -118,7 +118,7 @@ export class Installation {
    * listed. A repository that fails to index is logged and kept, so the others still serve.
    */
   async start(options: { onProgress?: IndexProgress; poll?: boolean } = {}): Promise<void> {
-    await this.startInBackground(options);
+    this.begin(options);
     await this.startup;
   }
 
@@ -130,16 +130,24 @@ export class Installation {
    * Calling it (or `start`) again joins the first startup.
    */
   startInBackground(options: { onProgress?: IndexProgress; poll?: boolean } = {}): Promise<void> {
-    if (this.listing === null) {
-      const listing = this.listAtStartup();
-      this.listing = listing;
-      this.startup = listing.then(async () => {
-        await this.indexAtStartup(options.onProgress);
-        if (options.poll !== false && !this.closed) this.startPoll();
-      });
-      this.startup.catch((error: unknown) => this.reportOnce('startup', 'indexing the repositories failed', error));
-    }
-    return this.listing;
+    if (this.begin(options)) this.startup!.catch((error: unknown) => this.reportOnce('startup', 'indexing the repositories failed', error));
+    return this.listing!;
+  }
+
+  /** Starts the startup unless it runs already; true when this call started it. */
+  private begin(options: { onProgress?: IndexProgress; poll?: boolean }): boolean {
+    if (this.listing !== null) return false;
+    const listing = this.listAtStartup();
+    const startup = listing.then(async () => {
+      await this.indexAtStartup(options.onProgress);
+      if (options.poll !== false && !this.closed) this.startPoll();
+    });
+    // Whoever needs them awaits these (start, ready, vaultsFor); an unawaited failure is no crash.
+    listing.catch(() => undefined);
+    startup.catch(() => undefined);
+    this.listing = listing;
+    this.startup = startup;
+    return true;
   }
 
   /**
