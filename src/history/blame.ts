@@ -3,7 +3,7 @@ import { GitError } from '../repo-host/git/run-git.ts';
 import type { Mirror } from '../repo-host/repo-host.ts';
 import { splitLines } from '../notes/lines.ts';
 import { mirrorGit } from './mirror-git.ts';
-import { blobAt, currentContent, decodeText } from './note-text.ts';
+import { blobAt, decodeText } from './note-text.ts';
 import { unquoteGitPath } from './unquote-git-path.ts';
 
 /**
@@ -39,25 +39,26 @@ const HEADER = /^([0-9a-f]{40}|[0-9a-f]{64}) (\d+) (\d+)(?: \d+)?$/;
 const UNCOMMITTED = /^0+$/;
 
 /**
- * Blames the note at `path` as it is now (the work tree's file when the mirror has one,
- * else HEAD), lines `fromLine`–`toLine` (clamped to the note; the caller checks `fromLine`
- * against `totalLines` first with {@link noteLineCount}). `-M -C` follow lines moved within
- * the note and moved or copied from other files changed in the same commit, and whole-file
- * renames are followed by blame itself, so a commit that only moved lines never takes the
- * blame for them. Returns null when the note does not exist now or is not text.
+ * Blames the note at `path` whose content now is `content` (from `noteNow`: the work tree's
+ * file when the mirror has one, else HEAD's), lines `fromLine`–`toLine` (clamped to the
+ * note; the caller checks `fromLine` against the note's lines first). In a work tree Git
+ * gets `content` on standard input (`--contents -`) and never reads the path from disk, so
+ * a link swapped in meanwhile leads nowhere. `-M -C` follow lines moved within the note and
+ * moved or copied from other files changed in the same commit, and whole-file renames are
+ * followed by blame itself, so a commit that only moved lines never takes the blame for
+ * them. Returns null when `content` is not text.
  */
-export async function blame(mirror: Mirror, path: string, fromLine?: number, toLine?: number): Promise<NoteBlame | null> {
-  const content = await currentContent(mirror, path);
-  const text = content === null ? null : decodeText(content);
+export async function blame(mirror: Mirror, path: string, content: Buffer, fromLine?: number, toLine?: number): Promise<NoteBlame | null> {
+  const text = decodeText(content);
   if (text === null) return null;
   const lines = splitLines(text);
   const total = lines.length;
   if (total === 0) return { runs: [], totalLines: 0 };
   const from = Math.min(fromLine ?? 1, total);
   const to = Math.min(toLine ?? total, total);
-  const args = ['blame', '--porcelain', '-M', '-C', '-L', `${from},${to}`, ...(mirror.workTree ? [] : ['HEAD']), '--', path];
+  const args = ['blame', '--porcelain', '-M', '-C', '-L', `${from},${to}`, ...(mirror.workTree ? ['--contents', '-'] : ['HEAD']), '--', path];
   try {
-    const { stdout } = await mirrorGit(mirror, args);
+    const { stdout } = await mirrorGit(mirror, args, mirror.workTree ? { input: content } : {});
     return { runs: parsePorcelain(stdout, lines), totalLines: total };
   } catch (error) {
     if (!(error instanceof GitError) || (await blobAt(mirror, 'HEAD', path)) !== null) throw error;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { isVaultError } from '../vault-error.ts';
-import { localMoment } from './local-time.ts';
+import { gitDate, localMoment } from './local-time.ts';
 
 process.env.TZ = 'Europe/Berlin';
 
@@ -27,5 +27,18 @@ describe('localMoment', () => {
     } catch (error) {
       expect(isVaultError(error, 'bad_arguments') && error.message).toContain('since');
     }
+  });
+});
+
+describe('gitDate', () => {
+  it('gives the commit-header form, which Git reads exactly before March 1973 too', () => {
+    expect(gitDate(0)).toBe('@0 +0000');
+    expect(gitDate(31_536_000)).toBe('@31536000 +0000');
+    expect(gitDate(localMoment('2026-01-12', 'start', 'since'))).toBe(`@${Date.parse('2026-01-12T00:00:00+01:00') / 1000} +0000`);
+  });
+
+  it('gives nothing before 1970, when Git has no commits', () => {
+    expect(gitDate(localMoment('1970-01-01', 'start', 'since'))).toBeNull();
+    expect(gitDate(localMoment('1900-01-01', 'start', 'since'))).toBeNull();
   });
 });

@@ -1,4 +1,4 @@
-// Days and times given by a caller, read in the server's local time, as Git's `@<seconds>` dates.
+// Days and times given by a caller, read in the server's local time, as dates Git reads exactly.
 import { VaultError } from '../vault-error.ts';
 
 const MOMENT = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2}))?$/;
@@ -28,7 +28,13 @@ export function localMoment(text: string, edge: 'start' | 'end', field: string):
   return Math.floor(date.getTime() / 1000);
 }
 
-/** Git's `--since`/`--until`/`--before` value for an epoch second: `@<seconds>`, exact and zone-free. */
-export function gitDate(seconds: number): string {
-  return `@${seconds}`;
+/**
+ * Git's `--since`/`--until`/`--before` value for epoch second `seconds`: `@<seconds> +0000`,
+ * the form of a commit header, which Git reads exactly for every second from 1970 on. (A bare
+ * `@<seconds>` is read as seconds only from 9 digits on, March 1973, and ISO 8601 dates before
+ * 1970 are misread.) Null before 1970: Git keeps no commit dated earlier (its timestamps are
+ * unsigned), so a `since` then is no limit and an `until` then matches nothing; callers decide.
+ */
+export function gitDate(seconds: number): string | null {
+  return seconds < 0 ? null : `@${seconds} +0000`;
 }

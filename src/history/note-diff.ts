@@ -7,37 +7,49 @@ import type { Mirror } from '../repo-host/repo-host.ts';
 import { gitDate } from './local-time.ts';
 import { mirrorGit } from './mirror-git.ts';
 import { noteNameAt, type NoteCommit } from './note-log.ts';
-import { blobAt, currentContent, readBlob } from './note-text.ts';
+import { decodeText, noteBlobAt, readBlob } from './note-text.ts';
 
 /**
  * The change of a note since a moment: `base` (the last commit of the branch before it, on
  * the first-parent line; null when the repository has none that old), `basePath` (the
- * note's name in `base`), whether the note existed there, and the unified diff (`""` when
- * nothing changed). The diff's `---`/`+++` lines name `a/<basePath>` and `b/<path>`
- * (`/dev/null` for a side where the note is absent).
+ * note's name in `base`), whether the note existed there (a symbolic link there is no note),
+ * whether either side is binary (`binary`: then `diff` is `""`, never the bytes), and the
+ * unified diff (`""` when nothing changed). The diff's `---`/`+++` lines name
+ * `a/<basePath>` and `b/<path>` (`/dev/null` for a side where the note is absent).
  */
 export interface NoteDiff {
   base: string | null;
   basePath: string;
   existedAtBase: boolean;
   existsNow: boolean;
+  binary: boolean;
   diff: string;
 }
 
 /**
- * Diffs the note at `path` from the last commit before `since` (epoch seconds) to now, in a
- * work tree with its uncommitted changes. `commits` are the note's whole history from
- * `noteCommits` (for its name at the base). The diff is `git diff --no-index` of the two
- * texts, so it is Git's own unified diff (3 lines of context). Throws GitError when git fails.
+ * Diffs the note at `path` from the last commit before `since` (epoch seconds) to `now`, its
+ * content now from `noteNow` (null: absent), uncommitted changes included. `commits`
+ * are the note's whole history from `noteCommits` (for its name at the base). The diff is
+ * `git diff --no-index` of the two texts, so it is Git's own unified diff (3 lines of
+ * context). Throws GitError when git fails.
  */
-export async function noteDiffSince(mirror: Mirror, path: string, since: number, commits: readonly NoteCommit[]): Promise<NoteDiff> {
-  const { stdout } = await mirrorGit(mirror, ['rev-list', '-1', '--first-parent', `--before=${gitDate(since - 1)}`, 'HEAD', '--'], { okCodes: [0, 128] });
-  const base = stdout.toString('utf8').trim() || null;
+export async function noteDiffSince(mirror: Mirror, path: string, since: number, commits: readonly NoteCommit[], now: Buffer | null): Promise<NoteDiff> {
+  const before = gitDate(since - 1);
+  // Before 1970 there is no commit at all (Git's timestamps are unsigned).
+  const listed = before === null ? null : await mirrorGit(mirror, ['rev-list', '-1', '--first-parent', `--before=${before}`, 'HEAD', '--'], { okCodes: [0, 128] });
+  const base = listed?.stdout.toString('utf8').trim() || null;
   const basePath = base === null ? path : ((await noteNameAt(mirror, commits, base)) ?? path);
-  const baseBlob = base === null ? null : await blobAt(mirror, base, basePath);
-  const before = baseBlob === null ? null : await readBlob(mirror, baseBlob);
-  const after = await currentContent(mirror, path);
-  return { base, basePath, existedAtBase: before !== null, existsNow: after !== null, diff: await unifiedDiff(before, after, basePath, path) };
+  const baseBlob = base === null ? null : await noteBlobAt(mirror, base, basePath);
+  const then = baseBlob === null ? null : await readBlob(mirror, baseBlob);
+  const binary = [then, now].some((content) => content !== null && decodeText(content) === null);
+  return {
+    base,
+    basePath,
+    existedAtBase: then !== null,
+    existsNow: now !== null,
+    binary,
+    diff: binary ? '' : await unifiedDiff(then, now, basePath, path),
+  };
 }
 
 /** Git's unified diff of two contents (null: absent), with headers naming the note's paths. */

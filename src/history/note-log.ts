@@ -3,13 +3,15 @@ import { GitError } from '../repo-host/git/run-git.ts';
 import type { Mirror } from '../repo-host/repo-host.ts';
 import { gitDate } from './local-time.ts';
 import { headCommit, literalPathspec, mirrorGit } from './mirror-git.ts';
-import { LOG_FORMAT, parseLog, type ChangeStatus, type LogCommit } from './parse-log.ts';
+import { isSymlinkChange, LOG_FORMAT, parseLog, type ChangeStatus, type LogCommit } from './parse-log.ts';
 
 /**
  * One commit that changed a note: who, when, the subject, the note's `path` after the
  * commit (for a deletion, the path it had), its `previousPath` before (null when the
  * commit created it), the raw `status`, the blob id of its content after the commit (null
- * when deleted), and the lines added and removed (absent for binary content).
+ * when deleted), whether the path was a symbolic link there (`symlink`: its blob is a link
+ * target, not note text, and such a commit is no version of a note), and the lines added
+ * and removed (absent for binary content).
  */
 export interface NoteCommit {
   commit: string;
@@ -22,6 +24,7 @@ export interface NoteCommit {
   previousPath: string | null;
   status: ChangeStatus;
   blob: string | null;
+  symlink: boolean;
   added?: number;
   removed?: number;
 }
@@ -104,8 +107,10 @@ function isRename(commit: NoteCommit): boolean {
 }
 
 function limitArgs(options: NoteLogOptions): string[] {
+  // A since before 1970 is no limit: Git has no commit dated earlier.
+  const since = options.since === undefined ? null : gitDate(options.since);
   return [
-    ...(options.since !== undefined ? [`--since=${gitDate(options.since)}`] : []),
+    ...(since !== null ? [`--since=${since}`] : []),
     ...(options.maxCount !== undefined ? ['-n', String(options.maxCount)] : []),
   ];
 }
@@ -137,6 +142,7 @@ function noteChange(commit: LogCommit, name: string | null): NoteCommit[] {
       previousPath: file.status === 'A' ? null : file.oldPath,
       status: file.status,
       blob: file.status === 'D' ? null : file.newBlob,
+      symlink: isSymlinkChange(file),
       ...(file.added !== undefined ? { added: file.added } : {}),
       ...(file.removed !== undefined ? { removed: file.removed } : {}),
     },

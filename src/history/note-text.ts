@@ -1,30 +1,52 @@
-// A note's text now (work tree first, else HEAD) and at a commit, read through git.
-import { readFile } from 'node:fs/promises';
+// A note's content now (read like every other tool reads it, never through a symbolic link) and at a commit.
+import { realpath } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Mirror } from '../repo-host/repo-host.ts';
+import { resolveWorkTreeFile } from '../repo-host/local/work-tree-file.ts';
+import type { Mirror, RepoHost } from '../repo-host/repo-host.ts';
 import { mirrorGit } from './mirror-git.ts';
+import { SYMLINK_MODE } from './parse-log.ts';
 
 /**
- * The note's content as it is now: the file in the work tree when the mirror has one
- * (uncommitted changes count), else the blob at `HEAD:<path>`. Null when there is none.
+ * The note's content as it is now, from `host.readFile` (the work tree's file where there is
+ * one, uncommitted changes included, else the blob at HEAD), so history reads exactly what
+ * read_note reads. Null when there is none, and when the path is not a note: a symbolic link,
+ * or a path through one (a link to a folder), whether the link is committed or only on disk
+ * and wherever it leads. Git is never asked to read the path from disk.
  */
-export async function currentContent(mirror: Mirror, path: string): Promise<Buffer | null> {
-  if (mirror.workTree) {
-    try {
-      return await readFile(join(mirror.workTree, ...path.split('/')));
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT' || (error as NodeJS.ErrnoException).code === 'ENOTDIR') return null;
-      throw error;
-    }
-  }
-  const blob = await blobAt(mirror, 'HEAD', path);
-  return blob === null ? null : readBlob(mirror, blob);
+export async function noteNow(host: RepoHost, repo: string, mirror: Mirror, path: string): Promise<Buffer | null> {
+  if (mirror.workTree !== null && (await reachedThroughLink(mirror, path))) return null;
+  // Without a work tree, readFile refuses a link itself, and Git's tree has no path through one.
+  return host.readFile(repo, path);
+}
+
+/** Whether the work-tree file at `path` is reached through a symbolic link in any segment. */
+async function reachedThroughLink(mirror: Mirror, path: string): Promise<boolean> {
+  if (mirror.workTree === null) return false;
+  const [realWorkTree, realGitDir] = await Promise.all([realpath(mirror.workTree), realpath(mirror.gitDir)]);
+  const found = await resolveWorkTreeFile(realWorkTree, realGitDir, path);
+  // A file found anywhere but at its own place was reached through a link.
+  return found.kind === 'file' && found.realPath !== join(realWorkTree, ...path.split('/'));
 }
 
 /** The blob id at `<commit>:<path>`, or null when the commit has no such file (or there is no commit). */
 export async function blobAt(mirror: Mirror, commit: string, path: string): Promise<string | null> {
   const { stdout, code } = await mirrorGit(mirror, ['rev-parse', '--verify', '--quiet', `${commit}:${path}`], { okCodes: [0, 1, 128] });
   return code === 0 ? stdout.toString('utf8').trim() : null;
+}
+
+/**
+ * The blob id of the note at `path` in `commit`: null when the commit has no file there, or
+ * has a symbolic link there (never a note). A path through a link has no entry in Git's tree.
+ */
+export async function noteBlobAt(mirror: Mirror, commit: string, path: string): Promise<string | null> {
+  const { stdout } = await mirrorGit(mirror, ['ls-tree', '-z', '--full-tree', commit, '--', path], { env: { GIT_LITERAL_PATHSPECS: '1' } });
+  for (const record of stdout.toString('utf8').split('\0')) {
+    const tab = record.indexOf('\t');
+    if (tab === -1 || record.slice(tab + 1) !== path) continue;
+    const [mode = '', type = '', oid = ''] = record.slice(0, tab).split(' ');
+    return type === 'blob' && mode !== SYMLINK_MODE ? oid : null;
+  }
+  return null;
 }
 
 /** A blob's content by id (`git cat-file blob`). Throws GitError when it is missing. */

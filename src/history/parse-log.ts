@@ -6,8 +6,10 @@ export type ChangeStatus = 'A' | 'C' | 'D' | 'M' | 'R' | 'T' | 'U' | 'X';
 /**
  * One file of a commit's diff: `path` as after the commit (for a deletion, the path it
  * had), `oldPath` before it (differs for a rename or copy; null for an addition), the blob
- * ids before and after (null when absent; full ids with `--no-abbrev`), and the line counts
- * from `--numstat` (absent for binary files or when numstat was not asked).
+ * ids before and after (null when absent; full ids with `--no-abbrev`), the tree entry modes
+ * before and after (`100644`, `120000` for a symbolic link…; null when absent or when only
+ * numstat was asked), and the line counts from `--numstat` (absent for binary files or when
+ * numstat was not asked).
  */
 export interface FileChange {
   path: string;
@@ -15,6 +17,8 @@ export interface FileChange {
   status: ChangeStatus;
   oldBlob: string | null;
   newBlob: string | null;
+  oldMode: string | null;
+  newMode: string | null;
   added?: number;
   removed?: number;
 }
@@ -45,6 +49,17 @@ const NUMSTAT = /^(\d+|-)\t(\d+|-)\t([\s\S]*)$/;
 const RAW = /^:(\d+) (\d+) ([0-9a-f]+) ([0-9a-f]+) ([A-Z])(\d*)$/;
 const OBJECT_ID = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
 const NULL_ID = /^0+$/;
+const NULL_MODE = /^0+$/;
+/** The tree entry mode of a symbolic link: its blob is the link's target, not a note. */
+export const SYMLINK_MODE = '120000';
+
+/**
+ * Whether a changed file is a symbolic link (after the change; for a deletion, before it).
+ * Needs `--raw` output (the modes); such an entry is never a note.
+ */
+export function isSymlinkChange(file: FileChange): boolean {
+  return file.newMode === null ? file.oldMode === SYMLINK_MODE : file.newMode === SYMLINK_MODE;
+}
 
 /**
  * Parses `git log -z LOG_FORMAT [--raw] [--numstat]` output into commits, newest first as
@@ -124,6 +139,8 @@ function parseFileToken(tokens: string[], i: number, token: string, list: FileCh
     change.oldPath = twoPaths ? first : status === 'A' ? null : path;
     change.oldBlob = NULL_ID.test(raw[3] ?? '0') ? null : (raw[3] ?? null);
     change.newBlob = NULL_ID.test(raw[4] ?? '0') ? null : (raw[4] ?? null);
+    change.oldMode = NULL_MODE.test(raw[1] ?? '0') ? null : (raw[1] ?? null);
+    change.newMode = NULL_MODE.test(raw[2] ?? '0') ? null : (raw[2] ?? null);
     return i + (twoPaths ? 3 : 2);
   }
   const numstat = NUMSTAT.exec(token);
@@ -142,7 +159,7 @@ function parseFileToken(tokens: string[], i: number, token: string, list: FileCh
 function entry(list: FileChange[], byPath: Map<string, FileChange>, path: string): FileChange {
   let change = byPath.get(path);
   if (!change) {
-    change = { path, oldPath: path, status: 'M', oldBlob: null, newBlob: null };
+    change = { path, oldPath: path, status: 'M', oldBlob: null, newBlob: null, oldMode: null, newMode: null };
     byPath.set(path, change);
     list.push(change);
   }

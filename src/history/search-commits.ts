@@ -4,7 +4,7 @@ import type { Mirror } from '../repo-host/repo-host.ts';
 import { isHiddenPath } from '../notes/vault-path.ts';
 import { gitDate } from './local-time.ts';
 import { headCommit, hiddenExcludes, literalPathspec, mirrorGit } from './mirror-git.ts';
-import { LOG_FORMAT, parseDiffTree, parseLog, type FileChange, type LogCommit } from './parse-log.ts';
+import { isSymlinkChange, LOG_FORMAT, parseDiffTree, parseLog, type FileChange, type LogCommit } from './parse-log.ts';
 
 /**
  * What to look for. `text`: commits that changed how often the text occurs (pickaxe
@@ -12,7 +12,7 @@ import { LOG_FORMAT, parseDiffTree, parseLog, type FileChange, type LogCommit } 
  * literally, case ignored; `since`/`until`: committer time in epoch seconds, both
  * inclusive. `roots`: the folders or files a commit must have changed (normalised paths,
  * `''` for the whole repository), already limited to what the caller may see; `openRoots`:
- * every visible root, for counting a commit's files. Hidden paths never count.
+ * every visible root, for counting a commit's files. Hidden paths and symbolic links never count.
  * `skip`/`maxCount` page through the matches, newest first; `filesPerCommit` caps `files`.
  */
 export interface CommitSearch {
@@ -71,24 +71,28 @@ export interface FoundCommit {
  */
 export async function searchCommits(mirror: Mirror, search: CommitSearch): Promise<FoundCommit[]> {
   if (search.roots.length === 0) return [];
+  // Git has no commit dated before 1970: a since then is no limit, an until then matches nothing.
+  const since = search.since === undefined ? null : gitDate(search.since);
+  const until = search.until === undefined ? null : gitDate(search.until);
+  if (search.until !== undefined && until === null) return [];
   const filters = [
     ...(search.text !== undefined ? ['--raw', '--no-abbrev', `-S${search.text}`] : []),
     ...(search.author !== undefined ? ['--fixed-strings', `--author=${search.author}`] : []),
     ...(search.text !== undefined || search.author !== undefined ? ['--regexp-ignore-case'] : []),
-    ...(search.since !== undefined ? [`--since=${gitDate(search.since)}`] : []),
-    ...(search.until !== undefined ? [`--until=${gitDate(search.until)}`] : []),
+    ...(since !== null ? [`--since=${since}`] : []),
+    ...(until !== null ? [`--until=${until}`] : []),
   ];
   const log = await matchingCommits(mirror, filters, search);
   if (log.length === 0) return [];
 
   const inRoots = (path: string) => !isHiddenPath(path) && search.roots.some((root) => root === '' || path === root || path.startsWith(`${root}/`));
   const listing = (commit: LogCommit, files: readonly FileChange[]) => {
-    const candidates = files.filter((file) => inRoots(file.path) || (file.oldPath !== null && inRoots(file.oldPath)));
+    const candidates = files.filter((file) => !isSymlinkChange(file) && (inRoots(file.path) || (file.oldPath !== null && inRoots(file.oldPath))));
     return { commit, candidates, shown: candidates.slice(0, search.filesPerCommit) };
   };
   const input = log.map((commit) => (commit.parents.length > 1 ? `${commit.commit} ${commit.parents[0]}` : commit.commit)).join('\n') + '\n';
   const everyFile = mirrorGit(mirror, ['diff-tree', '--stdin', '-z', '-r', '--root', '--raw', '--no-abbrev', '-M', '--', ...pathspecs(search.openRoots)], { input }).then(
-    ({ stdout }) => new Map(parseDiffTree(stdout).map((diff) => [diff.commit, diff.files.filter((file) => !isHiddenPath(file.path))])),
+    ({ stdout }) => new Map(parseDiffTree(stdout).map((diff) => [diff.commit, diff.files.filter((file) => !isHiddenPath(file.path) && !isSymlinkChange(file))])),
   );
   // A text search lists the files the pickaxe matched: their counts need not wait for the others.
   const text = search.text;
@@ -104,7 +108,7 @@ export async function searchCommits(mirror: Mirror, search: CommitSearch): Promi
   const found: FoundCommit[] = [];
   for (const { commit, candidates, shown } of pages) {
     const files = visible.get(commit.commit) ?? [];
-    if (files.length === 0) continue; // touched only hidden or closed paths: not shown at all
+    if (files.length === 0) continue; // touched only hidden or closed paths, or symbolic links: not shown at all
     const counted = lines.get(commit.commit);
     found.push({
       commit: commit.commit,

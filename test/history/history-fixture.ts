@@ -1,14 +1,16 @@
 // A real ToolContext over Git repositories built by a test, for the history tools: LocalRepoHost,
 // the index (PGlite, or the Postgres server with DATABASE_URL) and an installation over them.
 import { join } from 'node:path';
+import { z } from 'zod';
 import { defaultVaultConfig } from '../../src/config/load-vault-config.ts';
 import { Installation } from '../../src/instance/installation.ts';
-import type { ToolContext } from '../../src/instance/tool.ts';
+import type { ToolContext, ToolDefinition } from '../../src/instance/tool.ts';
 import type { NoteIndex } from '../../src/note-index/note-index.ts';
 import type { SqlClient } from '../../src/note-index/sql-client.ts';
 import { LocalRepoHost } from '../../src/repo-host/local/local-repo-host.ts';
 import type { Person } from '../../src/repo-host/person.ts';
 import type { RepoHost } from '../../src/repo-host/repo-host.ts';
+import { isVaultError, type VaultErrorCode } from '../../src/vault-error.ts';
 import { alice, tempDir } from '../support/git-fixture.ts';
 import { openTestDatabase } from '../support/test-database.ts';
 
@@ -65,4 +67,33 @@ export function gitOnlyContext(host: RepoHost, repos: readonly string[]): ToolCo
     },
   });
   return { access: { person: reader, read: new Set(repos), write: new Set() }, vaults, index: noIndex, host, clientName: 'Test Client', refresh: async () => {} };
+}
+
+/**
+ * Calls a tool as the server would: input parsed by its schema, answer validated by its
+ * output schema. Returns the answer and its size as the JSON text of `structuredContent`.
+ */
+export async function callTool<I extends z.ZodRawShape, O extends z.ZodRawShape>(
+  tool: ToolDefinition<I, O>,
+  ctx: ToolContext,
+  args: Record<string, unknown>,
+): Promise<z.output<z.ZodObject<O>> & { jsonLength: number }> {
+  const answer = tool.output.parse(await tool.handler(tool.input(z.string()).parse(args), ctx));
+  return Object.assign(answer, { jsonLength: JSON.stringify(answer).length });
+}
+
+/** The message of the VaultError with `code` that the call throws; fails when it answers or throws another. */
+export async function refusalOf<I extends z.ZodRawShape, O extends z.ZodRawShape>(
+  tool: ToolDefinition<I, O>,
+  ctx: ToolContext,
+  args: Record<string, unknown>,
+  code: VaultErrorCode,
+): Promise<string> {
+  try {
+    await tool.handler(tool.input(z.string()).parse(args), ctx);
+  } catch (error) {
+    if (isVaultError(error, code)) return error.message;
+    throw error;
+  }
+  throw new Error(`expected a ${code} refusal of ${JSON.stringify(args)}`);
 }

@@ -2,12 +2,13 @@
 // version, or who last changed each line (spec: "note_history").
 import { z } from 'zod';
 import { blame } from '../../history/blame.ts';
-import { lineWindow, MAX_ANSWER_CHARS } from '../../history/line-window.ts';
+import { jsonLength, jsonPrefix, lineWindow, MAX_ANSWER_CHARS, type LineWindow } from '../../history/line-window.ts';
 import { localMoment } from '../../history/local-time.ts';
 import { mirrorGit } from '../../history/mirror-git.ts';
 import { noteDiffSince } from '../../history/note-diff.ts';
 import { noteCommits, type NoteCommit } from '../../history/note-log.ts';
-import { currentContent, decodeText, readBlob } from '../../history/note-text.ts';
+import { decodeText, noteNow, readBlob } from '../../history/note-text.ts';
+import { splitLines } from '../../notes/lines.ts';
 import { assertInFolders, isHiddenPath, isInFolders, normalizeVaultPath } from '../../notes/vault-path.ts';
 import type { Mirror } from '../../repo-host/repo-host.ts';
 import { VaultError } from '../../vault-error.ts';
@@ -98,8 +99,14 @@ const COMMITS_IN_REFUSAL = 20;
  * the note's blob in that commit, `blame` from `git blame -M -C`. Refuses the combinations
  * the description forbids with `bad_arguments`, an unknown commit with `unknown_commit`, a
  * commit that did not change the note with `commit_not_for_note` (listing its commits), a
- * path with no history and no file with `note_not_found`. Hidden paths and paths outside
- * the open folders never appear: commits of the note made while it lay there are left out.
+ * path with no history and no file with `note_not_found`, binary content in diff, at and
+ * blame with `not_a_note` (the list still works). A symbolic link, or a path through one
+ * (committed or only on disk), is no note: refused like a missing one in every mode, and a
+ * commit where the path was a link is no version of it. The note's text now comes from
+ * `ctx.host.readFile` and reaches blame on standard input, so Git never reads it from disk.
+ * Hidden paths and paths outside the open folders never appear: commits of the note made
+ * while it lay there are left out. Every answer's JSON fits in 40,000 characters: the page
+ * of commits, the diff, the version and the blame runs are cut, and the note says how to go on.
  */
 export const noteHistory = defineTool({
   name: 'note_history',
@@ -151,57 +158,69 @@ export const noteHistory = defineTool({
     const path = asked.endsWith('.md') ? asked : `${asked}.md`;
     assertInFolders(path, folders);
     const visible = (p: string) => !isHiddenPath(p) && isInFolders(p, folders);
+    // A commit where the path was a symbolic link made no version of a note: its blob is a link target.
+    const isNoteCommit = (commit: NoteCommit) => !commit.symlink && visible(commit.path);
     const mirror = await ctx.host.mirror(vault.name);
+    let current: Promise<Buffer | null> | undefined;
+    const now = () => (current ??= noteNow(ctx.host, vault.name, mirror, path));
+    const noNote = () =>
+      new VaultError(
+        'note_not_found',
+        `There is no note ${path} in ${vault.name}, and no note had that path in its history. Check the path with list_notes, or find the note's old name with search_history.`,
+        { path },
+      );
     const answer: NoteHistoryAnswer = { path, commits: [], offset: 0, hasMore: false, repo: vault.name };
 
-    if (input.blame) {
-      answer.blame = await blameRuns(mirror, path, input.from_line, input.to_line, visible, answer);
-      return answer;
-    }
+    if (input.blame) return blameAnswer(answer, mirror, path, await now(), input.from_line, input.to_line, visible);
     if (input.at !== undefined) {
-      answer.version = await versionAt(mirror, path, input.at, input.from_line, input.to_line, visible);
-      return answer;
+      const version = await versionAt(mirror, path, input.at, isNoteCommit, async () => ((await now()) === null ? noNote() : null));
+      return fitText((maxChars) => {
+        const window = lineWindow(version.text, input.from_line, input.to_line, `the note in commit ${input.at}`, maxChars);
+        const note = windowNote(window, `the note in commit ${input.at}`, 'the same at');
+        return { ...answer, version: { commit: version.commit, date: version.date, path: version.path, ...window }, ...(note !== null ? { note } : {}) };
+      });
     }
 
     const since = input.since === undefined ? undefined : localMoment(input.since, 'start', 'since');
     const end = input.offset + input.limit;
     let log = await noteCommits(mirror, path, { since, maxCount: end + 1 });
-    let shown = log.commits.filter((commit) => visible(commit.path));
+    let shown = log.commits.filter(isNoteCommit);
     if (shown.length < log.commits.length && !log.complete) {
       log = await noteCommits(mirror, path, { since });
-      shown = log.commits.filter((commit) => visible(commit.path));
+      shown = log.commits.filter(isNoteCommit);
     }
-    answer.commits = shown.slice(input.offset, end).map(listed);
+    const page = shown.slice(input.offset, end).map(listed);
+    // With a diff, the page takes at most half an answer: the diff gets the rest.
+    answer.commits = fitCommits(answer, page, input.diff ? MAX_ANSWER_CHARS / 2 : MAX_ANSWER_CHARS);
     answer.offset = input.offset;
-    answer.hasMore = shown.length > end;
+    answer.hasMore = shown.length > end || answer.commits.length < page.length;
+    const next = input.offset + answer.commits.length;
 
     const history = input.diff || shown.length === 0 ? await noteCommits(mirror, path) : null;
-    if (shown.length === 0 && history !== null && !history.commits.some((commit) => visible(commit.path)) && (await currentContent(mirror, path)) === null) {
-      throw new VaultError(
-        'note_not_found',
-        `There is no note ${path} in ${vault.name}, and no note had that path in its history. Check the path with list_notes, or find the note's old name with search_history.`,
-        { path },
-      );
-    }
+    if (shown.length === 0 && history !== null && !history.commits.some(isNoteCommit) && (await now()) === null) throw noNote();
+    const notes: string[] = [];
     if (input.diff && input.since !== undefined && since !== undefined && history !== null) {
-      const change = await noteDiffSince(mirror, path, since, history.commits);
+      const change = await noteDiffSince(mirror, path, since, history.commits, await now());
+      if (change.binary) throw notATextNote(path);
       const baseShown = change.base !== null && change.existedAtBase && visible(change.basePath);
-      const window = lineWindow(baseShown || !change.existedAtBase ? change.diff : '', input.from_line, input.to_line, 'the diff');
-      answer.diff = {
-        since: input.since,
-        base: change.base ?? (await emptyTree(mirror)),
-        base_path: baseShown ? change.basePath : path,
-        ...window,
-      };
-      if (change.base === null) answer.note = `The repository has no commit before ${input.since}: the diff starts from nothing.`;
-      else if (!change.existedAtBase || !baseShown) answer.note = `The note did not exist before ${input.since}: the diff shows all of it as added.`;
-      else if (change.diff === '') answer.note = `The note has not changed since the start of ${input.since}.`;
-      if (!change.existsNow && change.diff !== '') answer.note = `The note no longer exists: the diff shows it removed.`;
-    } else if (shown.length === 0 && input.offset === 0) {
-      answer.note = input.since !== undefined ? `No commit changed the note from ${input.since} on.` : 'The note has not been committed yet: it exists only in the work tree.';
+      const text = baseShown || !change.existedAtBase ? change.diff : '';
+      const base = change.base ?? (await emptyTree(mirror));
+      if (change.base === null) notes.push(`The repository has no commit before ${input.since}: the diff starts from nothing.`);
+      else if (!change.existedAtBase || !baseShown) notes.push(`The note did not exist before ${input.since}: the diff shows all of it as added.`);
+      else if (change.diff === '') notes.push(`The note has not changed since the start of ${input.since}.`);
+      if (!change.existsNow && change.diff !== '') notes.splice(0, notes.length, 'The note no longer exists: the diff shows it removed.');
+      if (answer.hasMore) notes.push(`More commits follow: ask again with offset ${next}.`);
+      return fitText((maxChars) => {
+        const window = lineWindow(text, input.from_line, input.to_line, 'the diff', maxChars);
+        const cut = windowNote(window, 'the diff', 'the same since and diff');
+        return { ...answer, diff: { since: input.since ?? '', base, base_path: baseShown ? change.basePath : path, ...window }, ...joinNotes([...notes, cut]) };
+      });
     }
-    if (answer.hasMore) answer.note = [answer.note, `More commits follow: ask again with offset ${end}.`].filter(Boolean).join(' ');
-    return answer;
+    if (shown.length === 0 && input.offset === 0) {
+      notes.push(input.since !== undefined ? `No commit changed the note from ${input.since} on.` : 'The note has not been committed yet: it exists only in the work tree.');
+    }
+    if (answer.hasMore) notes.push(`More commits follow: ask again with offset ${next}.`);
+    return { ...answer, ...joinNotes(notes) };
   },
 });
 
@@ -241,8 +260,84 @@ function listed(commit: NoteCommit): ListedCommit {
   };
 }
 
-/** The note as it was right after commit `at` (which must have changed it), windowed. */
-async function versionAt(mirror: Mirror, path: string, at: string, fromLine: number | undefined, toLine: number | undefined, visible: (path: string) => boolean) {
+/** The refusal of a binary file, the same sentence whichever mode met it. */
+function notATextNote(path: string, at?: string): VaultError {
+  return new VaultError(
+    'not_a_note',
+    `${path} is not a text note: it holds binary data, so note_history cannot show its text. Leave out diff, at and blame to list its commits.`,
+    { path, ...(at !== undefined ? { at } : {}) },
+  );
+}
+
+/** `{ note }` of the sentences given (nulls left out), or nothing when there are none. */
+function joinNotes(sentences: readonly (string | null)[]): { note?: string } {
+  const note = sentences.filter((sentence): sentence is string => sentence !== null && sentence !== '').join(' ');
+  return note === '' ? {} : { note };
+}
+
+/**
+ * The answer `build(maxChars)` makes with its text cut to `maxChars` characters of JSON,
+ * shrunk until the whole answer's JSON fits in {@link MAX_ANSWER_CHARS} (spec: "Answers").
+ */
+function fitText(build: (maxChars: number) => NoteHistoryAnswer): NoteHistoryAnswer {
+  let maxChars = MAX_ANSWER_CHARS;
+  for (;;) {
+    const answer = build(maxChars);
+    const over = JSON.stringify(answer).length - MAX_ANSWER_CHARS;
+    if (over <= 0 || maxChars === 0) return answer;
+    maxChars = Math.max(0, maxChars - over);
+  }
+}
+
+/**
+ * What to say when a window of `what` was cut: where it stopped, and the from_line to ask for
+ * next (`again` names the other arguments to repeat, e.g. "the same at").
+ */
+function windowNote(window: LineWindow, what: string, again: string): string | null {
+  if (!window.truncated) return null;
+  const next = window.to_line + 1;
+  const askAgain = next <= window.total_lines ? `ask again with ${again} and from_line ${next}` : null;
+  if (!window.content.endsWith('\n')) {
+    // Cut inside a line: the rest of that line cannot be given.
+    return `Line ${window.to_line} of ${what} is longer than one answer carries (40000 characters) and was cut.${askAgain !== null ? ` To read the lines after it, ${askAgain}.` : ''}`;
+  }
+  return `${capitalized(what)} goes on after line ${window.to_line}: ${askAgain ?? 'ask again with a later from_line'} to read on.`;
+}
+
+function capitalized(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/** Room for the notes an answer may carry, kept free when fitting commits and blame runs. */
+const NOTE_ROOM = 400;
+
+/**
+ * The commits of `page` (from the front) that fit in `limit` characters of JSON beside the
+ * rest of `answer`; at least one, its subject cut when even that one alone is too long.
+ */
+function fitCommits(answer: NoteHistoryAnswer, page: readonly ListedCommit[], limit: number): ListedCommit[] {
+  const room = limit - JSON.stringify({ ...answer, commits: [], hasMore: false }).length - NOTE_ROOM;
+  const kept: ListedCommit[] = [];
+  let used = 0;
+  for (const commit of page) {
+    const size = JSON.stringify(commit).length + (kept.length > 0 ? 1 : 0);
+    if (used + size > room) break;
+    kept.push(commit);
+    used += size;
+  }
+  const first = page[0];
+  if (kept.length === 0 && first !== undefined) {
+    kept.push({ ...first, subject: jsonPrefix(first.subject, room - JSON.stringify({ ...first, subject: '' }).length) });
+  }
+  return kept;
+}
+
+/**
+ * The note as it was right after commit `at` (which must have changed it): the commit, its
+ * date, the note's path then and its text. `missing()` gives the refusal when the note has no
+ * commit at all (null: it exists now, uncommitted).
+ */
+async function versionAt(mirror: Mirror, path: string, at: string, isNoteCommit: (commit: NoteCommit) => boolean, missing: () => Promise<VaultError | null>) {
   const { stdout, code } = await mirrorGit(mirror, ['rev-parse', '--verify', '--quiet', `${at}^{commit}`], { okCodes: [0, 1, 128] });
   if (code !== 0) {
     throw new VaultError(
@@ -252,10 +347,14 @@ async function versionAt(mirror: Mirror, path: string, at: string, fromLine: num
     );
   }
   const commit = stdout.toString('utf8').trim();
-  const commits = (await noteCommits(mirror, path)).commits.filter((c) => visible(c.path));
+  const commits = (await noteCommits(mirror, path)).commits.filter(isNoteCommit);
   const index = commits.findIndex((c) => c.commit === commit);
   const found = commits[index];
   if (!found) {
+    if (commits.length === 0) {
+      const refusal = await missing();
+      if (refusal !== null) throw refusal;
+    }
     const list = commits.slice(0, COMMITS_IN_REFUSAL).map((c) => `${c.commit.slice(0, 12)} (${c.date}, ${c.subject})`);
     throw new VaultError(
       'commit_not_for_note',
@@ -276,28 +375,54 @@ async function versionAt(mirror: Mirror, path: string, at: string, fromLine: num
     );
   }
   const text = decodeText(await readBlob(mirror, found.blob));
-  if (text === null) throw new VaultError('not_a_note', `${found.path} was not text in commit ${at} (a binary file), so note_history cannot show it.`, { at, path: found.path });
-  return { commit, date: found.date, path: found.path, ...lineWindow(text, fromLine, toLine, `the note in commit ${at}`) };
+  if (text === null) throw notATextNote(found.path, at);
+  return { commit, date: found.date, path: found.path, text };
 }
 
-/** Blame runs for the note as it is now; cut (with a note in the answer) when their text passes one answer's size. */
-async function blameRuns(mirror: Mirror, path: string, fromLine: number | undefined, toLine: number | undefined, visible: (path: string) => boolean, answer: NoteHistoryAnswer): Promise<BlameItem[]> {
-  const result = await blame(mirror, path, fromLine, toLine);
-  if (result === null) {
+/**
+ * The blame of the note as it is now (`content`, from noteNow; null: there is none), its
+ * runs cut by line so the whole answer's JSON fits in {@link MAX_ANSWER_CHARS}: a run longer
+ * than the room left is split, a single line longer than a whole answer is cut inside, and
+ * the note names the from_line to ask for next (with `hasMore`).
+ */
+async function blameAnswer(
+  answer: NoteHistoryAnswer,
+  mirror: Mirror,
+  path: string,
+  content: Buffer | null,
+  fromLine: number | undefined,
+  toLine: number | undefined,
+  visible: (path: string) => boolean,
+): Promise<NoteHistoryAnswer> {
+  if (content === null) {
     throw new VaultError(
       'note_not_found',
       `There is no note ${path} now, so there is nothing to blame. Leave out blame to list its history, and pass one of its commits as at to see an older version.`,
       { path },
     );
   }
-  if (fromLine !== undefined && fromLine > result.totalLines) {
-    throw new VaultError('bad_arguments', `from_line ${fromLine} is past the end: the note has ${result.totalLines} lines. Give a from_line from 1 to ${result.totalLines}.`, {
+  const text = decodeText(content);
+  if (text === null) throw notATextNote(path);
+  const lines = splitLines(text);
+  if (fromLine !== undefined && fromLine > lines.length) {
+    throw new VaultError('bad_arguments', `from_line ${fromLine} is past the end: the note has ${lines.length} lines. Give a from_line from 1 to ${lines.length}.`, {
       from_line: fromLine,
-      total_lines: result.totalLines,
+      total_lines: lines.length,
     });
   }
+  // Git blames only the lines whose text alone could still fit in one answer.
+  const from = fromLine ?? 1;
+  const wanted = Math.min(toLine ?? lines.length, lines.length);
+  let to = Math.min(from, wanted);
+  for (let used = jsonLength(lines[to - 1] ?? ''); to < wanted && used <= MAX_ANSWER_CHARS; to += 1) used += jsonLength(lines[to] ?? '') + 2;
+  const result = await blame(mirror, path, content, from, to);
+  if (result === null) throw notATextNote(path);
+
+  const room = MAX_ANSWER_CHARS - JSON.stringify({ ...answer, blame: [], hasMore: false }).length - NOTE_ROOM;
   const runs: BlameItem[] = [];
-  let size = 0;
+  let used = 0;
+  let next: number | null = null;
+  let cutLine: number | null = null;
   for (const run of result.runs) {
     const item: BlameItem = {
       from_line: run.from_line,
@@ -306,14 +431,44 @@ async function blameRuns(mirror: Mirror, path: string, fromLine: number | undefi
       ...(run.commit !== null && run.path !== undefined && visible(run.path) ? { path: run.path } : {}),
       content: run.content,
     };
-    size += JSON.stringify(item).length + 1;
-    if (size > MAX_ANSWER_CHARS && runs.length > 0) {
-      answer.note = `The blame goes on after line ${runs[runs.length - 1]?.to_line}: ask again with from_line ${run.from_line} to read on.`;
-      break;
+    const comma = runs.length > 0 ? 1 : 0;
+    const size = JSON.stringify(item).length + comma;
+    if (used + size <= room) {
+      runs.push(item);
+      used += size;
+      continue;
     }
-    runs.push(item);
+    // Split the run: as many of its lines as fit, or (first of all) the start of its first line.
+    const runLines = run.content.split('\n');
+    const left = room - used - comma - JSON.stringify({ ...item, content: '' }).length;
+    let count = 0;
+    for (let taken = 0; count < runLines.length; count += 1) {
+      taken += jsonLength(runLines[count] ?? '') + (count > 0 ? 2 : 0);
+      if (taken > left) break;
+    }
+    if (count > 0) {
+      runs.push({ ...item, to_line: run.from_line + count - 1, content: runLines.slice(0, count).join('\n') });
+      next = run.from_line + count;
+    } else if (runs.length === 0) {
+      runs.push({ ...item, to_line: run.from_line, content: jsonPrefix(runLines[0] ?? '', left) });
+      cutLine = run.from_line;
+      next = run.from_line + 1;
+    } else {
+      next = run.from_line;
+    }
+    break;
   }
-  return runs;
+  if (next === null && to < wanted) next = to + 1;
+  if (next !== null && next > wanted) next = null;
+  return {
+    ...answer,
+    blame: runs,
+    hasMore: next !== null,
+    ...joinNotes([
+      cutLine !== null ? `Line ${cutLine} is longer than one answer carries (40000 characters) and was cut.` : null,
+      next !== null ? `The blame goes on after line ${next - 1}: ask again with from_line ${next} to read on.` : null,
+    ]),
+  };
 }
 
 /** The id of the empty tree in this repository's hash: the diff's base when no commit is old enough. */
