@@ -20,4 +20,10 @@ describe('fieldText', () => {
     expect(fieldText(null)).toBe('');
     expect(fieldText(undefined)).toBe('');
   });
+  it('joins a list of links with commas; nested objects stay compact JSON', () => {
+    expect(fieldText(['[[Published]]'])).toBe('[[Published]]');
+    expect(fieldText(['[[Published]]', '[[Draft]]'])).toBe('[[Published]], [[Draft]]');
+    expect(fieldText([{ a: 1 }, 'b'])).toBe('{"a":1}, b');
+    expect(fieldText({ links: ['[[A]]'] })).toBe('{"links":["[[A]]"]}');
+  });
 });

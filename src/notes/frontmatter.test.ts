@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { parseFrontmatterYaml, splitFrontmatter } from './frontmatter.ts';
 
 describe('splitFrontmatter', () => {
@@ -94,6 +94,37 @@ describe('splitFrontmatter', () => {
     const fm = splitFrontmatter(`---\n${bomb.join('\n')}\n---\n`);
     expect(fm.data).toBeNull();
     expect(fm.error).toBeTruthy();
+  });
+});
+
+describe('template placeholders (kepano\'s Obsidian templates)', () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  it('reads {{date}} as the text written, quoted or not, and prints nothing', () => {
+    const emitted = vi.spyOn(process, 'emitWarning');
+    const warned = vi.spyOn(console, 'warn');
+    const fm = splitFrontmatter(
+      '---\ncategories:\n  - "[[Books]]"\nauthor: []\ncreated: {{date}}\nlast: {{date:YYYY-MM-DD}}\ntitle: "{{title}}"\nseen:\n  - {{date}}\ntags:\n  - to-read\n---\n# Book\n',
+    );
+    expect(fm.error).toBeNull();
+    expect(fm.data).toEqual({
+      categories: ['[[Books]]'],
+      author: [],
+      created: '{{date}}',
+      last: '{{date:YYYY-MM-DD}}',
+      title: '{{title}}',
+      seen: ['{{date}}'],
+      tags: ['to-read'],
+    });
+    expect(emitted).not.toHaveBeenCalled();
+    expect(warned).not.toHaveBeenCalled();
+  });
+
+  it('keeps real flow mappings, and prints nothing for a collection key either', () => {
+    const emitted = vi.spyOn(process, 'emitWarning');
+    expect(splitFrontmatter('---\nplace: {city: Berlin, zip: }\n---\n').data).toEqual({ place: { city: 'Berlin', zip: null } });
+    expect(splitFrontmatter('---\n? [a, b]\n: c\n---\n').data).toEqual({ '[ a, b ]': 'c' });
+    expect(emitted).not.toHaveBeenCalled();
   });
 });
 

@@ -1,5 +1,5 @@
 // A note's YAML frontmatter: found, split off and parsed without changing a single value.
-import { isMap, isScalar, isSeq, LineCounter, parseDocument } from 'yaml';
+import { isCollection, isMap, isScalar, isSeq, LineCounter, parseDocument, Scalar, visit, type Document, type YAMLMap } from 'yaml';
 
 /**
  * The frontmatter block of a note and what it says.
@@ -7,7 +7,8 @@ import { isMap, isScalar, isSeq, LineCounter, parseDocument } from 'yaml';
  * - `raw`: the exact text between the fences (line breaks kept, CRLF too), `''` for an
  *   empty block, null when absent. `'---' + eol + raw + '---'` rebuilds the block.
  * - `data`: the fields, parsed with YAML 1.2's core schema, so a date stays the string
- *   written (`2026-01-05`), `no`/`yes` stay strings, `1.10` is the number 1.1 (as YAML says).
+ *   written (`2026-01-05`), `no`/`yes` stay strings, `1.10` is the number 1.1 (as YAML says);
+ *   a template placeholder such as `{{date}}` is the text written, as Obsidian shows it.
  *   `{}` for an empty block; null when absent, broken or not a mapping.
  * - `error`: what is wrong and on which line of the file, or null. Never thrown.
  * - `startLine`/`endLine`: 1-based lines of the opening and closing fence, 0 when absent.
@@ -102,7 +103,8 @@ export function parseFrontmatterYaml(
 ): { data: Record<string, unknown> | null; error: string | null } {
   const lineCounter = new LineCounter();
   try {
-    const doc = parseDocument(raw, { schema: 'core', prettyErrors: false, lineCounter, uniqueKeys: true });
+    // logLevel 'error': the library would otherwise print its warnings on the server's stderr.
+    const doc = parseDocument(raw, { schema: 'core', prettyErrors: false, lineCounter, uniqueKeys: true, logLevel: 'error' });
     const first = doc.errors[0];
     if (first) {
       const at = lineCounter.linePos(first.pos[0]);
@@ -123,12 +125,37 @@ export function parseFrontmatterYaml(
         error: `The frontmatter is ${what}, not a mapping of fields (lines ${fenceLine + 1}–${fenceLine + Math.max(1, lineCounter.lineStarts.length - 1)}). Write it as "field: value" lines.`,
       };
     }
+    keepPlaceholders(doc, raw);
     const data = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT }) as Record<string, unknown>;
     return { data, error: null };
   } catch (cause) {
     // Only alias explosions and similar pathological input reach here.
     return { data: null, error: `The frontmatter YAML cannot be read: ${firstLine(String((cause as Error)?.message ?? cause))}.` };
   }
+}
+
+/**
+ * Turns template placeholders back into the text written. Obsidian's templates write
+ * `created: {{date}}`, which YAML reads as a flow mapping whose one key is itself a mapping
+ * (`{ {date}: null }`); Obsidian shows such a value as the text `{{date}}`, and so do we:
+ * every flow mapping with a single key that is a collection and no value becomes a string
+ * holding its source text.
+ */
+function keepPlaceholders(doc: Document, raw: string): void {
+  visit(doc, {
+    Map(_key, node) {
+      if (!isPlaceholder(node) || !node.range) return undefined;
+      return new Scalar(raw.slice(node.range[0], node.range[1]));
+    },
+  });
+}
+
+function isPlaceholder(node: YAMLMap): boolean {
+  if (!node.flow || node.items.length !== 1) return false;
+  const [pair] = node.items;
+  const value = pair!.value;
+  const empty = value === null || value === undefined || (isScalar(value) && value.value === null && value.range?.[0] === value.range?.[1]);
+  return isCollection(pair!.key) && empty;
 }
 
 function stripCr(line: string): string {

@@ -26,3 +26,13 @@ export function fitAnswer<T, A>(items: readonly T[], build: (kept: readonly T[],
   }
   return { answer: build(items.slice(0, low), true), kept: low };
 }
+
+/**
+ * The `note` of a page asked for with an `offset` at or past the last of `total` items
+ * (`noun`: "notes", "matches"…): says so and names offsets that give a page, the first and
+ * the last (`limit` items each), in a call to `tool`.
+ */
+export function pastTheEnd(offset: number, total: number, noun: string, tool: string, limit: number): string {
+  const last = Math.floor((total - 1) / limit) * limit;
+  return `offset ${offset} is past the last of the ${total} ${noun}: call ${tool} again with offset 0 for the first page${last > 0 ? `, or offset ${last} for the last` : ''}.`;
+}

@@ -65,6 +65,12 @@ describe('find_references', () => {
     expect(await refusal({ repo: 'nope', values: ['x'] })).toBe('repo_not_found');
   });
 
+  it('says so when offset is past the last reference', async () => {
+    const answer = await find({ repo: 'projects', values: ['acme procurement'], offset: 5 });
+    expect(answer).toMatchObject({ references: [], counts: [{ lines: 1 }], hasMore: false });
+    expect(answer.note).toBe('offset 5 is past the last of the 1 references: call find_references again with offset 0 for the first page.');
+  });
+
   it('never shows lines outside the open folders', async () => {
     const answer = await find({ repo: 'projects', values: ['procurement'] });
     expect(answer.references.map((r) => r.path)).toEqual(['archive/old/notes.md']);

@@ -7,11 +7,10 @@ import { assertInFolders, isInFolders, normalizeVaultPath } from '../../notes/va
 import type { ScanPosition, Scope } from '../../note-index/note-index.ts';
 import { VaultError } from '../../vault-error.ts';
 import { defineTool, type ToolContext, type Vault } from '../tool.ts';
-import { fitAnswer } from './answer-budget.ts';
+import { fitAnswer, pastTheEnd } from './answer-budget.ts';
 import { plainMatcher } from './line-matcher.ts';
 import { lineWindow } from './line-window.ts';
-import { folderScope, lookupVault } from './read-scope.ts';
-import { closestPaths } from './read-note.ts';
+import { closestPaths, folderScope, lookupVault } from './read-scope.ts';
 
 /** Counting stops after this many lines per value (spec: `counts[].capped`). */
 export const COUNT_CAP = 2000;
@@ -114,6 +113,7 @@ export const findReferences = defineTool({
       const hasMore = input.offset + kept.length < found.length;
       const note: string[] = [];
       if (found.length === 0) note.push('Nothing mentions it in the notes you can read here.');
+      else if (kept.length === 0 && input.offset >= found.length) note.push(pastTheEnd(input.offset, found.length, 'references', 'find_references', input.limit));
       if (counts.some((count) => count.capped)) note.push(`Counting stops at ${COUNT_CAP} lines per value; only those can be paged through.`);
       if (kept.some((ref) => ref.struck)) note.push('struck: true marks a mention inside ~~strikethrough~~, which the vault has crossed out.');
       if (cut) note.push(`The page was cut at ${kept.length} references to stay within 40000 characters.`);

@@ -102,4 +102,44 @@ describe('read_note', () => {
     expect(JSON.stringify(wide).length).toBeLessThanOrEqual(40_000);
     expect(wide.next_steps).toContain('from_line 2');
   });
+
+  it('says plainly when one asked line is longer than an answer, and only suggests calls that succeed', async () => {
+    commit(join(acme.reposDir, 'handbook'), { message: 'Longline', files: { 'notes/longline.md': `# Long\n${'y'.repeat(200_000)}\nafter\nend\n` } });
+    const follow = async (answer: Awaited<ReturnType<typeof read>>) => {
+      for (const [, from, to] of (answer.next_steps ?? '').matchAll(/from_line (\d+)(?:, to_line (\d+))?/g)) {
+        const next = await read({ repo: 'handbook', path: 'notes/longline.md', from_line: Number(from), ...(to === undefined ? {} : { to_line: Number(to) }) });
+        expect(next.from_line).toBe(Number(from));
+      }
+    };
+    const one = await read({ repo: 'handbook', path: 'notes/longline.md', from_line: 2, to_line: 2 });
+    expect(one).toMatchObject({ from_line: 2, to_line: 2, truncated: true });
+    expect(JSON.stringify(one).length).toBeLessThanOrEqual(40_000);
+    expect(one.next_steps).toContain('200000 characters long');
+    expect(one.next_steps).toContain('search_notes');
+    expect(one.next_steps).not.toMatch(/from_line 3/);
+    await follow(one);
+    const range = await read({ repo: 'handbook', path: 'notes/longline.md', from_line: 2, to_line: 3 });
+    expect(range.next_steps).toContain('from_line 3, to_line 3');
+    await follow(range);
+    const open = await read({ repo: 'handbook', path: 'notes/longline.md', from_line: 2 });
+    expect(open.next_steps).toMatch(/from_line 3(?!, to_line)/);
+    await follow(open);
+  });
+
+  it('reads the first of several headings with the same text and says where the others are', async () => {
+    commit(join(acme.reposDir, 'handbook'), {
+      message: 'Same headings',
+      files: { 'notes/same.md': '# Same\n\nfirst\n\n## Same\n\nsecond\n\n# Other\n\n# same\n\nthird\n' },
+    });
+    const first = await read({ repo: 'handbook', path: 'notes/same.md', heading: 'Same' });
+    expect(first).toMatchObject({ from_line: 1, to_line: 8 });
+    expect(first.note).toContain('There are 3 headings "Same" (lines 1, 5, 11); this is the one on line 1.');
+    expect(first.note).toContain('from_line 5, to_line 8');
+    expect(first.note).toContain('from_line 11, to_line 13');
+    const other = await read({ repo: 'handbook', path: 'notes/same.md', from_line: 11, to_line: 13 });
+    expect(other.content).toBe('# same\n\nthird');
+    const hashes = await read({ repo: 'handbook', path: 'notes/same.md', heading: '## SAME' });
+    expect(hashes).toMatchObject({ from_line: 1, to_line: 8 });
+    expect((await read({ repo: 'handbook', path: 'notes/same.md', heading: 'Other' })).note).toBeUndefined();
+  });
 });

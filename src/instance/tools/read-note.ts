@@ -3,14 +3,14 @@
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import { z } from 'zod';
 import type { VaultConfig } from '../../config/vault-config.ts';
-import { sectionRange } from '../../notes/headings.ts';
+import { sectionRange, type Heading } from '../../notes/headings.ts';
 import { lineStarts } from '../../notes/lines.ts';
-import { assertInFolders, isExempt, isInFolders } from '../../notes/vault-path.ts';
+import { assertInFolders, isExempt } from '../../notes/vault-path.ts';
 import type { IndexedNote, NoteIndex } from '../../note-index/note-index.ts';
 import { VaultError } from '../../vault-error.ts';
 import { defineTool, type Vault } from '../tool.ts';
 import { ANSWER_LIMIT } from './answer-budget.ts';
-import { callTargets } from './read-scope.ts';
+import { callTargets, closestPaths } from './read-scope.ts';
 
 const headingSchema = z.object({ line: z.number(), level: z.number(), text: z.string() }).strict();
 
@@ -86,6 +86,7 @@ export const readNote = defineTool({
     const total = note.totalLines;
     let from = input.from_line ?? 1;
     let to = input.to_line ?? total;
+    const remarks: string[] = [];
     if (input.heading !== undefined) {
       const section = sectionRange(note.content, note.headings, input.heading);
       if (section === null) {
@@ -100,6 +101,8 @@ export const readNote = defineTool({
       }
       from = section.fromLine;
       to = section.toLine;
+      const namesake = namesakeRemark(note.headings, section.heading, total);
+      if (namesake !== null) remarks.push(namesake);
     }
     if (total > 0 && from > total) {
       throw new VaultError('bad_arguments', `${note.path} has ${total} lines, so from_line ${from} is past its end. Ask for a from_line between 1 and ${total}.`, {
@@ -128,8 +131,8 @@ export const readNote = defineTool({
     if (note.headings.length > 0) answer.headings = note.headings.map((h) => ({ line: h.line, level: h.level, text: h.text }));
     const unconfirmed = note.grades.filter((g) => g.line >= from && g.line <= to);
     if (unconfirmed.length > 0) answer.unconfirmed = unconfirmed.map((g) => ({ line: g.line, grade: g.grade, shorthand: g.shorthand, statement: g.statement }));
-    const problems = noteProblems(note, vault.config);
-    if (problems.length > 0) answer.note = problems.join(' ');
+    remarks.push(...noteProblems(note, vault.config));
+    if (remarks.length > 0) answer.note = remarks.join(' ');
     if (input.repo !== undefined) answer.repo = vault.name;
 
     // A note with thousands of headings keeps only those of the range, so the text fits.
@@ -137,17 +140,19 @@ export const readNote = defineTool({
       answer.headings = answer.headings.filter((h) => h.line >= from && h.line <= to);
       if (answer.headings.length === 0) delete answer.headings;
     }
-    const budget = ANSWER_LIMIT - JSON.stringify(answer).length - 400;
+    // Room for next_steps, which names the path.
+    const budget = ANSWER_LIMIT - JSON.stringify(answer).length - 600 - 2 * note.path.length;
     const cut = cutLines(note.content, from, to, budget);
     answer.content = cut.content;
     if (cut.lastLine < to || cut.lineCut) {
       answer.truncated = true;
       answer.to_line = cut.lastLine;
+      // Only a call that succeeds is suggested: reading on exists only when lines follow in the range.
       const wanted = input.to_line !== undefined ? `, to_line ${to}` : '';
+      const readOn = cut.lastLine < to ? `call read_note again with from_line ${cut.lastLine + 1}${wanted} to read on` : null;
       answer.next_steps = cut.lineCut
-        ? `Line ${cut.lastLine} alone is longer than one answer carries and was cut. Read on with from_line ${cut.lastLine + 1}${wanted}, or use search_notes to find passages in that line.`
-        : `The range goes on after line ${cut.lastLine}: call read_note again with from_line ${cut.lastLine + 1}${wanted} to read on.`;
-      if (cut.lastLine >= total && cut.lineCut) answer.next_steps = `Line ${cut.lastLine} alone is longer than one answer carries and was cut; use search_notes to find passages in it.`;
+        ? `Line ${cut.lastLine} is ${cut.lineLength} characters long, longer than one answer carries, so only its first ${cut.content.length} characters are shown; read_note cannot show the rest of it. search_notes with path "${note.path}" shows the part of that line around a match.${readOn === null ? '' : ` The range goes on after it: ${readOn}.`}`
+        : `The range goes on after line ${cut.lastLine}: ${readOn}.`;
     }
     return answer;
   },
@@ -180,30 +185,32 @@ async function findNote(index: NoteIndex, vault: Vault, path: string): Promise<I
   );
 }
 
-/** Up to five note paths that look like `path`: the same file name first, then names containing it, then the same folder. */
-export function closestPaths(paths: readonly string[], path: string, folders: readonly string[]): string[] {
-  const name = (p: string) => (p.slice(p.lastIndexOf('/') + 1).toLowerCase().replace(/\.md$/, ''));
-  const folder = (p: string) => p.slice(0, p.lastIndexOf('/') + 1);
-  const wanted = name(path);
-  const open = paths.filter((p) => isInFolders(p, folders));
-  const ranked = open
-    .map((p) => {
-      const n = name(p);
-      const rank = n === wanted ? 0 : wanted.length >= 3 && (n.includes(wanted) || wanted.includes(n)) ? 1 : folder(p) === folder(path) ? 2 : 3;
-      return { p, rank };
-    })
-    .filter((entry) => entry.rank < 3)
-    .sort((a, b) => a.rank - b.rank || a.p.length - b.p.length);
-  return ranked.slice(0, 5).map((entry) => entry.p);
+/**
+ * The remark on a section read by heading when other headings have the same text (compared
+ * as read_note matches them: case and spacing ignored): which one was read, where the others
+ * are, and the from_line/to_line that read each; null when the heading is the only one.
+ */
+function namesakeRemark(headings: readonly Heading[], read: Heading, totalLines: number): string | null {
+  const loose = (text: string) => text.replace(/\s+/g, ' ').trim().toLowerCase();
+  const namesakes = headings.flatMap((heading, index) => (loose(heading.text) === loose(read.text) ? [{ heading, index }] : []));
+  if (namesakes.length < 2) return null;
+  const others = namesakes
+    .filter(({ heading }) => heading.line !== read.line)
+    .map(({ heading, index }) => {
+      const next = headings.slice(index + 1).find((h) => h.level <= heading.level);
+      return `from_line ${heading.line}, to_line ${next ? next.line - 1 : totalLines} for the one on line ${heading.line}`;
+    });
+  return `There are ${namesakes.length} headings "${read.text}" (lines ${namesakes.map(({ heading }) => heading.line).join(', ')}); this is the one on line ${read.line}. To read another, call read_note with ${others.join('; ')}.`;
 }
 
 /**
  * The lines `from`..`to` of `text`, exactly as in the file (line breaks as written, the last
  * line's own break left off), as many as fit in `budget` characters of JSON. At least part
- * of the first line is always given (`lineCut` when even that had to be cut).
+ * of the first line is always given (`lineCut` when even that had to be cut; `lineLength`
+ * is then that line's length in UTF-16 code units).
  */
-function cutLines(text: string, from: number, to: number, budget: number): { content: string; lastLine: number; lineCut: boolean } {
-  if (to < from) return { content: '', lastLine: to, lineCut: false };
+function cutLines(text: string, from: number, to: number, budget: number): { content: string; lastLine: number; lineCut: boolean; lineLength: number } {
+  if (to < from) return { content: '', lastLine: to, lineCut: false, lineLength: 0 };
   const starts = lineStarts(text);
   const lineEnd = (line: number) => {
     let end = starts[line] ?? text.length;
@@ -227,9 +234,9 @@ function cutLines(text: string, from: number, to: number, budget: number): { con
     let keep = Math.max(0, budget);
     while (keep > 0 && JSON.stringify(line.slice(0, keep)).length - 2 > budget) keep = Math.floor(keep * 0.9);
     if (keep > 0 && /[\uD800-\uDBFF]/.test(line[keep - 1] ?? '')) keep--;
-    return { content: line.slice(0, keep), lastLine: from, lineCut: true };
+    return { content: line.slice(0, keep), lastLine: from, lineCut: true, lineLength: line.length };
   }
-  return { content: text.slice(begin, lineEnd(last)), lastLine: last, lineCut: false };
+  return { content: text.slice(begin, lineEnd(last)), lastLine: last, lineCut: false, lineLength: 0 };
 }
 
 const ajv = new Ajv2020({ allErrors: true, strict: false });

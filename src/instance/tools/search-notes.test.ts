@@ -8,6 +8,16 @@ import { searchNotes } from './search-notes.ts';
 let acme: Awaited<ReturnType<typeof openAcme>>;
 const search = async (input: Record<string, unknown>) => searchNotes.output.parse(await searchNotes.handler(searchNotes.input(repoField([])).parse(input), acme.ctx));
 
+async function refusal(input: Record<string, unknown>): Promise<{ code: string; message: string }> {
+  try {
+    await search(input);
+  } catch (error) {
+    if (isVaultError(error)) return { code: error.code, message: error.message };
+    throw error;
+  }
+  throw new Error('expected a refusal');
+}
+
 beforeAll(async () => {
   acme = await openAcme();
 });
@@ -84,5 +94,26 @@ describe('search_notes', () => {
     const answer = await search({ repo: 'projects', query: 'Nothing Like This' });
     expect(answer.matches).toEqual([]);
     expect(answer.note).toContain('capital');
+  });
+
+  it('refuses a path that is neither a folder nor a file, naming the closest; a note may be named without .md', async () => {
+    expect(await refusal({ repo: 'projects', query: 'acme', path: 'active/lunch' })).toMatchObject({
+      code: 'note_not_found',
+      message: expect.stringContaining('There is no folder or file "active/lunch" in projects. The closest by name: "active/launch/"'),
+    });
+    expect((await refusal({ repo: 'projects', query: 'acme', path: 'active/launch/plam.md' })).message).toContain('"active/launch/plan.md"');
+    expect((await refusal({ query: 'acme', path: 'nowhere' })).code).toBe('note_not_found');
+    const note = await search({ repo: 'projects', query: 'budget', path: 'active/launch/plan' });
+    expect(note.matches.map((m) => [m.path, m.line])).toEqual([['active/launch/plan.md', 14], ['active/launch/plan.md', 16]]);
+    const empty = await search({ repo: 'handbook', query: 'anything', path: 'images' });
+    expect(empty.matches).toEqual([]);
+    expect(empty.note).toContain('Nothing matches');
+    expect((await search({ query: 'acme', path: 'onboarding' })).matches.map((m) => m.path)).toEqual(['handbook/onboarding/first-week.md', 'handbook/onboarding/Über uns.md']);
+  });
+
+  it('says so when offset is past the last match', async () => {
+    const answer = await search({ repo: 'projects', query: 'acme', offset: 40, limit: 2 });
+    expect(answer.matches).toEqual([]);
+    expect(answer.note).toMatch(/^offset 40 is past the last of the \d+ matches: call search_notes again with offset 0 for the first page/);
   });
 });

@@ -4,10 +4,10 @@ import { z } from 'zod';
 import { isInFolders } from '../../notes/vault-path.ts';
 import type { ScanPosition, Scope } from '../../note-index/note-index.ts';
 import { defineTool, type ToolContext } from '../tool.ts';
-import { fitAnswer } from './answer-budget.ts';
+import { fitAnswer, pastTheEnd } from './answer-budget.ts';
 import { compileRegex, isCaseSensitive, plainMatcher, regexMatcher, type LineMatcher } from './line-matcher.ts';
 import { lineWindow } from './line-window.ts';
-import { answerPath, callTargets, folderScope, type VaultTarget } from './read-scope.ts';
+import { answerPath, assertFolderExists, callTargets, folderScope, liveScopes, type VaultTarget } from './read-scope.ts';
 
 const matchSchema = z
   .object({
@@ -64,6 +64,8 @@ export const searchNotes = defineTool({
     const scopes = await searchScopes(ctx, targets, !across || namedByPath);
     const wanted = input.offset + input.limit + 1;
     const found = await collectMatches(ctx, scopes, input.regex ? null : input.query, caseSensitive, matcher, wanted);
+    // Nothing found in a folder must mean an existing folder: a wrong path is refused.
+    if (found.length === 0 && scopes.every((scope) => scope.file === undefined)) await assertFolderExists(ctx.index, targets, across, 'folder or file');
 
     const page: SearchMatch[] = found.slice(input.offset, input.offset + input.limit).map((match) => {
       const shown = lineWindow(match.text, match.start, match.length);
@@ -73,7 +75,7 @@ export const searchNotes = defineTool({
       const hasMore = input.offset + kept.length < found.length;
       const note: string[] = [];
       if (found.length === 0) note.push(nothingFound(input.query, input.regex, caseSensitive));
-      else if (kept.length === 0 && input.offset > 0) note.push(`There are only ${found.length} matches; ask with a smaller offset.`);
+      else if (kept.length === 0 && input.offset >= found.length) note.push(pastTheEnd(input.offset, found.length, 'matches', 'search_notes', input.limit));
       if (cut) note.push(`The page was cut at ${kept.length} matches to stay within 40000 characters.`);
       if (hasMore) note.push(`More matches follow: call search_notes again with offset ${input.offset + kept.length}.`);
       return {
@@ -89,17 +91,33 @@ export const searchNotes = defineTool({
   },
 });
 
-/** The scope of each target: a note path searches that file, else a folder within the open folders. */
+/**
+ * The scope of each target: a file path searches that file, as does a note named without
+ * `.md` when no folder has that name; else a folder within the open folders.
+ */
 async function searchScopes(ctx: ToolContext, targets: readonly VaultTarget[], strict: boolean): Promise<Scope[]> {
   const scopes: Scope[] = [];
   for (const { vault, path } of targets) {
-    if (path !== '' && isInFolders(path, vault.config.settings.folders) && (await ctx.index.getFile(vault.name, path))) {
-      scopes.push({ repo: vault.name, prefixes: [], file: path });
+    const open = path !== '' && isInFolders(path, vault.config.settings.folders);
+    const file = !open
+      ? null
+      : (await ctx.index.getFile(vault.name, path))
+        ? path
+        : !path.endsWith('.md') && (await ctx.index.getNote(vault.name, `${path}.md`)) && !(await hasFolder(ctx, vault.name, path))
+          ? `${path}.md`
+          : null;
+    if (file !== null) {
+      scopes.push({ repo: vault.name, prefixes: [], file });
     } else {
       scopes.push(folderScope(vault, path, strict));
     }
   }
-  return scopes;
+  return liveScopes(scopes);
+}
+
+/** True when some file of the repository lies below `folder`. */
+async function hasFolder(ctx: ToolContext, repo: string, folder: string): Promise<boolean> {
+  return (await ctx.index.filePaths(repo)).some((path) => path.startsWith(`${folder}/`));
 }
 
 interface FoundMatch {

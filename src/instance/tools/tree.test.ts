@@ -4,11 +4,22 @@ import { join } from 'node:path';
 import { openAcme } from '../../../test/support/acme-fixture.ts';
 import { makeRepo, tempDir } from '../../../test/support/git-fixture.ts';
 import { openToolContext } from '../../../test/support/tool-context.ts';
+import { isVaultError } from '../../vault-error.ts';
 import { repoField } from '../tool.ts';
 import { tree } from './tree.ts';
 
 let acme: Awaited<ReturnType<typeof openAcme>>;
 const map = async (input: Record<string, unknown>) => tree.output.parse(await tree.handler(tree.input(repoField([])).parse(input), acme.ctx));
+
+async function refusal(input: Record<string, unknown>): Promise<{ code: string; message: string }> {
+  try {
+    await map(input);
+  } catch (error) {
+    if (isVaultError(error)) return { code: error.code, message: error.message };
+    throw error;
+  }
+  throw new Error('expected a refusal');
+}
 
 beforeAll(async () => {
   acme = await openAcme();
@@ -74,5 +85,26 @@ describe('tree', () => {
     } finally {
       await only.close();
     }
+  });
+
+  it('refuses a folder that does not exist or is a note, and maps an existing folder without notes', async () => {
+    expect(await refusal({ repo: 'projects', folder: 'active/lanch' })).toMatchObject({ code: 'note_not_found', message: expect.stringContaining('"active/launch/"') });
+    expect((await refusal({ repo: 'handbook', folder: 'Onboard' })).message).toContain('The closest by name: "onboarding/"');
+    expect(await refusal({ repo: 'projects', folder: 'active/launch/plan.md' })).toMatchObject({
+      code: 'bad_arguments',
+      message: expect.stringContaining('is a note, not a folder: read it with read_note, or give its folder "active/launch"'),
+    });
+    expect((await refusal({ repo: 'handbook', folder: 'README.md' })).message).toContain('or leave the folder out for the whole repository');
+    expect(await map({ repo: 'handbook', folder: 'images' })).toMatchObject({ entries: [], total: 0 });
+    expect(await map({ repo: 'projects', folder: 'active/launch' })).toMatchObject({ entries: [{ path: 'active/launch/decisions/', notes: 1 }] });
+  });
+
+  it('maps a folder in every repository that has it when repo is left out, and refuses one that none has', async () => {
+    const answer = await map({ folder: 'active', depth: 1 });
+    expect(answer.entries).toEqual([
+      { path: 'projects/active/launch/', notes: 4, summary: 'Decisions for the launch, one note per decision.', readme: 'projects/active/launch/README.md', repo: 'projects' },
+      { path: 'projects/active/templates/', notes: 1, repo: 'projects' },
+    ]);
+    expect(await refusal({ folder: 'nowhere' })).toMatchObject({ code: 'note_not_found', message: expect.stringContaining('any repository you can read') });
   });
 });

@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { defineTool, type ToolContext, type Vault } from '../tool.ts';
 import { fitAnswer } from './answer-budget.ts';
-import { answerPath, callTargets, folderScope } from './read-scope.ts';
+import { answerPath, assertFolderExists, callTargets, folderScope, liveScopes, type VaultTarget } from './read-scope.ts';
 
 const entrySchema = z
   .object({
@@ -58,8 +58,9 @@ export const tree = defineTool({
     const { across, namedByPath, targets } = await callTargets(ctx, input.repo, input.folder, 'folder');
     const entries: TreeEntry[] = [];
     const acrossAll = across && !namedByPath;
+    const empty: VaultTarget[] = [];
     for (const { vault, path } of targets) {
-      if (acrossAll) {
+      if (acrossAll && path === '') {
         // Without a repository: each one is an entry of its own, its folders below it.
         const below = await folderEntries(ctx, vault, '', input.depth - 1);
         const total = below.notes;
@@ -72,7 +73,9 @@ export const tree = defineTool({
         });
         entries.push(...below.entries.map((entry) => ({ ...entry, path: `${vault.name}/${entry.path}`, readme: entry.readme && `${vault.name}/${entry.readme}`, repo: vault.name })).map(dropUndefined));
       } else {
-        const found = await folderEntries(ctx, vault, path, input.depth);
+        // A folder without a repository: that folder in every repository that has it.
+        const found = await folderEntries(ctx, vault, path, input.depth, !acrossAll);
+        if (found.notes === 0) empty.push({ vault, path });
         entries.push(
           ...found.entries.map((entry) =>
             dropUndefined({ ...entry, path: answerPath(vault.name, entry.path, across), readme: entry.readme && answerPath(vault.name, entry.readme, across), ...(across ? { repo: vault.name } : {}) }),
@@ -80,6 +83,7 @@ export const tree = defineTool({
         );
       }
     }
+    if (empty.length === targets.length) await assertFolderExists(ctx.index, targets, across);
     const single = !acrossAll ? targets[0]!.vault : null;
     const atRoot = single !== null && targets[0]!.path === '' && input.offset === 0;
     // The contract has no `note` for tree: the root's rules carry the configuration's problems.
@@ -119,16 +123,18 @@ function dropUndefined<T extends object>(value: T): T {
 /**
  * The folders below `folder` (`''`: the root) down to `depth` levels, in tree order, each
  * with its recursive note count and README (exactly `README.md`; a folder with only another
- * spelling gets a summary pointing that out, spec: "pointed out, not used"). Only open folders count.
+ * spelling gets a summary pointing that out, spec: "pointed out, not used"). Only open folders
+ * count; `strict`: a folder outside them is refused (else it holds nothing).
  */
 async function folderEntries(
   ctx: ToolContext,
   vault: Vault,
   folder: string,
   depth: number,
+  strict = true,
 ): Promise<{ entries: TreeEntry[]; notes: number; rootReadme: string | null }> {
-  const scope = folderScope(vault, folder, true);
-  const outline = await ctx.index.noteOutline([scope]);
+  const scope = folderScope(vault, folder, strict);
+  const outline = await ctx.index.noteOutline(liveScopes([scope]));
   const base = folder === '' ? '' : `${folder}/`;
   const counts = new Map<string, number>();
   const readmes = new Map<string, { path: string; summary: string | null }>();
