@@ -85,7 +85,7 @@ const DEFAULT_VIEW_NAME = 'Table';
  */
 export function parseBaseFile(text: string, path: string): BaseFile {
   const lineCounter = new LineCounter();
-  const document = parseDocument(text.replace(/^\uFEFF/, ''), { lineCounter, prettyErrors: false, uniqueKeys: false });
+  const document = parseDocument(text.replace(/^\uFEFF/, ''), { lineCounter, prettyErrors: false, uniqueKeys: false, logLevel: 'error' });
   const lineOf = (node: YamlNode | null | undefined): number => (node?.range ? lineCounter.linePos(node.range[0]).line : 0);
   if (document.errors.length > 0) {
     const error = document.errors[0]!;

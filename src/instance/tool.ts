@@ -36,8 +36,10 @@ export interface ToolContext {
   /** The MCP client's name from `initialize`, when known: goes into commit subjects. */
   clientName: string | null;
   /**
-   * Brings the index up to date with the repository's current state (a work tree edited
-   * outside the server, a push) before a read; cheap when nothing changed.
+   * Makes sure the index holds what this installation itself committed to `repo` before
+   * the call goes on (write tools call it after their commit, so the next read sees the
+   * write). Changes made outside the server (an editor, a push) reach the index through
+   * the background poll within about two seconds; reads never wait for that check.
    */
   refresh(repo: string): Promise<void>;
 }

@@ -50,7 +50,7 @@ ${tokenNote}
   <li><strong>Claude Code:</strong><pre><code>claude mcp add --transport http ${name} ${url}${escapeHtml(header)}</code></pre></li>
   <li><strong>claude.ai and Claude Desktop:</strong> Settings → Connectors → Add custom connector, with the address above. A connector runs from Anthropic's servers, so it reaches only an address they can reach; for this computer, use the Claude Desktop configuration below.</li>
   <li><strong>Claude Desktop</strong> (<code>claude_desktop_config.json</code>), through <code>mcp-remote</code>:<pre><code>${desktopConfig}</code></pre></li>
-  <li><strong>ChatGPT:</strong> Settings → Connectors, with developer mode on.</li>
+  <li><strong>ChatGPT:</strong> Settings → Connectors, with developer mode on; like claude.ai, it reaches only an address reachable from the internet.</li>
   <li><strong>Other clients</strong> that speak MCP over Streamable HTTP, such as Codex, opencode or VS Code: the same address, as a remote server.</li>
 </ul>
 <p>Every change your assistant makes becomes a Git commit, with you as its author.</p>
