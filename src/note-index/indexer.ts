@@ -155,7 +155,10 @@ async function syncOnce(sql: SqlClient, host: RepoHost, repo: string, options: S
     if ((now?.fingerprint ?? null) !== (state?.fingerprint ?? null) || (now?.parse_key ?? null) !== (state?.parse_key ?? null)) {
       throw new StaleSync('another sync of this repository committed first');
     }
-    const bulkLoad = firstBuild && notes.length > 1000 && (await tableIsEmpty(tx, 'notes'));
+    const bulkLoad = firstBuild && notes.length > 1000 && (await tablesAreEmpty(tx));
+    // Tables emptied in this transaction get new files: with wal_level minimal (PGlite,
+    // pglite-client.ts) Postgres then writes them without logging each row.
+    if (bulkLoad) await tx.exec('TRUNCATE files, notes, links, trigram_buckets');
 
     const gone = [...removed, ...changed.map(([path]) => path)];
     let ids: number[];
@@ -187,10 +190,11 @@ async function syncOnce(sql: SqlClient, host: RepoHost, repo: string, options: S
       ['repo', 'id', 'path', 'oid', 'size', 'content', 'total_lines', 'title', 'type', 'summary', 'frontmatter', 'frontmatter_error', 'headings', 'tags', 'grades'],
       notes.map((note, i) => noteRow(repo, ids[i]!, note)),
     );
-    if (bulkLoad) await tx.exec('DROP INDEX IF EXISTS links_resolved; DROP INDEX IF EXISTS links_target_key');
+    // Indexes built once after a bulk load, from sorted input, cost less than kept up row by row.
+    if (bulkLoad) await tx.exec('DROP INDEX IF EXISTS links_resolved; DROP INDEX IF EXISTS links_target_key; ALTER TABLE links DROP CONSTRAINT links_pkey');
     await insertLinks(tx, repo, notes, resolver);
     if (bulkLoad) {
-      await tx.exec('CREATE INDEX links_resolved ON links (repo, resolved); CREATE INDEX links_target_key ON links (repo, target_key)');
+      await tx.exec('ALTER TABLE links ADD PRIMARY KEY (repo, source, ordinal); CREATE INDEX links_resolved ON links (repo, resolved); CREATE INDEX links_target_key ON links (repo, target_key)');
     }
     if (!firstBuild && pathSetChanged) await reresolveLinks(tx, repo, resolver, [...added, ...removed], new Set(notes.map((note) => note.path)));
     if (rebuildNotes) {
@@ -390,8 +394,12 @@ async function reresolveLinks(tx: SqlClient, repo: string, resolver: LinkResolve
   }
 }
 
-async function tableIsEmpty(tx: SqlClient, table: 'notes'): Promise<boolean> {
-  return (await tx.query(`SELECT 1 FROM ${table} LIMIT 1`)).rows.length === 0;
+/** Whether no repository has rows yet (a first build into a new index). */
+async function tablesAreEmpty(tx: SqlClient): Promise<boolean> {
+  const row = (await tx.query<{ empty: boolean }>(
+    'SELECT NOT (EXISTS (SELECT FROM files) OR EXISTS (SELECT FROM notes) OR EXISTS (SELECT FROM links) OR EXISTS (SELECT FROM trigram_buckets)) AS empty',
+  )).rows[0];
+  return row?.empty === true;
 }
 
 /**

@@ -1,6 +1,6 @@
 // The embedded Index adapter: PGlite (Postgres compiled to WASM) in a data folder or in memory.
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -15,41 +15,62 @@ import type { QueryResult, SqlClient } from './sql-client.ts';
  * `shared_buffers` of 16 MB instead of the default 128 MB (the operating system caches the
  * data files anyway) saves about 110 MB whatever the index holds, and search is as fast.
  */
-const startParams = [...PGlite.defaultStartParams, '-c', 'shared_buffers=16MB'];
+const startParams = [...PGlite.defaultStartParams, '-c', 'shared_buffers=16MB', '-c', 'wal_level=minimal', '-c', 'max_wal_senders=0'];
 
 /**
  * Opens PGlite in `dataDir`, a folder that keeps the database between runs, or in memory
  * when `dataDir` is null (tests). A new database is not made with `initdb` (about 3 s of
- * CPU and 120 MB that stay resident) but unpacked from a template: an empty database with
+ * CPU, and 120 MB that stay resident) but copied from a template: an empty database with
  * every migration applied, made once per PGlite version and migration set and kept in the
- * operating system's temporary folder ({@link pgliteTemplate}). PGlite is one connection:
- * its own lock serialises queries and transactions.
+ * operating system's temporary folder, as a folder to copy and as a gzipped tar to load in
+ * memory ({@link pgliteTemplate}). PGlite is one connection: its own lock serialises
+ * queries and transactions.
  */
 export async function openPglite(dataDir: string | null): Promise<SqlClient> {
-  const fresh = dataDir === null || !existsSync(join(dataDir, 'PG_VERSION'));
-  if (!fresh) return pgliteClient(await PGlite.create({ dataDir, startParams }));
+  if (dataDir === null) return pgliteClient(await PGlite.create({ loadDataDir: (await pgliteTemplate()).tarball, startParams }));
+  if (existsSync(join(dataDir, 'PG_VERSION'))) return pgliteClient(await PGlite.create({ dataDir, startParams }));
   try {
-    return pgliteClient(await createFromTemplate(dataDir, await pgliteTemplate()));
+    await createFromTemplate(dataDir, await pgliteTemplate());
+    return pgliteClient(await PGlite.create({ dataDir, startParams }));
   } catch {
-    // A cached template cut short (a full disk) does not unpack: make it again, once.
-    if (dataDir !== null) rmSync(dataDir, { recursive: true, force: true });
-    return pgliteClient(await createFromTemplate(dataDir, await pgliteTemplate({ remake: true })));
+    // A template damaged in the temporary folder (a full disk): make it again, once.
+    rmSync(dataDir, { recursive: true, force: true });
+    await createFromTemplate(dataDir, await pgliteTemplate({ remake: true }));
+    return pgliteClient(await PGlite.create({ dataDir, startParams }));
   }
 }
 
-function createFromTemplate(dataDir: string | null, loadDataDir: Blob): Promise<PGlite> {
-  return PGlite.create({ ...(dataDir === null ? {} : { dataDir }), loadDataDir, startParams });
+/** The template's folder copied to `dataDir` (aside, then renamed: never half a database there), else its tar unpacked by PGlite. */
+async function createFromTemplate(dataDir: string, template: PgliteTemplate): Promise<void> {
+  if (template.dir === null) {
+    await (await PGlite.create({ dataDir, loadDataDir: template.tarball, startParams })).close();
+    return;
+  }
+  const partial = `${dataDir}.${process.pid}.partial`;
+  rmSync(partial, { recursive: true, force: true });
+  cpSync(template.dir, partial, { recursive: true });
+  // An empty folder (made by someone beforehand) is replaced; rename will not replace a full one.
+  if (existsSync(dataDir) && readdirSync(dataDir).length === 0) rmSync(dataDir, { recursive: true });
+  mkdirSync(dirname(dataDir), { recursive: true });
+  renameSync(partial, dataDir);
 }
 
-let template: Promise<Blob> | null = null;
+/** The template database: a gzipped tar (PGlite's `dumpDataDir`), and a data folder unpacked from it (null when it cannot be written). */
+export interface PgliteTemplate {
+  tarball: Blob;
+  dir: string | null;
+}
+
+let template: Promise<PgliteTemplate> | null = null;
 
 /**
- * The template database as a gzipped tar (PGlite's `dumpDataDir`): read from the temporary
- * folder, or made there (in memory with `initdb`, then `pg_trgm`, which the first migration
- * needs, and every migration) under a name unique to what it depends on. Read once per
- * process; `remake` discards the file and makes it again.
+ * The template database, read from the temporary folder or made there: the tar in memory
+ * with `initdb`, then `pg_trgm` (which the first migration needs) and every migration; the
+ * folder by PGlite unpacking the tar into it. Both are written aside and renamed, under a
+ * name unique to what they depend on, so another process never reads half of one. Read once
+ * per process; `remake` discards both and makes them again.
  */
-export function pgliteTemplate(options: { remake?: boolean } = {}): Promise<Blob> {
+export function pgliteTemplate(options: { remake?: boolean } = {}): Promise<PgliteTemplate> {
   if (options.remake) template = null;
   template ??= loadOrMakeTemplate(options.remake === true).catch((error: unknown) => {
     template = null;
@@ -58,10 +79,35 @@ export function pgliteTemplate(options: { remake?: boolean } = {}): Promise<Blob
   return template;
 }
 
-async function loadOrMakeTemplate(remake: boolean): Promise<Blob> {
-  const path = join(tmpdir(), `major-vault-pglite-${templateKey()}.tar.gz`);
-  if (remake) rmSync(path, { force: true });
-  if (existsSync(path)) return new Blob([readFileSync(path)]);
+async function loadOrMakeTemplate(remake: boolean): Promise<PgliteTemplate> {
+  const base = join(tmpdir(), `major-vault-pglite-${templateKey()}`);
+  const tarPath = `${base}.tar.gz`;
+  if (remake) {
+    rmSync(tarPath, { force: true });
+    rmSync(base, { recursive: true, force: true });
+  }
+  const tarball = existsSync(tarPath) ? new Blob([readFileSync(tarPath)]) : await makeTarball(tarPath);
+  if (existsSync(join(base, 'PG_VERSION'))) return { tarball, dir: base };
+  const partial = `${base}.${process.pid}.partial`;
+  try {
+    rmSync(partial, { recursive: true, force: true });
+    await (await PGlite.create({ dataDir: partial, loadDataDir: tarball, startParams })).close();
+    try {
+      renameSync(partial, base);
+    } catch (error) {
+      // Another process put its copy there first; use that one.
+      rmSync(partial, { recursive: true, force: true });
+      if (!existsSync(join(base, 'PG_VERSION'))) throw error;
+    }
+    return { tarball, dir: base };
+  } catch {
+    // A read-only temporary folder: unpack the tar for each new database instead.
+    rmSync(partial, { recursive: true, force: true });
+    return { tarball, dir: null };
+  }
+}
+
+async function makeTarball(path: string): Promise<Blob> {
   const db = await PGlite.create({ extensions: { pg_trgm }, startParams });
   let blob: Blob;
   try {
@@ -71,13 +117,11 @@ async function loadOrMakeTemplate(remake: boolean): Promise<Blob> {
   } finally {
     await db.close();
   }
-  // Written aside and renamed, so another process never reads half a file.
   const partial = `${path}.${process.pid}.partial`;
   try {
     writeFileSync(partial, Buffer.from(await blob.arrayBuffer()));
     renameSync(partial, path);
   } catch {
-    // A read-only temporary folder: this process still uses the template it made.
     rmSync(partial, { force: true });
   }
   return blob;
