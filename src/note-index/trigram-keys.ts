@@ -18,7 +18,13 @@ export function searchFold(text: string): string {
   return lower.includes('ς') || lower.includes('\u0307') ? lower.replaceAll('ς', 'σ').replaceAll('\u0307', '') : lower;
 }
 
-/** Open-addressing set of the keys seen in the current text: slots hold key and text number. */
+/**
+ * Open-addressing set of the keys seen in the current text, reused from text to text: a
+ * slot is in use when it holds the current text's number. Tables for texts longer than
+ * {@link keptTableSize} allows are made for that text and then dropped, so one huge note
+ * does not keep a huge table in memory.
+ */
+const keptTableSize = 1 << 18;
 let slotKeys = new Int32Array(1 << 15);
 let slotText = new Int32Array(1 << 15);
 let textNumber = 0;
@@ -35,7 +41,8 @@ export function trigramKeys(text: string): Int32Array {
   // At most one key per character: a table twice that size stays at most half full. A
   // short text uses the start of the table only, which stays in the processor's cache.
   const size = 1 << Math.max(6, Math.ceil(Math.log2(folded.length * 2)));
-  if (slotKeys.length < size) {
+  const kept = size <= keptTableSize;
+  if (kept && slotKeys.length < size) {
     slotKeys = new Int32Array(size);
     slotText = new Int32Array(size);
     textNumber = 0;
@@ -44,11 +51,11 @@ export function trigramKeys(text: string): Int32Array {
     slotText.fill(0);
     textNumber = 1;
   }
-  const mask = size - 1;
-  const tableKeys = slotKeys;
-  const tableText = slotText;
+  const tableKeys = kept ? slotKeys : new Int32Array(size);
+  const tableText = kept ? slotText : new Int32Array(size);
   const number = textNumber;
-  let found = distinctKeys;
+  let found = kept ? distinctKeys : new Int32Array(1 << 16);
+  const mask = size - 1;
   let count = 0;
   let a = -1;
   let b = -1;
@@ -71,7 +78,8 @@ export function trigramKeys(text: string): Int32Array {
         if (count === found.length) {
           const bigger = new Int32Array(count * 2);
           bigger.set(found);
-          found = distinctKeys = bigger;
+          found = bigger;
+          if (kept) distinctKeys = bigger;
         }
         found[count++] = key;
       }
