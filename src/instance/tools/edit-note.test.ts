@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { LocalRepoHost } from '../../repo-host/local/local-repo-host.ts';
 import { callTool, refusalOf } from '../../../test/writes/call-tool.ts';
@@ -212,6 +213,66 @@ describe('edit_note', () => {
     expect(new Set(answers.map((answer) => answer.commit)).size).toBe(50);
     expect(fixture.git(['log', '--format=%an', '-50']).split('\n').filter((name) => name === 'Bob Brandt').length).toBe(25);
     expect(fixture.git(['status', '--porcelain'])).toBe('');
+  }, 600_000);
+
+  it('waits while another server on the work tree is between its update-ref and its rewrite of the file', async () => {
+    fixture = await openWriteFixture({ 'list.md': 'item 0: open\nitem 1: open\n' });
+    const f = fixture;
+    const gitDir = join(f.repoDir, '.git');
+    // The other server, step by step as it works: index.lock taken, its commit landed with
+    // update-ref, the file on disk still the old one.
+    const before = f.git(['rev-parse', 'HEAD']);
+    const theirs = 'item 0: done\nitem 1: open\n';
+    const run = (args: string[], input?: string) => execFileSync('git', args, { cwd: f.repoDir, input }).toString().trim();
+    const blob = run(['hash-object', '-w', '--stdin'], theirs);
+    const commit = run(['commit-tree', run(['mktree'], `100644 blob ${blob}\tlist.md\n`), '-p', before, '-m', 'Closed item 0']);
+    writeFileSync(join(gitDir, 'index.lock'), '', { flag: 'wx' });
+    f.git(['update-ref', 'HEAD', commit, before]);
+    const edit = callTool(editNote, { repo: 'notes', path: 'list.md', old_text: 'item 1: open', new_text: 'item 1: done', summary: 'Closed item 1' }, await f.context());
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    // The other server finishes: the file, then the index (Git's way: renamed into place), then the lock goes.
+    writeFileSync(join(f.repoDir, 'list.md'), theirs);
+    execFileSync('git', ['read-tree', commit], { cwd: f.repoDir, env: { ...process.env, GIT_INDEX_FILE: join(gitDir, 'index.next') } });
+    renameSync(join(gitDir, 'index.next'), join(gitDir, 'index'));
+    unlinkSync(join(gitDir, 'index.lock'));
+    const answer = await edit;
+    expect(answer.commit).toBe(f.git(['rev-parse', 'HEAD']));
+    expect(f.git(['rev-parse', 'HEAD^'])).toBe(commit);
+    expect(f.show('list.md').toString()).toBe('item 0: done\nitem 1: done\n');
+    expect(readFileSync(join(f.repoDir, 'list.md'), 'utf8')).toBe('item 0: done\nitem 1: done\n');
+    expect(f.git(['status', '--porcelain'])).toBe('');
+  });
+
+  it('loses no update when two servers share one work tree: 20 edits each at once', async () => {
+    const lines = Array.from({ length: 40 }, (_, i) => `item ${i}: open`);
+    fixture = await openWriteFixture({ 'list.md': lines.join('\n') + '\n', 'other.md': 'x\n' });
+    // Two hosts on the same work tree, as two server processes would be: neither sees the
+    // other's queue; the index lock and the compare-and-swap keep them apart.
+    const otherHost = new LocalRepoHost({ reposDir: join(fixture.repoDir, '..'), as: bobPerson });
+    const alice = await fixture.context();
+    const bob = { ...(await fixture.context({ person: bobPerson })), host: otherHost, refresh: async () => undefined };
+    const results = await Promise.allSettled(
+      lines.map((line, i) =>
+        callTool(editNote, { repo: 'notes', path: 'list.md', old_text: `${line}\n`, new_text: `item ${i}: done\n`, summary: `Closed item ${i}` }, i < 20 ? alice : bob),
+      ),
+    );
+    const text = fixture.show('list.md').toString();
+    let succeeded = 0;
+    results.forEach((result, i) => {
+      if (result.status === 'fulfilled') {
+        succeeded++;
+        expect(text, `item ${i}`).toContain(`item ${i}: done\n`);
+        expect(fixture!.git(['cat-file', '-t', result.value.commit])).toBe('commit');
+      } else {
+        expect((result.reason as { code?: string }).code, String(result.reason)).toBe('conflict');
+      }
+    });
+    expect(succeeded).toBeGreaterThan(20);
+    expect(fixture.commitCount()).toBe(1 + succeeded);
+    // The work tree and the index show exactly the last commit.
+    expect(fixture.git(['status', '--porcelain'])).toBe('');
+    expect(readFileSync(join(fixture.repoDir, 'list.md'), 'utf8')).toBe(text);
+    await otherHost.close();
   }, 600_000);
 
   it('keeps two servers on one repository apart by compare-and-swap alone', async () => {

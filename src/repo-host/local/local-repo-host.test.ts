@@ -346,3 +346,91 @@ describe.skipIf(corpusBundle('obsidian-help') === null)('LocalRepoHost on the ob
     expect((await host.readFile('help', target.path))!.toString('utf8').endsWith('\nTouched.\n')).toBe(true);
   });
 });
+
+describe('LocalRepoHost commits into a work tree without leaving it behind', () => {
+  let dir: ReturnType<typeof tempDir>;
+  let notes: string;
+  let host: LocalRepoHost;
+  const japanese = (count: number) => 'あいうえおかきくけこ'.repeat(Math.ceil(count / 10)).slice(0, count);
+
+  beforeAll(() => {
+    dir = tempDir('mv-local-safe-');
+    notes = join(dir.path, 'repos', 'notes');
+    makeRepo(notes, [{ message: 'Start', files: { 'notes/a.md': '# A\n', 'plain.md': 'plain\n' } }]);
+    host = new LocalRepoHost({ reposDir: join(dir.path, 'repos') });
+  });
+  afterAll(() => dir.cleanup());
+
+  it('writes a file whose name is long but legal (225 bytes of Japanese), leaving no temporary file', async () => {
+    const path = `notes/${japanese(75)}.md`;
+    expect(Buffer.byteLength(path.split('/')[1]!)).toBe(228);
+    const before = git(notes, ['rev-parse', 'HEAD']);
+    const result = await host.commit('notes', { parent: before, author: ada, message: 'Long name', files: [{ path, content: Buffer.from('# Long\n') }] });
+    expect(result).toEqual({ ok: true, commit: git(notes, ['rev-parse', 'HEAD']) });
+    expect(readFileSync(join(notes, path), 'utf8')).toBe('# Long\n');
+    expect(git(notes, ['show', `HEAD:${path}`])).toBe('# Long');
+    expect(status(notes)).toBe('');
+    expect(git(notes, ['diff-files', '--name-only'])).toBe('');
+    expect(existsSync(join(notes, '.git', 'index.lock'))).toBe(false);
+  });
+
+  it('refuses a name longer than 255 bytes up front, and writes nothing', async () => {
+    const path = `notes/${japanese(86)}.md`;
+    const before = git(notes, ['rev-parse', 'HEAD']);
+    await expect(host.commit('notes', { parent: before, author: ada, message: 'Too long', files: [{ path, content: Buffer.from('x\n') }] })).rejects.toMatchObject({
+      code: 'invalid_path',
+      message: expect.stringContaining('261 bytes'),
+    });
+    expect(git(notes, ['rev-parse', 'HEAD'])).toBe(before);
+    expect(status(notes)).toBe('');
+  });
+
+  it('refuses a file in the work tree where a folder of the path should be, before the branch moves', async () => {
+    writeFileSync(join(notes, 'loose'), 'an untracked file\n');
+    try {
+      const before = git(notes, ['rev-parse', 'HEAD']);
+      await expect(host.commit('notes', { parent: before, author: ada, message: 'Inside', files: [{ path: 'loose/x.md', content: Buffer.from('x\n') }] })).rejects.toMatchObject({
+        code: 'exists',
+        message: expect.stringContaining('"loose" is a file, not a folder'),
+      });
+      expect(git(notes, ['rev-parse', 'HEAD'])).toBe(before);
+      expect(status(notes)).toBe('?? loose');
+      expect(existsSync(join(notes, '.git', 'index.lock'))).toBe(false);
+    } finally {
+      rmSync(join(notes, 'loose'));
+    }
+  });
+
+  it('refuses to create a file where the change was prepared believing the path free but a symbolic link is there', async () => {
+    symlinkSync('../../outside.md', join(notes, 'notes', 'link-out.md'));
+    git(notes, ['add', 'notes/link-out.md']);
+    git(notes, ['commit', '-q', '-m', 'Link out']);
+    const before = git(notes, ['rev-parse', 'HEAD']);
+    const refused = host.commit('notes', { parent: before, author: ada, message: 'Over the link', files: [{ path: 'notes/link-out.md', content: Buffer.from('x\n') }] }, new Map([['notes/link-out.md', null]]));
+    await expect(refused).rejects.toMatchObject({ code: 'exists', details: { path: 'notes/link-out.md' } });
+    expect(git(notes, ['rev-parse', 'HEAD'])).toBe(before);
+    expect(git(notes, ['ls-files', '-s', 'notes/link-out.md'])).toMatch(/^120000 /);
+    expect(status(notes)).toBe('');
+  });
+
+  it('waits for another process holding index.lock, and gives up with a conflict when it stays', async () => {
+    const lock = join(notes, '.git', 'index.lock');
+    const before = git(notes, ['rev-parse', 'HEAD']);
+    writeFileSync(lock, '');
+    setTimeout(() => rmSync(lock), 300);
+    const waited = await host.commit('notes', { parent: before, author: ada, message: 'After the lock', files: [{ path: 'plain.md', content: Buffer.from('plain, later\n') }] });
+    expect(waited.ok).toBe(true);
+    expect(status(notes)).toBe('');
+    // A lock that stays (a crashed git): a clear conflict after a few seconds, nothing written.
+    writeFileSync(lock, '');
+    try {
+      const head = git(notes, ['rev-parse', 'HEAD']);
+      const refused = host.commit('notes', { parent: head, author: ada, message: 'Blocked', files: [{ path: 'plain.md', content: Buffer.from('blocked\n') }] });
+      await expect(refused).rejects.toMatchObject({ code: 'conflict', message: expect.stringContaining('index.lock') });
+      expect(git(notes, ['rev-parse', 'HEAD'])).toBe(head);
+      expect(readFileSync(join(notes, 'plain.md'), 'utf8')).toBe('plain, later\n');
+    } finally {
+      rmSync(lock);
+    }
+  }, 15_000);
+});

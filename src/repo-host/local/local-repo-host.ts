@@ -1,8 +1,8 @@
 // The local RepoHost: Git repositories side by side in one folder, bare or with a work tree.
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { chmod, lstat, mkdir, mkdtemp, readdir, realpath, rename, rm, rmdir, stat, unlink, writeFile } from 'node:fs/promises';
-import { homedir, tmpdir } from 'node:os';
-import { basename, dirname, join } from 'node:path';
+import { lstat, readdir, realpath, stat, unlink } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import { join, resolve } from 'node:path';
 import type { UsersFile } from '../../config/users-file.ts';
 import { VaultError } from '../../vault-error.ts';
 import { blobId, type ObjectFormat } from '../git/blob-id.ts';
@@ -11,8 +11,12 @@ import { cleanIdentPart } from '../git/commit-ident.ts';
 import { GitError, runGit, splitNul } from '../git/run-git.ts';
 import type { Access, Person } from '../person.ts';
 import type { Change, CommitResult, Mirror, RepoHost, RepoInfo, Snapshot, SnapshotEntry } from '../repo-host.ts';
+import { fastImportCommit } from './fast-import-commit.ts';
+import { COMMIT_LOCK_WAIT_MS, IndexLock, waitForIndexUnlocked } from './index-lock.ts';
+import { lookAtPaths, type PathLook, type TreeItem } from './path-look.ts';
 import { isWritableInside, readAsGitSeesIt, readWorkTreeFile } from './work-tree-file.ts';
 import { WorkTreeWatch } from './work-tree-watch.ts';
+import { WorkTreeWrite, type DiskBefore } from './work-tree-write.ts';
 
 /** Options of {@link LocalRepoHost}. */
 export interface LocalRepoHostOptions {
@@ -175,6 +179,9 @@ export class LocalRepoHost implements RepoHost {
       return { head, fingerprint: bareFingerprint(ref, head), files };
     }
 
+    // Not while another writer holds the index lock: its branch may have moved while the
+    // files on disk are still the old ones (bounded: a stale lock only delays the read).
+    await waitForIndexUnlocked(repo.gitDir);
     const { status, fingerprint } = await this.checkWorkTree(repo);
     const head = status.head;
     const listed = await runGit(['ls-files', '-s', '-z'], this.inWorkTree(repo));
@@ -251,7 +258,10 @@ export class LocalRepoHost implements RepoHost {
   async readFile(repoName: string, path: string): Promise<Buffer | null> {
     const repo = await this.repo(repoName);
     assertRepoPath(path);
-    if (repo.realWorkTree !== null) return readWorkTreeFile(repo.realWorkTree, repo.realGitDir, path);
+    if (repo.realWorkTree !== null) {
+      await waitForIndexUnlocked(repo.gitDir);
+      return readWorkTreeFile(repo.realWorkTree, repo.realGitDir, path);
+    }
     const head = await this.resolveHead(repo, await this.headRef(repo));
     if (head === null) return null;
     const entry = (await this.treeEntries(repo, head, [path])).get(path);
@@ -287,158 +297,173 @@ export class LocalRepoHost implements RepoHost {
       if (seen.has(file.path)) throw new VaultError('bad_arguments', `The change names "${file.path}" twice; give each file once.`);
       seen.add(file.path);
     }
-    const ref = await this.headRef(repo);
-    const parent = change.parent;
-    const before = await this.resolveHead(repo, ref);
-    if (before !== parent) return { ok: false, conflict: 'head_moved', head: before };
-    const paths = change.files.map((file) => file.path);
+    assertNoFolderOfItself(change);
     if (repo.realWorkTree !== null) {
-      for (const path of paths) {
-        if (!(await isWritableInside(repo.realWorkTree, repo.realGitDir, path))) {
-          throw new VaultError('invalid_path', `"${path}" lies behind a symbolic link that leads outside the repository; choose a path inside it.`);
+      for (const file of change.files) {
+        if (!(await isWritableInside(repo.realWorkTree, repo.realGitDir, file.path))) {
+          throw new VaultError('invalid_path', `"${file.path}" lies behind a symbolic link that leads outside the repository; choose a path inside it.`);
         }
       }
     }
-
-    const parentEntries = parent === null ? new Map<string, TreeEntry>() : await this.treeEntries(repo, parent, paths);
-    await this.assertNoFileFolderClash(repo, parent, change);
-    const format = await this.objectFormat(repo);
-    const newOids = new Map<string, TreeEntry>();
-    for (const file of change.files) {
-      if (file.content !== null) newOids.set(file.path, { mode: parentEntries.get(file.path)?.mode === '100755' ? '100755' : '100644', oid: blobId(file.content, format) });
+    const author = change.author;
+    if (repo.workTree === null) return this.commitLocked(repo, change, author, preparedFrom, null);
+    // Held from before the index is looked at until the new index is in place: across
+    // update-ref and the rewrite of the files, so another server sharing the work tree never
+    // sees the branch moved while the files on disk are still the old ones.
+    const lock = await IndexLock.take(resolve(repo.gitDir));
+    if (lock === null) {
+      throw new VaultError(
+        'conflict',
+        `Another Git process is working in the repository "${repo.name}" (its .git/index.lock has been there for ${COMMIT_LOCK_WAIT_MS / 1000} s), so nothing was written. Retry in a moment; if no Git command is running there, a crashed one left the file behind and it can be deleted.`,
+      );
     }
-    if (repo.workTree !== null) {
-      const dirty = await this.findDirtyPath(repo, paths, parentEntries, newOids, preparedFrom);
-      if (dirty !== null) return { ok: false, conflict: 'worktree_dirty', head: before, path: dirty };
-    }
-
-    const temp = await mkdtemp(join(tmpdir(), 'major-vault-commit-'));
     try {
-      const inTemp = { gitDir: repo.gitDir, env: { ...LITERAL, GIT_INDEX_FILE: join(temp, 'index') } };
-      const written = change.files.filter((file) => file.content !== null);
-      if (written.length > 0) {
-        const blobPaths = await Promise.all(
-          written.map(async (file, i) => {
-            const blobPath = join(temp, `blob-${i}`);
-            await writeFile(blobPath, file.content!);
-            return blobPath;
-          }),
-        );
-        const hashed = await runGit(['hash-object', '-w', '--no-filters', '--stdin-paths'], { gitDir: repo.gitDir, input: blobPaths.join('\n') + '\n' });
-        const oids = hashed.stdout.toString('utf8').trim().split('\n');
-        written.forEach((file, i) => {
-          if (oids[i] !== newOids.get(file.path)?.oid) throw new Error(`git hash-object gave ${oids[i]} for "${file.path}", expected ${newOids.get(file.path)?.oid}`);
-        });
-      }
-      await runGit(parent === null ? ['read-tree', '--empty'] : ['read-tree', parent], inTemp);
-      await runGit(['update-index', '-z', '--index-info'], { ...inTemp, input: indexInfo(change, newOids, format) });
-      const tree = (await runGit(['write-tree'], inTemp)).stdout.toString('utf8').trim();
-      if (parent !== null) {
-        const parentTree = (await runGit(['rev-parse', '--verify', `${parent}^{tree}`], { gitDir: repo.gitDir })).stdout.toString('utf8').trim();
-        // Exactly one commit or nothing: a change that changes nothing makes no commit.
-        if (tree === parentTree) return { ok: true, commit: parent };
-      }
-
-      // Git refuses a name made only of punctuation it trims (".", "'"…): fall back to the login.
-      const usable = (name: string) => (/[^\s.,:;<>"'\\]/u.test(name) ? name : '');
-      const person = { name: usable(cleanIdentPart(change.author.name)) || usable(cleanIdentPart(change.author.login)) || DEFAULT_PERSON.name, email: cleanIdentPart(change.author.email) };
-      const date = gitDate(new Date());
-      const identity = {
-        GIT_AUTHOR_NAME: person.name,
-        GIT_AUTHOR_EMAIL: person.email,
-        GIT_AUTHOR_DATE: date,
-        GIT_COMMITTER_NAME: person.name,
-        GIT_COMMITTER_EMAIL: person.email,
-        GIT_COMMITTER_DATE: date,
-      };
-      const message = change.message.replace(/\0/g, '').replace(/\r\n?/g, '\n').replace(/\s*$/, '\n');
-      const commitArgs = parent === null ? ['commit-tree', tree] : ['commit-tree', tree, '-p', parent];
-      const commit = (await runGit(commitArgs, { gitDir: repo.gitDir, env: identity, input: message })).stdout.toString('utf8').trim();
-
-      const landed = await this.updateRef(repo, ref, commit, parent ?? zeroOid(format), message.split('\n')[0] ?? '');
-      if (!landed.ok) return landed;
-      if (repo.workTree !== null) await this.syncWorkTree(repo, change, newOids, format);
-      return { ok: true, commit };
+      return await this.commitLocked(repo, change, author, preparedFrom, lock);
     } finally {
-      await rm(temp, { recursive: true, force: true });
+      await lock.release();
     }
   }
 
   /**
-   * Refuses a change that would put a file where a folder is, or a file inside what is a
-   * file (Git's index would silently drop the one in the way): VaultError `exists`.
+   * The commit itself, with the index lock held for a work tree: one `cat-file --batch` for the
+   * head, the parent's tree along the paths and their index entries; the checks; one
+   * `fast-import` for blobs, trees and commit; the new files staged beside their places; then
+   * `update-ref HEAD NEW OLD`, the renames and one `update-index`. After update-ref, a failure
+   * puts the files and the branch back as they were and throws.
    */
-  private async assertNoFileFolderClash(repo: LocalRepo, parent: string | null, change: Change): Promise<void> {
-    const written = change.files.filter((file) => file.content !== null).map((file) => file.path);
-    const ancestors = new Set<string>();
-    for (const path of written) {
-      const segments = path.split('/');
-      for (let i = 1; i < segments.length; i++) ancestors.add(segments.slice(0, i).join('/'));
-    }
-    const clash = (path: string, what: string): never => {
-      throw new VaultError('exists', `"${path}" cannot be written: ${what}. Choose another path.`, { path });
-    };
-    for (const path of written) if (ancestors.has(path)) clash(path, 'the same change puts files inside it, as a folder');
-    if (parent === null) return;
-    const { stdout } = await runGit(['ls-tree', '-z', '--full-tree', parent, '--', ...ancestors, ...written], { gitDir: repo.gitDir, env: LITERAL });
-    const wanted = new Set(written);
-    for (const record of splitNul(stdout)) {
-      const entry = parseTreeRecord(record);
-      if (entry === null) continue;
-      if (entry.type === 'tree' && wanted.has(entry.path)) clash(entry.path, 'it is a folder');
-      if (entry.type !== 'tree' && ancestors.has(entry.path)) {
-        const inside = written.find((path) => path.startsWith(`${entry.path}/`))!;
-        clash(inside, `"${entry.path}" is a file, not a folder`);
-      }
-    }
-  }
-
-  /**
-   * The first changed path whose file on disk (or in the index) differs from the parent's
-   * version, unless `preparedFrom` says the change was made from exactly that on-disk
-   * content, or the disk already holds the new content: writing there would lose work.
-   */
-  private async findDirtyPath(
-    repo: LocalRepo,
-    paths: readonly string[],
-    parentEntries: ReadonlyMap<string, TreeEntry>,
-    newOids: ReadonlyMap<string, TreeEntry>,
-    preparedFrom?: ReadonlyMap<string, string | null>,
-  ): Promise<string | null> {
+  private async commitLocked(repo: LocalRepo, change: Change, author: Person, preparedFrom: ReadonlyMap<string, string | null> | undefined, lock: IndexLock | null): Promise<CommitResult> {
+    const parent = change.parent;
+    const paths = change.files.map((file) => file.path);
     const format = await this.objectFormat(repo);
-    const staged = await runGit(['ls-files', '-s', '-z', '--', ...paths], { ...this.inWorkTree(repo), env: LITERAL });
-    const indexOids = new Map<string, string>();
-    for (const record of splitNul(staged.stdout)) {
-      const tab = record.indexOf('\t');
-      indexOids.set(record.slice(tab + 1), record.slice(0, tab).split(' ')[1] ?? '');
+    const look = await lookAtPaths(repo.gitDir, parent, paths, { index: lock !== null });
+    if (look.head !== parent) return { ok: false, conflict: 'head_moved', head: look.head };
+    for (const file of change.files) {
+      const entry = look.entries.get(file.path);
+      const blockedBy = look.blocked.get(file.path);
+      if (file.content !== null && blockedBy !== undefined) refuseClash(file.path, `"${blockedBy}" is a file, not a folder`);
+      if (entry?.mode === '040000') refuseClash(file.path, 'it is a folder');
+      if (entry?.mode === '160000') refuseClash(file.path, 'it is a submodule (another repository inside this one)');
     }
-    for (const path of paths) {
-      const headOid = parentEntries.get(path)?.oid ?? null;
-      const onDisk = await readAsGitSeesIt(repo.workTree!, path);
-      const diskOid = onDisk === null ? null : onDisk.kind === 'directory' ? 'directory' : blobId(onDisk.content, format);
-      const indexOid = indexOids.get(path) ?? null;
-      if (diskOid === headOid && indexOid === headOid) continue;
-      const seen = await readWorkTreeFile(repo.realWorkTree!, repo.realGitDir, path);
-      const seenOid = seen === null ? null : blobId(seen, format);
-      if (preparedFrom?.has(path) && preparedFrom.get(path) === seenOid && diskOid !== 'directory') continue;
-      if (onDisk?.kind === 'file' && diskOid === (newOids.get(path)?.oid ?? null)) continue;
-      if (onDisk === null && !newOids.has(path)) continue;
-      return path;
+    const newOids = new Map<string, TreeItem>();
+    for (const file of change.files) {
+      if (file.content !== null) newOids.set(file.path, { mode: look.entries.get(file.path)?.mode === '100755' ? '100755' : '100644', oid: blobId(file.content, format) });
     }
-    return null;
+    let before: Map<string, DiskBefore> | null = null;
+    if (lock !== null) {
+      const checked = await this.checkWorkTreePaths(repo, change, look, newOids, preparedFrom);
+      if ('dirty' in checked) return { ok: false, conflict: 'worktree_dirty', head: parent, path: checked.dirty };
+      before = checked.before;
+    }
+
+    // Exactly one commit or nothing: a change that changes nothing makes no commit.
+    const changed = change.files.filter((file) => {
+      const entry = look.entries.get(file.path);
+      if (file.content === null) return entry !== undefined;
+      const next = newOids.get(file.path)!;
+      return entry === undefined || entry.oid !== next.oid || entry.mode !== next.mode;
+    });
+    if (parent !== null && changed.length === 0) return { ok: true, commit: parent };
+
+    // Git refuses a name made only of punctuation it trims (".", "'"…): fall back to the login.
+    const usable = (name: string) => (/[^\s.,:;<>"'\\]/u.test(name) ? name : '');
+    const name = usable(cleanIdentPart(author.name)) || usable(cleanIdentPart(author.login)) || DEFAULT_PERSON.name;
+    const message = change.message.replace(/\0/g, '').replace(/\r\n?/g, '\n').replace(/\s*$/, '\n');
+    const commit = await fastImportCommit(
+      repo.gitDir,
+      changed.map((file) => ({ path: file.path, content: file.content, mode: newOids.get(file.path)?.mode ?? '100644' })),
+      { parent, name, email: cleanIdentPart(author.email), date: gitDate(new Date()), message },
+    );
+
+    const files = change.files.map((file) => ({ path: file.path, content: file.content, mode: newOids.get(file.path)?.mode ?? '100644' }));
+    const staged = lock === null ? null : await WorkTreeWrite.stage(repo.workTree!, files);
+    let landed: CommitResult;
+    try {
+      landed = await this.updateRef(repo, commit, parent, format, message.split('\n')[0] ?? '');
+    } catch (error) {
+      await staged?.discard();
+      throw error;
+    }
+    if (!landed.ok) {
+      await staged?.discard();
+      return landed;
+    }
+    if (staged === null || lock === null) return landed;
+    try {
+      await staged.place();
+      await this.writeIndex(repo, lock, change, newOids);
+    } catch (error) {
+      await staged.restore(before ?? new Map());
+      const undone = await this.moveBranchBack(repo, commit, parent);
+      const cause = error instanceof Error ? error.message : String(error);
+      throw new Error(
+        undone
+          ? `Writing the commit into the work tree of "${repo.name}" failed (${cause}); the commit was undone, so nothing changed.`
+          : `Writing the commit into the work tree of "${repo.name}" failed (${cause}), and the branch could not be moved back from ${commit}: check the repository with git status.`,
+        { cause: error },
+      );
+    }
+    return landed;
   }
 
-  /** Moves the branch from `parent` to `commit` only if it is still at `parent`. */
-  private async updateRef(repo: LocalRepo, ref: string, commit: string, expected: string, subject: string): Promise<CommitResult> {
-    const args = ['update-ref', ...(ref === 'HEAD' ? ['--no-deref'] : []), '-m', `major-vault: ${subject}`.slice(0, 200), ref, commit, expected];
-    const parent = /^0+$/.test(expected) ? null : expected;
+  /**
+   * Checks each changed path of a work tree, with the index lock held:
+   * - refused with `exists`: a folder in the work tree where a file is to be written, or a file
+   *   where one of its folders should be; a symbolic link where the change was prepared
+   *   believing the path free;
+   * - `dirty` (a conflict: prepare again) when the path's content as the editor shows it is not
+   *   what the change was prepared from (`preparedFrom`), or, without `preparedFrom`, when the
+   *   file on disk or in the index differs from the parent's (uncommitted work), unless the
+   *   disk already holds the new content.
+   * Returns what was on disk at each path, to put back if the commit has to be undone.
+   */
+  private async checkWorkTreePaths(
+    repo: LocalRepo,
+    change: Change,
+    look: PathLook,
+    newOids: ReadonlyMap<string, TreeItem>,
+    preparedFrom: ReadonlyMap<string, string | null> | undefined,
+  ): Promise<{ before: Map<string, DiskBefore> } | { dirty: string }> {
+    const format = await this.objectFormat(repo);
+    const workTree = repo.workTree!;
+    const before = new Map<string, DiskBefore>();
+    for (const file of change.files) {
+      const path = file.path;
+      const writing = file.content !== null;
+      const onDisk = await readAsGitSeesIt(workTree, path);
+      before.set(path, onDisk);
+      if (writing) {
+        if (onDisk?.kind === 'directory') refuseClash(path, 'a folder of that name is in the work tree');
+        const fileOnTheWay = await firstFileOnTheWay(workTree, path);
+        if (fileOnTheWay !== null) refuseClash(path, `"${fileOnTheWay}" is a file, not a folder`);
+      }
+      const head = look.entries.get(path);
+      if (preparedFrom?.has(path)) {
+        const prepared = preparedFrom.get(path) ?? null;
+        if (prepared === null && writing && (head?.mode === '120000' || onDisk?.kind === 'symlink')) refuseClash(path, 'a symbolic link of that name is there');
+        const seen = await readWorkTreeFile(repo.realWorkTree!, repo.realGitDir, path);
+        if ((seen === null ? null : blobId(seen, format)) !== prepared) return { dirty: path };
+        continue;
+      }
+      const headOid = head?.oid ?? null;
+      const diskOid = onDisk === null ? null : onDisk.kind === 'directory' ? 'directory' : blobId(onDisk.content, format);
+      if (diskOid === headOid && (look.indexOids.get(path) ?? null) === headOid) continue;
+      if (onDisk?.kind === 'file' && diskOid === (newOids.get(path)?.oid ?? null)) continue;
+      if (onDisk === null && !writing) continue;
+      return { dirty: path };
+    }
+    return { before };
+  }
+
+  /** Moves the branch from `parent` to `commit` only if it is still at `parent` (`update-ref HEAD NEW OLD` follows HEAD to its branch). */
+  private async updateRef(repo: LocalRepo, commit: string, parent: string | null, format: ObjectFormat, subject: string): Promise<CommitResult> {
+    const args = ['update-ref', '-m', `major-vault: ${subject}`.slice(0, 200), 'HEAD', commit, parent ?? zeroOid(format)];
     for (let attempt = 0; ; attempt++) {
       try {
         await runGit(args, { gitDir: repo.gitDir });
         return { ok: true, commit };
       } catch (error) {
         if (!(error instanceof GitError)) throw error;
-        const now = await this.resolveHead(repo, ref);
+        const now = await this.resolveHead(repo, 'HEAD');
         if (now !== parent) return { ok: false, conflict: 'head_moved', head: now };
         // Still at the parent: the ref was locked by another git process for a moment.
         if (attempt >= 20) throw error;
@@ -447,29 +472,45 @@ export class LocalRepoHost implements RepoHost {
     }
   }
 
-  /** After the commit landed: the changed files into the work tree, and their index entries. */
-  private async syncWorkTree(repo: LocalRepo, change: Change, newOids: ReadonlyMap<string, TreeEntry>, format: ObjectFormat): Promise<void> {
-    const workTree = repo.workTree!;
-    for (const file of change.files) {
-      const full = join(workTree, ...file.path.split('/'));
-      const existing = await lstat(full).catch(() => null);
-      if (file.content === null) {
-        if (existing !== null && !existing.isDirectory()) await unlink(full);
-        await removeEmptyFolders(workTree, dirname(full));
-        continue;
-      }
-      await mkdir(dirname(full), { recursive: true });
-      if (existing?.isSymbolicLink()) await unlink(full);
-      // Write beside and rename over, so an editor never sees a half-written note.
-      const partial = join(dirname(full), `.${basename(full)}.major-vault-${process.pid}-${Date.now()}`);
-      await writeFile(partial, file.content);
-      await chmod(partial, newOids.get(file.path)?.mode === '100755' ? 0o755 : 0o644);
-      await rename(partial, full);
+  /** Undoes a landed commit after a failure: `update-ref HEAD OLD NEW` (or deletes the branch it created); false when that failed. */
+  private async moveBranchBack(repo: LocalRepo, commit: string, parent: string | null): Promise<boolean> {
+    const args = parent === null ? ['update-ref', '-d', 'HEAD', commit] : ['update-ref', '-m', 'major-vault: undo a commit the work tree could not take', 'HEAD', parent, commit];
+    try {
+      await runGit(args, { gitDir: repo.gitDir });
+      return true;
+    } catch {
+      return false;
     }
-    const options = { ...this.inWorkTree(repo), env: LITERAL };
-    await retryLocked(() => runGit(['update-index', '-z', '--index-info'], { ...options, input: indexInfo(change, newOids, format) }));
-    // Record the written files' stat data, so `git status` need not re-read them.
-    await retryLocked(() => runGit(['update-index', '-q', '--refresh'], { ...options, okCodes: [0, 1] }));
+  }
+
+  /**
+   * The changed paths' index entries, in a copy of the index made while the lock is held and put
+   * in place by renaming it: one `update-index` sets each written file's mode and blob
+   * (`--cacheinfo`, exact, no filters), records the written files' stat data (`--refresh`, so
+   * `git status` need not read them again) and removes the deleted paths.
+   */
+  private async writeIndex(repo: LocalRepo, lock: IndexLock, change: Change, newOids: ReadonlyMap<string, TreeItem>): Promise<void> {
+    const copy = await lock.copyIndex();
+    try {
+      const written = change.files.filter((file) => file.content !== null).map((file) => `${newOids.get(file.path)!.mode},${newOids.get(file.path)!.oid},${file.path}`);
+      const deleted = change.files.filter((file) => file.content === null).map((file) => file.path);
+      const options = { ...this.inWorkTree(repo), env: { ...LITERAL, GIT_INDEX_FILE: copy }, okCodes: [0, 1] };
+      // Batches keep each command line far below the system's limit; usually it is one call.
+      const batches = splitByLength(written, 64 * 1024);
+      const removals = deleted.length === 0 ? [] : ['--force-remove', '--', ...deleted];
+      const removeLast = removals.join('').length < 64 * 1024;
+      for (const [i, batch] of batches.entries()) {
+        const last = i === batches.length - 1;
+        const args = ['update-index', '-q', '--add', ...batch.flatMap((info) => ['--cacheinfo', info])];
+        if (last) args.push('--refresh', ...(removeLast ? removals : []));
+        await runGit(args, options);
+      }
+      if (!removeLast) for (const batch of splitByLength(deleted, 64 * 1024)) await runGit(['update-index', '-q', '--force-remove', '--', ...batch], options);
+      await lock.commitIndex(copy);
+    } catch (error) {
+      await unlink(copy).catch(() => undefined);
+      throw error;
+    }
   }
 
   /**
@@ -657,26 +698,72 @@ export class LocalRepoHost implements RepoHost {
 }
 
 /**
- * Refuses a path that could leave the repository or reach into `.git`: empty, absolute,
- * NUL, `.`/`..`/empty segments, a `.git` segment (any case). Other characters Git allows
- * (tabs, quotes, `#`, any script) pass: the tools apply the vault's own path rules first
- * (notes/vault-path.ts); this is the adapter's last guard.
+ * Refuses a path that could leave the repository or reach into `.git`, or that no file system
+ * could hold: empty, absolute, NUL, CR or LF (Git's line-based batch input), `.`/`..`/empty
+ * segments, a `.git` segment (any case), a segment longer than 255 bytes in UTF-8 (the limit of
+ * ext4, APFS, NTFS…), or more than 4,000 bytes in all. Other characters Git allows (tabs,
+ * quotes, `#`, any script) pass: the tools apply the vault's own path rules first
+ * (notes/vault-path.ts); this is the adapter's last guard. VaultError `invalid_path`.
  */
 function assertRepoPath(path: string): void {
   const segments = path.split('/');
-  const bad = path === '' || path.includes('\0') || segments.some((segment) => segment === '' || segment === '.' || segment === '..' || segment.toLowerCase() === '.git');
+  const bad = path === '' || /[\0\r\n]/.test(path) || segments.some((segment) => segment === '' || segment === '.' || segment === '..' || segment.toLowerCase() === '.git');
   if (bad) throw new VaultError('invalid_path', `"${path}" is not a path inside the repository; give a relative path such as "notes/plan.md".`, { path });
+  const long = segments.find((segment) => Buffer.byteLength(segment, 'utf8') > 255);
+  if (long !== undefined) {
+    throw new VaultError(
+      'invalid_path',
+      `The name "${long}" in "${path}" is ${Buffer.byteLength(long, 'utf8')} bytes long in UTF-8, and file systems hold at most 255 bytes per name (a letter of Japanese or Chinese takes 3). Choose a shorter name.`,
+      { path },
+    );
+  }
+  if (Buffer.byteLength(path, 'utf8') > 4000) throw new VaultError('invalid_path', `"${path.slice(0, 80)}…" is ${Buffer.byteLength(path, 'utf8')} bytes long; a path may have at most 4,000. Choose a shorter one.`, { path });
 }
 
-/** `update-index -z --index-info` input: each written path's mode and blob, each deleted path removed. */
-function indexInfo(change: Change, newOids: ReadonlyMap<string, TreeEntry>, format: ObjectFormat): string {
-  const removed = zeroOid(format);
-  return change.files
-    .map((file) => {
-      const entry = newOids.get(file.path);
-      return entry ? `${entry.mode} ${entry.oid}\t${file.path}\0` : `0 ${removed}\t${file.path}\0`;
-    })
-    .join('');
+/** Refuses a change that writes a file at a path and other files inside it, as a folder: VaultError `exists`. */
+function assertNoFolderOfItself(change: Change): void {
+  const written = change.files.filter((file) => file.content !== null).map((file) => file.path);
+  const ancestors = new Set<string>();
+  for (const path of written) {
+    const segments = path.split('/');
+    for (let i = 1; i < segments.length; i++) ancestors.add(segments.slice(0, i).join('/'));
+  }
+  for (const path of written) if (ancestors.has(path)) refuseClash(path, 'the same change puts files inside it, as a folder');
+}
+
+/** VaultError `exists`: something at `path` (or on the way to it) that the change must not replace. */
+function refuseClash(path: string, what: string): never {
+  throw new VaultError('exists', `"${path}" cannot be written: ${what}. Choose another path, or move what is there first.`, { path });
+}
+
+/** The first folder on the way to `path` in the work tree that is something else (a file), following links; null when there is none. */
+async function firstFileOnTheWay(workTree: string, path: string): Promise<string | null> {
+  const segments = path.split('/');
+  for (let i = 1; i < segments.length; i++) {
+    const ancestor = segments.slice(0, i).join('/');
+    const info = await stat(join(workTree, ...segments.slice(0, i))).catch(() => null);
+    if (info === null) return null;
+    if (!info.isDirectory()) return ancestor;
+  }
+  return null;
+}
+
+/** Splits `items` into runs whose joined length stays under `limit` characters (each run has at least one item). */
+function splitByLength(items: readonly string[], limit: number): string[][] {
+  const runs: string[][] = [];
+  let run: string[] = [];
+  let length = 0;
+  for (const item of items) {
+    if (run.length > 0 && length + item.length > limit) {
+      runs.push(run);
+      run = [];
+      length = 0;
+    }
+    run.push(item);
+    length += item.length + 16;
+  }
+  if (run.length > 0 || runs.length === 0) runs.push(run);
+  return runs;
 }
 
 /** The all-zero id: "no object" (a ref that must not exist yet, an index entry to remove). */
@@ -736,29 +823,6 @@ function gitDate(date: Date): string {
   const hours = String(Math.floor(Math.abs(offset) / 60)).padStart(2, '0');
   const minutes = String(Math.abs(offset) % 60).padStart(2, '0');
   return `${Math.floor(date.getTime() / 1000)} ${sign}${hours}${minutes}`;
-}
-
-async function removeEmptyFolders(root: string, folder: string): Promise<void> {
-  while (folder.startsWith(root) && folder.length > root.length) {
-    try {
-      await rmdir(folder);
-    } catch {
-      return; // not empty (or gone): stop climbing
-    }
-    folder = dirname(folder);
-  }
-}
-
-/** Runs a git command that writes the index again while another git process holds index.lock. */
-async function retryLocked<T>(run: () => Promise<T>): Promise<T> {
-  for (let attempt = 0; ; attempt++) {
-    try {
-      return await run();
-    } catch (error) {
-      if (!(error instanceof GitError) || !error.stderr.includes('.lock') || attempt >= 20) throw error;
-      await delay(25 + attempt * 25);
-    }
-  }
 }
 
 function sha256(text: string): Buffer {
