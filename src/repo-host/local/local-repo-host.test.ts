@@ -433,4 +433,23 @@ describe('LocalRepoHost commits into a work tree without leaving it behind', () 
       rmSync(lock);
     }
   }, 15_000);
+
+  it('authors a single-person commit with the repository’s own Git identity', async () => {
+    git(notes, ['config', 'user.name', 'Scratch Tester']);
+    git(notes, ['config', 'user.email', 'scratch@example.com']);
+    const access = await host.authenticate(undefined);
+    const before = git(notes, ['rev-parse', 'HEAD']);
+    const result = await host.commit('notes', { parent: before, author: access!.person, message: 'Mine', files: [{ path: 'mine.md', content: Buffer.from('mine\n') }] });
+    expect(result.ok).toBe(true);
+    expect(git(notes, ['log', '-1', '--format=%an <%ae>|%cn <%ce>'])).toBe('Scratch Tester <scratch@example.com>|Scratch Tester <scratch@example.com>');
+    // Someone else named in the change, or a host run --as someone, keeps that person.
+    const other = await host.commit('notes', { parent: result.ok ? result.commit : null, author: ada, message: 'Ada', files: [{ path: 'ada.md', content: Buffer.from('ada\n') }] });
+    expect(other.ok).toBe(true);
+    expect(git(notes, ['log', '-1', '--format=%an'])).toBe('Ada Lovelace');
+    const asHost = new LocalRepoHost({ reposDir: join(dir.path, 'repos'), as: ada });
+    const asAccess = await asHost.authenticate(undefined);
+    const third = await asHost.commit('notes', { parent: git(notes, ['rev-parse', 'HEAD']), author: asAccess!.person, message: 'As', files: [{ path: 'as.md', content: Buffer.from('as\n') }] });
+    expect(third.ok).toBe(true);
+    expect(git(notes, ['log', '-1', '--format=%an'])).toBe('Ada Lovelace');
+  });
 });
