@@ -1,8 +1,12 @@
 // The shared write flow: read, prepare, commit with compare-and-swap, retry on a moved head,
 // then bring the index up to date. Every write tool goes through commitChange.
+import { readdir } from 'node:fs/promises';
+import { join, posix } from 'node:path';
 import { decodeNoteText } from '../notes/note-text.ts';
-import { runGit } from '../repo-host/git/run-git.ts';
-import type { FileChange, RepoHost, Snapshot } from '../repo-host/repo-host.ts';
+import { blobId, type ObjectFormat } from '../repo-host/git/blob-id.ts';
+import { catFileBatch } from '../repo-host/git/cat-file-batch.ts';
+import { runGit, splitNul } from '../repo-host/git/run-git.ts';
+import type { FileChange, Mirror, RepoHost, Snapshot } from '../repo-host/repo-host.ts';
 import type { ToolContext, Vault } from '../instance/tool.ts';
 import { isVaultError, VaultError } from '../vault-error.ts';
 import { commitMessage } from './commit-message.ts';
@@ -10,15 +14,30 @@ import { commitMessage } from './commit-message.ts';
 /** How many times a change is prepared and committed before a moving head is a conflict. */
 export const MAX_ATTEMPTS = 6;
 
+/** An entry directly in a folder of the current state, as {@link WriteRead.folder} lists it. */
+export interface FolderEntry {
+  /** Repository path of the entry. */
+  path: string;
+  /** `file` (regular), `symlink`, `submodule` (a repository inside) or `folder`. */
+  kind: 'file' | 'symlink' | 'submodule' | 'folder';
+}
+
 /**
- * The repository's state one attempt prepares from: the snapshot (head and every file with
- * its blob id, work-tree edits included) and reads of exactly that state.
+ * The repository's state one attempt prepares from, work-tree edits included: the head and
+ * reads of the current files. With `snapshot: true` (see {@link commitChange}) it rests on a
+ * full snapshot (every file with its blob id); without, only the paths a tool reads or lists
+ * are looked at, which is much cheaper in a large repository.
  */
 export interface WriteRead {
-  snapshot: Snapshot;
+  /** The full snapshot, when the tool asked for one; null otherwise. */
+  snapshot: Snapshot | null;
   /** The head the change will be committed on top of; null in an empty repository. */
   head: string | null;
-  /** Blob id of `path` in the snapshot, or null when there is no such file. */
+  /**
+   * Blob id of `path` as this attempt saw it, or null when there is no such file. Without a
+   * snapshot, only for paths read with file/text/files, or missing from a folder listed with
+   * {@link folder}; other paths throw (a tool must look at every path it changes).
+   */
   oid(path: string): string | null;
   /** The bytes of one file as the snapshot has it; null when absent. */
   file(path: string): Promise<Buffer | null>;
@@ -26,6 +45,21 @@ export interface WriteRead {
   text(path: string): Promise<string | null>;
   /** The bytes of many files in one batch, by path; absent files are left out. */
   files(paths: readonly string[]): Promise<Map<string, Buffer>>;
+  /**
+   * The entries directly in `folder` ('' for the root): tracked at the head (any kind) and, in
+   * a work tree, whatever is on disk there (untracked files too; `.git` left out). Empty when
+   * the folder does not exist or is a file.
+   */
+  folder(folder: string): Promise<FolderEntry[]>;
+}
+
+/** Options of {@link commitChange}. */
+export interface CommitChangeOptions {
+  /**
+   * Prepare from a full snapshot of the repository (every path with its blob id), for a tool
+   * that needs the whole state (move_note: every link). Default false: only what the tool reads.
+   */
+  snapshot?: boolean;
 }
 
 /** What `prepare` gives: the files to write (content null deletes), and the tool's answer. */
@@ -63,11 +97,13 @@ export function writableVault(ctx: ToolContext, repo: string): Vault {
 
 /**
  * Makes one change as exactly one commit, or nothing (issue 4, "Every write"):
- * 1. takes a snapshot of the repository and calls `prepare` with reads of exactly that state;
+ * 1. reads the head, then calls `prepare` with reads of the current state (with
+ *    `options.snapshot`, of a full snapshot);
  * 2. commits `files` on the snapshot's head with `ctx.host.commit` (compare-and-swap:
  *    `update-ref NEW OLD` locally), authored by `ctx.access.person`, with the message of
- *    {@link commitMessage}, and `preparedFrom` = the blob id each changed path had in the
- *    snapshot (so a work tree's uncommitted edit the change was made on top of is not a conflict);
+ *    {@link commitMessage}, and `preparedFrom` = the blob id each changed path had when it was
+ *    read (null: absent), so a work tree's uncommitted edit the change was made on top of is not a
+ *    conflict, and anything that appeared or changed at a path meanwhile is;
  * 3. when the head moved (or a work-tree file changed) in between, starts over from 1 on the
  *    new state: `prepare` re-reads and re-applies, so a passage edit still lands when its
  *    passage is still there exactly once. After {@link MAX_ATTEMPTS} tries: VaultError
@@ -84,6 +120,7 @@ export async function commitChange<R>(
   repo: string,
   parts: { tool: string; summary: string },
   prepare: (read: WriteRead) => Promise<PreparedChange<R>>,
+  options: CommitChangeOptions = {},
 ): Promise<CommittedChange<R>> {
   writableVault(ctx, repo);
   const message = commitMessage({ summary: parts.summary, tool: parts.tool, clientName: ctx.clientName });
@@ -91,26 +128,28 @@ export async function commitChange<R>(
     let firstHead: string | null | undefined;
     let lastConflict: { head: string | null; path?: string } | null = null;
     const touched = new Set<string>();
+    const mirror = await ctx.host.mirror(repo);
     for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
-      const snapshot = await ctx.host.snapshot(repo);
-      if (firstHead === undefined) firstHead = snapshot.head;
-      const read = snapshotReader(ctx.host, repo, snapshot);
+      const { read, lookAt } = options.snapshot ? snapshotReader(ctx.host, repo, mirror, await ctx.host.snapshot(repo)) : await pathReader(ctx.host, repo, mirror);
+      if (firstHead === undefined) firstHead = read.head;
       let prepared: PreparedChange<R>;
       try {
         prepared = await prepare(read);
       } catch (error) {
         if (attempt > 1 && isVaultError(error) && error.code !== 'conflict') {
-          throw new VaultError(error.code, `The repository changed while this call was being made (now at ${short(snapshot.head)}), and on the new state: ${error.message}`, error.details);
+          throw new VaultError(error.code, `The repository changed while this call was being made (now at ${short(read.head)}), and on the new state: ${error.message}`, error.details);
         }
         throw error;
       }
-      if (prepared.files.length === 0) return { commit: null, parent: snapshot.head, result: prepared.result, notes: [] };
+      if (prepared.files.length === 0) return { commit: null, parent: read.head, result: prepared.result, notes: [] };
+      // A path the tool wrote without reading it counts as prepared from what is there now.
+      await lookAt(prepared.files.map((file) => file.path));
       const preparedFrom = new Map<string, string | null>();
       for (const file of prepared.files) {
         preparedFrom.set(file.path, read.oid(file.path));
         touched.add(file.path);
       }
-      const outcome = await ctx.host.commit(repo, { parent: snapshot.head, files: prepared.files, author: ctx.access.person, message }, preparedFrom);
+      const outcome = await ctx.host.commit(repo, { parent: read.head, files: prepared.files, author: ctx.access.person, message }, preparedFrom);
       if (outcome.ok) {
         const notes: string[] = [];
         try {
@@ -118,7 +157,7 @@ export async function commitChange<R>(
         } catch {
           notes.push('The change is committed; the index did not take it in yet and catches up within seconds, so a search right now may not show it.');
         }
-        return { commit: outcome.commit, parent: snapshot.head, result: prepared.result, notes };
+        return { commit: outcome.commit, parent: read.head, result: prepared.result, notes };
       }
       lastConflict = outcome.path === undefined ? { head: outcome.head } : { head: outcome.head, path: outcome.path };
       if (attempt < MAX_ATTEMPTS) await pause(attempt);
@@ -127,8 +166,17 @@ export async function commitChange<R>(
   });
 }
 
+/**
+ * A {@link WriteRead} and `lookAt(paths)`, which reads the paths not read or listed yet, so
+ * that {@link WriteRead.oid} can answer for each of them.
+ */
+interface Reader {
+  read: WriteRead;
+  lookAt(paths: readonly string[]): Promise<void>;
+}
+
 /** Reads of one snapshot: by blob id, so every read sees the same state as the head. */
-function snapshotReader(host: RepoHost, repo: string, snapshot: Snapshot): WriteRead {
+function snapshotReader(host: RepoHost, repo: string, mirror: Mirror, snapshot: Snapshot): Reader {
   const oids = new Map(snapshot.files.map((entry) => [entry.path, entry.oid]));
   const files = async (paths: readonly string[]): Promise<Map<string, Buffer>> => {
     const present = paths.filter((path) => oids.has(path));
@@ -139,7 +187,7 @@ function snapshotReader(host: RepoHost, repo: string, snapshot: Snapshot): Write
     return out;
   };
   const file = async (path: string) => (await files([path])).get(path) ?? null;
-  return {
+  const read: WriteRead = {
     snapshot,
     head: snapshot.head,
     oid: (path) => oids.get(path) ?? null,
@@ -149,7 +197,140 @@ function snapshotReader(host: RepoHost, repo: string, snapshot: Snapshot): Write
       return content === null ? null : decodeNoteText(content);
     },
     files,
+    folder: (folder) => listFolder(mirror, snapshot.head, folder),
   };
+  return { read, lookAt: async () => undefined };
+}
+
+/**
+ * Reads of the current state path by path, without a snapshot: the head first (`rev-parse`),
+ * then each file as the host has it now (`readFile`: the work tree's file, hashed here for its
+ * blob id; in a bare repository the head's blob, by `ls-tree` + one `cat-file --batch`). A file
+ * read after the head may be newer than it; the commit's compare-and-swap and `preparedFrom`
+ * turn that into a retry, never into a lost change.
+ */
+async function pathReader(host: RepoHost, repo: string, mirror: Mirror): Promise<Reader> {
+  const head = await currentHead(mirror.gitDir);
+  const format = await objectFormat(mirror.gitDir);
+  const seen = new Map<string, { oid: string; content: Buffer } | null>();
+  const listed = new Map<string, Set<string>>();
+  const files = async (paths: readonly string[]): Promise<Map<string, Buffer>> => {
+    const unread = [...new Set(paths.filter((path) => !seen.has(path)))];
+    if (unread.length > 0) {
+      if (mirror.workTree !== null) {
+        const contents = await Promise.all(unread.map((path) => host.readFile(repo, path)));
+        unread.forEach((path, i) => {
+          const content = contents[i] ?? null;
+          seen.set(path, content === null ? null : { oid: blobId(content, format), content });
+        });
+      } else {
+        for (const [path, entry] of await blobsAtHead(mirror.gitDir, head, unread)) seen.set(path, entry);
+      }
+    }
+    const out = new Map<string, Buffer>();
+    for (const path of paths) {
+      const entry = seen.get(path);
+      if (entry) out.set(path, entry.content);
+    }
+    return out;
+  };
+  const file = async (path: string) => (await files([path])).get(path) ?? null;
+  // Looked at: read, or known absent because its folder was listed without it.
+  const looked = (path: string) => seen.has(path) || listed.get(parentFolder(path))?.has(path) === false;
+  const read: WriteRead = {
+    snapshot: null,
+    head,
+    oid: (path) => {
+      const entry = seen.get(path);
+      if (entry !== undefined) return entry?.oid ?? null;
+      const folder = listed.get(parentFolder(path));
+      if (folder !== undefined && !folder.has(path)) return null;
+      throw new Error(`"${path}" was neither read nor listed before the change was prepared; read it first.`);
+    },
+    file,
+    text: async (path) => {
+      const content = await file(path);
+      return content === null ? null : decodeNoteText(content);
+    },
+    files,
+    folder: async (folder) => {
+      const entries = await listFolder(mirror, head, folder);
+      listed.set(folder, new Set(entries.map((entry) => entry.path)));
+      return entries;
+    },
+  };
+  return { read, lookAt: async (paths) => void (await files(paths.filter((path) => !looked(path)))) };
+}
+
+/** The commit HEAD resolves to, or null for an unborn branch. */
+async function currentHead(gitDir: string): Promise<string | null> {
+  const { stdout, code } = await runGit(['rev-parse', '-q', '--verify', 'HEAD^{commit}'], { gitDir, okCodes: [0, 1] });
+  return code === 0 ? stdout.toString('utf8').trim() : null;
+}
+
+const formats = new Map<string, Promise<ObjectFormat>>();
+
+/** The repository's object format (SHA-1 or SHA-256), asked once per process. */
+function objectFormat(gitDir: string): Promise<ObjectFormat> {
+  let format = formats.get(gitDir);
+  if (format === undefined) {
+    format = runGit(['rev-parse', '--show-object-format'], { gitDir }).then((out) => (out.stdout.toString('utf8').trim() === 'sha256' ? 'sha256' : 'sha1'));
+    format.catch(() => formats.delete(gitDir));
+    formats.set(gitDir, format);
+  }
+  return format;
+}
+
+/** Regular files (not links or submodules) among `paths` at `head` of a bare repository, with their blobs; absent ones map to null. */
+async function blobsAtHead(gitDir: string, head: string | null, paths: readonly string[]): Promise<Map<string, { oid: string; content: Buffer } | null>> {
+  const found = new Map<string, { oid: string; content: Buffer } | null>(paths.map((path) => [path, null]));
+  if (head === null) return found;
+  const { stdout } = await runGit(['ls-tree', '-z', '--full-tree', head, '--', ...paths], { gitDir, env: LITERAL });
+  const oids = new Map<string, string>();
+  for (const record of splitNul(stdout)) {
+    const tab = record.indexOf('\t');
+    const [mode = '', type = '', oid = ''] = record.slice(0, tab).split(' ');
+    const path = record.slice(tab + 1);
+    if (type === 'blob' && mode !== '120000' && found.has(path)) oids.set(path, oid);
+  }
+  const blobs = await catFileBatch(gitDir, [...oids.values()]);
+  [...oids.keys()].forEach((path, i) => {
+    const blob = blobs[i];
+    if (blob?.content) found.set(path, { oid: blob.oid, content: blob.content });
+  });
+  return found;
+}
+
+/**
+ * See {@link WriteRead.folder}. In a work tree the disk is the current state: the folder's
+ * entries as `readdir` gives them (a checked-out submodule is a folder there). In a bare
+ * repository: `ls-tree` of the folder at the head.
+ */
+async function listFolder(mirror: Mirror, head: string | null, folder: string): Promise<FolderEntry[]> {
+  const entries: FolderEntry[] = [];
+  const prefix = folder === '' ? '' : `${folder}/`;
+  if (mirror.workTree !== null) {
+    const onDisk = await readdir(join(mirror.workTree, ...(folder === '' ? [] : folder.split('/'))), { withFileTypes: true }).catch(() => []);
+    for (const dirent of onDisk) {
+      if (folder === '' && dirent.name === '.git') continue;
+      entries.push({ path: `${prefix}${dirent.name}`, kind: dirent.isSymbolicLink() ? 'symlink' : dirent.isDirectory() ? 'folder' : 'file' });
+    }
+  } else if (head !== null) {
+    const { stdout } = await runGit(['ls-tree', '-z', '--full-tree', head, ...(folder === '' ? [] : ['--', prefix])], { gitDir: mirror.gitDir, env: LITERAL });
+    for (const record of splitNul(stdout)) {
+      const tab = record.indexOf('\t');
+      const mode = record.slice(0, tab).split(' ')[0] ?? '';
+      const path = record.slice(tab + 1);
+      if (parentFolder(path) !== folder) continue;
+      entries.push({ path, kind: mode === '120000' ? 'symlink' : mode === '160000' ? 'submodule' : mode === '040000' ? 'folder' : 'file' });
+    }
+  }
+  return entries.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}
+
+function parentFolder(path: string): string {
+  const folder = posix.dirname(path);
+  return folder === '.' ? '' : folder;
 }
 
 /** The refusal after the last attempt: which commits landed since the change was first prepared, and what they touched. */
@@ -167,7 +348,7 @@ async function conflictError(host: RepoHost, repo: string, from: string | null, 
     if (from !== null && last?.head) {
       const log = await runGit(['log', '--format=%h %an: %s', '-n', '5', `${from}..${last.head}`, '--'], { gitDir: mirror.gitDir });
       const commits = log.stdout.toString('utf8').trim().split('\n').filter(Boolean);
-      const changed = await runGit(['diff', '--name-only', '-z', from, last.head, '--', ...paths], { gitDir: mirror.gitDir, env: { GIT_LITERAL_PATHSPECS: '1' } });
+      const changed = await runGit(['diff', '--name-only', '-z', from, last.head, '--', ...paths], { gitDir: mirror.gitDir, env: LITERAL });
       const files = changed.stdout.toString('utf8').split('\0').filter(Boolean);
       what = ` Meanwhile: ${commits.map((line) => `"${line}"`).join('; ')}${files.length > 0 ? `, changing ${files.map((f) => `"${f}"`).join(', ')}` : ''}.`;
     }
@@ -180,6 +361,9 @@ async function conflictError(host: RepoHost, repo: string, from: string | null, 
     { head: last?.head ?? null },
   );
 }
+
+/** Pathspecs are literal: a `*` or `:` in a file name is just a character. */
+const LITERAL = { GIT_LITERAL_PATHSPECS: '1' };
 
 const queues = new WeakMap<RepoHost, Map<string, Promise<unknown>>>();
 

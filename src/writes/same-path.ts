@@ -16,12 +16,23 @@ export function sameFileAs(paths: Iterable<string>, path: string, ignoreCase: bo
   return found;
 }
 
-/** True when the repository's checkout treats names that differ only in case as one (`core.ignorecase`). */
+const ignoreCaseByGitDir = new Map<string, Promise<boolean>>();
+
+/**
+ * True when the repository's checkout treats names that differ only in case as one
+ * (`core.ignorecase`, which git sets when it creates the checkout); asked once per process and
+ * repository, since a checkout's file system does not change under it.
+ */
 export async function ignoresCase(host: RepoHost, repo: string): Promise<boolean> {
   const mirror = await host.mirror(repo);
   if (mirror.workTree === null) return false;
-  const out = await runGit(['config', '--bool', '--get', 'core.ignorecase'], { gitDir: mirror.gitDir, okCodes: [0, 1] });
-  return out.stdout.toString('utf8').trim() === 'true';
+  let answer = ignoreCaseByGitDir.get(mirror.gitDir);
+  if (answer === undefined) {
+    answer = runGit(['config', '--bool', '--get', 'core.ignorecase'], { gitDir: mirror.gitDir, okCodes: [0, 1] }).then((out) => out.stdout.toString('utf8').trim() === 'true');
+    answer.catch(() => ignoreCaseByGitDir.delete(mirror.gitDir));
+    ignoreCaseByGitDir.set(mirror.gitDir, answer);
+  }
+  return answer;
 }
 
 function fold(path: string, ignoreCase: boolean): string {

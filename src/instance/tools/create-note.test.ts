@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { callTool, refusalOf } from '../../../test/writes/call-tool.ts';
 import { openWriteFixture, type WriteFixture } from '../../../test/writes/write-fixture.ts';
@@ -87,6 +87,48 @@ describe('create_note', () => {
     expect((await refusalOf(callTool(createNote, { repo: 'notes', path: 'open/.secret/x.md', body: '' }, ctx))).code).toBe('hidden_path');
     expect((await refusalOf(callTool(createNote, { repo: 'notes', path: 'open/../x.md', body: '' }, ctx))).code).toBe('invalid_path');
     expect((await refusalOf(callTool(createNote, { repo: 'notes', path: 'open/x.md', body: '' }, await fixture.context({ write: false })))).code).toBe('forbidden');
+  });
+
+  it('creates a note with a long but legal name (228 bytes), in the commit and in the work tree', async () => {
+    fixture = await openWriteFixture({ 'notes/a.md': 'a\n' });
+    const ctx = await fixture.context();
+    const name = `${'議事録の要点と次の行動計画メモ'.repeat(5)}.md`;
+    expect(Buffer.byteLength(name)).toBe(228);
+    const answer = await callTool(createNote, { repo: 'notes', path: `notes/${name}`, body: '# 要点\n' }, ctx);
+    expect(answer).toEqual({ path: `notes/${name}`, commit: fixture.git(['rev-parse', 'HEAD']), repo: 'notes' });
+    expect(fixture.show(`notes/${name}`).toString()).toBe('# 要点\n');
+    expect(readFileSync(join(fixture.repoDir, 'notes', name), 'utf8')).toBe('# 要点\n');
+    expect(fixture.git(['status', '--porcelain'])).toBe('');
+    expect((await ctx.index.getNote('notes', `notes/${name}`))?.content).toBe('# 要点\n');
+    // One more character is over the file system's 255 bytes: refused before anything is written.
+    const tooLong = await refusalOf(callTool(createNote, { repo: 'notes', path: `notes/${'議事録の要点と次の行動計画メモ'.repeat(5)}追加の要点と行動計画.md`, body: 'x\n' }, ctx));
+    expect(tooLong.code).toBe('invalid_path');
+    expect(tooLong.message).toContain('255 bytes');
+    expect(fixture.commitCount()).toBe(2);
+    expect(fixture.git(['status', '--porcelain'])).toBe('');
+  });
+
+  it('refuses any entry already at the path: a symbolic link, a folder, a file where a folder should be', async () => {
+    fixture = await openWriteFixture({ 'notes/a.md': 'a\n', 'notes/file': 'not a folder\n', 'notes/sub/b.md': 'b\n' });
+    symlinkSync('../../outside.md', join(fixture.repoDir, 'notes', 'link-out.md'));
+    fixture.git(['add', 'notes/link-out.md']);
+    fixture.git(['commit', '-q', '-m', 'Link out']);
+    const head = fixture.git(['rev-parse', 'HEAD']);
+    const ctx = await fixture.context();
+    const link = await refusalOf(callTool(createNote, { repo: 'notes', path: 'notes/link-out.md', body: 'x\n' }, ctx));
+    expect(link.code).toBe('exists');
+    expect(link.message).toContain('"notes/link-out.md" already exists as a symbolic link');
+    mkdirSync(join(fixture.repoDir, 'notes', 'folder.md'));
+    writeFileSync(join(fixture.repoDir, 'notes', 'folder.md', 'inside.txt'), 'x\n');
+    const folder = await refusalOf(callTool(createNote, { repo: 'notes', path: 'notes/folder.md', body: 'x\n' }, ctx));
+    expect(folder.code).toBe('exists');
+    expect(folder.message).toContain('as a folder');
+    const onTheWay = await refusalOf(callTool(createNote, { repo: 'notes', path: 'notes/file/new.md', body: 'x\n' }, ctx));
+    expect(onTheWay.code).toBe('exists');
+    expect(onTheWay.message).toContain('"notes/file" is a file, not a folder');
+    expect(fixture.git(['rev-parse', 'HEAD'])).toBe(head);
+    expect(fixture.git(['ls-files', '-s', 'notes/link-out.md'])).toMatch(/^120000 /);
+    expect(fixture.git(['status', '--porcelain'])).toBe('?? notes/folder.md/');
   });
 
   it('refuses to overwrite an uncommitted file in the work tree', async () => {

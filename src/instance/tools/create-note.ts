@@ -13,6 +13,9 @@ import { ignoresCase, sameFileAs } from '../../writes/same-path.ts';
 import { fitsPlace, placeRefusal, requireType, schemaProblems, schemaRefusal } from '../../writes/type-rules.ts';
 import { defineTool, type ToolContext } from '../tool.ts';
 
+/** How a refusal names what is in the way. */
+const KIND_NAMES = { file: 'file', symlink: 'symbolic link', submodule: 'submodule', folder: 'folder' } as const;
+
 /** Where a new note goes and what it holds, before the repository is looked at. */
 interface PlannedNote {
   path: string;
@@ -35,7 +38,9 @@ interface PlannedNote {
  * - Idempotent: when the same note is already there (same bytes), nothing is committed and the
  *   answer names the commit that last wrote it; a different file at that path, or at one that
  *   differs only by Unicode normalisation (or by case, on a case-insensitive checkout), is
- *   never overwritten: refused with `exists`, naming it.
+ *   never overwritten: refused with `exists`, naming it. So is anything else there — a symbolic
+ *   link, a submodule, a folder — and a file where a folder of the path should be (the host
+ *   refuses that one at commit time). Only the note's folder is looked at, not a snapshot.
  */
 export const createNote = defineTool({
   name: 'create_note',
@@ -62,18 +67,24 @@ export const createNote = defineTool({
     const vault = writableVault(ctx, input.repo);
     const planned = planNote(vault.config, input);
     const ignoreCase = await ignoresCase(ctx.host, input.repo);
+    const folder = posix.dirname(planned.path) === '.' ? '' : posix.dirname(planned.path);
     const done = await commitChange(ctx, input.repo, { tool: 'create_note', summary: `Created ${posix.basename(planned.path)}`.slice(0, 60) }, async (read) => {
+      // The note's folder is all that needs looking at: the path and the names that would be
+      // the same file (Unicode normalisation, and case on a case-insensitive checkout).
+      const entries = await read.folder(folder);
       const existing = sameFileAs(
-        read.snapshot.files.map((file) => file.path),
+        entries.map((entry) => entry.path),
         planned.path,
         ignoreCase,
       );
       if (existing === null) return { files: [{ path: planned.path, content: planned.content }], result: { path: planned.path, holder: null as string | null } };
-      const content = await read.file(existing);
+      const kind = entries.find((entry) => entry.path === existing)!.kind;
+      const content = kind === 'file' ? await read.file(existing) : null;
       if (content === null || !content.equals(planned.content)) {
+        const what = kind === 'file' ? '' : ` as a ${KIND_NAMES[kind]}`;
         throw new VaultError(
           'exists',
-          `"${existing}" already exists${existing === planned.path ? '' : ` (the same path as "${planned.path}" for this repository)`}, and create_note never overwrites a note. Change it with edit_note, or create the note under another title or path.`,
+          `"${existing}" already exists${what}${existing === planned.path ? '' : ` (the same path as "${planned.path}" for this repository)`}, and create_note never overwrites anything. ${kind === 'file' ? 'Change it with edit_note, or create' : 'Create'} the note under another title or path.`,
           { path: existing },
         );
       }

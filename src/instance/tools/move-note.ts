@@ -100,8 +100,13 @@ export const moveNote = defineTool({
     assertInFolders(to, config.settings.folders);
     if (from === to) throw new VaultError('bad_arguments', `"${from}" is already where to points. Give a different target.`, { path: from });
     const ignoreCase = await ignoresCase(ctx.host, input.repo);
-    const done = await commitChange(ctx, input.repo, { tool: 'move_note', summary: input.summary }, (read) =>
-      prepareMove(ctx, input.repo, read, config, { from, to, type: input.type ?? null, ignoreCase }),
+    const done = await commitChange(
+      ctx,
+      input.repo,
+      { tool: 'move_note', summary: input.summary },
+      (read) => prepareMove(ctx, input.repo, read, config, { from, to, type: input.type ?? null, ignoreCase }),
+      // Every note is searched for links to what moves: the whole state is needed.
+      { snapshot: true },
     );
     const result = done.result;
     const note = [...result.notes, ...done.notes].join(' ');
@@ -126,7 +131,7 @@ async function prepareMove(
   config: VaultConfig,
   move: { from: string; to: string; type: string | null; ignoreCase: boolean },
 ): Promise<{ files: FileChange[]; result: MoveResult }> {
-  const paths = read.snapshot.files.map((file) => file.path);
+  const paths = read.snapshot!.files.map((file) => file.path);
   const { from, to } = move;
   const source = sameFileAs(paths, from, move.ignoreCase);
   const folderPrefix = `${from}/`;
