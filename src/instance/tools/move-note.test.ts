@@ -126,6 +126,23 @@ describe('move_note', () => {
     expect(fixture.commitCount()).toBe(2);
   });
 
+  it('never merges a folder into an existing one, nor moves it onto a file', async () => {
+    fixture = await openWriteFixture({ 'moved/sub2/a.md': 'a\n', 'notes/b.md': 'b\n', 'taken.md': 't\n' });
+    const ctx = await fixture.context();
+    const head = fixture.git(['rev-parse', 'HEAD']);
+    const merge = await refusalOf(callTool(moveNote, { repo: 'notes', from: 'moved/sub2', to: 'notes', summary: 'Merge' }, ctx));
+    expect(merge.code).toBe('exists');
+    expect(merge.message).toContain('"notes" is a folder already');
+    const ontoFile = await refusalOf(callTool(moveNote, { repo: 'notes', from: 'moved/sub2', to: 'taken.md', summary: 'Onto' }, ctx));
+    expect(ontoFile.code).toBe('exists');
+    expect(ontoFile.message).toContain('"taken.md" is a file');
+    expect(fixture.git(['rev-parse', 'HEAD'])).toBe(head);
+    // A new folder name, or one that differs only in case, is fine.
+    await callTool(moveNote, { repo: 'notes', from: 'moved/sub2', to: 'moved/Sub2', summary: 'Case' }, ctx);
+    await callTool(moveNote, { repo: 'notes', from: 'moved/Sub2', to: 'notes/sub2', summary: 'Into' }, ctx);
+    expect(fixture.git(['ls-tree', '-r', '--name-only', 'HEAD']).split('\n')).toEqual(['notes/b.md', 'notes/sub2/a.md', 'taken.md']);
+  });
+
   it('handles Unicode and punctuation in file names', async () => {
     fixture = await openWriteFixture({
       'Größe & Maß (v2).md': 'g\n',

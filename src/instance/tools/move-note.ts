@@ -158,6 +158,18 @@ async function prepareMove(
     throw new VaultError('hidden_path', `"${from}" holds ${hidden.length} hidden file(s) (a name starting with a dot), which no tool may touch, so it cannot be moved as a whole. Move its notes one by one, or move the hidden files by hand.`, { path: from });
   }
 
+  // The target must not exist yet, except for a rename that only changes upper and lower case
+  // (spec: move_note): a folder is never merged into another, nor moved onto a file.
+  if (isFolder && to.toLowerCase() !== from.toLowerCase()) {
+    const file = sameFileAs(paths, to, move.ignoreCase);
+    const key = fold(to, move.ignoreCase);
+    const inside = paths.find((path) => fold(path, move.ignoreCase).startsWith(`${key}/`));
+    if (file !== null || inside !== undefined) {
+      const what = file !== null ? `"${file}" is a file` : `"${to}" is a folder already (it holds "${inside}")`;
+      throw new VaultError('exists', `${what}, and a move never merges folders or replaces a file. Choose a target that does not exist yet, or move the notes one by one.`, { path: file ?? to });
+    }
+  }
+
   const moved = new Map<string, string>();
   for (const path of members) moved.set(path, isFolder ? `${to}/${path.normalize('NFC').slice(folderPrefix.length)}` : to);
   const caseOnly = [...moved].every(([old, next]) => old.toLowerCase() === next.toLowerCase());
@@ -252,6 +264,12 @@ function checkType(config: VaultConfig, oldPath: string, newPath: string, text: 
   if (!isFolder || fitsPlace(type, oldPath)) throw placeRefusal(type, newPath);
   notes.push(`"${newPath}" is not at a place of its type "${type.name}" (nor was it before).`);
   return { text, notes };
+}
+
+/** A path as compared for "the same file": NFC, and lower case on a case-insensitive checkout. */
+function fold(path: string, ignoreCase: boolean): string {
+  const nfc = path.normalize('NFC');
+  return ignoreCase ? nfc.toLowerCase() : nfc;
 }
 
 /**
