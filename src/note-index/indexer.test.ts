@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LocalRepoHost } from '../repo-host/local/local-repo-host.ts';
 import { commit, makeRepo, tempDir } from '../../test/support/git-fixture.ts';
 import { openTestDatabase } from '../../test/support/test-database.ts';
-import { removeRepo, syncRepo, targetKey } from './indexer.ts';
+import { applyCommittedFiles, removeRepo, syncRepo, targetKey } from './indexer.ts';
 import { createNoteIndex, type NoteIndex } from './note-index.ts';
 import type { SqlClient } from './sql-client.ts';
 import { trigramKeys } from './trigram-keys.ts';
@@ -204,5 +204,62 @@ describe('targetKey', () => {
     expect(targetKey('a/B/Plan.md')).toBe('plan');
     expect(targetKey('../x/Diagram.PNG')).toBe('diagram.png');
     expect(targetKey('Plan')).toBe('plan');
+  });
+});
+
+describe('applyCommittedFiles', () => {
+  it('writes the rows a sync would for a commit’s files, and the next sync finds nothing to do', async () => {
+    const dir = tempDir('mv-index-apply-');
+    const repoDir = join(dir.path, 'notes');
+    makeRepo(repoDir, [
+      {
+        message: 'Start',
+        files: {
+          'a.md': '# A\n\nSee [[b]] and [[gone]].\n',
+          'b.md': '# B\n\n[[a]] #tag\n',
+          'gone.md': '# Gone\n',
+          'folder/c.md': '---\ntype: plan\nsummary: C.\n---\n# C\n\n[[new]]\n',
+          'pic.png': Buffer.from([0x89, 0x50, 0x4e, 0x47]),
+        },
+      },
+    ]);
+    const host = new LocalRepoHost({ reposDir: dir.path });
+    const sql = await openTestDatabase();
+    const fresh = await openTestDatabase();
+    try {
+      await syncRepo(sql, host, 'notes');
+      const snapshot = await host.snapshot('notes');
+      const files = [
+        { path: 'a.md', content: Buffer.from('# A, edited\n\nSee [[b]], [[new]] and [[gone]].\n') },
+        { path: 'new.md', content: Buffer.from('---\ntype: idea\n---\n# New\n\nBack to [[a]]. uniqueword\n') },
+        { path: 'gone.md', content: null },
+        { path: 'raw.bin', content: Buffer.from([0, 1, 2]) },
+      ];
+      const done = await host.commit('notes', { parent: snapshot.head, files, author: { login: 'a', name: 'A', email: 'a@x' }, message: 'Change' });
+      expect(done.ok).toBe(true);
+      const head = done.ok ? done.commit : '';
+      expect(await applyCommittedFiles(sql, 'notes', { head, fields: { typeField: 'type', summaryField: 'summary' }, files })).toBe(true);
+
+      await syncRepo(fresh, host, 'notes');
+      const rows = async (db: SqlClient) => ({
+        files: (await db.query('SELECT path, oid, size, is_note FROM files WHERE repo = $1 ORDER BY path', ['notes'])).rows,
+        notes: (await db.query('SELECT path, oid, content, title, type, summary, tags FROM notes WHERE repo = $1 ORDER BY path', ['notes'])).rows,
+        links: (await db.query('SELECT source, ordinal, target, resolved FROM links WHERE repo = $1 ORDER BY source, ordinal', ['notes'])).rows,
+        head: (await db.query<{ head: string }>('SELECT head FROM repos WHERE name = $1', ['notes'])).rows[0]?.head,
+      });
+      expect(await rows(sql)).toEqual(await rows(fresh));
+      expect((await createNoteIndex(sql).linksTo('notes', 'new.md')).map((link) => link.source)).toEqual(['a.md', 'folder/c.md']);
+      await expectPostingsOfNotes(sql, 'notes');
+      // The poll's next sync: the fingerprint differs, the files do not.
+      expect(await syncRepo(sql, host, 'notes')).toMatchObject({ head, changed: 0, removed: 0 });
+      // Never indexed, or other parse fields: left to the sync.
+      expect(await applyCommittedFiles(sql, 'other', { head, fields: { typeField: 'type', summaryField: 'summary' }, files })).toBe(false);
+      expect(await applyCommittedFiles(sql, 'notes', { head, fields: { typeField: 'kind', summaryField: 'summary' }, files })).toBe(false);
+    } finally {
+      await sql.close();
+      await fresh.close();
+      await host.close();
+      dir.cleanup();
+    }
   });
 });

@@ -5,13 +5,14 @@
 // and only through the target's file name (Obsidian: exact path, else the file with that
 // name), so when files are added or removed, just the links whose `target_key` (the
 // target's file name, lower case, without `.md`) names one of those files are resolved again.
+import { blobId } from '../repo-host/git/blob-id.ts';
 import { runGit } from '../repo-host/git/run-git.ts';
 import type { RepoHost, Snapshot } from '../repo-host/repo-host.ts';
 import { LinkResolver } from '../notes/link-resolver.ts';
 import { decodeNoteText } from '../notes/note-text.ts';
 import { parseNote, type ParsedNote } from '../notes/parse-note.ts';
 import { isHiddenPath } from '../notes/vault-path.ts';
-import { readParseFields } from './parse-fields.ts';
+import { readParseFields, type ParseFields } from './parse-fields.ts';
 import type { SqlClient } from './sql-client.ts';
 import { trigramKeys } from './trigram-keys.ts';
 import { applyKeyChanges, buildPostingBuckets, deletePostingBuckets, insertPostingBuckets, type KeyChange } from './trigram-postings.ts';
@@ -212,6 +213,106 @@ async function syncOnce(sql: SqlClient, host: RepoHost, repo: string, options: S
   // candidates by id and scans a common word's in path order, stopping early.
   if (changed.length + removed.length > 500) await sql.exec('ANALYZE files, notes, links, trigram_buckets');
   return { head: snapshot.head, fingerprint: snapshot.fingerprint, changed: changed.length, removed: removed.length };
+}
+
+/** The files of one commit, as {@link applyCommittedFiles} takes them. */
+export interface CommittedFiles {
+  /** The commit that holds them (the branch head after it). */
+  head: string;
+  /** The frontmatter fields of the repository's `.vault/` settings (type and summary). */
+  fields: ParseFields;
+  /** Each changed path with its new content; `content: null` when the commit deleted it. */
+  files: ReadonlyArray<{ path: string; content: Buffer | null }>;
+}
+
+/**
+ * Puts the files of a commit this process just made straight into the index, instead of
+ * taking a snapshot and comparing every file (the write tools know each changed file's new
+ * content): the same rows a sync would write for them (files, parsed notes, links resolved
+ * against the new set of paths, links elsewhere re-resolved when paths came or went, trigram
+ * postings), in one transaction, in the same queue as {@link syncRepo}. The repository's
+ * stored fingerprint becomes `committed:<head>`, which no snapshot has, so the next sync
+ * compares the files and finds these already done. Returns false and changes nothing when the
+ * repository was never indexed or was indexed with other parse fields: the next sync does it.
+ */
+export async function applyCommittedFiles(sql: SqlClient, repo: string, commit: CommittedFiles): Promise<boolean> {
+  let byRepo = running.get(sql);
+  if (!byRepo) running.set(sql, (byRepo = new Map()));
+  const previous = byRepo.get(repo) ?? Promise.resolve();
+  const next = previous.catch(() => undefined).then(() => applyOnce(sql, repo, commit));
+  byRepo.set(repo, next);
+  try {
+    return await next;
+  } finally {
+    if (byRepo.get(repo) === next) byRepo.delete(repo);
+  }
+}
+
+async function applyOnce(sql: SqlClient, repo: string, commit: CommittedFiles): Promise<boolean> {
+  const parseKey = `${PARSER_VERSION}\n${commit.fields.typeField}\n${commit.fields.summaryField}`;
+  const state = (await sql.query<RepoState>('SELECT head, fingerprint, parse_key FROM repos WHERE name = $1', [repo])).rows[0] ?? null;
+  if (state === null || state.parse_key !== parseKey) return false;
+  const stored = new Set((await sql.query<{ path: string }>('SELECT path FROM files WHERE repo = $1', [repo])).rows.map((row) => row.path));
+  const format = commit.head.length === 64 ? 'sha256' : 'sha1';
+  const current = new Set(stored);
+  const files: Array<{ path: string; oid: string; size: number | null; isNote: boolean }> = [];
+  const notes: NoteRecord[] = [];
+  const removed: string[] = [];
+  const added: string[] = [];
+  for (const { path, content } of commit.files) {
+    if (isHiddenPath(path)) continue;
+    if (content === null) {
+      if (stored.has(path)) removed.push(path);
+      current.delete(path);
+      continue;
+    }
+    if (!stored.has(path)) added.push(path);
+    current.add(path);
+    const oid = blobId(content, format);
+    const text = path.endsWith('.md') ? decodeNoteText(content) : null;
+    files.push({ path, oid, size: content.length, isNote: text !== null });
+    if (text !== null) notes.push({ path, oid, size: content.length, text, parsed: parseNote(path, text, commit.fields) });
+  }
+  const resolver = new LinkResolver(current);
+  try {
+    await writeCommitted(sql, repo, state, { files, notes, removed, added, resolver, head: commit.head });
+  } catch (error) {
+    if (error instanceof StaleSync) return false; // a sync got there first; the next one covers these files
+    throw error;
+  }
+  return true;
+}
+
+async function writeCommitted(
+  sql: SqlClient,
+  repo: string,
+  state: RepoState,
+  change: { files: Array<{ path: string; oid: string; size: number | null; isNote: boolean }>; notes: NoteRecord[]; removed: string[]; added: string[]; resolver: LinkResolver; head: string },
+): Promise<void> {
+  const { files, notes, removed, added, resolver } = change;
+  await sql.transaction(async (tx) => {
+    await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`major-vault:index:${repo}`]);
+    const now = (await tx.query<RepoState>('SELECT head, fingerprint, parse_key FROM repos WHERE name = $1', [repo])).rows[0] ?? null;
+    if (now?.fingerprint !== state.fingerprint || now.parse_key !== state.parse_key) throw new StaleSync('another sync of this repository committed first');
+    const gone = [...removed, ...files.map((file) => file.path)];
+    const { ids, keyChanges } = await noteIdsAndKeyChanges(tx, repo, gone, notes);
+    if (gone.length > 0) {
+      await tx.query('DELETE FROM links WHERE repo = $1 AND source = ANY($2::text[])', [repo, gone]);
+      await tx.query('DELETE FROM notes WHERE repo = $1 AND path = ANY($2::text[])', [repo, gone]);
+      await tx.query('DELETE FROM files WHERE repo = $1 AND path = ANY($2::text[])', [repo, gone]);
+    }
+    await insertRows(tx, 'files', ['repo', 'path', 'oid', 'size', 'is_note'], files.map((file) => [repo, file.path, file.oid, file.size, file.isNote]));
+    await insertRows(
+      tx,
+      'notes',
+      ['repo', 'id', 'path', 'oid', 'size', 'content', 'total_lines', 'title', 'type', 'summary', 'frontmatter', 'frontmatter_error', 'headings', 'tags', 'grades'],
+      notes.map((note, i) => noteRow(repo, ids[i]!, note)),
+    );
+    await insertLinks(tx, repo, notes, resolver);
+    if (added.length > 0 || removed.length > 0) await reresolveLinks(tx, repo, resolver, [...added, ...removed], new Set(notes.map((note) => note.path)));
+    await applyKeyChanges(tx, repo, keyChanges);
+    await tx.query('UPDATE repos SET head = $2, fingerprint = $3, indexed_at = now() WHERE name = $1', [repo, change.head, `committed:${change.head}`]);
+  });
 }
 
 /** The snapshot's non-hidden files, path → blob id. */
