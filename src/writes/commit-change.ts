@@ -130,7 +130,8 @@ export async function commitChange<R>(
     const touched = new Set<string>();
     const mirror = await ctx.host.mirror(repo);
     for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
-      const { read, lookAt } = options.snapshot ? snapshotReader(ctx.host, repo, mirror, await ctx.host.snapshot(repo)) : await pathReader(ctx.host, repo, mirror);
+      const head = attempt === 1 ? lastCommitOf(ctx.host, repo) : undefined;
+      const { read, lookAt } = options.snapshot ? snapshotReader(ctx.host, repo, mirror, await ctx.host.snapshot(repo)) : await pathReader(ctx.host, repo, mirror, head);
       if (firstHead === undefined) firstHead = read.head;
       let prepared: PreparedChange<R>;
       try {
@@ -151,6 +152,7 @@ export async function commitChange<R>(
       }
       const outcome = await ctx.host.commit(repo, { parent: read.head, files: prepared.files, author: ctx.access.person, message }, preparedFrom);
       if (outcome.ok) {
+        rememberCommit(ctx.host, repo, outcome.commit);
         const notes: string[] = [];
         try {
           await ctx.refresh(repo);
@@ -159,6 +161,7 @@ export async function commitChange<R>(
         }
         return { commit: outcome.commit, parent: read.head, result: prepared.result, notes };
       }
+      lastCommits.get(ctx.host)?.delete(repo);
       lastConflict = outcome.path === undefined ? { head: outcome.head } : { head: outcome.head, path: outcome.path };
       if (attempt < MAX_ATTEMPTS) await pause(attempt);
     }
@@ -203,14 +206,16 @@ function snapshotReader(host: RepoHost, repo: string, mirror: Mirror, snapshot: 
 }
 
 /**
- * Reads of the current state path by path, without a snapshot: the head first (`rev-parse`),
- * then each file as the host has it now (`readFile`: the work tree's file, hashed here for its
+ * Reads of the current state path by path, without a snapshot: the head first (`rev-parse`, or
+ * `knownHead`: the commit this process made last, which saves a git process per call while no
+ * one else commits; when someone did, the compare-and-swap refuses it and the retry reads the
+ * head afresh), then each file as the host has it now (`readFile`: the work tree's file, hashed here for its
  * blob id; in a bare repository the head's blob, by `ls-tree` + one `cat-file --batch`). A file
  * read after the head may be newer than it; the commit's compare-and-swap and `preparedFrom`
  * turn that into a retry, never into a lost change.
  */
-async function pathReader(host: RepoHost, repo: string, mirror: Mirror): Promise<Reader> {
-  const head = await currentHead(mirror.gitDir);
+async function pathReader(host: RepoHost, repo: string, mirror: Mirror, knownHead: string | undefined): Promise<Reader> {
+  const head = knownHead ?? (await currentHead(mirror.gitDir));
   const format = await objectFormat(mirror.gitDir);
   const seen = new Map<string, { oid: string; content: Buffer } | null>();
   const listed = new Map<string, Set<string>>();
@@ -364,6 +369,19 @@ async function conflictError(host: RepoHost, repo: string, from: string | null, 
 
 /** Pathspecs are literal: a `*` or `:` in a file name is just a character. */
 const LITERAL = { GIT_LITERAL_PATHSPECS: '1' };
+
+const lastCommits = new WeakMap<RepoHost, Map<string, string>>();
+
+/** The commit this process last made in `repo` through `host`; undefined when none (or after a conflict). */
+function lastCommitOf(host: RepoHost, repo: string): string | undefined {
+  return lastCommits.get(host)?.get(repo);
+}
+
+function rememberCommit(host: RepoHost, repo: string, commit: string): void {
+  let perRepo = lastCommits.get(host);
+  if (perRepo === undefined) lastCommits.set(host, (perRepo = new Map()));
+  perRepo.set(repo, commit);
+}
 
 const queues = new WeakMap<RepoHost, Map<string, Promise<unknown>>>();
 

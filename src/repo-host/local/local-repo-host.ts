@@ -337,7 +337,9 @@ export class LocalRepoHost implements RepoHost {
     const parent = change.parent;
     const paths = change.files.map((file) => file.path);
     const format = await this.objectFormat(repo);
-    const look = await lookAtPaths(repo.gitDir, parent, paths, { index: lock !== null });
+    // The index entries only matter for paths the change was not prepared from (see checkWorkTreePaths).
+    const needIndex = lock !== null && paths.some((path) => !preparedFrom?.has(path));
+    const look = await lookAtPaths(repo.gitDir, parent, paths, { index: needIndex });
     if (look.head !== parent) return { ok: false, conflict: 'head_moved', head: look.head };
     for (const file of change.files) {
       const entry = look.entries.get(file.path);
