@@ -78,16 +78,24 @@ export class IndexLock {
 }
 
 /**
+ * A lock older than this (ms, by its mtime) is not a writer between update-ref and its files:
+ * a Git command waiting for its user (`git commit` in the editor) or one that crashed. Reads do
+ * not wait for it.
+ */
+export const LONG_HELD_LOCK_MS = 5_000;
+
+/**
  * Waits until `<gitDir>/index.lock` is absent, at most `waitMs`; false when it is still there
- * then. A read taken while another writer holds the lock could see its new head with the old
- * files on disk.
+ * then, or at once when it has been there longer than {@link LONG_HELD_LOCK_MS}. A read taken
+ * while another writer holds the lock could see its new head with the old files on disk.
  */
 export async function waitForIndexUnlocked(gitDir: string, waitMs: number = READ_LOCK_WAIT_MS): Promise<boolean> {
   const path = join(gitDir, 'index.lock');
   const deadline = Date.now() + waitMs;
   for (let attempt = 0; ; attempt++) {
-    if ((await lstat(path).catch(() => null)) === null) return true;
-    if (Date.now() >= deadline) return false;
+    const info = await lstat(path).catch(() => null);
+    if (info === null) return true;
+    if (Date.now() >= deadline || Date.now() - info.mtimeMs > LONG_HELD_LOCK_MS) return false;
     await delay(Math.min(5 + attempt * 5, 40));
   }
 }
