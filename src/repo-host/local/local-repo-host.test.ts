@@ -413,6 +413,19 @@ describe('LocalRepoHost commits into a work tree without leaving it behind', () 
     expect(status(notes)).toBe('');
   });
 
+  it('writes the work tree even when the change undoes an uncommitted edit and so needs no commit', async () => {
+    const before = git(notes, ['rev-parse', 'HEAD']);
+    writeFileSync(join(notes, 'plain.md'), 'plain, edited by hand\n');
+    const result = await host.commit(
+      'notes',
+      { parent: before, author: ada, message: 'Back', files: [{ path: 'plain.md', content: Buffer.from(git(notes, ['show', 'HEAD:plain.md']) + '\n') }] },
+      new Map([['plain.md', blobId(Buffer.from('plain, edited by hand\n'))]]),
+    );
+    expect(result).toEqual({ ok: true, commit: before });
+    expect(readFileSync(join(notes, 'plain.md'), 'utf8')).toBe(git(notes, ['show', 'HEAD:plain.md']) + '\n');
+    expect(status(notes)).toBe('');
+  });
+
   it('waits for another process holding index.lock, and gives up with a conflict when it stays', async () => {
     const lock = join(notes, '.git', 'index.lock');
     const before = git(notes, ['rev-parse', 'HEAD']);

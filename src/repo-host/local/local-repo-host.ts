@@ -366,7 +366,20 @@ export class LocalRepoHost implements RepoHost {
       const next = newOids.get(file.path)!;
       return entry === undefined || entry.oid !== next.oid || entry.mode !== next.mode;
     });
-    if (parent !== null && changed.length === 0) return { ok: true, commit: parent };
+    if (parent !== null && changed.length === 0) {
+      if (lock === null || !diskDiffers(change, before ?? new Map())) return { ok: true, commit: parent };
+      // Nothing to commit, but the work tree held something else (the change undoes an
+      // uncommitted edit): the files still go there, so the answer matches what is on disk.
+      const staged = await WorkTreeWrite.stage(repo.workTree!, change.files.map((file) => ({ path: file.path, content: file.content, mode: newOids.get(file.path)?.mode ?? '100644' })));
+      try {
+        await staged.place();
+        await this.writeIndex(repo, lock, change, newOids);
+      } catch (error) {
+        await staged.restore(before ?? new Map());
+        throw error;
+      }
+      return { ok: true, commit: parent };
+    }
 
     // Git refuses a name made only of punctuation it trims (".", "'"…): fall back to the login.
     const usable = (name: string) => (/[^\s.,:;<>"'\\]/u.test(name) ? name : '');
@@ -753,6 +766,15 @@ function assertNoFolderOfItself(change: Change): void {
     for (let i = 1; i < segments.length; i++) ancestors.add(segments.slice(0, i).join('/'));
   }
   for (const path of written) if (ancestors.has(path)) refuseClash(path, 'the same change puts files inside it, as a folder');
+}
+
+/** Whether the work tree held something other than the change's content at any of its paths (`before`: what Git saw there). */
+function diskDiffers(change: Change, before: ReadonlyMap<string, DiskBefore>): boolean {
+  return change.files.some((file) => {
+    const old = before.get(file.path) ?? null;
+    if (file.content === null) return old !== null;
+    return old === null || old.kind !== 'file' || !old.content.equals(file.content);
+  });
 }
 
 /** VaultError `exists`: something at `path` (or on the way to it) that the change must not replace. */
