@@ -111,6 +111,30 @@ describe('Installation', () => {
     expect(await installation.index.notePaths('notes')).toContain('e.md');
   });
 
+  test('an own commit goes into the index from its own files, and the poll then finds nothing left to do', async () => {
+    const head = (await host.listRepos()).find((repo) => repo.name === 'notes')!.head;
+    await installation.refresh('notes', { force: true });
+    const result = await installation.toolHost.commit('notes', {
+      parent: head,
+      files: [
+        { path: 'b.md', content: Buffer.from('# B, changed\n') },
+        { path: 'f.md', content: Buffer.from('# F\n\nSee [[a]].\n') },
+      ],
+      author: { login: 'alice', name: alice.name, email: alice.email },
+      message: 'Change b, add f',
+    });
+    if (!result.ok) throw new Error('the commit failed');
+    await installation.refresh('notes');
+    // Indexed straight from the commit: the stored fingerprint names the commit, not a snapshot.
+    expect(await installation.index.repoState('notes')).toMatchObject({ head: result.commit, fingerprint: `committed:${result.commit}` });
+    expect((await installation.index.getNote('notes', 'b.md'))?.content).toBe('# B, changed\n');
+    expect((await installation.index.linksTo('notes', 'a.md')).map((link) => link.source)).toContain('f.md');
+    // The poll compares the real fingerprint once more and finds the same files.
+    await eventually(async () => !(await installation.index.repoState('notes'))!.fingerprint.startsWith('committed:'));
+    expect((await installation.index.getNote('notes', 'b.md'))?.content).toBe('# B, changed\n');
+    expect(await installation.index.notePaths('notes')).toEqual(['a.md', 'b.md', 'f.md']);
+  });
+
   test('started in the background: the vaults answer once listed, a context waits for the index', async () => {
     // A fresh index: the installation of beforeEach is closed and its repositories forgotten.
     await installation.close();

@@ -2,12 +2,12 @@
 // up to date with changes made outside the server, and the ToolContext each call gets.
 import { defaultVaultConfig, loadVaultConfig } from '../config/load-vault-config.ts';
 import type { VaultConfig } from '../config/vault-config.ts';
-import { removeRepo, syncRepo } from '../note-index/indexer.ts';
+import { applyCommittedFiles, removeRepo, syncRepo } from '../note-index/indexer.ts';
 import { createNoteIndex, type NoteIndex } from '../note-index/note-index.ts';
 import type { SqlClient } from '../note-index/sql-client.ts';
 import { isVaultError } from '../vault-error.ts';
 import type { Access } from '../repo-host/person.ts';
-import type { Change, CommitResult, RepoHost } from '../repo-host/repo-host.ts';
+import type { Change, CommitResult, FileChange, RepoHost } from '../repo-host/repo-host.ts';
 import type { RepoChoice, ToolContext, Vault } from './tool.ts';
 import { stderrLog, type Log } from './log.ts';
 
@@ -41,7 +41,15 @@ interface RepoState {
   commits: number;
   /** The value of `commits` the last finished check started with: below `commits`, an own write is not in the index yet. */
   seenCommits: number;
+  /** Own commits not in the index yet, oldest first, with their files: put straight into the index by the next refresh. */
+  pending: CommittedChange[];
   inflight: Promise<void> | null;
+}
+
+/** A commit made through the installation: the new head and the files it wrote or deleted. */
+interface CommittedChange {
+  head: string;
+  files: FileChange[];
 }
 
 /** Without the background poll, a read starts a check in the background at most this often per repository. */
@@ -103,7 +111,7 @@ export class Installation {
   ) {
     this.log = log;
     this.index = createNoteIndex(sql);
-    this.toolHost = withCommitHook(host, (repo) => this.markStale(repo));
+    this.toolHost = withCommitHook(host, (repo, change, commit) => this.markCommitted(repo, change, commit));
   }
 
   /** Creates the installation; nothing is indexed until {@link start}. */
@@ -187,6 +195,7 @@ export class Installation {
     // then decide afresh.
     while (state.inflight) await state.inflight;
     if (!options.force && state.seenCommits === state.commits) return;
+    if (!options.force && (await this.runApplyPending(state))) return;
     await this.runCheck(state);
   }
 
@@ -254,6 +263,41 @@ export class Installation {
       if (this.closed) return;
       if (state) await this.runCheck(state, onProgress);
     }
+  }
+
+  /**
+   * Puts the installation's own commits that the index lacks straight into it, from the files
+   * each commit wrote (no snapshot, no comparison of every file), as the one piece of work in
+   * flight. True when every pending commit went in; false when the index could not take them
+   * that way (never indexed, other parse fields, a sync got there first), and the caller then
+   * runs a full check. The stored fingerprint is cleared, so the poll compares once more and
+   * finds nothing left to do.
+   */
+  private runApplyPending(state: RepoState): Promise<boolean> {
+    const commitsBefore = state.commits;
+    const pending = state.pending.splice(0);
+    if (pending.length === 0 || state.config === null) return Promise.resolve(false);
+    const fields = { typeField: state.config.settings.typeField, summaryField: state.config.settings.summaryField };
+    const apply = (async () => {
+      try {
+        for (const commit of pending) {
+          if (!(await applyCommittedFiles(this.sql, state.name, { head: commit.head, fields, files: commit.files }))) return false;
+        }
+      } catch (error) {
+        this.reportOnce(state.name, `indexing a commit to ${state.name} failed`, error);
+        return false;
+      }
+      state.head = pending[pending.length - 1]!.head;
+      state.fingerprint = null;
+      state.seenCommits = Math.max(state.seenCommits, commitsBefore);
+      return true;
+    })();
+    const settled = apply.then(() => undefined);
+    state.inflight = settled;
+    void settled.finally(() => {
+      if (state.inflight === settled) state.inflight = null;
+    });
+    return apply;
   }
 
   /** Runs one check of a repository, as the one in flight (callers that need it wait for it). */
@@ -361,9 +405,11 @@ export class Installation {
   }
 
 
-  private markStale(repo: string): void {
+  private markCommitted(repo: string, change: Change, commit: string): void {
     const state = this.repos.get(repo);
-    if (state) state.commits += 1;
+    if (!state) return;
+    state.commits += 1;
+    state.pending.push({ head: commit, files: change.files });
   }
 
   private reportOnce(key: string, message: string, error: unknown): void {
@@ -404,11 +450,11 @@ export async function readVaults(host: RepoHost, access: Access): Promise<Map<st
 }
 
 function newRepoState(name: string, head: string | null): RepoState {
-  return { name, fingerprint: null, head, config: null, configKey: null, checkedAt: 0, commits: 0, seenCommits: 0, inflight: null };
+  return { name, fingerprint: null, head, config: null, configKey: null, checkedAt: 0, commits: 0, seenCommits: 0, pending: [], inflight: null };
 }
 
-/** `host` with `onCommitted(repo)` called after every successful commit. */
-function withCommitHook(host: RepoHost, onCommitted: (repo: string) => void): RepoHost {
+/** `host` with `onCommitted(repo, change, commit)` called after every successful commit. */
+function withCommitHook(host: RepoHost, onCommitted: (repo: string, change: Change, commit: string) => void): RepoHost {
   return {
     get requiresToken() {
       return host.requiresToken;
@@ -422,7 +468,7 @@ function withCommitHook(host: RepoHost, onCommitted: (repo: string) => void): Re
     readFile: (repo, path) => host.readFile(repo, path),
     async commit(repo: string, change: Change, preparedFrom?: ReadonlyMap<string, string | null>): Promise<CommitResult> {
       const result = await host.commit(repo, change, preparedFrom);
-      if (result.ok) onCommitted(repo);
+      if (result.ok) onCommitted(repo, change, result.commit);
       return result;
     },
     close: () => host.close(),
