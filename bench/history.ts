@@ -1,7 +1,7 @@
 // Benchmarks the history tools on obsidian-help against the same git commands run directly:
 // search_history (pickaxe) vs `git log -S`, note_history list vs `git log --follow`, blame vs
 // `git blame`. Prints a Markdown table of medians and ratios (goal: at most 1.2×).
-// Run: node bin/run-ts.js bench/history.ts [runs]
+// Run: node bin/run-ts.js bench/history.ts [runs] [part of a case's name, to run only those]
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -11,11 +11,13 @@ import { defaultVaultConfig } from '../src/config/load-vault-config.ts';
 import type { ToolContext } from '../src/instance/tool.ts';
 import { noteHistory } from '../src/instance/tools/note-history.ts';
 import { searchHistory } from '../src/instance/tools/search-history.ts';
+import { forgetSearches } from '../src/history/search-commits.ts';
 import type { NoteIndex } from '../src/note-index/note-index.ts';
 import { runGit } from '../src/repo-host/git/run-git.ts';
 import { LocalRepoHost } from '../src/repo-host/local/local-repo-host.ts';
 
 const runs = Number(process.argv[2] ?? 9);
+const only = process.argv[3];
 const bundle = join(import.meta.dirname, '..', '..', 'shared', 'corpora', 'obsidian-help.bundle');
 const reposDir = join(import.meta.dirname, 'work', 'history');
 const repoDir = join(reposDir, 'help');
@@ -80,8 +82,17 @@ const cases: { name: string; ours: () => Promise<unknown>; git: () => Promise<un
     against: `git log -S"${common}" -i -n 21`,
   },
   {
-    name: `search_history text "${common}", whole history`,
+    name: `search_history text "${common}", whole history, pages after the first from the scan an earlier run kept`,
     ours: async () => {
+      for (let offset = 0; ; offset += 50) if (!(await search({ text: common, limit: 50, offset })).hasMore) break;
+    },
+    git: () => git(['log', `-S${common}`, '--regexp-ignore-case', '--format=%H']),
+    against: `git log -S"${common}" -i`,
+  },
+  {
+    name: `search_history text "${common}", whole history, nothing kept from earlier runs`,
+    ours: async () => {
+      forgetSearches();
       for (let offset = 0; ; offset += 50) if (!(await search({ text: common, limit: 50, offset })).hasMore) break;
     },
     git: () => git(['log', `-S${common}`, '--regexp-ignore-case', '--format=%H']),
@@ -128,7 +139,7 @@ const cases: { name: string; ours: () => Promise<unknown>; git: () => Promise<un
 ];
 
 const rows: string[] = [];
-for (const c of cases) {
+for (const c of cases.filter((c) => only === undefined || c.name.includes(only))) {
   const [ours, theirs] = await medians(c.ours, c.git);
   rows.push(`| ${c.name} | ${ours.toFixed(1)} | ${c.against} | ${theirs.toFixed(1)} | ${(ours / theirs).toFixed(2)}× |`);
 }

@@ -1,5 +1,5 @@
 // Who last changed each line of a note: `git blame --porcelain -M -C`, grouped into runs.
-import { GitError } from '../repo-host/git/run-git.ts';
+import { GitError, startGit } from '../repo-host/git/run-git.ts';
 import type { Mirror } from '../repo-host/repo-host.ts';
 import { splitLines } from '../notes/lines.ts';
 import { mirrorGit } from './mirror-git.ts';
@@ -39,6 +39,47 @@ const HEADER = /^([0-9a-f]{40}|[0-9a-f]{64}) (\d+) (\d+)(?: \d+)?$/;
 const UNCOMMITTED = /^0+$/;
 
 /**
+ * A `git blame` of a whole note started before its content is read (see
+ * {@link startWholeBlame}); `cancel` stops it when it is not used.
+ */
+export interface EarlyBlame {
+  readonly path: string;
+  /** Hands git the content now (in a work tree) and waits for its output. */
+  finish(content: Buffer): Promise<Buffer>;
+  cancel(): void;
+}
+
+/**
+ * Starts `git blame --porcelain -M -C --contents - -- <path>` (in a work tree; without one,
+ * of HEAD) for the whole note at once, so Git starts while the caller still reads the note
+ * and checks its path: {@link blame} takes it when the lines asked are all of them, and
+ * otherwise stops it and runs its own. Git waits on standard input for the content before
+ * it reads anything of the history.
+ */
+export function startWholeBlame(mirror: Mirror, path: string): EarlyBlame {
+  const chunks: Buffer[] = [];
+  const args = ['blame', '--porcelain', '-M', '-C', ...(mirror.workTree ? ['--contents', '-'] : ['HEAD']), '--', path];
+  const git = startGit(args, {
+    gitDir: mirror.gitDir,
+    ...(mirror.workTree ? { workTree: mirror.workTree, cwd: mirror.workTree } : { cwd: mirror.gitDir }),
+    onStdout: (chunk) => chunks.push(chunk),
+  });
+  git.done.catch(() => undefined); // reported by finish, or not needed
+  if (!mirror.workTree) git.end();
+  return {
+    path,
+    async finish(content) {
+      if (mirror.workTree) git.write(content);
+      git.end();
+      const ended = await git.done;
+      if (ended.stopped) throw new Error('The early blame was cancelled before it was used');
+      return Buffer.concat(chunks);
+    },
+    cancel: () => git.stop(),
+  };
+}
+
+/**
  * Blames the note at `path` whose content now is `content` (from `noteNow`: the work tree's
  * file when the mirror has one, else HEAD's), lines `fromLine`–`toLine` (clamped to the
  * note; the caller checks `fromLine` against the note's lines first). In a work tree Git
@@ -46,19 +87,28 @@ const UNCOMMITTED = /^0+$/;
  * a link swapped in meanwhile leads nowhere. `-M -C` follow lines moved within the note and
  * moved or copied from other files changed in the same commit, and whole-file renames are
  * followed by blame itself, so a commit that only moved lines never takes the blame for
- * them. Returns null when `content` is not text.
+ * them. `early` (from {@link startWholeBlame}) is used when the lines are all of the note,
+ * and stopped otherwise. Returns null when `content` is not text.
  */
-export async function blame(mirror: Mirror, path: string, content: Buffer, fromLine?: number, toLine?: number): Promise<NoteBlame | null> {
+export async function blame(mirror: Mirror, path: string, content: Buffer, fromLine?: number, toLine?: number, early?: EarlyBlame): Promise<NoteBlame | null> {
   const text = decodeText(content);
-  if (text === null) return null;
+  if (text === null) {
+    early?.cancel();
+    return null;
+  }
   const lines = splitLines(text);
   const total = lines.length;
-  if (total === 0) return { runs: [], totalLines: 0 };
+  if (total === 0) {
+    early?.cancel();
+    return { runs: [], totalLines: 0 };
+  }
   const from = Math.min(fromLine ?? 1, total);
   const to = Math.min(toLine ?? total, total);
+  const whole = early !== undefined && early.path === path && from === 1 && to === total;
+  if (!whole) early?.cancel();
   const args = ['blame', '--porcelain', '-M', '-C', '-L', `${from},${to}`, ...(mirror.workTree ? ['--contents', '-'] : ['HEAD']), '--', path];
   try {
-    const { stdout } = await mirrorGit(mirror, args, mirror.workTree ? { input: content } : {});
+    const stdout = whole ? await early.finish(content) : (await mirrorGit(mirror, args, mirror.workTree ? { input: content } : {})).stdout;
     return { runs: parsePorcelain(stdout, lines), totalLines: total };
   } catch (error) {
     if (!(error instanceof GitError) || (await blobAt(mirror, 'HEAD', path)) !== null) throw error;

@@ -4,6 +4,7 @@ import type { Mirror } from '../repo-host/repo-host.ts';
 import { gitDate } from './local-time.ts';
 import { headCommit, literalPathspec, mirrorGit } from './mirror-git.ts';
 import { isSymlinkChange, LOG_FORMAT, parseLog, type ChangeStatus, type LogCommit } from './parse-log.ts';
+import { streamLog } from './stream-log.ts';
 
 /**
  * One commit that changed a note: who, when, the subject, the note's `path` after the
@@ -47,26 +48,37 @@ export interface NoteLog {
  * `git log --follow --raw --numstat -z` run, stopped after `maxCount` commits. When that
  * finds a rename, a second run over every name the note had (with the ancestry of each
  * rename deciding which name a commit's change belongs to) also finds the edits Git's
- * `--follow` misses: those made to the old name on a branch merged after the rename.
+ * `--follow` misses: those made to the old name on a branch merged after the rename. That
+ * run starts as soon as the first rename is read, beside the `--follow` run, and is run
+ * again only when the note turns out to have had more names.
  * Every commit `--follow` lists stays listed, with the path Git gave it.
  * Merge commits are not listed (like `--follow`: their changes are the branches' commits).
  * An empty repository or a path with no history gives no commits. Throws GitError when
  * git fails.
  */
 export async function noteCommits(mirror: Mirror, path: string, options: NoteLogOptions = {}): Promise<NoteLog> {
-  const followed = await logOrEmpty(mirror, ['--follow', ...limitArgs(options), 'HEAD', '--', literalPathspec(path)]);
+  let early: { names: string[]; log: Promise<LogCommit[] | null> } | null = null;
+  const wider = (names: readonly string[]) => logOrEmpty(mirror, [...limitArgs({ since: options.since }), 'HEAD', '--', ...names.map(literalPathspec)]);
+  const read: NoteCommit[] = [];
+  const followed = await followLog(mirror, path, options, (commit) => {
+    read.push(commit);
+    if (early === null && isRename(commit)) {
+      const names = namesOf(read);
+      early = { names, log: wider(names) };
+      early.log.catch(() => undefined); // awaited below, or not needed
+    }
+  });
   if (followed === null) return { commits: [], complete: true };
-  const capped = options.maxCount !== undefined && followed.length >= options.maxCount;
-  let commits = followed.flatMap((commit) => noteChange(commit, commit.files[0]?.path ?? null));
+  const capped = options.maxCount !== undefined && followed.printed >= options.maxCount;
+  let commits = followed.commits;
   if (!commits.some(isRename)) return { commits, complete: !capped };
 
-  if (capped) {
-    const all = await logOrEmpty(mirror, ['--follow', ...limitArgs({ since: options.since }), 'HEAD', '--', literalPathspec(path)]);
-    commits = (all ?? []).flatMap((commit) => noteChange(commit, commit.files[0]?.path ?? null));
-  }
+  if (capped) commits = (await followLog(mirror, path, { since: options.since }, () => undefined))?.commits ?? [];
   const renames = commits.filter(isRename);
-  const names = new Set(commits.flatMap((c) => (c.previousPath === null ? [c.path] : [c.path, c.previousPath])));
-  const everyName = (await logOrEmpty(mirror, [...limitArgs({ since: options.since }), 'HEAD', '--', ...[...names].map(literalPathspec)])) ?? [];
+  const names = namesOf(commits);
+  const started = early as { names: string[]; log: Promise<LogCommit[] | null> } | null;
+  const sameNames = started !== null && started.names.length === names.length && started.names.every((name, i) => name === names[i]);
+  const everyName = (await (sameNames && started !== null ? started.log : wider(names))) ?? [];
   // Git's own --follow answer stays as it is; the wider run only adds the commits it missed,
   // each credited to the name the note had there (decided by which renames it descends from).
   const byFollow = new Map(commits.map((commit) => [commit.commit, commit]));
@@ -87,6 +99,26 @@ export async function noteCommits(mirror: Mirror, path: string, options: NoteLog
   widened.push(...byFollow.values());
   const listed = options.maxCount === undefined ? widened : widened.slice(0, options.maxCount);
   return { commits: listed, complete: listed.length === widened.length };
+}
+
+/** Every name the note has in `commits` (after each, and before each rename), sorted, once each. */
+function namesOf(commits: readonly NoteCommit[]): string[] {
+  return [...new Set(commits.flatMap((c) => (c.previousPath === null ? [c.path] : [c.path, c.previousPath])))].sort();
+}
+
+/**
+ * The `git log --follow` run of the note, each change handed to `onCommit` as it is read:
+ * the note's changes and how many commits Git printed; null in an empty repository.
+ */
+async function followLog(mirror: Mirror, path: string, options: NoteLogOptions, onCommit: (commit: NoteCommit) => void): Promise<{ commits: NoteCommit[]; printed: number } | null> {
+  const commits: NoteCommit[] = [];
+  const printed = await streamLog(mirror, ['log', '-z', LOG_FORMAT, '--raw', '--numstat', '--no-abbrev', '-M', '--follow', ...limitArgs(options), 'HEAD', '--', literalPathspec(path)], (commit) => {
+    for (const change of noteChange(commit, commit.files[0]?.path ?? null)) {
+      commits.push(change);
+      onCommit(change);
+    }
+  });
+  return printed === null ? null : { commits, printed };
 }
 
 /**

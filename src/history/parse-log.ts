@@ -68,25 +68,102 @@ export function isSymlinkChange(file: FileChange): boolean {
  * NUL-terminated tokens, never parsed for content).
  */
 export function parseLog(stdout: Buffer): LogCommit[] {
-  const tokens = splitTokens(stdout);
-  const commits: LogCommit[] = [];
-  let current: LogCommit | null = null;
-  let files = new Map<string, FileChange>();
-  let i = 0;
-  while (i < tokens.length) {
-    const token = (tokens[i] ?? '').replace(/^\n+/, '');
-    if (token.startsWith('\x1e')) {
-      const [commit = '', parents = '', date = '', time = '', author = '', authorEmail = '', subject = ''] = [token.slice(1), ...tokens.slice(i + 1, i + HEADER_FIELDS)];
-      current = { commit, parents: parents === '' ? [] : parents.split(' '), date, time: Number(time), author, authorEmail, subject, files: [] };
-      files = new Map();
-      commits.push(current);
-      i += HEADER_FIELDS;
-      continue;
+  const parser = new LogParser();
+  return [...parser.push(stdout), ...parser.end()];
+}
+
+/**
+ * Parses `git log -z LOG_FORMAT [--raw] [--numstat]` output while it arrives, chunk by chunk
+ * (cut anywhere, even inside a character): `push` returns the commits that are complete (a
+ * commit is complete once the next one starts), `end` the last one. The same commits as
+ * {@link parseLog} of the whole output, and the same errors.
+ */
+export class LogParser {
+  private partial: Buffer[] = [];
+  private tokens: string[] = [];
+  private at = 0;
+  private current: LogCommit | null = null;
+  private files = new Map<string, FileChange>();
+  /** Raw and numstat entries of the current commit, and whether {@link settled} gave it already. */
+  private rawEntries = 0;
+  private numstatEntries = 0;
+  private given = false;
+
+  /** Takes the next chunk of output; returns the commits it completed, in Git's order. */
+  push(chunk: Buffer): LogCommit[] {
+    let start = 0;
+    for (let nul = chunk.indexOf(0, start); nul !== -1; nul = chunk.indexOf(0, start)) {
+      this.partial.push(chunk.subarray(start, nul));
+      this.tokens.push(Buffer.concat(this.partial).toString('utf8'));
+      this.partial = [];
+      start = nul + 1;
     }
-    if (current === null) throw new Error(`Unexpected git log output before the first commit: ${JSON.stringify(token.slice(0, 80))}`);
-    i = parseFileToken(tokens, i, token, current.files, files);
+    if (start < chunk.length) this.partial.push(Buffer.from(chunk.subarray(start)));
+    return this.parse(false);
   }
-  return commits;
+
+  /** Ends the output; returns the commits still open (the last one). */
+  end(): LogCommit[] {
+    const rest = Buffer.concat(this.partial).toString('utf8');
+    this.partial = [];
+    if (rest.replace(/\n/g, '') !== '') this.tokens.push(rest);
+    const completed = this.parse(true);
+    if (this.current !== null && !this.given) completed.push(this.current);
+    this.current = null;
+    return completed;
+  }
+
+  /**
+   * The commit being read, once it is known to be complete before the next one starts: with
+   * `--raw --numstat` Git prints every file's raw entry and then every file's numstat entry,
+   * so a commit whose files all have both is whole. Given once (later `push`/`end` leave it
+   * out); null when the current commit may still grow, or has no files (a merge).
+   */
+  settled(): LogCommit | null {
+    if (this.current === null || this.given || this.rawEntries === 0 || this.numstatEntries < this.rawEntries) return null;
+    this.given = true;
+    return this.current;
+  }
+
+  private parse(final: boolean): LogCommit[] {
+    const completed: LogCommit[] = [];
+    const tokens = this.tokens;
+    while (this.at < tokens.length) {
+      const token = (tokens[this.at] ?? '').replace(/^\n+/, '');
+      if (token.startsWith('\x1e')) {
+        if (!final && this.at + HEADER_FIELDS > tokens.length) break;
+        const [commit = '', parents = '', date = '', time = '', author = '', authorEmail = '', subject = ''] = [token.slice(1), ...tokens.slice(this.at + 1, this.at + HEADER_FIELDS)];
+        if (this.current !== null && !this.given) completed.push(this.current);
+        this.rawEntries = 0;
+        this.numstatEntries = 0;
+        this.given = false;
+        this.current = { commit, parents: parents === '' ? [] : parents.split(' '), date, time: Number(time), author, authorEmail, subject, files: [] };
+        this.files = new Map();
+        this.at += HEADER_FIELDS;
+        continue;
+      }
+      if (this.current === null) throw new Error(`Unexpected git log output before the first commit: ${JSON.stringify(token.slice(0, 80))}`);
+      if (!final && this.at + tokensOfEntry(token) > tokens.length) break;
+      if (RAW.test(token)) this.rawEntries += 1;
+      else this.numstatEntries += 1;
+      this.at = parseFileToken(tokens, this.at, token, this.current.files, this.files);
+    }
+    // Drop the tokens read, so a long log is not kept twice.
+    if (this.at > 0) {
+      this.tokens = tokens.slice(this.at);
+      this.at = 0;
+    }
+    return completed;
+  }
+}
+
+/** How many tokens the raw or numstat entry starting with `token` takes (1 when unknown: parseFileToken refuses it). */
+function tokensOfEntry(token: string): number {
+  const raw = RAW.exec(token);
+  if (raw) return raw[5] === 'R' || raw[5] === 'C' ? 3 : 2;
+  const numstat = NUMSTAT.exec(token);
+  if (numstat) return numstat[3] === '' ? 3 : 1;
+  return 1;
 }
 
 /** One commit's files as `git diff-tree --stdin -z -r --raw --numstat` printed them. */

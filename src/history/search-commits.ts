@@ -1,10 +1,12 @@
 // Commits by text (Git's pickaxe), author, time and path, with the files each changed (spec: search_history).
-import { catFileBatch } from '../repo-host/git/cat-file-batch.ts';
+import { startGit, type GitProcess } from '../repo-host/git/run-git.ts';
 import type { Mirror } from '../repo-host/repo-host.ts';
 import { isHiddenPath } from '../notes/vault-path.ts';
 import { gitDate } from './local-time.ts';
 import { headCommit, hiddenExcludes, literalPathspec, mirrorGit } from './mirror-git.ts';
-import { isSymlinkChange, LOG_FORMAT, parseDiffTree, parseLog, type FileChange, type LogCommit } from './parse-log.ts';
+import { occurrenceCounter, PageFiles } from './page-files.ts';
+import { isSymlinkChange, LOG_FORMAT, LogParser, parseDiffTree, parseLog, type FileChange, type LogCommit } from './parse-log.ts';
+import { streamLog } from './stream-log.ts';
 
 /**
  * What to look for. `text`: commits that changed how often the text occurs (pickaxe
@@ -57,17 +59,27 @@ export interface FoundCommit {
 }
 
 /**
- * Runs one `git log -z` with the filters (`-S<text> --regexp-ignore-case`,
- * `--fixed-strings --author=<author>`, `--since`/`--until`, pathspecs of `roots` without
- * hidden paths, `--skip`/`-n`); then, over the page's commits only, one
- * `git diff-tree --stdin --raw` for every visible file (a merge against its first parent),
- * one `git diff-tree --stdin --numstat` limited to the files listed (line counts of huge
- * commits are never computed), and for a text search one `git cat-file --batch` to count
- * the text in the listed files' old and new blobs. A page after the first reuses the whole
- * list of matches, found once per head and filters, so paging through a long history does
- * not run the pickaxe over it again for every page. Caller values only ever travel inside
- * `-S…`/`--author=…` or after `--`. Returns [] for an empty repository. Throws GitError
- * when git fails.
+ * Finds one page of commits (`skip`, then at most `maxCount`), newest first.
+ *
+ * A text search is Git's pickaxe: `git log -z -S<text> --regexp-ignore-case --raw --numstat`
+ * (with the author and time filters, and pathspecs of `roots` unless they are the whole
+ * repository, where hidden files are dropped here instead: the pathspec would cost the
+ * pickaxe a tenth more), read while it runs and stopped by `-n` once the page is complete.
+ * It gives each commit's matching files and their line counts in one pass. Each page commit
+ * is handed at once, as it arrives, to one `git diff-tree --stdin -M` (every visible file,
+ * for `filesTotal`) and one `git cat-file --batch` (the listed files' old and new blobs, to
+ * tell a gain of the text from a loss), which work beside the search. The commits found are
+ * kept per head and filters: a later page takes them from there and, if it needs more,
+ * goes on from the last commit looked at (`git rev-list` of the same walk fed to
+ * `git log --no-walk --stdin -S…`), so paging through a long history runs the pickaxe over
+ * it once.
+ *
+ * Other searches run `git log --raw` with the filters and pathspecs (the first page with
+ * `-n`, a later page over every match once, kept), then `git diff-tree --stdin` for every
+ * visible file of the page's commits and `--numstat` for the files listed.
+ *
+ * Caller values only ever travel inside `-S…`/`--author=…` or after `--`. Returns [] for an
+ * empty repository. Throws GitError when git fails.
  */
 export async function searchCommits(mirror: Mirror, search: CommitSearch): Promise<FoundCommit[]> {
   if (search.roots.length === 0) return [];
@@ -75,67 +87,290 @@ export async function searchCommits(mirror: Mirror, search: CommitSearch): Promi
   const since = search.since === undefined ? null : gitDate(search.since);
   const until = search.until === undefined ? null : gitDate(search.until);
   if (search.until !== undefined && until === null) return [];
-  const filters = [
-    ...(search.text !== undefined ? ['--raw', '--no-abbrev', `-S${search.text}`] : []),
+  const walk = [
     ...(search.author !== undefined ? ['--fixed-strings', `--author=${search.author}`] : []),
     ...(search.text !== undefined || search.author !== undefined ? ['--regexp-ignore-case'] : []),
     ...(since !== null ? [`--since=${since}`] : []),
     ...(until !== null ? [`--until=${until}`] : []),
   ];
-  const log = await matchingCommits(mirror, filters, search);
-  if (log.length === 0) return [];
+  if (search.text !== undefined) return textSearch(mirror, search, search.text, walk);
+  return otherSearch(mirror, search, walk);
+}
 
-  const inRoots = (path: string) => !isHiddenPath(path) && search.roots.some((root) => root === '' || path === root || path.startsWith(`${root}/`));
-  const listing = (commit: LogCommit, files: readonly FileChange[]) => {
-    const candidates = files.filter((file) => !isSymlinkChange(file) && (inRoots(file.path) || (file.oldPath !== null && inRoots(file.oldPath))));
-    return { commit, candidates, shown: candidates.slice(0, search.filesPerCommit) };
-  };
-  const input = log.map((commit) => (commit.parents.length > 1 ? `${commit.commit} ${commit.parents[0]}` : commit.commit)).join('\n') + '\n';
-  const everyFile = mirrorGit(mirror, ['diff-tree', '--stdin', '-z', '-r', '--root', '--raw', '--no-abbrev', '-M', '--', ...pathspecs(search.openRoots)], { input }).then(
-    ({ stdout }) => new Map(parseDiffTree(stdout).map((diff) => [diff.commit, diff.files.filter((file) => !isHiddenPath(file.path) && !isSymlinkChange(file))])),
-  );
-  // A text search lists the files the pickaxe matched: their counts need not wait for the others.
-  const text = search.text;
-  const listed = text !== undefined ? log.map((commit) => listing(commit, commit.files)) : null;
-  const [visible, gains, counts] = await Promise.all([
-    everyFile,
-    listed !== null && text !== undefined ? textChanges(mirror, text, listed.flatMap((entry) => entry.shown)) : new Map<FileChange, 'added' | 'removed'>(),
-    listed !== null ? lineCounts(mirror, listed) : null,
-  ]);
-  const pages = listed ?? log.map((commit) => listing(commit, visible.get(commit.commit) ?? []));
-  const lines = counts ?? (await lineCounts(mirror, pages));
+/** Whether `path` is visible within `roots` (not hidden, in one of them). */
+function inRootsOf(roots: readonly string[]): (path: string) => boolean {
+  return (path) => !isHiddenPath(path) && roots.some((root) => root === '' || path === root || path.startsWith(`${root}/`));
+}
 
+/** The files of `files` within `roots` (by new or old path), symbolic links left out. */
+function candidatesOf(files: readonly FileChange[], inRoots: (path: string) => boolean): FileChange[] {
+  return files.filter((file) => !isSymlinkChange(file) && (inRoots(file.path) || (file.oldPath !== null && inRoots(file.oldPath))));
+}
+
+/**
+ * Every commit of a text search found so far, in Git's order, hidden files dropped (a commit
+ * left without files is not kept); `last`: the last commit the pickaxe looked at (null before
+ * any), from which a later scan goes on; `complete` when the walk reached its end.
+ */
+interface PickaxeScan {
+  head: string;
+  found: LogCommit[];
+  last: string | null;
+  complete: boolean;
+}
+
+/** Scans of text searches, per repository, filters and head; kept for the pages after the first. */
+const scans = new Map<string, PickaxeScan>();
+const KEPT_SCANS = 16;
+
+async function textSearch(mirror: Mirror, search: CommitSearch, text: string, walk: string[]): Promise<FoundCommit[]> {
+  const wholeRepository = search.roots.length === 1 && search.roots[0] === '';
+  const where = wholeRepository ? [] : pathspecs(search.roots);
+  const key = JSON.stringify([mirror.gitDir, text, walk, where]);
+  const wanted = search.skip + search.maxCount;
+  const inRoots = inRootsOf(search.roots);
+  // The head names the scan; a first page does not wait for it (a commit made meanwhile
+  // only means this page was found just before it).
+  const headNow = headCommit(mirror);
+  let kept = search.skip > 0 ? scans.get(key) : undefined;
+  if (kept !== undefined && kept.head !== (await headNow)) kept = undefined;
+  let pageOf = await scanPage(mirror, search, { text, walk, where, wholeRepository, inRoots, wanted }, kept ?? null, headNow);
+  // The head moved under a kept scan in a way that lost its place (a reset): start afresh.
+  if (pageOf === 'lost') pageOf = await scanPage(mirror, search, { text, walk, where, wholeRepository, inRoots, wanted }, null, headCommit(mirror));
+  if (pageOf === 'lost') throw new Error('The branch was reset twice while search_history read it; ask again.');
+  if (pageOf.scan === null) return [];
+  // A first page's walk never replaces a scan of the same head that went further.
+  const before = scans.get(key);
+  const scan = before !== undefined && before.head === pageOf.scan.head && (before.complete || before.found.length >= pageOf.scan.found.length) ? before : pageOf.scan;
+  scans.delete(key);
+  scans.set(key, scan);
+  if (scans.size > KEPT_SCANS) scans.delete(scans.keys().next().value ?? '');
+
+  const { page, files } = pageOf;
+  const { files: visible, blobs } = await files.finish();
+  const count = occurrenceCounter(text);
   const found: FoundCommit[] = [];
-  for (const { commit, candidates, shown } of pages) {
-    const files = visible.get(commit.commit) ?? [];
-    if (files.length === 0) continue; // touched only hidden or closed paths, or symbolic links: not shown at all
-    const counted = lines.get(commit.commit);
+  for (const commit of page) {
+    const every = (visible.get(commit.commit) ?? []).filter((file) => !isHiddenPath(file.path) && !isSymlinkChange(file));
+    if (every.length === 0) continue; // touched only hidden or closed paths, or symbolic links: not shown at all
+    const candidates = candidatesOf(commit.files, inRoots);
+    const shown = candidates.slice(0, search.filesPerCommit);
     found.push({
-      commit: commit.commit,
-      date: commit.date,
-      time: commit.time,
-      author: commit.author,
-      subject: commit.subject,
+      ...header(commit),
       files: shown.map((file) => {
-        const count = counted?.get(file.path);
-        const gain = gains.get(file);
-        return {
-          path: file.path,
-          ...(count?.added !== undefined ? { added: count.added } : {}),
-          ...(count?.removed !== undefined ? { removed: count.removed } : {}),
-          ...(gain ? { text: gain } : {}),
-        };
+        const before = count(file.oldBlob === null ? null : blobs.get(file.oldBlob));
+        const after = count(file.newBlob === null ? null : blobs.get(file.newBlob));
+        return { ...listedFile(file), ...(after !== before ? { text: after > before ? ('added' as const) : ('removed' as const) } : {}) };
       }),
-      filesTotal: files.length,
+      filesTotal: every.length,
       filesCut: candidates.length > shown.length,
     });
   }
   return found;
 }
 
-/** Every match of a search, per repository head and filters; kept for the pages after the first. */
+interface TextQuery {
+  text: string;
+  walk: string[];
+  where: string[];
+  wholeRepository: boolean;
+  inRoots: (path: string) => boolean;
+  wanted: number;
+}
+
+/**
+ * The page's commits of a text search, from `kept` and as far as it needs beyond (or from a
+ * new walk when `kept` is null), each handed to a {@link PageFiles} as it is found. Returns
+ * the scan as it now stands (null: an empty repository), or 'lost' when `kept`'s last commit
+ * is no longer in the history of its head.
+ */
+async function scanPage(
+  mirror: Mirror,
+  search: CommitSearch,
+  query: TextQuery,
+  kept: PickaxeScan | null,
+  headNow: Promise<string | null>,
+): Promise<{ scan: PickaxeScan | null; page: LogCommit[]; files: PageFiles } | 'lost'> {
+  const files = new PageFiles(mirror, pathspecs(search.openRoots), true);
+  const page: LogCommit[] = [];
+  const take = (scan: PickaxeScan, commit: LogCommit) => {
+    const shown = query.wholeRepository ? { ...commit, files: commit.files.filter((file) => !isHiddenPath(file.path)) } : commit;
+    scan.last = commit.commit;
+    if (shown.files.length === 0) return; // matched in hidden files alone
+    scan.found.push(shown);
+    if (scan.found.length > search.skip && scan.found.length <= query.wanted) {
+      page.push(shown);
+      files.add(shown, candidatesOf(shown.files, query.inRoots).slice(0, search.filesPerCommit));
+    }
+  };
+  try {
+    let scan: PickaxeScan;
+    if (kept === null) {
+      const fresh: PickaxeScan = { head: '', found: [], last: null, complete: false };
+      const log = ['log', '-z', LOG_FORMAT, '--raw', '--numstat', '--no-abbrev', `-S${query.text}`, ...query.walk, '-n', String(query.wanted), 'HEAD'];
+      const walked = await streamLog(mirror, [...log, ...(query.where.length > 0 ? ['--', ...query.where] : [])], (commit) => take(fresh, commit));
+      fresh.head = (await headNow) ?? '';
+      if (walked === null || fresh.head === '') {
+        files.stop();
+        return { scan: null, page: [], files };
+      }
+      fresh.complete = walked < query.wanted;
+      scan = fresh;
+    } else {
+      scan = { ...kept, found: [...kept.found] };
+      for (const commit of scan.found.slice(search.skip, query.wanted)) {
+        page.push(commit);
+        files.add(commit, candidatesOf(commit.files, query.inRoots).slice(0, search.filesPerCommit));
+      }
+    }
+    // Go on from where the last scan stopped while the page is short (hidden-only matches, a later page).
+    while (!scan.complete && scan.found.length < query.wanted) {
+      const ended = await resume(mirror, scan, query, query.wanted - scan.found.length, take);
+      if (ended === null) {
+        files.stop();
+        return 'lost';
+      }
+      scan.complete = ended;
+    }
+    return { scan, page, files };
+  } catch (error) {
+    files.stop();
+    throw error;
+  }
+}
+
+/**
+ * Goes on with `scan` after its last commit: the same walk as `git rev-list` (walk filters
+ * and pathspecs, from the scan's head), its commits after `scan.last` fed to
+ * `git log --no-walk=unsorted --stdin -S… --raw --numstat` while the list still comes, each
+ * match handed to `take`; both stop after `more` matches (`-n` would make that log walk the
+ * history again, so it is stopped here, each commit taken as soon as all of its files are
+ * printed). Returns whether the walk has ended (fewer than `more` matches), or null when
+ * `scan.last` is not in the walk (the head was reset: nothing taken).
+ */
+async function resume(mirror: Mirror, scan: PickaxeScan, query: TextQuery, more: number, take: (scan: PickaxeScan, commit: LogCommit) => void): Promise<boolean | null> {
+  const last = scan.last;
+  const pathspec = query.where.length > 0 ? ['--', ...query.where] : [];
+  const location = mirror.workTree ? { workTree: mirror.workTree, cwd: mirror.workTree } : { cwd: mirror.gitDir };
+  const parser = new LogParser();
+  let printed = 0;
+  let failure: unknown = null;
+  const handle = (commits: readonly LogCommit[]) => {
+    for (const commit of commits) {
+      if (printed === more) return;
+      printed += 1;
+      take(scan, commit);
+    }
+  };
+  // Started with the first commit to look at: without any on its input, git log would show HEAD.
+  let log: GitProcess | null = null;
+  const startLog = (): GitProcess => {
+    const started = startGit(['log', '--no-walk=unsorted', '--stdin', '-z', LOG_FORMAT, '--raw', '--numstat', '--no-abbrev', `-S${query.text}`, '--regexp-ignore-case', ...pathspec], {
+      gitDir: mirror.gitDir,
+      ...location,
+      onStdout: (chunk) => {
+        if (failure !== null || printed === more) return;
+        try {
+          handle(parser.push(chunk));
+          const settled = parser.settled();
+          if (settled !== null) handle([settled]);
+          if (printed === more) {
+            started.stop();
+            list.stop();
+          }
+        } catch (error) {
+          failure = error;
+          started.stop();
+          list.stop();
+        }
+      },
+    });
+    started.done.catch(() => undefined);
+    return started;
+  };
+  let reached = last === null;
+  let pending = '';
+  const list = startGit(['rev-list', ...query.walk, scan.head, ...pathspec], {
+    gitDir: mirror.gitDir,
+    ...location,
+    onStdout: (chunk) => {
+      const lines = (pending + chunk.toString('latin1')).split('\n');
+      pending = lines.pop() ?? '';
+      const after: string[] = [];
+      for (const line of lines) {
+        if (reached) after.push(line);
+        else if (line === last) reached = true;
+      }
+      if (after.length > 0 && printed < more) {
+        log ??= startLog();
+        log.write(`${after.join('\n')}\n`);
+      }
+    },
+  });
+  list.end();
+  try {
+    await list.done;
+  } catch (error) {
+    (log as GitProcess | null)?.stop();
+    throw error;
+  }
+  if (!reached) return null;
+  const running = log as GitProcess | null;
+  if (running === null) return true; // nothing after the last commit looked at
+  running.end();
+  const ended = await running.done;
+  if (failure !== null) throw failure;
+  if (printed === more) return false;
+  if (!ended.stopped) handle(parser.end());
+  return printed < more;
+}
+
+function header(commit: LogCommit): Pick<FoundCommit, 'commit' | 'date' | 'time' | 'author' | 'subject'> {
+  return { commit: commit.commit, date: commit.date, time: commit.time, author: commit.author, subject: commit.subject };
+}
+
+function listedFile(file: FileChange): FoundFile {
+  return {
+    path: file.path,
+    ...(file.added !== undefined ? { added: file.added } : {}),
+    ...(file.removed !== undefined ? { removed: file.removed } : {}),
+  };
+}
+
+/** Every match of a search by author, time or path, per repository head and filters; kept for the pages after the first. */
 const completeMatches = new Map<string, LogCommit[]>();
 const KEPT_SEARCHES = 16;
+
+async function otherSearch(mirror: Mirror, search: CommitSearch, walk: string[]): Promise<FoundCommit[]> {
+  const log = await matchingCommits(mirror, walk, search);
+  if (log.length === 0) return [];
+  const inRoots = inRootsOf(search.roots);
+  const files = new PageFiles(mirror, pathspecs(search.openRoots), false);
+  for (const commit of log) files.add(commit, []);
+  const { files: everyFile } = await files.finish();
+  const pages = log.map((commit) => {
+    const visible = (everyFile.get(commit.commit) ?? []).filter((file) => !isHiddenPath(file.path) && !isSymlinkChange(file));
+    const candidates = candidatesOf(visible, inRoots);
+    return { commit, visible, candidates, shown: candidates.slice(0, search.filesPerCommit) };
+  });
+  const lines = await lineCounts(mirror, pages);
+  const found: FoundCommit[] = [];
+  for (const { commit, visible, candidates, shown } of pages) {
+    if (visible.length === 0) continue; // touched only hidden or closed paths, or symbolic links: not shown at all
+    const counted = lines.get(commit.commit);
+    found.push({
+      ...header(commit),
+      files: shown.map((file) => listedFile({ ...file, ...pickCounts(counted?.get(file.path)) })),
+      filesTotal: visible.length,
+      filesCut: candidates.length > shown.length,
+    });
+  }
+  return found;
+}
+
+function pickCounts(count: FileChange | undefined): { added?: number; removed?: number } {
+  return { ...(count?.added !== undefined ? { added: count.added } : {}), ...(count?.removed !== undefined ? { removed: count.removed } : {}) };
+}
 
 /**
  * The commits matching `filters` in `roots`, page `skip`/`maxCount`. The first page stops
@@ -147,17 +382,7 @@ async function matchingCommits(mirror: Mirror, filters: string[], search: Commit
   if (head === null) return [];
   const log = ['log', '-z', LOG_FORMAT, ...filters];
   const where = [head, '--', ...pathspecs(search.roots)];
-  if (search.skip === 0) {
-    if (search.text !== undefined && search.roots.length === 1 && search.roots[0] === '') {
-      // Over the whole repository, a pathspec that only leaves out hidden files costs the
-      // pickaxe a tenth more: match without it and drop hidden files here, unless a commit
-      // matched in hidden files alone on a full page (then ask again, with it).
-      const page = parseLog((await mirrorGit(mirror, [...log, '-n', String(search.maxCount), head])).stdout);
-      const shown = page.map((commit) => ({ ...commit, files: commit.files.filter((file) => !isHiddenPath(file.path)) })).filter((commit) => commit.files.length > 0);
-      if (shown.length === page.length || page.length < search.maxCount) return shown;
-    }
-    return parseLog((await mirrorGit(mirror, [...log, '-n', String(search.maxCount), ...where])).stdout);
-  }
+  if (search.skip === 0) return parseLog((await mirrorGit(mirror, [...log, '-n', String(search.maxCount), ...where])).stdout);
   const key = JSON.stringify([mirror.gitDir, filters, where]);
   let all = completeMatches.get(key);
   if (all === undefined) {
@@ -182,40 +407,8 @@ function pathspecs(roots: readonly string[]): string[] {
   return [...roots.map(literalPathspec), ...hiddenExcludes];
 }
 
-/**
- * For each file of a text search, whether its new content holds the text more often than
- * the old (`added`) or less (`removed`), counted the way Git's pickaxe counts:
- * non-overlapping, ASCII letters folded.
- */
-async function textChanges(mirror: Mirror, text: string, files: readonly FileChange[]): Promise<Map<FileChange, 'added' | 'removed'>> {
-  const oids = [...new Set(files.flatMap((file) => [file.oldBlob, file.newBlob]).filter((oid): oid is string => oid !== null))];
-  const blobs = await catFileBatch(mirror.gitDir, oids);
-  const content = new Map(blobs.map((blob) => [blob.oid, blob.content]));
-  const needle = foldAscii(Buffer.from(text, 'utf8'));
-  const count = (oid: string | null) => {
-    const blob = oid === null ? null : content.get(oid);
-    return blob ? occurrences(foldAscii(blob), needle) : 0;
-  };
-  const changes = new Map<FileChange, 'added' | 'removed'>();
-  for (const file of files) {
-    const before = count(file.oldBlob);
-    const after = count(file.newBlob);
-    if (after !== before) changes.set(file, after > before ? 'added' : 'removed');
-  }
-  return changes;
-}
-
-function foldAscii(bytes: Buffer): Buffer {
-  const folded = Buffer.from(bytes);
-  for (let i = 0; i < folded.length; i += 1) {
-    const byte = folded[i] ?? 0;
-    if (byte >= 0x41 && byte <= 0x5a) folded[i] = byte + 0x20;
-  }
-  return folded;
-}
-
-function occurrences(haystack: Buffer, needle: Buffer): number {
-  let count = 0;
-  for (let at = haystack.indexOf(needle); at !== -1; at = haystack.indexOf(needle, at + needle.length)) count += 1;
-  return count;
+/** Forgets every kept scan and match list, so the next page is found from nothing (for benchmarks). */
+export function forgetSearches(): void {
+  scans.clear();
+  completeMatches.clear();
 }

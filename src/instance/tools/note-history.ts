@@ -1,7 +1,7 @@
 // note_history: a note's commits (following its moves), its change since a day, an earlier
 // version, or who last changed each line (spec: "note_history").
 import { z } from 'zod';
-import { blame } from '../../history/blame.ts';
+import { blame, startWholeBlame, type EarlyBlame } from '../../history/blame.ts';
 import { jsonLength, jsonPrefix, lineWindow, MAX_ANSWER_CHARS, type LineWindow } from '../../history/line-window.ts';
 import { localMoment } from '../../history/local-time.ts';
 import { mirrorGit } from '../../history/mirror-git.ts';
@@ -171,7 +171,15 @@ export const noteHistory = defineTool({
       );
     const answer: NoteHistoryAnswer = { path, commits: [], offset: 0, hasMore: false, repo: vault.name };
 
-    if (input.blame) return blameAnswer(answer, mirror, path, await now(), input.from_line, input.to_line, visible);
+    if (input.blame) {
+      // Git starts on the whole note while the note is read and its path checked.
+      const early = input.from_line === undefined && input.to_line === undefined ? startWholeBlame(mirror, path) : undefined;
+      try {
+        return await blameAnswer(answer, mirror, path, await now(), input.from_line, input.to_line, visible, early);
+      } finally {
+        early?.cancel();
+      }
+    }
     if (input.at !== undefined) {
       const version = await versionAt(mirror, path, input.at, isNoteCommit, async () => ((await now()) === null ? noNote() : null));
       return fitText((maxChars) => {
@@ -393,6 +401,7 @@ async function blameAnswer(
   fromLine: number | undefined,
   toLine: number | undefined,
   visible: (path: string) => boolean,
+  early?: EarlyBlame,
 ): Promise<NoteHistoryAnswer> {
   if (content === null) {
     throw new VaultError(
@@ -415,7 +424,7 @@ async function blameAnswer(
   const wanted = Math.min(toLine ?? lines.length, lines.length);
   let to = Math.min(from, wanted);
   for (let used = jsonLength(lines[to - 1] ?? ''); to < wanted && used <= MAX_ANSWER_CHARS; to += 1) used += jsonLength(lines[to] ?? '') + 2;
-  const result = await blame(mirror, path, content, from, to);
+  const result = await blame(mirror, path, content, from, to, early);
   if (result === null) throw notATextNote(path);
 
   const room = MAX_ANSWER_CHARS - JSON.stringify({ ...answer, blame: [], hasMore: false }).length - NOTE_ROOM;

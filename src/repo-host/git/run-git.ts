@@ -111,3 +111,81 @@ export function splitNul(output: Buffer): string[] {
   if (parts.length > 0 && parts[parts.length - 1] === '') parts.pop();
   return parts;
 }
+
+/** A git process started by {@link startGit}: fed and read while it runs. */
+export interface GitProcess {
+  /** Writes to git's standard input; ignored once git has exited or the input was ended. */
+  write(data: string | Buffer): void;
+  /** Ends git's standard input. */
+  end(): void;
+  /** Stops git (SIGTERM) when it is not needed any more: `done` then resolves with `stopped: true`. */
+  stop(): void;
+  /**
+   * Settles when git has exited and its output has been read: resolves with the exit code
+   * (null when stopped), standard error and whether `stop` ended it; rejects with GitError
+   * when git failed on its own (exit code not in `okCodes`, killed, timed out) and with the
+   * error of the spawn itself when git could not start.
+   */
+  done: Promise<{ code: number | null; stderr: string; stopped: boolean }>;
+}
+
+/**
+ * Starts `git [--git-dir D] [--work-tree W] -c core.quotepath=false ARGS` like
+ * {@link runGit} (same environment and options; `input`, when given, is written first, and
+ * standard input stays open until `end`), handing each chunk of standard output to
+ * `onStdout` as it arrives: for reading a long `git log` while it runs, feeding another
+ * process from it, or stopping it once enough was read. Same rules for caller values.
+ */
+export function startGit(args: readonly string[], options: RunGitOptions & { onStdout: (chunk: Buffer) => void }): GitProcess {
+  const prefix: string[] = [];
+  if (options.gitDir) prefix.push(`--git-dir=${options.gitDir}`);
+  if (options.workTree) prefix.push(`--work-tree=${options.workTree}`);
+  prefix.push('-c', 'core.quotepath=false');
+  const okCodes = options.okCodes ?? [0];
+  const child = spawn('git', [...prefix, ...args], {
+    cwd: options.cwd,
+    env: { ...process.env, ...gitEnv, ...options.env },
+    stdio: ['pipe', 'pipe', 'pipe'],
+    timeout: options.timeoutMs ?? 60_000,
+  });
+  let stopped = false;
+  let inputOpen = true;
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => {
+    if (!stopped) options.onStdout(chunk);
+  });
+  child.stderr.on('data', (chunk: Buffer) => {
+    if (stderr.length < 64 * 1024) stderr += chunk.toString('utf8');
+  });
+  child.stdin.on('error', () => {
+    /* git may exit before reading all input; the exit code tells what happened */
+  });
+  if (options.input !== undefined) child.stdin.write(options.input);
+  const done = new Promise<{ code: number | null; stderr: string; stopped: boolean }>((resolve, reject) => {
+    child.on('error', (error) => reject(error));
+    child.on('close', (code, signal) => {
+      inputOpen = false;
+      if (stopped) return resolve({ code, stderr, stopped: true });
+      if (code === null) return reject(new GitError(args, null, `killed by ${signal ?? 'signal'}${stderr ? `: ${stderr}` : ''}`));
+      if (!okCodes.includes(code)) return reject(new GitError(args, code, stderr));
+      resolve({ code, stderr, stopped: false });
+    });
+  });
+  return {
+    write(data) {
+      if (inputOpen && !stopped) child.stdin.write(data);
+    },
+    end() {
+      if (inputOpen) child.stdin.end();
+      inputOpen = false;
+    },
+    stop() {
+      if (stopped) return;
+      stopped = true;
+      inputOpen = false;
+      child.stdin.destroy();
+      child.kill();
+    },
+    done,
+  };
+}
