@@ -12,13 +12,12 @@ import { Installation } from '../src/instance/installation.ts';
 import type { ToolContext, ToolDefinition } from '../src/instance/tool.ts';
 import { editNote } from '../src/instance/tools/edit-note.ts';
 import { moveNote } from '../src/instance/tools/move-note.ts';
-import { applyCommittedFiles, syncRepo } from '../src/note-index/indexer.ts';
+import { syncRepo } from '../src/note-index/indexer.ts';
 import { migrate } from '../src/note-index/migrate.ts';
 import type { NoteIndex } from '../src/note-index/note-index.ts';
 import { openPglite } from '../src/note-index/pglite-client.ts';
 import { LocalRepoHost } from '../src/repo-host/local/local-repo-host.ts';
 import type { Person } from '../src/repo-host/person.ts';
-import type { Change, FileChange } from '../src/repo-host/repo-host.ts';
 import { makeRepo } from '../test/support/git-fixture.ts';
 import { describeMachine, machineMarkdown } from './machine.ts';
 import { writeResultsSection } from './results-section.ts';
@@ -129,14 +128,14 @@ if (existsSync(bundle)) {
   await helpHost.close();
 }
 
-// 3. The whole flow: installation, PGlite index, index refresh after each commit.
+// 3. The whole flow: installation, PGlite index, each commit put into the index from its own files.
 const sql = await openPglite(null);
 await migrate(sql);
 const installation = Installation.open({ name: 'bench', host, sql, log: () => undefined });
 await installation.start({ poll: false });
 const ctx = await installation.contextFor({ person, read: new Set(['gen']), write: new Set(['gen']) }, 'bench');
-row('edit_note, 500-note repository, commit + index refresh (PGlite in process)', await measure((i) => toggle(i, ctx)), '≤ 100 ms (p50)');
-row('move_note with 100 links, 500-note repository, commit + index refresh (PGlite in process)', await measure(() => moveTarget(ctx)), 'a few hundred ms');
+row('edit_note, 500-note repository, commit + index update (PGlite in process)', await measure((i) => toggle(i, ctx)), '≤ 100 ms (p50)');
+row('move_note with 100 links, 500-note repository, commit + index update (PGlite in process)', await measure(() => moveTarget(ctx)), 'a few hundred ms');
 // 20 edit_note calls at once, each on its own note (issue 4 tester: "20 simultaneous edits
 // took 15.4 s"): wall time until the last answer, over 3 rounds.
 const simultaneous = async (context: ToolContext): Promise<[number, number]> => {
@@ -148,40 +147,12 @@ const simultaneous = async (context: ToolContext): Promise<[number, number]> => 
   }
   return percentiles(rounds);
 };
-row('20 simultaneous edit_note calls (20 notes), 500-note repository, commit + index refresh, until the last answer', await simultaneous(ctx), '~2 s');
+row('20 simultaneous edit_note calls (20 notes), 500-note repository, commit + index update, until the last answer', await simultaneous(ctx), '~2 s');
 
-// 4. The index updated from each commit's own files (applyCommittedFiles) instead of a
-// refresh that snapshots the repository: what the installation does once it hands a commit's
-// files to the index (see bench/RESULTS.md). The next sync must find nothing to do.
-const pending: Array<{ head: string; files: FileChange[] }> = [];
-const recording = new Proxy(ctx.host, {
-  get(target, key, receiver) {
-    if (key === 'commit') {
-      return async (repo: string, change: Change, preparedFrom?: ReadonlyMap<string, string | null>) => {
-        const result = await target.commit(repo, change, preparedFrom);
-        if (result.ok) pending.push({ head: result.commit, files: change.files });
-        return result;
-      };
-    }
-    const value: unknown = Reflect.get(target, key, receiver);
-    return typeof value === 'function' ? value.bind(target) : value;
-  },
-});
-const fields = { typeField: 'type', summaryField: 'summary' };
-const direct: ToolContext = {
-  ...ctx,
-  host: recording,
-  refresh: async (repo) => {
-    for (const commit of pending.splice(0)) {
-      if (!(await applyCommittedFiles(sql, repo, { ...commit, fields }))) throw new Error('applyCommittedFiles did nothing');
-    }
-  },
-};
-row('edit_note, 500-note repository, commit + direct index update (applyCommittedFiles, PGlite in process)', await measure((i) => toggle(i, direct)), '≤ 100 ms (p50)');
-row('move_note with 100 links, 500-note repository, commit + direct index update (PGlite in process)', await measure(() => moveTarget(direct)), 'a few hundred ms');
-row('20 simultaneous edit_note calls, 500-note repository, commit + direct index update, until the last answer', await simultaneous(direct), '~2 s');
+// The index took each commit from its own files (applyCommittedFiles): a full sync must find
+// nothing left to do.
 const reconcile = await syncRepo(sql, host, 'gen');
-if (reconcile.changed !== 0 || reconcile.removed !== 0) throw new Error(`the sync after direct updates found ${reconcile.changed} changed, ${reconcile.removed} removed files`);
+if (reconcile.changed !== 0 || reconcile.removed !== 0) throw new Error(`the sync after the tools' commits found ${reconcile.changed} changed, ${reconcile.removed} removed files`);
 await installation.close();
 await sql.close();
 await host.close();

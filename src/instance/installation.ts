@@ -191,11 +191,13 @@ export class Installation {
       if (this.poll === null && state.inflight === null && Date.now() - state.checkedAt >= recheckIntervalMs) void this.runCheck(state);
       return;
     }
+    // Own commits go straight in; the indexer queues them behind any sync already running, so
+    // a write never waits for a background check.
+    if (!options.force && (await this.applyPending(state))) return;
     // A check already running may have read the fingerprint before the change; wait for it,
     // then decide afresh.
     while (state.inflight) await state.inflight;
     if (!options.force && state.seenCommits === state.commits) return;
-    if (!options.force && (await this.runApplyPending(state))) return;
     await this.runCheck(state);
   }
 
@@ -267,37 +269,29 @@ export class Installation {
 
   /**
    * Puts the installation's own commits that the index lacks straight into it, from the files
-   * each commit wrote (no snapshot, no comparison of every file), as the one piece of work in
-   * flight. True when every pending commit went in; false when the index could not take them
-   * that way (never indexed, other parse fields, a sync got there first), and the caller then
-   * runs a full check. The stored fingerprint is cleared, so the poll compares once more and
-   * finds nothing left to do.
+   * each commit wrote (no snapshot, no comparison of every file), in commit order: the indexer
+   * runs them one after the other in the same queue as its syncs. True when every pending
+   * commit went in; false when the index could not take them that way (never indexed, other
+   * parse fields, a sync got there first), and the caller then runs a full check. The stored
+   * fingerprint is cleared, so the poll compares once more (and finds nothing left to do).
    */
-  private runApplyPending(state: RepoState): Promise<boolean> {
+  private async applyPending(state: RepoState): Promise<boolean> {
     const commitsBefore = state.commits;
     const pending = state.pending.splice(0);
-    if (pending.length === 0 || state.config === null) return Promise.resolve(false);
+    if (pending.length === 0 || state.config === null) return false;
     const fields = { typeField: state.config.settings.typeField, summaryField: state.config.settings.summaryField };
-    const apply = (async () => {
-      try {
-        for (const commit of pending) {
-          if (!(await applyCommittedFiles(this.sql, state.name, { head: commit.head, fields, files: commit.files }))) return false;
-        }
-      } catch (error) {
-        this.reportOnce(state.name, `indexing a commit to ${state.name} failed`, error);
-        return false;
+    try {
+      for (const commit of pending) {
+        if (!(await applyCommittedFiles(this.sql, state.name, { head: commit.head, fields, files: commit.files }))) return false;
       }
-      state.head = pending[pending.length - 1]!.head;
-      state.fingerprint = null;
-      state.seenCommits = Math.max(state.seenCommits, commitsBefore);
-      return true;
-    })();
-    const settled = apply.then(() => undefined);
-    state.inflight = settled;
-    void settled.finally(() => {
-      if (state.inflight === settled) state.inflight = null;
-    });
-    return apply;
+    } catch (error) {
+      this.reportOnce(state.name, `indexing a commit to ${state.name} failed`, error);
+      return false;
+    }
+    state.head = pending[pending.length - 1]!.head;
+    state.fingerprint = null;
+    state.seenCommits = Math.max(state.seenCommits, commitsBefore);
+    return true;
   }
 
   /** Runs one check of a repository, as the one in flight (callers that need it wait for it). */
