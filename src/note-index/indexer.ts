@@ -15,8 +15,7 @@ import { isHiddenPath } from '../notes/vault-path.ts';
 import { readParseFields, type ParseFields } from './parse-fields.ts';
 import type { SqlClient } from './sql-client.ts';
 import { trigramKeys } from './trigram-keys.ts';
-import { buildPostingBucketsAside } from './posting-worker.ts';
-import { applyKeyChanges, buildPostingBuckets, deletePostingBuckets, insertPostingBuckets, type KeyChange, type PostingBucket } from './trigram-postings.ts';
+import { applyKeyChanges, buildPostingBuckets, deletePostingBuckets, insertPostingBuckets, type KeyChange } from './trigram-postings.ts';
 
 /**
  * Bump when parsing or the trigram keys change what is stored: every note is then parsed
@@ -165,7 +164,6 @@ async function syncOnce(sql: SqlClient, host: RepoHost, repo: string, options: S
     const gone = [...removed, ...changed.map(([path]) => path)];
     let ids: number[];
     let keyChanges: KeyChange[] = [];
-    let postingBuckets: Promise<PostingBucket[]> | null = null;
     if (rebuildNotes) {
       if (!firstBuild) {
         await tx.query('DELETE FROM links WHERE repo = $1', [repo]);
@@ -173,9 +171,6 @@ async function syncOnce(sql: SqlClient, host: RepoHost, repo: string, options: S
         await deletePostingBuckets(tx, repo);
       }
       ids = notes.map((_, i) => i + 1);
-      // Many notes: their posting lists are built on a worker thread while this one writes.
-      const texts = notes.map((note, i) => ({ id: ids[i]!, text: note.text }));
-      postingBuckets = notes.length >= 1000 ? buildPostingBucketsAside(texts) : Promise.resolve(buildPostingBuckets(texts.map((note) => ({ id: note.id, keys: trigramKeys(note.text) }))));
     } else {
       ({ ids, keyChanges } = await noteIdsAndKeyChanges(tx, repo, gone, notes));
     }
@@ -204,7 +199,7 @@ async function syncOnce(sql: SqlClient, host: RepoHost, repo: string, options: S
     }
     if (!firstBuild && pathSetChanged) await reresolveLinks(tx, repo, resolver, [...added, ...removed], new Set(notes.map((note) => note.path)));
     if (rebuildNotes) {
-      await insertPostingBuckets(tx, repo, await postingBuckets!);
+      await insertPostingBuckets(tx, repo, buildPostingBuckets(notes.map((note, i) => ({ id: ids[i]!, keys: trigramKeys(note.text) }))));
     } else {
       await applyKeyChanges(tx, repo, keyChanges);
     }
