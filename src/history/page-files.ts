@@ -8,8 +8,8 @@ import { parseDiffTree, type FileChange, type LogCommit } from './parse-log.ts';
  * Collects, for the commits handed to {@link PageFiles.add} one by one, every file each
  * changed within `pathspecs` (one `git diff-tree --stdin -z -r --root --raw --no-abbrev -M`,
  * a merge against its first parent, started with the first commit) and, for a text search,
- * the old and new blobs of the files named with the commit (one `git cat-file --batch`),
- * to count the text in. Both processes read their input as it comes, so they work while
+ * the old and new blobs of the files named with the commit that have both (one
+ * `git cat-file --batch`, started with the first such file), to count the text in. Both processes read their input as it comes, so they work while
  * the search still runs. `finish` ends their input and waits for both. Throws GitError when
  * git fails.
  */
@@ -29,7 +29,12 @@ export class PageFiles {
     this.diffTree ??= feed(this.mirror, ['diff-tree', '--stdin', '-z', '-r', '--root', '--raw', '--no-abbrev', '-M', '--', ...this.pathspecs]);
     this.diffTree.process.write(`${commit.parents.length > 1 ? `${commit.commit} ${commit.parents[0]}` : commit.commit}\n`);
     if (!this.withBlobs) return;
-    const oids = listed.flatMap((file) => [file.oldBlob, file.newBlob]).filter((oid): oid is string => oid !== null && !this.asked.has(oid));
+    // An added or deleted file that matched gained or lost the text without a count: only
+    // files with both an old and a new blob are counted.
+    const oids = listed
+      .filter((file) => file.oldBlob !== null && file.newBlob !== null)
+      .flatMap((file) => [file.oldBlob, file.newBlob])
+      .filter((oid): oid is string => oid !== null && !this.asked.has(oid));
     if (oids.length === 0) return;
     for (const oid of oids) this.asked.add(oid);
     this.catFile ??= feed(this.mirror, ['cat-file', '--batch']);

@@ -1,5 +1,5 @@
 // Commits by text (Git's pickaxe), author, time and path, with the files each changed (spec: search_history).
-import { startGit, type GitProcess } from '../repo-host/git/run-git.ts';
+import { startGit } from '../repo-host/git/run-git.ts';
 import type { Mirror } from '../repo-host/repo-host.ts';
 import { isHiddenPath } from '../notes/vault-path.ts';
 import { gitDate } from './local-time.ts';
@@ -109,7 +109,7 @@ function candidatesOf(files: readonly FileChange[], inRoots: (path: string) => b
 
 /**
  * Every commit of a text search found so far, in Git's order, hidden files dropped (a commit
- * left without files is not kept); `last`: the last commit the pickaxe looked at (null before
+ * left without files is not kept); `last`: the last commit the pickaxe printed (null before
  * any), from which a later scan goes on; `complete` when the walk reached its end.
  */
 interface PickaxeScan {
@@ -117,11 +117,25 @@ interface PickaxeScan {
   found: LogCommit[];
   last: string | null;
   complete: boolean;
+  /** The walk's commits, one id a line (`git rev-list`), once a scan went on from its last commit. */
+  order?: string;
 }
 
 /** Scans of text searches, per repository, filters and head; kept for the pages after the first. */
 const scans = new Map<string, PickaxeScan>();
 const KEPT_SCANS = 16;
+
+/** First pages whose scan is kept once the head is read, by key. */
+const headsRead = new Map<string, Promise<void>>();
+
+/** Keeps `scan` under `key`, unless a scan of the same head there went further. */
+function keepScan(key: string, scan: PickaxeScan): void {
+  const before = scans.get(key);
+  const kept = before !== undefined && before.head === scan.head && (before.complete || before.found.length >= scan.found.length) ? before : scan;
+  scans.delete(key);
+  scans.set(key, kept);
+  if (scans.size > KEPT_SCANS) scans.delete(scans.keys().next().value ?? '');
+}
 
 async function textSearch(mirror: Mirror, search: CommitSearch, text: string, walk: string[]): Promise<FoundCommit[]> {
   const wholeRepository = search.roots.length === 1 && search.roots[0] === '';
@@ -129,22 +143,41 @@ async function textSearch(mirror: Mirror, search: CommitSearch, text: string, wa
   const key = JSON.stringify([mirror.gitDir, text, walk, where]);
   const wanted = search.skip + search.maxCount;
   const inRoots = inRootsOf(search.roots);
-  // The head names the scan; a first page does not wait for it (a commit made meanwhile
-  // only means this page was found just before it).
-  const headNow = headCommit(mirror);
+  // The head names the scan. A first page does not wait for it: it is read once the page is
+  // found (a commit made meanwhile only means this page was found just before it).
+  let headRead: Promise<string | null> | null = null;
+  const head = () => (headRead ??= headCommit(mirror));
+  if (search.skip > 0) await headsRead.get(key);
   let kept = search.skip > 0 ? scans.get(key) : undefined;
-  if (kept !== undefined && kept.head !== (await headNow)) kept = undefined;
-  let pageOf = await scanPage(mirror, search, { text, walk, where, wholeRepository, inRoots, wanted }, kept ?? null, headNow);
+  if (kept !== undefined && kept.head !== (await head())) kept = undefined;
+  const query: TextQuery = { text, walk, where, wholeRepository, inRoots, wanted };
+  let pageOf = await scanPage(mirror, search, query, kept ?? null, head);
   // The head moved under a kept scan in a way that lost its place (a reset): start afresh.
-  if (pageOf === 'lost') pageOf = await scanPage(mirror, search, { text, walk, where, wholeRepository, inRoots, wanted }, null, headCommit(mirror));
+  if (pageOf === 'lost') {
+    headRead = null;
+    pageOf = await scanPage(mirror, search, query, null, head);
+  }
   if (pageOf === 'lost') throw new Error('The branch was reset twice while search_history read it; ask again.');
   if (pageOf.scan === null) return [];
-  // A first page's walk never replaces a scan of the same head that went further.
-  const before = scans.get(key);
-  const scan = before !== undefined && before.head === pageOf.scan.head && (before.complete || before.found.length >= pageOf.scan.found.length) ? before : pageOf.scan;
-  scans.delete(key);
-  scans.set(key, scan);
-  if (scans.size > KEPT_SCANS) scans.delete(scans.keys().next().value ?? '');
+  const scan = pageOf.scan;
+  if (scan.head !== '') keepScan(key, scan);
+  else {
+    // Read after this page is answered: only a later page needs it (and waits for it).
+    const keeping = new Promise<void>((resolve) => {
+      setImmediate(() => {
+        head()
+          .then(
+            (at) => at !== null && keepScan(key, { ...scan, head: at }),
+            () => undefined,
+          )
+          .finally(() => {
+            if (headsRead.get(key) === keeping) headsRead.delete(key);
+            resolve();
+          });
+      });
+    });
+    headsRead.set(key, keeping);
+  }
 
   const { page, files } = pageOf;
   const { files: visible, blobs } = await files.finish();
@@ -157,11 +190,7 @@ async function textSearch(mirror: Mirror, search: CommitSearch, text: string, wa
     const shown = candidates.slice(0, search.filesPerCommit);
     found.push({
       ...header(commit),
-      files: shown.map((file) => {
-        const before = count(file.oldBlob === null ? null : blobs.get(file.oldBlob));
-        const after = count(file.newBlob === null ? null : blobs.get(file.newBlob));
-        return { ...listedFile(file), ...(after !== before ? { text: after > before ? ('added' as const) : ('removed' as const) } : {}) };
-      }),
+      files: shown.map((file) => ({ ...listedFile(file), ...textChange(file, blobs, count) })),
       filesTotal: every.length,
       filesCut: candidates.length > shown.length,
     });
@@ -181,15 +210,16 @@ interface TextQuery {
 /**
  * The page's commits of a text search, from `kept` and as far as it needs beyond (or from a
  * new walk when `kept` is null), each handed to a {@link PageFiles} as it is found. Returns
- * the scan as it now stands (null: an empty repository), or 'lost' when `kept`'s last commit
- * is no longer in the history of its head.
+ * the scan as it now stands (null: an empty repository; its head '' when a new walk did not
+ * need it, read by `head` then), or 'lost' when `kept`'s last commit is no longer in the
+ * history of its head.
  */
 async function scanPage(
   mirror: Mirror,
   search: CommitSearch,
   query: TextQuery,
   kept: PickaxeScan | null,
-  headNow: Promise<string | null>,
+  head: () => Promise<string | null>,
 ): Promise<{ scan: PickaxeScan | null; page: LogCommit[]; files: PageFiles } | 'lost'> {
   const files = new PageFiles(mirror, pathspecs(search.openRoots), true);
   const page: LogCommit[] = [];
@@ -209,8 +239,7 @@ async function scanPage(
       const fresh: PickaxeScan = { head: '', found: [], last: null, complete: false };
       const log = ['log', '-z', LOG_FORMAT, '--raw', '--numstat', '--no-abbrev', `-S${query.text}`, ...query.walk, '-n', String(query.wanted), 'HEAD'];
       const walked = await streamLog(mirror, [...log, ...(query.where.length > 0 ? ['--', ...query.where] : [])], (commit) => take(fresh, commit));
-      fresh.head = (await headNow) ?? '';
-      if (walked === null || fresh.head === '') {
+      if (walked === null) {
         files.stop();
         return { scan: null, page: [], files };
       }
@@ -225,6 +254,7 @@ async function scanPage(
     }
     // Go on from where the last scan stopped while the page is short (hidden-only matches, a later page).
     while (!scan.complete && scan.found.length < query.wanted) {
+      if (scan.head === '') scan.head = (await head()) ?? '';
       const ended = await resume(mirror, scan, query, query.wanted - scan.found.length, take);
       if (ended === null) {
         files.stop();
@@ -240,18 +270,22 @@ async function scanPage(
 }
 
 /**
- * Goes on with `scan` after its last commit: the same walk as `git rev-list` (walk filters
- * and pathspecs, from the scan's head), its commits after `scan.last` fed to
- * `git log --no-walk=unsorted --stdin -S… --raw --numstat` while the list still comes, each
- * match handed to `take`; both stop after `more` matches (`-n` would make that log walk the
- * history again, so it is stopped here, each commit taken as soon as all of its files are
- * printed). Returns whether the walk has ended (fewer than `more` matches), or null when
- * `scan.last` is not in the walk (the head was reset: nothing taken).
+ * Goes on with `scan` after its last commit: the commits of the same walk (`git rev-list`
+ * with the walk filters and pathspecs from the scan's head, read once per scan and kept)
+ * after `scan.last`, given to `git log --no-walk=unsorted --stdin -S… --raw --numstat`, each
+ * match handed to `take`. That log is stopped after `more` matches (`-n` would make it walk
+ * the history again), each commit taken as soon as all of its files are printed. Returns
+ * whether the walk has ended (fewer than `more` matches), or null when `scan.last` is not
+ * in the walk (the head was reset: nothing taken).
  */
 async function resume(mirror: Mirror, scan: PickaxeScan, query: TextQuery, more: number, take: (scan: PickaxeScan, commit: LogCommit) => void): Promise<boolean | null> {
-  const last = scan.last;
   const pathspec = query.where.length > 0 ? ['--', ...query.where] : [];
-  const location = mirror.workTree ? { workTree: mirror.workTree, cwd: mirror.workTree } : { cwd: mirror.gitDir };
+  scan.order ??= (await mirrorGit(mirror, ['rev-list', ...query.walk, scan.head, ...pathspec])).stdout.toString('latin1');
+  const at = scan.last === null ? 0 : scan.order.indexOf(`${scan.last}\n`);
+  if (at === -1) return null;
+  const rest = scan.order.slice(scan.last === null ? 0 : at + scan.last.length + 1);
+  // Without any commit on its input, git log would show HEAD.
+  if (rest === '') return true;
   const parser = new LogParser();
   let printed = 0;
   let failure: unknown = null;
@@ -262,67 +296,42 @@ async function resume(mirror: Mirror, scan: PickaxeScan, query: TextQuery, more:
       take(scan, commit);
     }
   };
-  // Started with the first commit to look at: without any on its input, git log would show HEAD.
-  let log: GitProcess | null = null;
-  const startLog = (): GitProcess => {
-    const started = startGit(['log', '--no-walk=unsorted', '--stdin', '-z', LOG_FORMAT, '--raw', '--numstat', '--no-abbrev', `-S${query.text}`, '--regexp-ignore-case', ...pathspec], {
-      gitDir: mirror.gitDir,
-      ...location,
-      onStdout: (chunk) => {
-        if (failure !== null || printed === more) return;
-        try {
-          handle(parser.push(chunk));
-          const settled = parser.settled();
-          if (settled !== null) handle([settled]);
-          if (printed === more) {
-            started.stop();
-            list.stop();
-          }
-        } catch (error) {
-          failure = error;
-          started.stop();
-          list.stop();
-        }
-      },
-    });
-    started.done.catch(() => undefined);
-    return started;
-  };
-  let reached = last === null;
-  let pending = '';
-  const list = startGit(['rev-list', ...query.walk, scan.head, ...pathspec], {
+  const log = startGit(['log', '--no-walk=unsorted', '--stdin', '-z', LOG_FORMAT, '--raw', '--numstat', '--no-abbrev', `-S${query.text}`, '--regexp-ignore-case', ...pathspec], {
     gitDir: mirror.gitDir,
-    ...location,
+    ...(mirror.workTree ? { workTree: mirror.workTree, cwd: mirror.workTree } : { cwd: mirror.gitDir }),
+    input: rest,
     onStdout: (chunk) => {
-      const lines = (pending + chunk.toString('latin1')).split('\n');
-      pending = lines.pop() ?? '';
-      const after: string[] = [];
-      for (const line of lines) {
-        if (reached) after.push(line);
-        else if (line === last) reached = true;
-      }
-      if (after.length > 0 && printed < more) {
-        log ??= startLog();
-        log.write(`${after.join('\n')}\n`);
+      if (failure !== null || printed === more) return;
+      try {
+        handle(parser.push(chunk));
+        const settled = parser.settled();
+        if (settled !== null) handle([settled]);
+        if (printed === more) log.stop();
+      } catch (error) {
+        failure = error;
+        log.stop();
       }
     },
   });
-  list.end();
-  try {
-    await list.done;
-  } catch (error) {
-    (log as GitProcess | null)?.stop();
-    throw error;
-  }
-  if (!reached) return null;
-  const running = log as GitProcess | null;
-  if (running === null) return true; // nothing after the last commit looked at
-  running.end();
-  const ended = await running.done;
+  log.end();
+  const ended = await log.done;
   if (failure !== null) throw failure;
   if (printed === more) return false;
   if (!ended.stopped) handle(parser.end());
   return printed < more;
+}
+
+/**
+ * Whether a file the pickaxe matched gained the text (`added`) or lost it (`removed`): an
+ * added file gained it and a deleted one lost it (the pickaxe matched, so its count is not
+ * 0); otherwise its old and new blobs' counts tell.
+ */
+function textChange(file: FileChange, blobs: ReadonlyMap<string, Buffer>, count: (content: Buffer | undefined) => number): { text?: 'added' | 'removed' } {
+  if (file.oldBlob === null) return file.newBlob === null ? {} : { text: 'added' };
+  if (file.newBlob === null) return { text: 'removed' };
+  const before = count(blobs.get(file.oldBlob));
+  const after = count(blobs.get(file.newBlob));
+  return after === before ? {} : { text: after > before ? 'added' : 'removed' };
 }
 
 function header(commit: LogCommit): Pick<FoundCommit, 'commit' | 'date' | 'time' | 'author' | 'subject'> {
