@@ -67,12 +67,13 @@ export interface FoundCommit {
  * pickaxe a tenth more), read while it runs and stopped by `-n` once the page is complete.
  * It gives each commit's matching files and their line counts in one pass. Each page commit
  * is handed at once, as it arrives, to one `git diff-tree --stdin -M` (every visible file,
- * for `filesTotal`) and one `git cat-file --batch` (the listed files' old and new blobs, to
- * tell a gain of the text from a loss), which work beside the search. The commits found are
- * kept per head and filters: a later page takes them from there and, if it needs more,
- * goes on from the last commit looked at (`git rev-list` of the same walk fed to
+ * for `filesTotal`) and one `git cat-file --batch` (the old and new blobs of the listed
+ * files that have both, to tell a gain of the text from a loss; an added file gained it, a
+ * deleted one lost it), which work beside the search. The commits found are kept per head
+ * and filters: a later page takes them from there and, if it needs more, goes on from the
+ * last commit looked at (`git rev-list` of the same walk, read once, fed to
  * `git log --no-walk --stdin -S…`), so paging through a long history runs the pickaxe over
- * it once.
+ * it once. A first page reads the head only after it is answered.
  *
  * Other searches run `git log --raw` with the filters and pathspecs (the first page with
  * `-n`, a later page over every match once, kept), then `git diff-tree --stdin` for every
