@@ -127,6 +127,12 @@ const cases: { name: string; ours: () => Promise<unknown>; git: () => Promise<un
     against: 'git blame --porcelain',
   },
   {
+    name: `note_history blame, ${longLived}, same -M -C`,
+    ours: () => history({ path: longLived, blame: true }),
+    git: () => git(['blame', '--porcelain', '-M', '-C', '--', longLived]),
+    against: 'git blame --porcelain -M -C',
+  },
+  {
     name: `note_history blame, ${mostEdited}`,
     ours: () => history({ path: mostEdited, blame: true }),
     git: () => git(['blame', '--porcelain', '--', mostEdited]),
