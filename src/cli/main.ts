@@ -95,7 +95,7 @@ addInstallationOptions(
 addInstallationOptions(program.command('index').description('Build or update the index of the repositories, then exit.'), false).action(async (options: InstallationOptions) => {
   const progress = indexProgress();
   try {
-    const local = await openLocalInstallation(settingsOf(options), { onProgress: progress.onProgress, poll: false });
+    const local = await openLocalInstallation(settingsOf(options), { onProgress: progress.onProgress, poll: false, sharedIndexOnly: true });
     progress.stop();
     if (local.indexNote) stderrLog(local.indexNote);
     console.log(`Indexed ${local.name}: ${local.installation.repoNames().join(', ') || 'no repositories'}`);

@@ -85,7 +85,7 @@ export function installationName(settings: LocalSettings): string {
  */
 export async function openLocalInstallation(
   settings: LocalSettings,
-  options: { log?: Log; onProgress?: IndexProgress; poll?: boolean; as?: string; childBuildFiles?: number } = {},
+  options: { log?: Log; onProgress?: IndexProgress; poll?: boolean; as?: string; childBuildFiles?: number; sharedIndexOnly?: boolean } = {},
 ): Promise<LocalInstallation> {
   const log = options.log ?? stderrLog;
   const reposDir = resolve(settings.reposDir);
@@ -94,7 +94,7 @@ export async function openLocalInstallation(
   const users = settings.usersFile ? await loadUsersFile(resolve(settings.usersFile)) : null;
   const host = new LocalRepoHost({ reposDir, users });
   const childFiles = options.childBuildFiles ?? (options.poll === false ? Infinity : childBuildFiles);
-  const index = await openIndex(settings, name, reposDir, log, { host, childBuildFiles: childFiles });
+  const index = await openIndex(settings, name, reposDir, log, { host, childBuildFiles: childFiles, sharedIndexOnly: options.sharedIndexOnly ?? false });
   let installation: Installation | null = null;
   try {
     await migrate(index.sql);
@@ -192,7 +192,7 @@ async function openIndex(
   name: string,
   reposDir: string,
   log: Log,
-  build: { host: LocalRepoHost; childBuildFiles: number },
+  build: { host: LocalRepoHost; childBuildFiles: number; sharedIndexOnly: boolean },
 ): Promise<{ sql: SqlClient; note: string | null; close(): Promise<void> }> {
   const databaseUrl = settings.databaseUrl ?? process.env['DATABASE_URL'];
   if (databaseUrl) {
@@ -203,6 +203,10 @@ async function openIndex(
   const lentBy = Number(process.env['MAJOR_VAULT_INDEX_LENT_BY']);
   const lock = await lockIndexDir(dataDir, lockWaitMs, Number.isInteger(lentBy) && lentBy > 0 ? { lentBy } : {});
   if (!lock) {
+    // `major-vault index` exists to update the folder's index: one in memory would be thrown away.
+    if (build.sharedIndexOnly) {
+      throw new Error(`The index in ${dataDir} is in use by a running major-vault server, which keeps it up to date itself; nothing to do. Stop that server first to rebuild the index by hand.`);
+    }
     const sql = await openPglite(null);
     const note = `The index in ${dataDir} is in use by another major-vault process; this one keeps a temporary index in memory.`;
     return { sql, note, close: () => sql.close() };
