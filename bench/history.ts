@@ -21,7 +21,7 @@ import { LocalRepoHost } from '../src/repo-host/local/local-repo-host.ts';
 const runs = Number(process.argv[2] ?? 9);
 const only = process.argv[3];
 const bundle = join(import.meta.dirname, '..', '..', 'shared', 'corpora', 'obsidian-help.bundle');
-const reposDir = join(import.meta.dirname, 'work', 'history');
+const reposDir = join(import.meta.dirname, 'checkouts', 'history');
 const repoDir = join(reposDir, 'help');
 if (!existsSync(bundle)) {
   console.error(`No corpus at ${bundle}: nothing to measure.`);

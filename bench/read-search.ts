@@ -26,7 +26,7 @@ import { writeResultsSection } from './results-section.ts';
 
 const root = join(import.meta.dirname, '..');
 const cli = join(root, 'bin', 'major-vault.js');
-const workDir = join(root, 'bench', 'work');
+const workDir = join(root, 'bench', 'checkouts');
 const repo = 'obsidian-help';
 const corpusDir = join(workDir, repo);
 const sectionTitle = 'Read and search (issue 2)';
@@ -69,7 +69,7 @@ function log(message: string): void {
   process.stderr.write(`${message}\n`);
 }
 
-/** Clones the corpus into bench/work once; exits with a sentence when the corpora are absent. */
+/** Clones the corpus into bench/checkouts once; exits with a sentence when the corpora are absent. */
 function ensureCorpus(): void {
   if (existsSync(join(corpusDir, '.git'))) return;
   const bundle = corpusBundle(repo);
@@ -455,19 +455,19 @@ function reportMarkdown(report: Report): string {
     ...search.map((row) => `| \`${row.query}\` | ${row.rgLines} | ${ms(row.ours)} ms | ${ms(row.rg)} ms | ${(row.ours / row.rg).toFixed(2)} | ${ms(row.serverCpu)} ms |`),
     `| **median** | | ${ms(median(search.map((row) => row.ours)))} ms | ${ms(median(search.map((row) => row.rg)))} ms | **${medianRatio.toFixed(2)}** | ${ms(median(search.map((row) => row.serverCpu)))} ms |`,
     '',
-    '`rg` is `rg --smart-case --fixed-strings --line-number QUERY bench/work/obsidian-help`, spawned from the benchmark, its output read; ' +
+    '`rg` is `rg --smart-case --fixed-strings --line-number QUERY bench/checkouts/obsidian-help`, spawned from the benchmark, its output read; ' +
       '`search_notes` is a `tools/call` with `{query, limit: 20}` from the MCP SDK client over Streamable HTTP to `major-vault serve` (PGlite), each timed from request to parsed answer. ' +
       'Runs alternate between the two. rg always reads the whole tree; search_notes stops after 21 matching lines.',
   );
   if (report.otherRepos.length > 0) {
-    lines.push('', `Note: bench/work also held the repositories ${report.otherRepos.join(', ')}, so the \`index\` command and the server indexed those too; every call named \`repo: "obsidian-help"\`.`);
+    lines.push('', `Note: bench/checkouts also held the repositories ${report.otherRepos.join(', ')}, so the \`index\` command and the server indexed those too; every call named \`repo: "obsidian-help"\`.`);
   }
   return lines.join('\n');
 }
 
 // ---------------------------------------------------------------------------------------------
 
-/** The repositories the installation at bench/work has besides obsidian-help (other benchmarks may clone theirs there). */
+/** The repositories the installation at bench/checkouts has besides obsidian-help (other benchmarks may clone theirs there). */
 async function otherReposInWork(): Promise<string[]> {
   const host = new LocalRepoHost({ reposDir: workDir });
   try {
@@ -484,7 +484,7 @@ async function main(): Promise<void> {
   }
   ensureCorpus();
   const otherRepos = await otherReposInWork();
-  if (otherRepos.length > 0) log(`note: bench/work also holds the repositories ${otherRepos.join(', ')}; they are indexed too`);
+  if (otherRepos.length > 0) log(`note: bench/checkouts also holds the repositories ${otherRepos.join(', ')}; they are indexed too`);
 
   log('— the full index build');
   const builds = await measureBuilds();

@@ -24,7 +24,7 @@ import { writeResultsSection } from './results-section.ts';
 
 const runs = Number(process.argv[2] ?? 21);
 const person: Person = { login: 'bench', name: 'Bench', email: 'bench@example.com' };
-const work = join(import.meta.dirname, 'work', 'writes');
+const work = join(import.meta.dirname, 'checkouts', 'writes');
 rmSync(work, { recursive: true, force: true });
 mkdirSync(join(work, 'repos'), { recursive: true });
 
