@@ -15,7 +15,7 @@ import { isHiddenPath } from '../../src/notes/vault-path.ts';
 import { LocalRepoHost } from '../../src/repo-host/local/local-repo-host.ts';
 import { cloneCorpus, corpusBundle, git, tempDir } from '../support/git-fixture.ts';
 import { openTestDatabase } from '../support/test-database.ts';
-import { callTool } from './call-tool.ts';
+import { callTool } from '../support/call-tool.ts';
 import { alicePerson } from './write-fixture.ts';
 
 /**

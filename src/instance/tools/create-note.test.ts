@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { callTool, refusalOf } from '../../../test/writes/call-tool.ts';
+import { callTool, refusalOf } from '../../../test/support/call-tool.ts';
 import { openWriteFixture, type WriteFixture } from '../../../test/writes/write-fixture.ts';
 import { createNote, fillTemplate } from './create-note.ts';
 

@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { LocalRepoHost } from '../../repo-host/local/local-repo-host.ts';
-import { callTool, refusalOf } from '../../../test/writes/call-tool.ts';
+import { callTool, refusalOf } from '../../../test/support/call-tool.ts';
 import { commitOutside, openWriteFixture, type WriteFixture } from '../../../test/writes/write-fixture.ts';
 import { editNote } from './edit-note.ts';
 

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { openAcme } from '../../../test/support/acme-fixture.ts';
 import { makeRepo, tempDir } from '../../../test/support/git-fixture.ts';
 import { openToolContext } from '../../../test/support/tool-context.ts';
+import { refusalOf } from '../../../test/support/call-tool.ts';
 import { isVaultError } from '../../vault-error.ts';
 import { repoField } from '../tool.ts';
 import { listNotes } from './list-notes.ts';
@@ -11,15 +12,7 @@ import { listNotes } from './list-notes.ts';
 let acme: Awaited<ReturnType<typeof openAcme>>;
 const list = async (input: Record<string, unknown>) => listNotes.output.parse(await listNotes.handler(listNotes.input(repoField([])).parse(input), acme.ctx));
 
-async function refusal(input: Record<string, unknown>): Promise<{ code: string; message: string }> {
-  try {
-    await list(input);
-  } catch (error) {
-    if (isVaultError(error)) return { code: error.code, message: error.message };
-    throw error;
-  }
-  throw new Error('expected a refusal');
-}
+const refusal = (input: Record<string, unknown>) => refusalOf(list(input));
 
 beforeAll(async () => {
   acme = await openAcme();

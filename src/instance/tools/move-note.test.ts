@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { callTool, refusalOf } from '../../../test/writes/call-tool.ts';
+import { callTool, refusalOf } from '../../../test/support/call-tool.ts';
 import { openWriteFixture, type WriteFixture } from '../../../test/writes/write-fixture.ts';
 import { moveNote } from './move-note.ts';
 

@@ -4,7 +4,7 @@ import { commit } from '../../../test/support/git-fixture.ts';
 import { openAcme } from '../../../test/support/acme-fixture.ts';
 import { join } from 'node:path';
 import type { TestToolContext } from '../../../test/support/tool-context.ts';
-import { isVaultError } from '../../vault-error.ts';
+import { refusalOf } from '../../../test/support/call-tool.ts';
 import { repoField } from '../tool.ts';
 import { readNote } from './read-note.ts';
 
@@ -12,15 +12,7 @@ let acme: Awaited<ReturnType<typeof openAcme>>;
 let ctx: TestToolContext;
 const read = async (input: Record<string, unknown>) => readNote.output.parse(await readNote.handler(readNote.input(repoField([])).parse(input), ctx));
 
-async function refusal(input: Record<string, unknown>): Promise<{ code: string; message: string }> {
-  try {
-    await read(input);
-  } catch (error) {
-    if (isVaultError(error)) return { code: error.code, message: error.message };
-    throw error;
-  }
-  throw new Error('expected a refusal');
-}
+const refusal = (input: Record<string, unknown>) => refusalOf(read(input));
 
 beforeAll(async () => {
   acme = await openAcme();

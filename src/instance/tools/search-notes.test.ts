@@ -1,6 +1,7 @@
 // search_notes on real repositories: plain text, smart case, regex, paths, paging, long lines.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openAcme } from '../../../test/support/acme-fixture.ts';
+import { refusalOf } from '../../../test/support/call-tool.ts';
 import { isVaultError } from '../../vault-error.ts';
 import { repoField } from '../tool.ts';
 import { searchNotes } from './search-notes.ts';
@@ -8,15 +9,7 @@ import { searchNotes } from './search-notes.ts';
 let acme: Awaited<ReturnType<typeof openAcme>>;
 const search = async (input: Record<string, unknown>) => searchNotes.output.parse(await searchNotes.handler(searchNotes.input(repoField([])).parse(input), acme.ctx));
 
-async function refusal(input: Record<string, unknown>): Promise<{ code: string; message: string }> {
-  try {
-    await search(input);
-  } catch (error) {
-    if (isVaultError(error)) return { code: error.code, message: error.message };
-    throw error;
-  }
-  throw new Error('expected a refusal');
-}
+const refusal = (input: Record<string, unknown>) => refusalOf(search(input));
 
 beforeAll(async () => {
   acme = await openAcme();

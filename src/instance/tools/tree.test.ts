@@ -4,22 +4,14 @@ import { join } from 'node:path';
 import { openAcme } from '../../../test/support/acme-fixture.ts';
 import { makeRepo, tempDir } from '../../../test/support/git-fixture.ts';
 import { openToolContext } from '../../../test/support/tool-context.ts';
-import { isVaultError } from '../../vault-error.ts';
+import { refusalOf } from '../../../test/support/call-tool.ts';
 import { repoField } from '../tool.ts';
 import { tree } from './tree.ts';
 
 let acme: Awaited<ReturnType<typeof openAcme>>;
 const map = async (input: Record<string, unknown>) => tree.output.parse(await tree.handler(tree.input(repoField([])).parse(input), acme.ctx));
 
-async function refusal(input: Record<string, unknown>): Promise<{ code: string; message: string }> {
-  try {
-    await map(input);
-  } catch (error) {
-    if (isVaultError(error)) return { code: error.code, message: error.message };
-    throw error;
-  }
-  throw new Error('expected a refusal');
-}
+const refusal = (input: Record<string, unknown>) => refusalOf(map(input));
 
 beforeAll(async () => {
   acme = await openAcme();
