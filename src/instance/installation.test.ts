@@ -7,7 +7,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { alice, makeRepo, tempDir } from '../../test/support/git-fixture.ts';
 import { openTestDatabase } from '../../test/support/test-database.ts';
-import { removeRepo } from '../note-index/indexer.ts';
+import { removeRepo, syncRepo } from '../note-index/indexer.ts';
 import type { SqlClient } from '../note-index/sql-client.ts';
 import { LocalRepoHost } from '../repo-host/local/local-repo-host.ts';
 import { IndexUnavailableError, Installation } from './installation.ts';
@@ -129,8 +129,10 @@ describe('Installation', () => {
     expect(await installation.index.repoState('notes')).toMatchObject({ head: result.commit, fingerprint: `committed:${result.commit}` });
     expect((await installation.index.getNote('notes', 'b.md'))?.content).toBe('# B, changed\n');
     expect((await installation.index.linksTo('notes', 'a.md')).map((link) => link.source)).toContain('f.md');
-    // The poll compares the real fingerprint once more and finds the same files.
-    await eventually(async () => !(await installation.index.repoState('notes'))!.fingerprint.startsWith('committed:'));
+    // A sync of the repository as it now is finds nothing left to do.
+    await installation.close();
+    const reconcile = await syncRepo(sql, host, 'notes');
+    expect({ changed: reconcile.changed, removed: reconcile.removed }).toEqual({ changed: 0, removed: 0 });
     expect((await installation.index.getNote('notes', 'b.md'))?.content).toBe('# B, changed\n');
     expect(await installation.index.notePaths('notes')).toEqual(['a.md', 'b.md', 'f.md']);
   });
