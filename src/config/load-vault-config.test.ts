@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { defaultSettings, loadVaultConfig } from './load-vault-config.ts';
 import type { VaultConfig } from './vault-config.ts';
+import { createDecisionTool, decisionType, projectsSettings } from '../demo/acme-projects.ts';
 
 /** Loads a config from files given as { path: text }. */
 function load(files: Record<string, string>): Promise<VaultConfig> {
@@ -12,68 +13,13 @@ function messages(config: VaultConfig): string[] {
   return config.problems.map((problem) => problem.message);
 }
 
-// Acme's `projects` repository, as the spec shows it ("Settings", "Note types", "Special tools").
-const acmeSettings = `{
-  "format": 3,
-  "role": "root",
-  "name": "projects",
-  "prompts": [],
-  "resources": [],
-
-  // One line for every reader's tool list, at most 120 characters.
-  "summary": "One folder per project: plans, decisions and meeting notes.",
-
-  // The folders that belong to the vault; "/" opens the whole repository.
-  "folders": ["active/", "archive/"],
-
-  // Where a note names its type, and where it sums itself up.
-  "typeField": "type",
-  "summaryField": "summary",
-
-  // A note without a type: a "hint" or an "error".
-  "untyped": "hint"
-}
-`;
-
-const acmeDecisionType = `---
-places:
-  - "active/{project:slug}/decisions/{title:slug}.md"
-frontmatter:
-  type: object
-  properties:
-    title:
-      type: string
-      description: The decision, in one line.
-    decided_by:
-      type: string
-      description: Who made it.
-    decided_on:
-      type: string
-      description: When, as YYYY-MM-DD.
-  required:
-    - title
-    - decided_by
-    - decided_on
----
-# {title}
-
-{body}
-`;
-
-const acmeCreateDecision = `---
-engine: create
-type: decision
-title: Record a decision
----
-Records one decision of a project: what was decided, by whom, and when.
-Refuses to overwrite a decision that already exists under the same title.
-`;
-
+// Acme's `projects` repository, as the spec shows it ("Settings", "Note types", "Special tools"):
+// the demo's own .vault/ files.
 const acme = {
-  '.vault/settings.jsonc': acmeSettings,
+  '.vault/settings.jsonc': projectsSettings,
   '.vault/instructions.md': '\nEvery decision names who made it and when.\n\n',
-  '.vault/types/decision.md': acmeDecisionType,
-  '.vault/tools/create_decision.md': acmeCreateDecision,
+  '.vault/types/decision.md': decisionType,
+  '.vault/tools/create_decision.md': createDecisionTool,
   'active/launch/decisions/pick-a-date.md': '---\ntype: decision\n---\n',
 };
 
@@ -153,8 +99,8 @@ describe('loadVaultConfig', () => {
         order: ['create_decision'],
         overview: { topic: 'project', fields: ['status', 'owner'] },
       }),
-      '.vault/types/decision.md': acmeDecisionType,
-      '.vault/tools/create_decision.md': acmeCreateDecision,
+      '.vault/types/decision.md': decisionType,
+      '.vault/tools/create_decision.md': createDecisionTool,
     });
     expect(config.problems).toEqual([]);
     expect(config.settings).toEqual({

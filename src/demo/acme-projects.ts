@@ -2,7 +2,8 @@
 // as the spec describes Acme's (settings, instructions, the `decision` type, create_decision).
 import { jonas, maya, priya, tom, type DemoCommit } from './demo-commit.ts';
 
-const settings = `{
+/** `.vault/settings.jsonc` of Acme's `projects`, word for word as the spec shows it ("Settings"). */
+export const projectsSettings = `{
   "format": 3,
   "role": "root",
   "name": "projects",
@@ -24,7 +25,8 @@ const settings = `{
 }
 `;
 
-const decisionType = `---
+/** `.vault/types/decision.md`, as the spec shows it ("Note types"). */
+export const decisionType = `---
 places:
   - "active/{project:slug}/decisions/{title:slug}.md"
 frontmatter:
@@ -49,7 +51,8 @@ frontmatter:
 {body}
 `;
 
-const createDecisionTool = `---
+/** `.vault/tools/create_decision.md`, as the spec shows it ("Special tools"). */
+export const createDecisionTool = `---
 engine: create
 type: decision
 title: Record a decision
@@ -496,7 +499,7 @@ export const projectsCommits: DemoCommit[] = [
     message: 'Set up the projects repository\n\nFolders active/ and archive/, the decision type and the create_decision tool.',
     files: {
       'README.md': rootReadme,
-      '.vault/settings.jsonc': settings,
+      '.vault/settings.jsonc': projectsSettings,
       '.vault/instructions.md': 'Every decision names who made it and when.\n',
       '.vault/types/decision.md': decisionType,
       '.vault/tools/create_decision.md': createDecisionTool,
