@@ -1,5 +1,6 @@
 // A real ToolContext over Git repositories built by a test, for the history tools: LocalRepoHost,
 // the index (PGlite, or the Postgres server with DATABASE_URL) and an installation over them.
+import { callTool as callSharedTool, refusalOf as sharedRefusalOf } from '../support/call-tool.ts';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { defaultVaultConfig } from '../../src/config/load-vault-config.ts';
@@ -10,7 +11,7 @@ import type { SqlClient } from '../../src/note-index/sql-client.ts';
 import { LocalRepoHost } from '../../src/repo-host/local/local-repo-host.ts';
 import type { Person } from '../../src/repo-host/person.ts';
 import type { RepoHost } from '../../src/repo-host/repo-host.ts';
-import { isVaultError, type VaultErrorCode } from '../../src/vault-error.ts';
+import type { VaultErrorCode } from '../../src/vault-error.ts';
 import { alice, tempDir } from '../support/git-fixture.ts';
 import { openTestDatabase } from '../support/test-database.ts';
 
@@ -78,7 +79,7 @@ export async function callTool<I extends z.ZodRawShape, O extends z.ZodRawShape>
   ctx: ToolContext,
   args: Record<string, unknown>,
 ): Promise<z.output<z.ZodObject<O>> & { jsonLength: number }> {
-  const answer = tool.output.parse(await tool.handler(tool.input(z.string()).parse(args), ctx));
+  const answer = await callSharedTool(tool, args, ctx);
   return Object.assign(answer, { jsonLength: JSON.stringify(answer).length });
 }
 
@@ -89,11 +90,7 @@ export async function refusalOf<I extends z.ZodRawShape, O extends z.ZodRawShape
   args: Record<string, unknown>,
   code: VaultErrorCode,
 ): Promise<string> {
-  try {
-    await tool.handler(tool.input(z.string()).parse(args), ctx);
-  } catch (error) {
-    if (isVaultError(error, code)) return error.message;
-    throw error;
-  }
-  throw new Error(`expected a ${code} refusal of ${JSON.stringify(args)}`);
+  const error = await sharedRefusalOf(callSharedTool(tool, args, ctx));
+  if (error.code !== code) throw new Error(`expected a ${code} refusal of ${JSON.stringify(args)}, got ${error.code}: ${error.message}`);
+  return error.message;
 }

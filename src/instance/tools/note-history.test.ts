@@ -1,31 +1,18 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { z } from 'zod';
-import { openHistoryFixture, type HistoryFixture } from '../../../test/history/history-fixture.ts';
+import { callTool, openHistoryFixture, refusalOf, type HistoryFixture } from '../../../test/history/history-fixture.ts';
 import { buildBare, buildMerged, buildVault, buildWorkTree, oddName, planText, type MergedCommits, type VaultCommits } from '../../../test/history/history-repos.ts';
-import { isVaultError, type VaultErrorCode } from '../../vault-error.ts';
+import type { VaultErrorCode } from '../../vault-error.ts';
 import type { ToolContext } from '../tool.ts';
 import { noteHistory } from './note-history.ts';
 
 // The fixtures' dates are +01:00: days and day boundaries are read in Berlin time.
 process.env.TZ = 'Europe/Berlin';
 
-const inputSchema = noteHistory.input(z.string());
 
-async function call(ctx: ToolContext, args: Record<string, unknown>) {
-  const answer = await noteHistory.handler(inputSchema.parse(args), ctx);
-  return noteHistory.output.parse(answer);
-}
+const call = (ctx: ToolContext, args: Record<string, unknown>) => callTool(noteHistory, ctx, args);
 
-async function refusal(ctx: ToolContext, args: Record<string, unknown>, code: VaultErrorCode): Promise<string> {
-  try {
-    await call(ctx, args);
-  } catch (error) {
-    if (isVaultError(error, code)) return error.message;
-    throw error;
-  }
-  throw new Error(`expected a ${code} refusal`);
-}
+const refusal = (ctx: ToolContext, args: Record<string, unknown>, code: VaultErrorCode) => refusalOf(noteHistory, ctx, args, code);
 
 let fixture: HistoryFixture;
 let ctx: ToolContext;

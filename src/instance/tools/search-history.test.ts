@@ -1,36 +1,23 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { z } from 'zod';
-import { openHistoryFixture, type HistoryFixture } from '../../../test/history/history-fixture.ts';
+import { callTool, openHistoryFixture, refusalOf, type HistoryFixture } from '../../../test/history/history-fixture.ts';
 import { buildMerged, buildVault, buildWorkTree, oddName, tabName, type MergedCommits, type VaultCommits } from '../../../test/history/history-repos.ts';
-import { isVaultError, type VaultErrorCode } from '../../vault-error.ts';
+import type { VaultErrorCode } from '../../vault-error.ts';
 import type { ToolContext } from '../tool.ts';
 import { searchHistory } from './search-history.ts';
 
 // The fixtures' dates are +01:00: days and day boundaries are read in Berlin time.
 process.env.TZ = 'Europe/Berlin';
 
-const inputSchema = searchHistory.input(z.string());
 
-async function call(ctx: ToolContext, args: Record<string, unknown>) {
-  const answer = await searchHistory.handler(inputSchema.parse(args), ctx);
-  return searchHistory.output.parse(answer);
-}
+const call = (ctx: ToolContext, args: Record<string, unknown>) => callTool(searchHistory, ctx, args);
 
 async function commitsOf(ctx: ToolContext, args: Record<string, unknown>): Promise<string[]> {
   return (await call(ctx, { limit: 50, ...args })).commits.map((c) => c.commit);
 }
 
-async function refusal(ctx: ToolContext, args: Record<string, unknown>, code: VaultErrorCode): Promise<string> {
-  try {
-    await call(ctx, args);
-  } catch (error) {
-    if (isVaultError(error, code)) return error.message;
-    throw error;
-  }
-  throw new Error(`expected a ${code} refusal`);
-}
+const refusal = (ctx: ToolContext, args: Record<string, unknown>, code: VaultErrorCode) => refusalOf(searchHistory, ctx, args, code);
 
 let fixture: HistoryFixture;
 let ctx: ToolContext;
