@@ -266,6 +266,12 @@ describe('loadVaultConfig', () => {
       expect(config.problems[0]).toMatchObject({ file: '.vault/types/memo.md', message: expect.stringMatching(/^types\/memo\.md: its frontmatter does not parse \(.+\); the type has no places and no schema$/) });
     });
 
+    it('reads template placeholders in a type file\'s frontmatter as text, not as a YAML error', async () => {
+      const config = await load({ '.vault/types/memo.md': '---\nplaces: ["m/{title:slug}.md"]\ncreated: {{date}} {{time}}\n---\n# {title}\n' });
+      expect(config.types.get('memo')).toEqual({ name: 'memo', places: ['m/{title:slug}.md'], frontmatter: {}, template: '# {title}\n' });
+      expect(messages(config)).toEqual(['types/memo.md: "created" is not a key of a type file (it has places and frontmatter); ignored']);
+    });
+
     it('takes a type file without frontmatter as all template', async () => {
       const config = await load({ '.vault/types/memo.md': '# {title}\n\n{body}\n' });
       expect(config.types.get('memo')).toEqual({ name: 'memo', places: [], frontmatter: {}, template: '# {title}\n\n{body}\n' });

@@ -120,6 +120,21 @@ describe('template placeholders (kepano\'s Obsidian templates)', () => {
     expect(warned).not.toHaveBeenCalled();
   });
 
+  it('reads several placeholders on one line as the text written: created: {{date}} {{time}}', () => {
+    const fm = splitFrontmatter('---\ncreated: {{date}} {{time}}\nlast: {{date:YYYY-MM-DD}} at {{time:HH:mm}}  # when\n"due on": {{date}}-x\nseen:\n  - {{date}} {{time}}\ntitle: {{title}}\n---\n# {{title}}\n');
+    expect(fm.error).toBeNull();
+    expect(fm.data).toEqual({ created: '{{date}} {{time}}', last: '{{date:YYYY-MM-DD}} at {{time:HH:mm}}', 'due on': '{{date}}-x', seen: ['{{date}} {{time}}'], title: '{{title}}' });
+    expect(splitFrontmatter('---\r\ncreated: {{date}} {{time}}\r\n---\r\n').data).toEqual({ created: '{{date}} {{time}}' });
+    expect(parseFrontmatterYaml('created: {{date}} {{time}}\n').data).toEqual({ created: '{{date}} {{time}}' });
+  });
+
+  it('still reports a real error beside such a placeholder line, on its own line', () => {
+    const fm = splitFrontmatter('---\ncreated: {{date}} {{time}}\ncreated: {{date}}\n---\n');
+    expect(fm.data).toBeNull();
+    expect(fm.error).toMatch(/^The frontmatter YAML does not parse at line 3, .*unique/);
+    expect(splitFrontmatter('---\nplace: {city: Berlin} and more\n---\n').error).toMatch(/line 2/);
+  });
+
   it('keeps real flow mappings, and prints nothing for a collection key either', () => {
     const emitted = vi.spyOn(process, 'emitWarning');
     expect(splitFrontmatter('---\nplace: {city: Berlin, zip: }\n---\n').data).toEqual({ place: { city: 'Berlin', zip: null } });

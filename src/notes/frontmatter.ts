@@ -101,10 +101,22 @@ export function parseFrontmatterYaml(
   raw: string,
   fenceLine = 1,
 ): { data: Record<string, unknown> | null; error: string | null } {
-  const lineCounter = new LineCounter();
   try {
     // logLevel 'error': the library would otherwise print its warnings on the server's stderr.
-    const doc = parseDocument(raw, { schema: 'core', prettyErrors: false, lineCounter, uniqueKeys: true, logLevel: 'error' });
+    const parse = (source: string) => {
+      const lineCounter = new LineCounter();
+      const doc = parseDocument(source, { schema: 'core', prettyErrors: false, lineCounter, uniqueKeys: true, logLevel: 'error' });
+      return { source, doc, lineCounter };
+    };
+    let parsed = parse(raw);
+    if (parsed.doc.errors.length > 0) {
+      // `created: {{date}} {{time}}` is no YAML, but Obsidian's templates write it: such a value
+      // is read as the text written, as a lone `{{date}}` is (see keepPlaceholders). Lines stay
+      // lines, so an error left after that names the same line of the file.
+      const quoted = quotePlaceholderValues(raw);
+      if (quoted !== raw) parsed = parse(quoted);
+    }
+    const { doc, lineCounter, source } = parsed;
     const first = doc.errors[0];
     if (first) {
       const at = lineCounter.linePos(first.pos[0]);
@@ -125,7 +137,7 @@ export function parseFrontmatterYaml(
         error: `The frontmatter is ${what}, not a mapping of fields (lines ${fenceLine + 1}–${fenceLine + Math.max(1, lineCounter.lineStarts.length - 1)}). Write it as "field: value" lines.`,
       };
     }
-    keepPlaceholders(doc, raw);
+    keepPlaceholders(doc, source);
     const data = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT }) as Record<string, unknown>;
     return { data, error: null };
   } catch (cause) {
@@ -147,6 +159,24 @@ function keepPlaceholders(doc: Document, raw: string): void {
       if (!isPlaceholder(node) || !node.range) return undefined;
       return new Scalar(raw.slice(node.range[0], node.range[1]));
     },
+  });
+}
+
+/** A line whose value starts with a template placeholder: the text before the value, the value, a trailing comment. */
+const PLACEHOLDER_LINE = /^([ \t]*(?:-[ \t]+)*(?:(?:"(?:[^"\\]|\\.)*"|'(?:[^']|'')*'|[^\s#'"{}[\],&*!|>%@`-][^#{}[\],]*?)[ \t]*:[ \t]+)?)(\{\{.*?\}\}.*?)([ \t]+#.*)?$/;
+
+/**
+ * `raw` with every value that starts with a template placeholder (`{{date}} {{time}}`,
+ * `- {{date}} notes`, possibly followed by a ` # comment`) written as a double-quoted string
+ * of the same text, one line for one line; other lines untouched. Only used when `raw` does
+ * not parse as it stands.
+ */
+function quotePlaceholderValues(raw: string): string {
+  return raw.replace(/[^\r\n]+/g, (line) => {
+    const match = PLACEHOLDER_LINE.exec(line);
+    if (match === null) return line;
+    const [, before = '', value = '', comment = ''] = match;
+    return `${before}${JSON.stringify(value.trimEnd())}${comment}`;
   });
 }
 

@@ -65,6 +65,19 @@ describe('create_note', () => {
     expect(fixture.commitCount()).toBe(3);
   });
 
+  it('creates a typed note from a type file with Obsidian placeholders on one line, which is no YAML error', async () => {
+    fixture = await openWriteFixture({
+      '.vault/settings.jsonc': settings(),
+      '.vault/types/meeting.md': '---\nplaces:\n  - "meetings/{title:slug}.md"\ncreated: {{date}} {{time}}\n---\n# {title}\n\nHeld {{date}} {{time}}.\n\n{body}\n',
+    });
+    const ctx = await fixture.context();
+    expect(ctx.vaults.get('notes')!.config.problems.map((problem) => problem.message)).toEqual(['types/meeting.md: "created" is not a key of a type file (it has places and frontmatter); ignored']);
+    const answer = await callTool(createNote, { repo: 'notes', type: 'meeting', frontmatter: { title: 'Kick-off', created: '2026-11-30 18:20' }, body: 'Agenda.' }, ctx);
+    expect(answer.path).toBe('meetings/kick-off.md');
+    expect(fixture.show(answer.path).toString()).toBe('---\ntype: meeting\ntitle: Kick-off\ncreated: 2026-11-30 18:20\n---\n# Kick-off\n\nHeld {{date}} {{time}}.\n\nAgenda.\n');
+    expect((await ctx.index.getNote('notes', answer.path))?.frontmatter).toEqual({ type: 'meeting', title: 'Kick-off', created: '2026-11-30 18:20' });
+  });
+
   it('uses the default type, except for a README and exempt paths', async () => {
     fixture = await openWriteFixture({
       '.vault/settings.jsonc': settings(', "defaultType": "idea", "exempt": ["templates/"]'),
@@ -145,5 +158,7 @@ describe('fillTemplate', () => {
     expect(fillTemplate('# {title}\n\n{body}\n', { title: 'T' }, 'has {title}')).toBe('# T\n\nhas {title}\n');
     expect(fillTemplate('# {title}\n{missing}\n', { title: 'T' }, 'b')).toBe('# T\n{missing}\n\nb');
     expect(fillTemplate('', {}, 'b')).toBe('b');
+    // Obsidian's own placeholders in double braces are not ours: kept whole, never half filled.
+    expect(fillTemplate('# {{title}} ({title})\nAt {{date}} {{time}}\n{body}\n', { title: 'T', date: 'D' }, 'b')).toBe('# {{title}} (T)\nAt {{date}} {{time}}\nb\n');
   });
 });

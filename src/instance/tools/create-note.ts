@@ -171,13 +171,16 @@ function typedPath(type: NoteType, values: Record<string, unknown>, givenPath: s
 
 /**
  * The type's template with `{body}` replaced by `body` and `{field}` by the frontmatter
- * field's text (a placeholder naming no field stays as written); the body is inserted once,
- * never scanned for placeholders. A template without `{body}` is followed by the body.
+ * field's text (a placeholder naming no field stays as written, and so does one in double
+ * braces, such as Obsidian's `{{date}}`); the body is inserted once, never scanned for
+ * placeholders. A template without `{body}` is followed by the body.
  */
 export function fillTemplate(template: string, values: Record<string, unknown>, body: string): string {
   if (template.trim() === '') return body;
   let sawBody = false;
-  const filled = template.replace(/\{([^{}\s:]+)\}/g, (whole, name: string) => {
+  // An Obsidian placeholder in double braces (`{{date}}`, `{{title}}`) is not ours: kept whole.
+  const filled = template.replace(/\{\{[^{}]*\}\}|\{([^{}\s:]+)\}/g, (whole, name: string | undefined) => {
+    if (name === undefined) return whole;
     if (name === 'body') {
       sawBody = true;
       return body;

@@ -114,6 +114,7 @@ describe('list_notes', () => {
         message: 'Templates and clippings',
         files: {
           'Templates/Book Template.md': '---\ncategories:\n  - "[[Books]]"\nauthor: []\ncreated: {{date}}\ntitle: "{{title}}"\ntags:\n  - to-read\n---\n',
+          'Templates/Meeting Template.md': '---\ncreated: {{date}} {{time}}\ntitle: {{title}} notes\n---\n# {{title}}\n',
           'Clippings/Buy wisely.md': '---\ncategories:\n  - "[[Clippings]]"\n  - "[[Posts]]"\nstatus:\n  - "[[Published]]"\n---\nCost per use.\n',
           'Clippings/Draft.md': '---\nstatus: draft\n---\nNot yet.\n',
         },
@@ -126,6 +127,8 @@ describe('list_notes', () => {
       expect(emitted).not.toHaveBeenCalled();
       const all = await listIn({ fields: ['created', 'title', 'categories', 'status'] });
       expect(all.notes.find((n) => n.path === 'Templates/Book Template.md')?.fields).toEqual({ created: '{{date}}', title: '{{title}}', categories: '[[Books]]' });
+      expect(all.notes.find((n) => n.path === 'Templates/Meeting Template.md')?.fields).toEqual({ created: '{{date}} {{time}}', title: '{{title}} notes' });
+      expect((await kepano.index.getNote('kepano', 'Templates/Meeting Template.md'))?.frontmatter).toEqual({ created: '{{date}} {{time}}', title: '{{title}} notes' });
       expect(all.notes.find((n) => n.path === 'Clippings/Buy wisely.md')?.fields).toEqual({ categories: '[[Clippings]], [[Posts]]', status: '[[Published]]' });
       const published = await listIn({ status: '[[Published]]' });
       expect(published).toMatchObject({ total: 1, notes: [{ path: 'Clippings/Buy wisely.md' }] });
