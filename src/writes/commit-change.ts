@@ -10,6 +10,7 @@ import type { FileChange, Mirror, RepoHost, Snapshot } from '../repo-host/repo-h
 import type { ToolContext, Vault } from '../instance/tool.ts';
 import { isVaultError, VaultError } from '../vault-error.ts';
 import { commitMessage } from './commit-message.ts';
+import { linksOnPaths, type LinkOnPath } from './symlinks.ts';
 
 /** How many times a change is prepared and committed before a moving head is a conflict. */
 export const MAX_ATTEMPTS = 6;
@@ -51,6 +52,12 @@ export interface WriteRead {
    * the folder does not exist or is a file.
    */
   folder(folder: string): Promise<FolderEntry[]>;
+  /**
+   * The paths among `paths` that are a symbolic link, or lie below one, in the current state
+   * (the disk in a work tree, the head's tree in a bare repository), each with the first link
+   * on its way; see {@link linksOnPaths}. A write tool refuses those (a link is not a note).
+   */
+  links(paths: readonly string[]): Promise<Map<string, LinkOnPath>>;
 }
 
 /** Options of {@link commitChange}. */
@@ -201,6 +208,7 @@ function snapshotReader(host: RepoHost, repo: string, mirror: Mirror, snapshot: 
     },
     files,
     folder: (folder) => listFolder(mirror, snapshot.head, folder),
+    links: (paths) => linksOnPaths(mirror, snapshot.head, paths),
   };
   return { read, lookAt: async () => undefined };
 }
@@ -263,6 +271,7 @@ async function pathReader(host: RepoHost, repo: string, mirror: Mirror, knownHea
       listed.set(folder, new Set(entries.map((entry) => entry.path)));
       return entries;
     },
+    links: (paths) => linksOnPaths(mirror, head, paths),
   };
   return { read, lookAt: async (paths) => void (await files(paths.filter((path) => !looked(path)))) };
 }

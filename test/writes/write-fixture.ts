@@ -1,7 +1,8 @@
 // A real ToolContext over a real Git repository for the write tools' tests: LocalRepoHost,
 // the index (PGlite, or the Postgres server with DATABASE_URL) and the installation's sync.
 import { execFileSync } from 'node:child_process';
-import { join } from 'node:path';
+import { mkdirSync, symlinkSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { Installation } from '../../src/instance/installation.ts';
 import type { ToolContext } from '../../src/instance/tool.ts';
 import type { SqlClient } from '../../src/note-index/sql-client.ts';
@@ -72,6 +73,29 @@ export async function openWriteFixture(files: Record<string, string | Buffer>, o
 /** Commits `files` in the fixture's work tree as someone else (an outside change). */
 export function commitOutside(fixture: WriteFixture, files: Record<string, string | null>, message = 'Outside change'): string {
   return commit(fixture.repoDir, { files, message });
+}
+
+/**
+ * Commits symbolic links (`path → target text`) as someone else: in the work tree, or, for a
+ * bare fixture, in a clone pushed back. Returns the new head.
+ */
+export function commitSymlinks(fixture: WriteFixture, links: Record<string, string>, message = 'Links'): string {
+  const bare = fixture.git(['rev-parse', '--is-bare-repository']) === 'true';
+  const temp = bare ? tempDir('mv-links-') : null;
+  const dir = temp === null ? fixture.repoDir : join(temp.path, 'clone');
+  try {
+    if (temp !== null) git(temp.path, ['clone', '-q', fixture.repoDir, 'clone']);
+    for (const [path, target] of Object.entries(links)) {
+      mkdirSync(dirname(join(dir, path)), { recursive: true });
+      symlinkSync(target, join(dir, path));
+      git(dir, ['add', '--', path]);
+    }
+    git(dir, ['-c', 'user.name=Outside', '-c', 'user.email=outside@example.com', 'commit', '-q', '-m', message]);
+    if (temp !== null) git(dir, ['push', '-q', 'origin', 'HEAD:main']);
+    return fixture.git(['rev-parse', 'HEAD']);
+  } finally {
+    temp?.cleanup();
+  }
 }
 
 /** git's raw standard output, as bytes. */

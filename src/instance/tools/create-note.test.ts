@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { callTool, refusalOf } from '../../../test/support/call-tool.ts';
-import { openWriteFixture, type WriteFixture } from '../../../test/writes/write-fixture.ts';
+import { commitSymlinks, openWriteFixture, type WriteFixture } from '../../../test/writes/write-fixture.ts';
 import { createNote, fillTemplate } from './create-note.ts';
 
 let fixture: WriteFixture | undefined;
@@ -142,6 +142,16 @@ describe('create_note', () => {
     expect(fixture.git(['rev-parse', 'HEAD'])).toBe(head);
     expect(fixture.git(['ls-files', '-s', 'notes/link-out.md'])).toMatch(/^120000 /);
     expect(fixture.git(['status', '--porcelain'])).toBe('?? notes/folder.md/');
+  });
+
+  it('refuses a path through a folder that is a symbolic link, naming where the note belongs', async () => {
+    fixture = await openWriteFixture({ 'notes/a.md': 'a\n' });
+    const head = commitSymlinks(fixture, { shortcut: 'notes' });
+    const refused = await refusalOf(callTool(createNote, { repo: 'notes', path: 'shortcut/new.md', body: 'x\n' }, await fixture.context()));
+    expect(refused.code).toBe('not_a_note');
+    expect(refused.message).toBe('"shortcut/new.md" lies in "shortcut", which is a symbolic link to "notes", not a folder of its own, and create_note never writes through a link. Create the note at "notes/new.md" instead. Nothing was written.');
+    expect(fixture.git(['rev-parse', 'HEAD'])).toBe(head);
+    expect(fixture.git(['status', '--porcelain'])).toBe('');
   });
 
   it('refuses to overwrite an uncommitted file in the work tree', async () => {

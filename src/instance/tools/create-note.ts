@@ -10,6 +10,7 @@ import { runGit } from '../../repo-host/git/run-git.ts';
 import { VaultError } from '../../vault-error.ts';
 import { commitChange, writableVault } from '../../writes/commit-change.ts';
 import { ignoresCase, sameFileAs } from '../../writes/same-path.ts';
+import { linkRefusal } from '../../writes/symlinks.ts';
 import { fitsPlace, placeRefusal, requireType, schemaProblems, schemaRefusal } from '../../writes/type-rules.ts';
 import { defineTool, type ToolContext } from '../tool.ts';
 
@@ -40,7 +41,9 @@ interface PlannedNote {
  *   differs only by Unicode normalisation (or by case, on a case-insensitive checkout), is
  *   never overwritten: refused with `exists`, naming it. So is anything else there — a symbolic
  *   link, a submodule, a folder — and a file where a folder of the path should be (the host
- *   refuses that one at commit time). Only the note's folder is looked at, not a snapshot.
+ *   refuses that one at commit time), and a folder on the way that is a symbolic link
+ *   (`not_a_note`, naming where it points). Only the note's folder and the folders on the
+ *   way are looked at, not a snapshot.
  */
 export const createNote = defineTool({
   name: 'create_note',
@@ -71,6 +74,9 @@ export const createNote = defineTool({
     const done = await commitChange(ctx, input.repo, { tool: 'create_note', summary: `Created ${posix.basename(planned.path)}`.slice(0, 60) }, async (read) => {
       // The note's folder is all that needs looking at: the path and the names that would be
       // the same file (Unicode normalisation, and case on a case-insensitive checkout).
+      // A folder on the way that is a symbolic link: the note would land wherever it points.
+      const link = (await read.links([planned.path])).get(planned.path);
+      if (link !== undefined && link.link !== planned.path) throw linkRefusal(planned.path, link, 'create_note', 'never writes through a link', 'Create the note at');
       const entries = await read.folder(folder);
       const existing = sameFileAs(
         entries.map((entry) => entry.path),

@@ -1,10 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
-import { readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import { lstatSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { LocalRepoHost } from '../../repo-host/local/local-repo-host.ts';
 import { callTool, refusalOf } from '../../../test/support/call-tool.ts';
-import { commitOutside, openWriteFixture, type WriteFixture } from '../../../test/writes/write-fixture.ts';
+import { commitOutside, commitSymlinks, openWriteFixture, type WriteFixture } from '../../../test/writes/write-fixture.ts';
 import { editNote } from './edit-note.ts';
 
 const bobPerson = { login: 'bob', name: 'Bob Brandt', email: 'bob@acme.example' };
@@ -303,4 +303,44 @@ describe('edit_note', () => {
     expect(fixture.commitCount()).toBe(1 + succeeded);
     await otherHost.close();
   }, 600_000);
+
+  for (const bare of [false, true]) {
+    it(`refuses a symbolic link, or a path through one, naming where it points; nothing is written (${bare ? 'bare' : 'work tree'})`, async () => {
+      fixture = await openWriteFixture({ 'notes/plan.md': '# Plan\n\nPrice: 20 EUR\n' }, { bare });
+      const head = commitSymlinks(fixture, { 'notes/alias.md': 'plan.md', 'shortcut': 'notes', 'notes/away.md': '../../../outside.md', 'notes/git.md': '../.git/config' });
+      const ctx = await fixture.context();
+      const edit = (path: string, more: Record<string, unknown> = {}) => callTool(editNote, { repo: 'notes', path, old_text: 'Price: 20 EUR', new_text: 'Price: 25 EUR', summary: 'Raised the price', ...more }, ctx);
+
+      const link = await refusalOf(edit('notes/alias.md'));
+      expect(link.code).toBe('not_a_note');
+      expect(link.message).toBe('"notes/alias.md" is a symbolic link to "notes/plan.md", not a note of its own, and edit_note would replace the link with a file of its own. Edit "notes/plan.md" instead. Nothing was written.');
+      expect(link.details).toMatchObject({ path: 'notes/alias.md', link: 'notes/alias.md', target: 'notes/plan.md', instead: 'notes/plan.md' });
+      const through = await refusalOf(edit('shortcut/plan.md'));
+      expect(through.code).toBe('not_a_note');
+      expect(through.message).toContain('"shortcut/plan.md" lies in "shortcut", which is a symbolic link to "notes"');
+      expect(through.message).toContain('Edit "notes/plan.md" instead.');
+      for (const path of ['notes/away.md', 'notes/git.md']) {
+        const away = await refusalOf(edit(path));
+        expect(away.code).toBe('not_a_note');
+        expect(away.message).toContain(`"${path}" is a symbolic link, not a note of its own; it leads outside the repository or into a hidden path`);
+        expect(away.message).not.toMatch(/outside\.md|config/);
+      }
+      // In more_edits too: the first edit would work, but none is made.
+      const second = await refusalOf(edit('notes/plan.md', { more_edits: [{ path: 'notes/alias.md', old_text: '# Plan', new_text: '# The plan' }] }));
+      expect(second.code).toBe('not_a_note');
+      expect(second.message).toMatch(/^more_edits\[0\] \(edit 2 of 2\) cannot be made, so none of the 2 edits was: "notes\/alias\.md" is a symbolic link to "notes\/plan\.md"/);
+
+      expect(fixture.git(['rev-parse', 'HEAD'])).toBe(head);
+      expect(fixture.git(['ls-tree', 'HEAD', '--', 'notes/alias.md'])).toMatch(/^120000 /);
+      if (!bare) {
+        expect(lstatSync(join(fixture.repoDir, 'notes', 'alias.md')).isSymbolicLink()).toBe(true);
+        expect(fixture.git(['status', '--porcelain'])).toBe('');
+      }
+      // The target itself is edited as usual, and the link stays a link.
+      await edit('notes/plan.md');
+      expect(fixture.show('notes/plan.md').toString()).toBe('# Plan\n\nPrice: 25 EUR\n');
+      expect(fixture.git(['ls-tree', 'HEAD', '--', 'notes/alias.md'])).toMatch(/^120000 /);
+      expect(fixture.commitCount()).toBe(3);
+    });
+  }
 });

@@ -7,6 +7,7 @@ import { replacePassage } from '../../notes/passage.ts';
 import { assertInFolders, normalizeVaultPath } from '../../notes/vault-path.ts';
 import { isVaultError, VaultError } from '../../vault-error.ts';
 import { commitChange, writableVault, type WriteRead } from '../../writes/commit-change.ts';
+import { linkRefusal } from '../../writes/symlinks.ts';
 import { fitsPlace, isTypeExempt, placeRefusal, schemaProblems, schemaRefusal, typeNameOf } from '../../writes/type-rules.ts';
 import { defineTool } from '../tool.ts';
 
@@ -30,7 +31,8 @@ interface Edit {
  * same commit; if one cannot be made, none is and the refusal names it. On a table row a bare
  * `|` inside a wiki-link gets its backslash (said in `note`). Refused for what the change
  * itself breaks: frontmatter that stops parsing, a type schema problem it introduces, a new
- * type whose places do not include the note's path, a path outside `folders` or hidden.
+ * type whose places do not include the note's path, a path outside `folders` or hidden, and
+ * a symbolic link (or a path through one) with `not_a_note`, naming where it points.
  * Older problems of the note are reported in `note`. Answers the first change's path and
  * line, every change, and the commit.
  */
@@ -123,9 +125,13 @@ async function applyEdits(read: WriteRead, config: VaultConfig, edits: readonly 
   const texts = new Map<string, string>();
   const changes: Array<{ path: string; line: number }> = [];
   const notes: string[] = [];
+  // A symbolic link is not a note: writing its text would replace the link with a file.
+  const links = await read.links([...new Set(paths)]);
   for (const [i, edit] of edits.entries()) {
     const path = paths[i]!;
     try {
+      const link = links.get(path);
+      if (link !== undefined) throw linkRefusal(path, link, 'edit_note', 'would replace the link with a file of its own', 'Edit');
       if (!texts.has(path)) {
         const text = await read.text(path);
         if (text === null) {

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { callTool, refusalOf } from '../../../test/support/call-tool.ts';
-import { openWriteFixture, type WriteFixture } from '../../../test/writes/write-fixture.ts';
+import { commitSymlinks, openWriteFixture, type WriteFixture } from '../../../test/writes/write-fixture.ts';
 import { moveNote } from './move-note.ts';
 
 let fixture: WriteFixture | undefined;
@@ -199,4 +199,31 @@ describe('move_note', () => {
     expect(fixture.commitCount()).toBe(2);
     expect((await refusalOf(callTool(moveNote, { repo: 'notes', from: 'gone.md', to: 'y.md', summary: 'S' }, ctx))).code).toBe('note_not_found');
   });
+
+  for (const bare of [false, true]) {
+    it(`never turns a symbolic link into a file: refuses to move one or a folder holding one, and rewrites only its target (${bare ? 'bare' : 'work tree'})`, async () => {
+      fixture = await openWriteFixture({ 'notes/plan.md': 'See [t](target.md).\n', 'notes/target.md': 't\n', 'other/x.md': 'x\n' }, { bare });
+      const head = commitSymlinks(fixture, { 'notes/alias.md': 'plan.md' });
+      const ctx = await fixture.context();
+      const move = (from: string, to: string) => callTool(moveNote, { repo: 'notes', from, to, summary: 'Moved' }, ctx);
+
+      const link = await refusalOf(move('notes/alias.md', 'other/alias.md'));
+      expect(link.code).toBe('not_a_note');
+      expect(link.message).toBe('"notes/alias.md" is a symbolic link to "notes/plan.md", not a note of its own, and move_note would replace it with a copy of what it points to. Move "notes/plan.md" instead. Nothing was written.');
+      if (!bare) {
+        // In a work tree the link shows its target's text, so it is among the folder's files.
+        const folder = await refusalOf(move('notes', 'archive'));
+        expect(folder.code).toBe('not_a_note');
+        expect(folder.message).toContain('"notes" holds 1 symbolic link(s) ("notes/alias.md" → "notes/plan.md")');
+      }
+      expect(fixture.git(['rev-parse', 'HEAD'])).toBe(head);
+
+      const answer = await move('notes/target.md', 'other/target.md');
+      expect(answer.updated).toEqual([{ path: 'notes/plan.md', links: 1 }]);
+      expect(fixture.show('notes/plan.md').toString()).toBe('See [t](../other/target.md).\n');
+      expect(fixture.git(['ls-tree', 'HEAD', '--', 'notes/alias.md'])).toMatch(/^120000 /);
+      expect(changedFiles(fixture)).toEqual(['M notes/plan.md', 'D notes/target.md', 'A other/target.md']);
+      if (!bare) expect(fixture.git(['status', '--porcelain'])).toBe('');
+    });
+  }
 });

@@ -20,6 +20,7 @@ import type { FileChange } from '../../repo-host/repo-host.ts';
 import { VaultError } from '../../vault-error.ts';
 import { commitChange, writableVault, type WriteRead } from '../../writes/commit-change.ts';
 import { ignoresCase, sameFileAs } from '../../writes/same-path.ts';
+import { linkRefusal } from '../../writes/symlinks.ts';
 import { fitsPlace, isTypeExempt, placeRefusal, requireType, schemaProblems, schemaRefusal, typeNameOf } from '../../writes/type-rules.ts';
 import { defineTool, type ToolContext } from '../tool.ts';
 
@@ -46,7 +47,9 @@ interface MoveResult {
  * fit one of the new type's places and the note its schema. Without `type`, a target the note's
  * type does not allow is refused with the allowed places (for a folder: only notes that fitted
  * before and would not after). Called again after it succeeded, it answers the commit that holds
- * the target and changes nothing.
+ * the target and changes nothing. A symbolic link is not a note: moving one, or a folder holding
+ * one, is refused (`not_a_note`, naming where it points), and a link is never rewritten (its
+ * target is, when it is a note).
  */
 export const moveNote = defineTool({
   name: 'move_note',
@@ -144,7 +147,20 @@ async function prepareMove(
       const commit = await lastCommitOf(ctx, repo, read.head, to);
       return { files: [], result: { from, to, files: 0, links: 0, updated: [], outsideReferences: 0, notes: [`Nothing was at "${from}"; "${to}" is already there, so nothing was moved.`], already: commit } };
     }
+    const link = (await read.links([from])).get(from);
+    if (link !== undefined) throw linkRefusal(from, link, 'move_note', 'would replace it with a copy of what it points to', 'Move');
     throw new VaultError('note_not_found', `There is no note or folder "${from}". Check the path with tree or list_notes.`, { path: from });
+  }
+  // A symbolic link is not a note: moving it would write a copy of what it points to.
+  const memberLinks = await read.links(members);
+  if (memberLinks.size > 0) {
+    if (!isFolder) throw linkRefusal(source!, memberLinks.get(source!)!, 'move_note', 'would replace it with a copy of what it points to', 'Move');
+    const named = [...memberLinks.values()].slice(0, 5).map((link) => `"${link.link}"${link.target === null ? '' : ` → "${link.target}"`}`);
+    throw new VaultError(
+      'not_a_note',
+      `"${from}" holds ${memberLinks.size} symbolic link(s) (${named.join(', ')}${memberLinks.size > 5 ? ', …' : ''}), which move_note cannot carry over (each would become a copy of what it points to), so it cannot be moved as a whole. Move its notes one by one, or move or remove the links outside these tools first. Nothing was written.`,
+      { path: from, links: [...memberLinks.keys()] },
+    );
   }
   if (isFolder && (to === from || to.startsWith(folderPrefix))) {
     throw new VaultError('bad_arguments', `"${to}" lies inside "${from}", and a folder cannot move into itself. Choose a target outside it.`, { path: to });
@@ -196,6 +212,7 @@ async function prepareMove(
   const lostNotes: string[] = [];
   let links = 0;
   let outsideReferences = 0;
+  const candidates = new Map<string, string>();
   for (const path of notePaths) {
     const content = contents.get(path);
     const text = content === undefined ? null : decodeNoteText(content);
@@ -204,6 +221,11 @@ async function prepareMove(
       const lower = text.toLowerCase();
       if (!needles.some((needle) => lower.includes(needle))) continue;
     }
+    candidates.set(path, text);
+  }
+  // A symbolic link shows its target's text, but is no note: its target is rewritten on its own.
+  for (const path of (await read.links([...candidates.keys()].filter((path) => !moved.has(path)))).keys()) candidates.delete(path);
+  for (const [path, text] of candidates) {
     const pathAfter = moved.get(path) ?? path;
     const relinked = relinkNote({ text, links: findLinks(text), pathBefore: path, pathAfter, before, after, moved });
     if (!isInFolders(path, folders)) {
