@@ -154,6 +154,35 @@ describe('create_note', () => {
     expect(fixture.git(['status', '--porcelain'])).toBe('');
   });
 
+  for (const bare of [false, true]) {
+    it(`refuses a name that clashes by case with a note or folder there, or that Windows cannot hold (${bare ? 'bare' : 'work tree'})`, async () => {
+      fixture = await openWriteFixture({ 'notes/plan.md': 'p\n', 'notes/Sub/a.md': 'a\n' }, { bare });
+      const ctx = await fixture.context();
+      const create = (path: string) => callTool(createNote, { repo: 'notes', path, body: 'x\n' }, ctx);
+      const note = await refusalOf(create('Notes/Plan.md'));
+      expect(note.code).toBe('exists');
+      expect(note.message).toContain('"Notes/Plan.md" goes through the folder "Notes", which differs only in upper and lower case from the existing folder "notes"');
+      expect(note.message).toContain('Use "notes/Plan.md" instead.');
+      const same = await refusalOf(create('notes/Plan.md'));
+      expect(same.code).toBe('exists');
+      expect(same.message).toBe('"notes/Plan.md" differs only in upper and lower case from "notes/plan.md", which already exists: on macOS and Windows, where case does not count, a checkout holds only one of them. Change "notes/plan.md" with edit_note, or create the note under another title or path.');
+      expect((await refusalOf(create('notes/sub/b.md'))).details).toMatchObject({ existing: 'notes/Sub' });
+      for (const [path, segment] of [['notes/CON.md', 'CON.md'], ['notes/aux/x.md', 'aux'], ['notes/Plan: phase 2.md', 'Plan: phase 2.md'], ['notes/why?.md', 'why?.md'], ['notes/draft./x.md', 'draft.']] as const) {
+        const bad = await refusalOf(create(path));
+        expect(bad.code, path).toBe('invalid_path');
+        expect(bad.details).toMatchObject({ segment });
+        expect(bad.message).toContain('cannot be checked out on Windows');
+      }
+      expect((await refusalOf(create('notes/com1.txt.md'))).message).toContain('Choose another name, for example "notes/_com1.txt.md".');
+      expect(fixture.commitCount()).toBe(1);
+      // Names every checkout holds still work: Unicode, spaces, #, quotes, brackets, device names inside a longer name.
+      for (const path of ['notes/Sub/c.md', "notes/Größe & Maß #2 'final' “v3” [draft].md", 'notes/CONTRACT.md', 'Notes 2/plan.md']) {
+        expect((await create(path)).path).toBe(path);
+      }
+      expect(fixture.commitCount()).toBe(5);
+    });
+  }
+
   it('refuses to overwrite an uncommitted file in the work tree', async () => {
     fixture = await openWriteFixture({ 'a.md': 'a\n' });
     writeFileSync(join(fixture.repoDir, 'draft.md'), 'my draft\n');

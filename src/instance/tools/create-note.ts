@@ -10,6 +10,7 @@ import { runGit } from '../../repo-host/git/run-git.ts';
 import { VaultError } from '../../vault-error.ts';
 import { commitChange, writableVault } from '../../writes/commit-change.ts';
 import { ignoresCase, sameFileAs } from '../../writes/same-path.ts';
+import { assertPortablePath } from '../../writes/portable-path.ts';
 import { linkRefusal } from '../../writes/symlinks.ts';
 import { fitsPlace, placeRefusal, requireType, schemaProblems, schemaRefusal } from '../../writes/type-rules.ts';
 import { defineTool, type ToolContext } from '../tool.ts';
@@ -42,8 +43,11 @@ interface PlannedNote {
  *   never overwritten: refused with `exists`, naming it. So is anything else there — a symbolic
  *   link, a submodule, a folder — and a file where a folder of the path should be (the host
  *   refuses that one at commit time), and a folder on the way that is a symbolic link
- *   (`not_a_note`, naming where it points). Only the note's folder and the folders on the
- *   way are looked at, not a snapshot.
+ *   (`not_a_note`, naming where it points). A new name must suit a checkout on macOS and
+ *   Windows too (see {@link assertPortablePath}): a name or folder that differs from one
+ *   there only in case is refused with `exists`, naming it; a name Windows cannot hold
+ *   (`CON`, `a:b`, a trailing dot) with `invalid_path`. Only the folders on the way are
+ *   looked at, not a snapshot.
  */
 export const createNote = defineTool({
   name: 'create_note',
@@ -72,18 +76,25 @@ export const createNote = defineTool({
     const ignoreCase = await ignoresCase(ctx.host, input.repo);
     const folder = posix.dirname(planned.path) === '.' ? '' : posix.dirname(planned.path);
     const done = await commitChange(ctx, input.repo, { tool: 'create_note', summary: `Created ${posix.basename(planned.path)}`.slice(0, 60) }, async (read) => {
-      // The note's folder is all that needs looking at: the path and the names that would be
-      // the same file (Unicode normalisation, and case on a case-insensitive checkout).
       // A folder on the way that is a symbolic link: the note would land wherever it points.
       const link = (await read.links([planned.path])).get(planned.path);
       if (link !== undefined && link.link !== planned.path) throw linkRefusal(planned.path, link, 'create_note', 'never writes through a link', 'Create the note at');
+      // The note's folder: the path and the names that would be the same file on this checkout
+      // (Unicode normalisation, and case on a case-insensitive one).
       const entries = await read.folder(folder);
       const existing = sameFileAs(
         entries.map((entry) => entry.path),
         planned.path,
         ignoreCase,
       );
-      if (existing === null) return { files: [{ path: planned.path, content: planned.content }], result: { path: planned.path, holder: null as string | null } };
+      if (existing === null) {
+        // A new name must suit every checkout: the folders on the way are listed too.
+        await assertPortablePath(planned.path, async (at) => (at === folder ? entries : await read.folder(at)).map((entry) => posix.basename(entry.path)), {
+          what: 'note path',
+          instead: (other) => `Change "${other}" with edit_note, or create the note under another title or path.`,
+        });
+        return { files: [{ path: planned.path, content: planned.content }], result: { path: planned.path, holder: null as string | null } };
+      }
       const kind = entries.find((entry) => entry.path === existing)!.kind;
       const content = kind === 'file' ? await read.file(existing) : null;
       if (content === null || !content.equals(planned.content)) {

@@ -126,6 +126,37 @@ describe('move_note', () => {
     expect(fixture.commitCount()).toBe(2);
   });
 
+  for (const bare of [false, true]) {
+    it(`refuses a target that clashes by case with a note or folder that stays, or that Windows cannot hold (${bare ? 'bare' : 'work tree'})`, async () => {
+      fixture = await openWriteFixture({ 'notes/plan.md': 'p\n', 'notes/other.md': '[[plan]]\n', 'drafts/idea.md': 'i\n', 'drafts/more.md': 'm\n' }, { bare });
+      const ctx = await fixture.context();
+      const move = (from: string, to: string) => callTool(moveNote, { repo: 'notes', from, to, summary: 'Moved' }, ctx);
+      const note = await refusalOf(move('drafts/idea.md', 'notes/Plan.md'));
+      expect(note.code).toBe('exists');
+      expect(note.message).toBe('"notes/Plan.md" differs only in upper and lower case from "notes/plan.md", which already exists: on macOS and Windows, where case does not count, a checkout holds only one of them. Choose another target, or move or rename "notes/plan.md" first.');
+      const folder = await refusalOf(move('drafts/idea.md', 'Notes/idea.md'));
+      expect(folder.code).toBe('exists');
+      expect(folder.message).toContain('Use "notes/idea.md" instead.');
+      const folderMove = await refusalOf(move('drafts', 'NOTES'));
+      expect(folderMove.code).toBe('exists');
+      expect(folderMove.details).toMatchObject({ existing: 'notes' });
+      // One note of a folder renamed by case would split the folder in two.
+      expect((await refusalOf(move('notes/plan.md', 'Notes/plan.md'))).details).toMatchObject({ existing: 'notes' });
+      for (const to of ['drafts/NUL.md', 'drafts/idea: v2.md', 'lpt1/idea.md', 'drafts/idea?.md']) {
+        const bad = await refusalOf(move('drafts/idea.md', to));
+        expect(bad.code, to).toBe('invalid_path');
+        expect(bad.message).toContain('cannot be checked out on Windows');
+      }
+      expect((await refusalOf(move('drafts', 'archive.'))).message).toContain('Choose another name, for example "archive"');
+      expect(fixture.commitCount()).toBe(1);
+      // A rename by case only of the note itself, or of a whole folder, stays allowed (spec: move_note).
+      await move('notes/plan.md', 'notes/Plan.md');
+      await move('drafts', 'Drafts');
+      await move('Drafts/idea.md', "notes/Idea #2 'v2' (Größe).md");
+      expect(fixture.git(['-c', 'core.quotepath=false', 'ls-tree', '-r', '--name-only', 'HEAD']).split('\n')).toEqual(['Drafts/more.md', "notes/Idea #2 'v2' (Größe).md", 'notes/Plan.md', 'notes/other.md']);
+    });
+  }
+
   it('never merges a folder into an existing one, nor moves it onto a file', async () => {
     fixture = await openWriteFixture({ 'moved/sub2/a.md': 'a\n', 'notes/b.md': 'b\n', 'taken.md': 't\n' });
     const ctx = await fixture.context();

@@ -20,6 +20,7 @@ import type { FileChange } from '../../repo-host/repo-host.ts';
 import { VaultError } from '../../vault-error.ts';
 import { commitChange, writableVault, type WriteRead } from '../../writes/commit-change.ts';
 import { ignoresCase, sameFileAs } from '../../writes/same-path.ts';
+import { assertPortablePath } from '../../writes/portable-path.ts';
 import { linkRefusal } from '../../writes/symlinks.ts';
 import { fitsPlace, isTypeExempt, placeRefusal, requireType, schemaProblems, schemaRefusal, typeNameOf } from '../../writes/type-rules.ts';
 import { defineTool, type ToolContext } from '../tool.ts';
@@ -47,7 +48,9 @@ interface MoveResult {
  * fit one of the new type's places and the note its schema. Without `type`, a target the note's
  * type does not allow is refused with the allowed places (for a folder: only notes that fitted
  * before and would not after). Called again after it succeeded, it answers the commit that holds
- * the target and changes nothing. A symbolic link is not a note: moving one, or a folder holding
+ * the target and changes nothing. The target must suit a checkout on macOS and Windows too (see
+ * {@link assertPortablePath}): a name or folder that differs from one that stays only in case
+ * is refused with `exists`, a name Windows cannot hold with `invalid_path`. A symbolic link is not a note: moving one, or a folder holding
  * one, is refused (`not_a_note`, naming where it points), and a link is never rewritten (its
  * target is, when it is a note).
  */
@@ -200,6 +203,12 @@ async function prepareMove(
     if (folderClash !== undefined) throw new VaultError('exists', `"${to}" is a folder already. Give the note's whole new path, ending in .md.`, { path: to });
   }
 
+  // The target must suit every checkout (macOS, Windows), beside what stays where it is.
+  await assertPortablePath(to, namesBeside(paths, new Set(members), to), {
+    what: 'target',
+    instead: (other) => `Choose another target, or move or rename "${other}" first.`,
+  });
+
   // Read every note once: the moved ones are rewritten, the others searched for links.
   const notePaths = paths.filter((path) => path.endsWith('.md') && !isHiddenPath(path));
   const contents = await read.files([...new Set([...notePaths, ...members])]);
@@ -286,6 +295,23 @@ function checkType(config: VaultConfig, oldPath: string, newPath: string, text: 
   if (!isFolder || fitsPlace(type, oldPath)) throw placeRefusal(type, newPath);
   notes.push(`"${newPath}" is not at a place of its type "${type.name}" (nor was it before).`);
   return { text, notes };
+}
+
+/**
+ * The names directly in each folder on the way to `target` ('' for the root), made of `paths`
+ * apart from those `leaving`: a lookup by folder, for {@link assertPortablePath}.
+ */
+function namesBeside(paths: readonly string[], leaving: ReadonlySet<string>, target: string): (folder: string) => string[] {
+  const segments = target.split('/');
+  const names = new Map<string, Set<string>>(segments.map((_, i) => [segments.slice(0, i).join('/'), new Set<string>()]));
+  for (const path of paths) {
+    if (leaving.has(path)) continue;
+    for (const [folder, inFolder] of names) {
+      if (folder !== '' && !path.startsWith(`${folder}/`)) continue;
+      inFolder.add(path.slice(folder === '' ? 0 : folder.length + 1).split('/')[0]!);
+    }
+  }
+  return (folder) => [...(names.get(folder) ?? [])];
 }
 
 /** A path as compared for "the same file": NFC, and lower case on a case-insensitive checkout. */
