@@ -2,32 +2,39 @@
 // every visible file (`git diff-tree --stdin -M`) and the blobs that tell whether a file gained or lost a text.
 import { startGit, type GitProcess } from '../repo-host/git/run-git.ts';
 import type { Mirror } from '../repo-host/repo-host.ts';
-import { parseDiffTree, type FileChange, type LogCommit } from './parse-log.ts';
+import { CommitFiles } from './commit-files.ts';
+import type { FileChange, LogCommit } from './parse-log.ts';
 
 /**
  * Collects, for the commits handed to {@link PageFiles.add} one by one, every file each
- * changed within `pathspecs` (one `git diff-tree --stdin -z -r --root --raw --no-abbrev -M`,
- * a merge against its first parent, started with the first commit) and, for a text search,
- * the old and new blobs of the files named with the commit that have both (one
- * `git cat-file --batch`, started with the first such file), to count the text in. Both processes read their input as it comes, so they work while
- * the search still runs. `finish` ends their input and waits for both. Throws GitError when
- * git fails.
+ * changed within `pathspecs` ({@link CommitFiles}: one `git diff-tree --stdin -M` for those
+ * not fetched before) and, for a text search, the old and new blobs of the files named with
+ * the commit that have both (one `git cat-file --batch`, started with the first such file),
+ * to count the text in. Both processes read their input as it comes, so they work while the
+ * search still runs. `finish` ends their input and waits for both. Throws GitError when git
+ * fails.
  */
 export class PageFiles {
-  private diffTree: Feed | null = null;
+  private readonly commitFiles: CommitFiles;
+  private readonly filesOf = new Map<string, Promise<FileChange[]>>();
   private catFile: Feed | null = null;
   private readonly asked = new Set<string>();
 
   constructor(
     private readonly mirror: Mirror,
-    private readonly pathspecs: readonly string[],
+    pathspecs: readonly string[],
     private readonly withBlobs: boolean,
-  ) {}
+  ) {
+    this.commitFiles = new CommitFiles(mirror, pathspecs);
+  }
 
   /** Asks for `commit`'s files, and the blobs of `listed` (its files whose text is counted). */
   add(commit: LogCommit, listed: readonly FileChange[]): void {
-    this.diffTree ??= feed(this.mirror, ['diff-tree', '--stdin', '-z', '-r', '--root', '--raw', '--no-abbrev', '-M', '--', ...this.pathspecs]);
-    this.diffTree.process.write(`${commit.parents.length > 1 ? `${commit.commit} ${commit.parents[0]}` : commit.commit}\n`);
+    if (!this.filesOf.has(commit.commit)) {
+      const files = this.commitFiles.files(commit);
+      files.catch(() => undefined); // reported by finish
+      this.filesOf.set(commit.commit, files);
+    }
     if (!this.withBlobs) return;
     // An added or deleted file that matched gained or lost the text without a count: only
     // files with both an old and a new blob are counted.
@@ -42,20 +49,22 @@ export class PageFiles {
   }
 
   /**
-   * Waits for both processes: every file of each commit added (by commit; a commit without
-   * files within the pathspecs is absent) and the content of each blob asked (by id).
+   * Waits for both: every file of each commit added (by commit; [] for a commit without
+   * files within the pathspecs) and the content of each blob asked (by id).
    */
   async finish(): Promise<{ files: Map<string, FileChange[]>; blobs: Map<string, Buffer> }> {
-    const [tree, batch] = await Promise.all([this.diffTree?.output(), this.catFile?.output()]);
+    this.commitFiles.close();
+    const commits = [...this.filesOf.keys()];
+    const [files, batch] = await Promise.all([Promise.all(this.filesOf.values()), this.catFile?.output()]);
     return {
-      files: new Map(tree === undefined ? [] : parseDiffTree(tree).map((diff) => [diff.commit, diff.files])),
+      files: new Map(commits.map((commit, i) => [commit, files[i] ?? []])),
       blobs: batch === undefined ? new Map() : parseBatch(batch),
     };
   }
 
-  /** Stops both processes (the search failed): nothing is waited for. */
+  /** Stops the blob reading (the search failed); files asked for are still fetched, for whoever else waits for them. */
   stop(): void {
-    this.diffTree?.process.stop();
+    this.commitFiles.close();
     this.catFile?.process.stop();
   }
 }

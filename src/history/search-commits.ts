@@ -1,12 +1,12 @@
 // Commits by text (Git's pickaxe), author, time and path, with the files each changed (spec: search_history).
-import { startGit } from '../repo-host/git/run-git.ts';
 import type { Mirror } from '../repo-host/repo-host.ts';
 import { isHiddenPath } from '../notes/vault-path.ts';
 import { gitDate } from './local-time.ts';
 import { headCommit, hiddenExcludes, literalPathspec, mirrorGit } from './mirror-git.ts';
 import { occurrenceCounter, PageFiles } from './page-files.ts';
-import { isSymlinkChange, LOG_FORMAT, LogParser, parseDiffTree, parseLog, type FileChange, type LogCommit } from './parse-log.ts';
-import { streamLog } from './stream-log.ts';
+import { isSymlinkChange, LOG_FORMAT, parseDiffTree, parseLog, type FileChange, type LogCommit } from './parse-log.ts';
+import { forgetCommitFiles } from './commit-files.ts';
+import { PickaxeScan, type PickaxeQuery } from './pickaxe-scan.ts';
 
 /**
  * What to look for. `text`: commits that changed how often the text occurs (pickaxe
@@ -62,18 +62,17 @@ export interface FoundCommit {
  * Finds one page of commits (`skip`, then at most `maxCount`), newest first.
  *
  * A text search is Git's pickaxe: `git log -z -S<text> --regexp-ignore-case --raw --numstat`
- * (with the author and time filters, and pathspecs of `roots` unless they are the whole
- * repository, where hidden files are dropped here instead: the pathspec would cost the
- * pickaxe a tenth more), read while it runs and stopped by `-n` once the page is complete.
- * It gives each commit's matching files and their line counts in one pass. Each page commit
- * is handed at once, as it arrives, to one `git diff-tree --stdin -M` (every visible file,
- * for `filesTotal`) and one `git cat-file --batch` (the old and new blobs of the listed
- * files that have both, to tell a gain of the text from a loss; an added file gained it, a
- * deleted one lost it), which work beside the search. The commits found are kept per head
- * and filters: a later page takes them from there and, if it needs more, goes on from the
- * last commit looked at (`git rev-list` of the same walk, read once, fed to
- * `git log --no-walk --stdin -S…`), so paging through a long history runs the pickaxe over
- * it once. A first page reads the head only after it is answered.
+ * from the head commit (with the author and time filters, and pathspecs of `roots` unless
+ * they are the whole repository, where hidden files are dropped here instead: the pathspec
+ * would cost the pickaxe a tenth more), read while it runs. It gives each commit's matching
+ * files and their line counts in one pass. The walk is a {@link PickaxeScan}, kept per
+ * repository, filters and head: it answers this page as soon as its commits are printed,
+ * pauses while the page is finished, then reads ahead at low priority, so the pages after it
+ * take their commits from what it found. Each page commit is handed at once, as it arrives,
+ * to {@link CommitFiles} (every visible file, for `filesTotal`: `git diff-tree --stdin -M`,
+ * kept per commit, and fetched ahead for the commits read ahead) and to one
+ * `git cat-file --batch` (the old and new blobs of the listed files that have both, to tell
+ * a gain of the text from a loss; an added file gained it, a deleted one lost it).
  *
  * Other searches run `git log --raw` with the filters and pathspecs (the first page with
  * `-n`, a later page over every match once, kept), then `git diff-tree --stdin` for every
@@ -108,84 +107,60 @@ function candidatesOf(files: readonly FileChange[], inRoots: (path: string) => b
   return files.filter((file) => !isSymlinkChange(file) && (inRoots(file.path) || (file.oldPath !== null && inRoots(file.oldPath))));
 }
 
-/**
- * Every commit of a text search found so far, in Git's order, hidden files dropped (a commit
- * left without files is not kept); `last`: the last commit the pickaxe printed (null before
- * any), from which a later scan goes on; `complete` when the walk reached its end.
- */
-interface PickaxeScan {
-  head: string;
-  found: LogCommit[];
-  last: string | null;
-  complete: boolean;
-  /** The walk's commits, one id a line (`git rev-list`), once a scan went on from its last commit. */
-  order?: string;
-}
-
-/** Scans of text searches, per repository, filters and head; kept for the pages after the first. */
+/** Text searches kept for the pages after the first, per repository and filters (each at one head). */
 const scans = new Map<string, PickaxeScan>();
 const KEPT_SCANS = 16;
 
-/** First pages whose scan is kept once the head is read, by key. */
-const headsRead = new Map<string, Promise<void>>();
-
-/** Keeps `scan` under `key`, unless a scan of the same head there went further. */
-function keepScan(key: string, scan: PickaxeScan): void {
-  const before = scans.get(key);
-  const kept = before !== undefined && before.head === scan.head && (before.complete || before.found.length >= scan.found.length) ? before : scan;
+/** The scan of `query` at `head`, kept or new; a scan of an older head, or one git failed under, is retired. */
+function scanOf(mirror: Mirror, head: string, query: PickaxeQuery): PickaxeScan {
+  const key = JSON.stringify([mirror.gitDir, query.text, query.walk, query.where, query.visible]);
+  let scan = scans.get(key);
+  if (scan !== undefined && (scan.head !== head || scan.broken)) {
+    scan.retire();
+    scan = undefined;
+  }
   scans.delete(key);
-  scans.set(key, kept);
-  if (scans.size > KEPT_SCANS) scans.delete(scans.keys().next().value ?? '');
+  scan ??= new PickaxeScan(mirror, head, query);
+  scans.set(key, scan);
+  if (scans.size > KEPT_SCANS) {
+    const [oldest] = scans.keys();
+    if (oldest !== undefined) {
+      scans.get(oldest)?.retire();
+      scans.delete(oldest);
+    }
+  }
+  return scan;
 }
 
 async function textSearch(mirror: Mirror, search: CommitSearch, text: string, walk: string[]): Promise<FoundCommit[]> {
   const wholeRepository = search.roots.length === 1 && search.roots[0] === '';
-  const where = wholeRepository ? [] : pathspecs(search.roots);
-  const key = JSON.stringify([mirror.gitDir, text, walk, where]);
-  const wanted = search.skip + search.maxCount;
+  const head = await headCommit(mirror);
+  if (head === null) return [];
+  const visible = pathspecs(search.openRoots);
+  const scan = scanOf(mirror, head, { text, walk, where: wholeRepository ? [] : pathspecs(search.roots), visible });
   const inRoots = inRootsOf(search.roots);
-  // The head names the scan. A first page does not wait for it: it is read once the page is
-  // found (a commit made meanwhile only means this page was found just before it).
-  let headRead: Promise<string | null> | null = null;
-  const head = () => (headRead ??= headCommit(mirror));
-  if (search.skip > 0) await headsRead.get(key);
-  let kept = search.skip > 0 ? scans.get(key) : undefined;
-  if (kept !== undefined && kept.head !== (await head())) kept = undefined;
-  const query: TextQuery = { text, walk, where, wholeRepository, inRoots, wanted };
-  let pageOf = await scanPage(mirror, search, query, kept ?? null, head);
-  // The head moved under a kept scan in a way that lost its place (a reset): start afresh.
-  if (pageOf === 'lost') {
-    headRead = null;
-    pageOf = await scanPage(mirror, search, query, null, head);
-  }
-  if (pageOf === 'lost') throw new Error('The branch was reset twice while search_history read it; ask again.');
-  if (pageOf.scan === null) return [];
-  const scan = pageOf.scan;
-  if (scan.head !== '') keepScan(key, scan);
-  else {
-    // Read after this page is answered: only a later page needs it (and waits for it).
-    const keeping = new Promise<void>((resolve) => {
-      setImmediate(() => {
-        head()
-          .then(
-            (at) => at !== null && keepScan(key, { ...scan, head: at }),
-            () => undefined,
-          )
-          .finally(() => {
-            if (headsRead.get(key) === keeping) headsRead.delete(key);
-            resolve();
-          });
-      });
+  const wanted = search.skip + search.maxCount;
+  const files = new PageFiles(mirror, visible, true);
+  const page: LogCommit[] = [];
+  let fetched: Awaited<ReturnType<PageFiles['finish']>>;
+  try {
+    await scan.reach(wanted, (commit, index) => {
+      if (index < search.skip || index >= wanted) return;
+      page.push(commit);
+      files.add(commit, candidatesOf(commit.files, inRoots).slice(0, search.filesPerCommit));
     });
-    headsRead.set(key, keeping);
+    fetched = await files.finish();
+  } catch (error) {
+    files.stop();
+    throw error;
+  } finally {
+    scan.readOn();
   }
-
-  const { page, files } = pageOf;
-  const { files: visible, blobs } = await files.finish();
+  const { files: changed, blobs } = fetched;
   const count = occurrenceCounter(text);
   const found: FoundCommit[] = [];
   for (const commit of page) {
-    const every = (visible.get(commit.commit) ?? []).filter((file) => !isHiddenPath(file.path) && !isSymlinkChange(file));
+    const every = (changed.get(commit.commit) ?? []).filter((file) => !isHiddenPath(file.path) && !isSymlinkChange(file));
     if (every.length === 0) continue; // touched only hidden or closed paths, or symbolic links: not shown at all
     const candidates = candidatesOf(commit.files, inRoots);
     const shown = candidates.slice(0, search.filesPerCommit);
@@ -197,129 +172,6 @@ async function textSearch(mirror: Mirror, search: CommitSearch, text: string, wa
     });
   }
   return found;
-}
-
-interface TextQuery {
-  text: string;
-  walk: string[];
-  where: string[];
-  wholeRepository: boolean;
-  inRoots: (path: string) => boolean;
-  wanted: number;
-}
-
-/**
- * The page's commits of a text search, from `kept` and as far as it needs beyond (or from a
- * new walk when `kept` is null), each handed to a {@link PageFiles} as it is found. Returns
- * the scan as it now stands (null: an empty repository; its head '' when a new walk did not
- * need it, read by `head` then), or 'lost' when `kept`'s last commit is no longer in the
- * history of its head.
- */
-async function scanPage(
-  mirror: Mirror,
-  search: CommitSearch,
-  query: TextQuery,
-  kept: PickaxeScan | null,
-  head: () => Promise<string | null>,
-): Promise<{ scan: PickaxeScan | null; page: LogCommit[]; files: PageFiles } | 'lost'> {
-  const files = new PageFiles(mirror, pathspecs(search.openRoots), true);
-  const page: LogCommit[] = [];
-  const take = (scan: PickaxeScan, commit: LogCommit) => {
-    const shown = query.wholeRepository ? { ...commit, files: commit.files.filter((file) => !isHiddenPath(file.path)) } : commit;
-    scan.last = commit.commit;
-    if (shown.files.length === 0) return; // matched in hidden files alone
-    scan.found.push(shown);
-    if (scan.found.length > search.skip && scan.found.length <= query.wanted) {
-      page.push(shown);
-      files.add(shown, candidatesOf(shown.files, query.inRoots).slice(0, search.filesPerCommit));
-    }
-  };
-  try {
-    let scan: PickaxeScan;
-    if (kept === null) {
-      const fresh: PickaxeScan = { head: '', found: [], last: null, complete: false };
-      const log = ['log', '-z', LOG_FORMAT, '--raw', '--numstat', '--no-abbrev', `-S${query.text}`, ...query.walk, '-n', String(query.wanted), 'HEAD'];
-      const walked = await streamLog(mirror, [...log, ...(query.where.length > 0 ? ['--', ...query.where] : [])], (commit) => take(fresh, commit));
-      if (walked === null) {
-        files.stop();
-        return { scan: null, page: [], files };
-      }
-      fresh.complete = walked < query.wanted;
-      scan = fresh;
-    } else {
-      scan = { ...kept, found: [...kept.found] };
-      for (const commit of scan.found.slice(search.skip, query.wanted)) {
-        page.push(commit);
-        files.add(commit, candidatesOf(commit.files, query.inRoots).slice(0, search.filesPerCommit));
-      }
-    }
-    // Go on from where the last scan stopped while the page is short (hidden-only matches, a later page).
-    while (!scan.complete && scan.found.length < query.wanted) {
-      if (scan.head === '') scan.head = (await head()) ?? '';
-      const ended = await resume(mirror, scan, query, query.wanted - scan.found.length, take);
-      if (ended === null) {
-        files.stop();
-        return 'lost';
-      }
-      scan.complete = ended;
-    }
-    return { scan, page, files };
-  } catch (error) {
-    files.stop();
-    throw error;
-  }
-}
-
-/**
- * Goes on with `scan` after its last commit: the commits of the same walk (`git rev-list`
- * with the walk filters and pathspecs from the scan's head, read once per scan and kept)
- * after `scan.last`, given to `git log --no-walk=unsorted --stdin -S… --raw --numstat`, each
- * match handed to `take`. That log is stopped after `more` matches (`-n` would make it walk
- * the history again), each commit taken as soon as all of its files are printed. Returns
- * whether the walk has ended (fewer than `more` matches), or null when `scan.last` is not
- * in the walk (the head was reset: nothing taken).
- */
-async function resume(mirror: Mirror, scan: PickaxeScan, query: TextQuery, more: number, take: (scan: PickaxeScan, commit: LogCommit) => void): Promise<boolean | null> {
-  const pathspec = query.where.length > 0 ? ['--', ...query.where] : [];
-  scan.order ??= (await mirrorGit(mirror, ['rev-list', ...query.walk, scan.head, ...pathspec])).stdout.toString('latin1');
-  const at = scan.last === null ? 0 : scan.order.indexOf(`${scan.last}\n`);
-  if (at === -1) return null;
-  const rest = scan.order.slice(scan.last === null ? 0 : at + scan.last.length + 1);
-  // Without any commit on its input, git log would show HEAD.
-  if (rest === '') return true;
-  const parser = new LogParser();
-  let printed = 0;
-  let failure: unknown = null;
-  const handle = (commits: readonly LogCommit[]) => {
-    for (const commit of commits) {
-      if (printed === more) return;
-      printed += 1;
-      take(scan, commit);
-    }
-  };
-  const log = startGit(['log', '--no-walk=unsorted', '--stdin', '-z', LOG_FORMAT, '--raw', '--numstat', '--no-abbrev', `-S${query.text}`, '--regexp-ignore-case', ...pathspec], {
-    gitDir: mirror.gitDir,
-    ...(mirror.workTree ? { workTree: mirror.workTree, cwd: mirror.workTree } : { cwd: mirror.gitDir }),
-    input: rest,
-    onStdout: (chunk) => {
-      if (failure !== null || printed === more) return;
-      try {
-        handle(parser.push(chunk));
-        const settled = parser.settled();
-        if (settled !== null) handle([settled]);
-        if (printed === more) log.stop();
-      } catch (error) {
-        failure = error;
-        log.stop();
-      }
-    },
-  });
-  log.end();
-  const ended = await log.done;
-  if (failure !== null) throw failure;
-  if (printed === more) return false;
-  if (!ended.stopped) handle(parser.end());
-  return printed < more;
 }
 
 /**
@@ -419,6 +271,8 @@ function pathspecs(roots: readonly string[]): string[] {
 
 /** Forgets every kept scan and match list, so the next page is found from nothing (for benchmarks). */
 export function forgetSearches(): void {
+  for (const scan of scans.values()) scan.stop();
   scans.clear();
+  forgetCommitFiles();
   completeMatches.clear();
 }

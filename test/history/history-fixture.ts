@@ -1,6 +1,7 @@
 // A real ToolContext over Git repositories built by a test, for the history tools: LocalRepoHost,
 // the index (PGlite, or the Postgres server with DATABASE_URL) and an installation over them.
 import { callTool as callSharedTool, refusalOf as sharedRefusalOf } from '../support/call-tool.ts';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { defaultVaultConfig } from '../../src/config/load-vault-config.ts';
@@ -93,4 +94,26 @@ export async function refusalOf<I extends z.ZodRawShape, O extends z.ZodRawShape
   const error = await sharedRefusalOf(callSharedTool(tool, args, ctx));
   if (error.code !== code) throw new Error(`expected a ${code} refusal of ${JSON.stringify(args)}, got ${error.code}: ${error.message}`);
   return error.message;
+}
+
+/**
+ * The command lines of the git processes this process started that are still running
+ * (Linux: read from /proc; elsewhere always []): a search that was stopped leaves none.
+ */
+export function childGits(): string[] {
+  if (process.platform !== 'linux') return [];
+  const running: string[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      // The parent is the 4th field of stat, after the command name in parentheses.
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      const commandLine = readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0').join(' ').trim();
+      if (parent === process.pid && commandLine.startsWith('git ')) running.push(commandLine);
+    } catch {
+      /* the process ended while it was read */
+    }
+  }
+  return running;
 }

@@ -10,7 +10,8 @@ import { noteHistory } from '../../src/instance/tools/note-history.ts';
 import { searchHistory } from '../../src/instance/tools/search-history.ts';
 import { LocalRepoHost } from '../../src/repo-host/local/local-repo-host.ts';
 import { cloneCorpus, corpusBundle, tempDir } from '../support/git-fixture.ts';
-import { gitOnlyContext } from './history-fixture.ts';
+import { forgetSearches } from '../../src/history/search-commits.ts';
+import { childGits, gitOnlyContext } from './history-fixture.ts';
 
 const bundle = corpusBundle('obsidian-help');
 
@@ -92,6 +93,28 @@ describe.skipIf(bundle === null)('history on obsidian-help', () => {
       expect(commit.files_total).toBeGreaterThanOrEqual(commit.files.length);
       for (const file of commit.files) expect(file.text === 'added' || file.text === 'removed').toBe(true);
     }
+  });
+
+  it('pages through every commit git log -S finds, once each, and leaves no git running once the search is forgotten', async () => {
+    const expected = git(['log', '-SObsidian Sync', '--regexp-ignore-case', '--format=%H', 'HEAD', '--', ':(exclude,glob)**/.*', ':(exclude,glob)**/.*/**'])
+      .split('\n')
+      .filter(Boolean);
+    forgetSearches();
+    const listed: string[] = [];
+    for (let offset = 0; ; ) {
+      const page = await search({ repo: 'help', text: 'Obsidian Sync', limit: 50, offset });
+      listed.push(...page.commits.map((c) => c.commit));
+      offset += page.commits.length;
+      if (!page.hasMore) break;
+    }
+    expect(listed).toEqual(expected);
+
+    // A first page leaves its walk reading ahead; forgetting the search stops it.
+    forgetSearches();
+    await search({ repo: 'help', text: 'Obsidian Sync', limit: 1 });
+    expect(childGits().length).toBeGreaterThan(0);
+    forgetSearches();
+    await expect.poll(() => childGits(), { timeout: 5_000 }).toEqual([]);
   });
 
   it('searches by author and time across the corpus', async () => {

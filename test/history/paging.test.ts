@@ -2,6 +2,7 @@
 // matches skipped across page ends, later pages going on from the scan kept, a new head starting afresh.
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readAhead } from '../../src/history/pickaxe-scan.ts';
 import { forgetSearches } from '../../src/history/search-commits.ts';
 import type { ToolContext } from '../../src/instance/tool.ts';
 import { searchHistory } from '../../src/instance/tools/search-history.ts';
@@ -55,6 +56,45 @@ describe('search_history: paging a text search', () => {
     forgetSearches();
     expect(await page(2, 0)).toEqual({ commits: ['c7', 'c6'], hasMore: true });
     expect(await page(2, 2)).toEqual({ commits: ['c3', 'c1'], hasMore: false });
+  });
+
+  it.each([0, 1, 300])('gives the same pages when the walk reads %i commits ahead of the page asked', async (matches) => {
+    const before = { ...readAhead };
+    readAhead.matches = matches;
+    try {
+      forgetSearches();
+      const pages = [];
+      for (let offset = 0; offset < 5; offset += 1) pages.push(await page(1, offset));
+      expect(pages).toEqual([
+        { commits: ['c7'], hasMore: true },
+        { commits: ['c6'], hasMore: true },
+        { commits: ['c3'], hasMore: true },
+        { commits: ['c1'], hasMore: false },
+        { commits: [], hasMore: false },
+      ]);
+      forgetSearches();
+      expect(await page(2, 2)).toEqual({ commits: ['c3', 'c1'], hasMore: false });
+      expect(await page(2, 0)).toEqual({ commits: ['c7', 'c6'], hasMore: true });
+    } finally {
+      Object.assign(readAhead, before);
+    }
+  });
+
+  it('answers pages asked at the same time from one walk', async () => {
+    const before = { ...readAhead };
+    readAhead.matches = 0;
+    try {
+      forgetSearches();
+      const pages = await Promise.all([page(1, 3), page(1, 0), page(2, 1), page(1, 2)]);
+      expect(pages).toEqual([
+        { commits: ['c1'], hasMore: false },
+        { commits: ['c7'], hasMore: true },
+        { commits: ['c6', 'c3'], hasMore: true },
+        { commits: ['c3'], hasMore: true },
+      ]);
+    } finally {
+      Object.assign(readAhead, before);
+    }
   });
 
   it('answers a later page asked first, and says which files gained or lost the text on it', async () => {

@@ -1,5 +1,6 @@
 // Runs the `git` program: the one place a child process for Git is started.
 import { spawn } from 'node:child_process';
+import { setPriority } from 'node:os';
 
 /** Options for {@link runGit}. */
 export interface RunGitOptions {
@@ -121,6 +122,15 @@ export interface GitProcess {
   /** Stops git (SIGTERM) when it is not needed any more: `done` then resolves with `stopped: true`. */
   stop(): void;
   /**
+   * Lowers git's scheduling priority (nice 10), for work done ahead of a request rather
+   * than for one; ignored where the system refuses it.
+   */
+  background(): void;
+  /** Stops git where it is (SIGSTOP) without ending it: it uses no processor until {@link GitProcess.resume}. */
+  pause(): void;
+  /** Lets a paused git go on (SIGCONT). */
+  resume(): void;
+  /**
    * Settles when git has exited and its output has been read: resolves with the exit code
    * (null when stopped), standard error and whether `stop` ended it; rejects with GitError
    * when git failed on its own (exit code not in `okCodes`, killed, timed out) and with the
@@ -149,6 +159,7 @@ export function startGit(args: readonly string[], options: RunGitOptions & { onS
     timeout: options.timeoutMs ?? 60_000,
   });
   let stopped = false;
+  let paused = false;
   let inputOpen = true;
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => {
@@ -185,6 +196,26 @@ export function startGit(args: readonly string[], options: RunGitOptions & { onS
       inputOpen = false;
       child.stdin.destroy();
       child.kill();
+      // A stopped process takes SIGTERM only once it runs again.
+      if (paused) child.kill('SIGCONT');
+      paused = false;
+    },
+    pause() {
+      if (stopped || paused || child.exitCode !== null) return;
+      paused = child.kill('SIGSTOP');
+    },
+    resume() {
+      if (!paused) return;
+      paused = false;
+      child.kill('SIGCONT');
+    },
+    background() {
+      if (child.pid === undefined || child.exitCode !== null) return;
+      try {
+        setPriority(child.pid, 10);
+      } catch {
+        /* not allowed here, or git has just exited: it runs on as it was */
+      }
     },
     done,
   };
