@@ -29,17 +29,28 @@ export interface NoteDiff {
 /**
  * Diffs the note at `path` from the last commit before `since` (epoch seconds) to `now`, its
  * content now from `noteNow` (null: absent), uncommitted changes included. `commits`
- * are the note's whole history from `noteCommits` (for its name at the base). The diff is
+ * are the note's whole history from `noteCommits` (for its name at the base); a name at the
+ * base that is not `visible` (hidden, or outside the open folders) counts as no note there,
+ * so the diff shows all of the note as added and never the closed version. The diff is
  * `git diff --no-index` of the two texts, so it is Git's own unified diff (3 lines of
  * context). Throws GitError when git fails.
  */
-export async function noteDiffSince(mirror: Mirror, path: string, since: number, commits: readonly NoteCommit[], now: Buffer | null): Promise<NoteDiff> {
+export async function noteDiffSince(
+  mirror: Mirror,
+  path: string,
+  since: number,
+  commits: readonly NoteCommit[],
+  now: Buffer | null,
+  visible: (path: string) => boolean = () => true,
+): Promise<NoteDiff> {
   const before = gitDate(since - 1);
   // Before 1970 there is no commit at all (Git's timestamps are unsigned).
   const listed = before === null ? null : await mirrorGit(mirror, ['rev-list', '-1', '--first-parent', `--before=${before}`, 'HEAD', '--'], { okCodes: [0, 128] });
   const base = listed?.stdout.toString('utf8').trim() || null;
-  const basePath = base === null ? path : ((await noteNameAt(mirror, commits, base)) ?? path);
-  const baseBlob = base === null ? null : await noteBlobAt(mirror, base, basePath);
+  const namedAtBase = base === null ? path : ((await noteNameAt(mirror, commits, base)) ?? path);
+  // A note that lay at a hidden or closed path then did not exist, as far as the caller can see.
+  const basePath = visible(namedAtBase) ? namedAtBase : path;
+  const baseBlob = base === null || basePath !== namedAtBase ? null : await noteBlobAt(mirror, base, basePath);
   const then = baseBlob === null ? null : await readBlob(mirror, baseBlob);
   const binary = [then, now].some((content) => content !== null && decodeText(content) === null);
   return {

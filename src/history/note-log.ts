@@ -45,12 +45,15 @@ export interface NoteLog {
 /**
  * The commits that changed the note at `path` (its current path, or for a moved or deleted
  * note the path it had last), newest first, following renames: one
- * `git log --follow --raw --numstat -z` run, stopped after `maxCount` commits. When that
- * finds a rename, a second run over every name the note had (with the ancestry of each
+ * `git log --follow --raw --numstat -z` run over the whole history (or from `since`). When
+ * that finds a rename, a second run over every name the note had (with the ancestry of each
  * rename deciding which name a commit's change belongs to) also finds the edits Git's
  * `--follow` misses: those made to the old name on a branch merged after the rename. That
  * run starts as soon as the first rename is read, beside the `--follow` run, and is run
- * again only when the note turns out to have had more names.
+ * again only when the note turns out to have had more names. The two are put in the order
+ * of one walk of the history (`git rev-list HEAD`), so every page of a long list is a slice
+ * of the same list: `maxCount` cuts it only at the end (the whole history is always read,
+ * since a rename anywhere in it decides which commits come first).
  * Every commit `--follow` lists stays listed, with the path Git gave it.
  * Merge commits are not listed (like `--follow`: their changes are the branches' commits).
  * An empty repository or a path with no history gives no commits. Throws GitError when
@@ -60,20 +63,21 @@ export async function noteCommits(mirror: Mirror, path: string, options: NoteLog
   let early: { names: string[]; log: Promise<LogCommit[] | null> } | null = null;
   const wider = (names: readonly string[]) => logOrEmpty(mirror, [...limitArgs({ since: options.since }), 'HEAD', '--', ...names.map(literalPathspec)]);
   const read: NoteCommit[] = [];
-  const followed = await followLog(mirror, path, options, (commit) => {
+  let order: Promise<Map<string, number>> | null = null;
+  const followed = await followLog(mirror, path, { since: options.since }, (commit) => {
     read.push(commit);
     if (early === null && isRename(commit)) {
       const names = namesOf(read);
       early = { names, log: wider(names) };
       early.log.catch(() => undefined); // awaited below, or not needed
+      order = walkOrder(mirror, options.since);
+      order.catch(() => undefined);
     }
   });
   if (followed === null) return { commits: [], complete: true };
-  const capped = options.maxCount !== undefined && followed.printed >= options.maxCount;
-  let commits = followed.commits;
-  if (!commits.some(isRename)) return { commits, complete: !capped };
+  const commits = followed.commits;
+  if (!commits.some(isRename)) return cut(commits, options.maxCount);
 
-  if (capped) commits = (await followLog(mirror, path, { since: options.since }, () => undefined))?.commits ?? [];
   const renames = commits.filter(isRename);
   const names = namesOf(commits);
   const started = early as { names: string[]; log: Promise<LogCommit[] | null> } | null;
@@ -82,8 +86,9 @@ export async function noteCommits(mirror: Mirror, path: string, options: NoteLog
   // Git's own --follow answer stays as it is; the wider run only adds the commits it missed,
   // each credited to the name the note had there (decided by which renames it descends from).
   const byFollow = new Map(commits.map((commit) => [commit.commit, commit]));
-  const missed = everyName.some((commit) => !byFollow.has(commit.commit) && commit.files.length > 0);
-  const descendants = missed ? await Promise.all(renames.map((rename) => descendantsOf(mirror, rename.commit))) : [];
+  const missed = everyName.filter((commit) => !byFollow.has(commit.commit) && commit.files.length > 0);
+  if (missed.length === 0) return cut(commits, options.maxCount);
+  const descendants = await Promise.all(renames.map((rename) => descendantsOf(mirror, rename.commit)));
   const oldestName = renames[renames.length - 1]?.previousPath ?? path;
   const nameAfter = (commit: string): string => {
     for (let i = 0; i < renames.length; i += 1) {
@@ -91,14 +96,31 @@ export async function noteCommits(mirror: Mirror, path: string, options: NoteLog
     }
     return oldestName;
   };
-  const widened = everyName.flatMap((commit) => {
-    const followed = byFollow.get(commit.commit);
-    byFollow.delete(commit.commit);
-    return followed ? [followed] : missed ? noteChange(commit, nameAfter(commit.commit)) : [];
-  });
-  widened.push(...byFollow.values());
-  const listed = options.maxCount === undefined ? widened : widened.slice(0, options.maxCount);
-  return { commits: listed, complete: listed.length === widened.length };
+  const position = await (order ?? walkOrder(mirror, options.since));
+  const place = (commit: NoteCommit) => position.get(commit.commit) ?? Number.MAX_SAFE_INTEGER;
+  // --follow's order stays; each missed commit goes in where the walk of the history has it.
+  const added = missed.flatMap((commit) => noteChange(commit, nameAfter(commit.commit))).sort((a, b) => place(a) - place(b));
+  const widened: NoteCommit[] = [];
+  let next = 0;
+  for (const commit of commits) {
+    while (next < added.length && place(added[next] as NoteCommit) < place(commit)) widened.push(added[next++] as NoteCommit);
+    widened.push(commit);
+  }
+  widened.push(...added.slice(next));
+  return cut(widened, options.maxCount);
+}
+
+/** The first `maxCount` of `commits` (all without it), and whether that is all of them. */
+function cut(commits: NoteCommit[], maxCount: number | undefined): NoteLog {
+  const listed = maxCount === undefined ? commits : commits.slice(0, maxCount);
+  return { commits: listed, complete: listed.length === commits.length };
+}
+
+/** Each commit's place in one walk of the history from HEAD (`git rev-list HEAD`, from `since` when given), newest first. */
+async function walkOrder(mirror: Mirror, since: number | undefined): Promise<Map<string, number>> {
+  const { stdout } = await mirrorGit(mirror, ['rev-list', ...limitArgs({ since }), 'HEAD']);
+  const ids = stdout.toString('latin1').split('\n').filter(Boolean);
+  return new Map(ids.map((id, i) => [id, i]));
 }
 
 /** Every name the note has in `commits` (after each, and before each rename), sorted, once each. */

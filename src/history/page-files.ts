@@ -112,11 +112,18 @@ function parseBatch(stdout: Buffer): Map<string, Buffer> {
 }
 
 /**
- * Counts `text` in content the way Git's pickaxe (`-S… --regexp-ignore-case`) counts it:
- * non-overlapping occurrences from the left, ASCII letters matched in either case, every
- * other byte exactly. Returns a function of the content (null: absent, 0).
+ * Counts `text` in content the way Git's pickaxe (`-S… --regexp-ignore-case`, in the C.UTF-8
+ * locale) counts it: non-overlapping occurrences from the left. For ASCII text Git matches
+ * byte by byte with ASCII letters in either case (its kwset), and so does this; for text
+ * with other characters Git uses a case-ignoring regular expression over UTF-8, and this
+ * one the same in JavaScript (`giu`: Unicode simple case folding). Returns a function of
+ * the content (null: absent, 0).
  */
 export function occurrenceCounter(text: string): (content: Buffer | null | undefined) => number {
+  if (/[^\x00-\x7f]/.test(text)) {
+    const unicode = new RegExp(text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&'), 'giu');
+    return (content) => (content ? (content.toString('utf8').match(unicode)?.length ?? 0) : 0);
+  }
   let source = '';
   for (const byte of Buffer.from(text, 'utf8')) {
     const char = String.fromCharCode(byte);

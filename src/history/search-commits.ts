@@ -10,7 +10,7 @@ import { PickaxeScan, type PickaxeQuery } from './pickaxe-scan.ts';
 
 /**
  * What to look for. `text`: commits that changed how often the text occurs (pickaxe
- * `-S`, literal, ASCII case ignored); `author`: part of the author's name or e-mail, taken
+ * `-S`, literal, case ignored); `author`: part of the author's name or e-mail, taken
  * literally, case ignored; `since`/`until`: committer time in epoch seconds, both
  * inclusive. `roots`: the folders or files a commit must have changed (normalised paths,
  * `''` for the whole repository), already limited to what the caller may see; `openRoots`:
@@ -82,19 +82,46 @@ export interface FoundCommit {
  * empty repository. Throws GitError when git fails.
  */
 export async function searchCommits(mirror: Mirror, search: CommitSearch): Promise<FoundCommit[]> {
-  if (search.roots.length === 0) return [];
+  return describeCommits(mirror, search, await findCommits(mirror, search));
+}
+
+/**
+ * The commits of one page of `search` (`skip`, then at most `maxCount`), newest first, as
+ * the walk gave them (for a text search, with the files that matched), before their files
+ * are fetched: {@link describeCommits} does that, so a search across repositories fetches
+ * files only for the commits its merged page keeps. Same errors as {@link searchCommits}.
+ */
+export async function findCommits(mirror: Mirror, search: CommitSearch): Promise<LogCommit[]> {
+  const walk = walkFilters(search);
+  if (walk === null) return [];
+  if (search.text !== undefined) return textFind(mirror, search, search.text, walk);
+  return matchingCommits(mirror, walk, search);
+}
+
+/**
+ * The page `commits` (from {@link findCommits} with the same `search`) with their files:
+ * listed ones, `filesTotal`, and for a text search whether each gained or lost the text. A
+ * commit that changed only hidden or closed paths, or symbolic links, is left out.
+ */
+export async function describeCommits(mirror: Mirror, search: CommitSearch, commits: readonly LogCommit[]): Promise<FoundCommit[]> {
+  if (commits.length === 0) return [];
+  if (search.text !== undefined) return textDescribe(mirror, search, search.text, commits);
+  return otherDescribe(mirror, search, commits);
+}
+
+/** The `git log` filters of `search` (author, case, since, until), or null when nothing can match. */
+function walkFilters(search: CommitSearch): string[] | null {
+  if (search.roots.length === 0) return null;
   // Git has no commit dated before 1970: a since then is no limit, an until then matches nothing.
   const since = search.since === undefined ? null : gitDate(search.since);
   const until = search.until === undefined ? null : gitDate(search.until);
-  if (search.until !== undefined && until === null) return [];
-  const walk = [
+  if (search.until !== undefined && until === null) return null;
+  return [
     ...(search.author !== undefined ? ['--fixed-strings', `--author=${search.author}`] : []),
     ...(search.text !== undefined || search.author !== undefined ? ['--regexp-ignore-case'] : []),
     ...(since !== null ? [`--since=${since}`] : []),
     ...(until !== null ? [`--until=${until}`] : []),
   ];
-  if (search.text !== undefined) return textSearch(mirror, search, search.text, walk);
-  return otherSearch(mirror, search, walk);
 }
 
 /** Whether `path` is visible within `roots` (not hidden, in one of them). */
@@ -132,31 +159,26 @@ function scanOf(mirror: Mirror, head: string, query: PickaxeQuery): PickaxeScan 
   return scan;
 }
 
-async function textSearch(mirror: Mirror, search: CommitSearch, text: string, walk: string[]): Promise<FoundCommit[]> {
+async function textFind(mirror: Mirror, search: CommitSearch, text: string, walk: string[]): Promise<LogCommit[]> {
   const wholeRepository = search.roots.length === 1 && search.roots[0] === '';
   const head = await headCommit(mirror);
   if (head === null) return [];
-  const visible = pathspecs(search.openRoots);
-  const scan = scanOf(mirror, head, { text, walk, where: wholeRepository ? [] : pathspecs(search.roots), visible });
-  const inRoots = inRootsOf(search.roots);
+  const scan = scanOf(mirror, head, { text, walk, where: wholeRepository ? [] : pathspecs(search.roots), visible: pathspecs(search.openRoots) });
   const wanted = search.skip + search.maxCount;
-  const files = new PageFiles(mirror, visible, true);
-  const page: LogCommit[] = [];
-  let fetched: Awaited<ReturnType<PageFiles['finish']>>;
   try {
-    await scan.reach(wanted, (commit, index) => {
-      if (index < search.skip || index >= wanted) return;
-      page.push(commit);
-      files.add(commit, candidatesOf(commit.files, inRoots).slice(0, search.filesPerCommit));
-    });
-    fetched = await files.finish();
-  } catch (error) {
-    files.stop();
-    throw error;
+    await scan.reach(wanted);
   } finally {
     scan.readOn();
   }
-  const { files: changed, blobs } = fetched;
+  return scan.found.slice(search.skip, wanted);
+}
+
+async function textDescribe(mirror: Mirror, search: CommitSearch, text: string, page: readonly LogCommit[]): Promise<FoundCommit[]> {
+  const inRoots = inRootsOf(search.roots);
+  // The scan fetched every page commit's files already (kept per commit): this joins them.
+  const files = new PageFiles(mirror, pathspecs(search.openRoots), true);
+  for (const commit of page) files.add(commit, candidatesOf(commit.files, inRoots).slice(0, search.filesPerCommit));
+  const { files: changed, blobs } = await files.finish();
   const count = occurrenceCounter(text);
   const found: FoundCommit[] = [];
   for (const commit of page) {
@@ -203,9 +225,7 @@ function listedFile(file: FileChange): FoundFile {
 const completeMatches = new Map<string, LogCommit[]>();
 const KEPT_SEARCHES = 16;
 
-async function otherSearch(mirror: Mirror, search: CommitSearch, walk: string[]): Promise<FoundCommit[]> {
-  const log = await matchingCommits(mirror, walk, search);
-  if (log.length === 0) return [];
+async function otherDescribe(mirror: Mirror, search: CommitSearch, log: readonly LogCommit[]): Promise<FoundCommit[]> {
   const inRoots = inRootsOf(search.roots);
   const files = new PageFiles(mirror, pathspecs(search.openRoots), false);
   for (const commit of log) files.add(commit, []);

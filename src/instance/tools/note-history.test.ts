@@ -105,6 +105,15 @@ describe('note_history: the list', () => {
     expect(paged.commits.map((c) => c.commit)).toEqual([merged.editOnMain, merged.renameOnBranch]);
     expect(paged.hasMore).toBe(true);
   });
+
+  it('gives every page as a slice of the one list, whatever the page size, with or without the rename on it', async () => {
+    const whole = (await call(ctx, { repo: 'merged', path: 'c/n.md' })).commits.map((c) => c.commit);
+    for (const limit of [1, 2, 3, 4]) {
+      const paged: string[] = [];
+      for (let offset = 0; offset < whole.length; offset += limit) paged.push(...(await call(ctx, { repo: 'merged', path: 'c/n.md', limit, offset })).commits.map((c) => c.commit));
+      expect(paged).toEqual(whole);
+    }
+  });
 });
 
 describe('note_history: diff since a day', () => {

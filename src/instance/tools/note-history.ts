@@ -1,7 +1,7 @@
 // note_history: a note's commits (following its moves), its change since a day, an earlier
 // version, or who last changed each line (spec: "note_history").
 import { z } from 'zod';
-import { blame, startWholeBlame, type EarlyBlame } from '../../history/blame.ts';
+import { blame, startWholeBlame, type BlameRun, type EarlyBlame } from '../../history/blame.ts';
 import { jsonLength, jsonPrefix, lineWindow, MAX_ANSWER_CHARS, type LineWindow } from '../../history/line-window.ts';
 import { localMoment } from '../../history/local-time.ts';
 import { mirrorGit } from '../../history/mirror-git.ts';
@@ -191,12 +191,9 @@ export const noteHistory = defineTool({
 
     const since = input.since === undefined ? undefined : localMoment(input.since, 'start', 'since');
     const end = input.offset + input.limit;
-    let log = await noteCommits(mirror, path, { since, maxCount: end + 1 });
-    let shown = log.commits.filter(isNoteCommit);
-    if (shown.length < log.commits.length && !log.complete) {
-      log = await noteCommits(mirror, path, { since });
-      shown = log.commits.filter(isNoteCommit);
-    }
+    // The whole list is read: a rename anywhere in it decides the order of every page.
+    const log = await noteCommits(mirror, path, { since });
+    const shown = log.commits.filter(isNoteCommit);
     const page = shown.slice(input.offset, end).map(listed);
     // With a diff, the page takes at most half an answer: the diff gets the rest.
     answer.commits = fitCommits(answer, page, input.diff ? MAX_ANSWER_CHARS / 2 : MAX_ANSWER_CHARS);
@@ -204,24 +201,24 @@ export const noteHistory = defineTool({
     answer.hasMore = shown.length > end || answer.commits.length < page.length;
     const next = input.offset + answer.commits.length;
 
-    const history = input.diff || shown.length === 0 ? await noteCommits(mirror, path) : null;
+    const history = input.diff || shown.length === 0 ? (since === undefined ? log : await noteCommits(mirror, path)) : null;
     if (shown.length === 0 && history !== null && !history.commits.some(isNoteCommit) && (await now()) === null) throw noNote();
     const notes: string[] = [];
     if (input.diff && input.since !== undefined && since !== undefined && history !== null) {
-      const change = await noteDiffSince(mirror, path, since, history.commits, await now());
+      const change = await noteDiffSince(mirror, path, since, history.commits, await now(), visible);
       if (change.binary) throw notATextNote(path);
-      const baseShown = change.base !== null && change.existedAtBase && visible(change.basePath);
-      const text = baseShown || !change.existedAtBase ? change.diff : '';
+      const text = change.diff;
       const base = change.base ?? (await emptyTree(mirror));
       if (change.base === null) notes.push(`The repository has no commit before ${input.since}: the diff starts from nothing.`);
-      else if (!change.existedAtBase || !baseShown) notes.push(`The note did not exist before ${input.since}: the diff shows all of it as added.`);
+      else if (!change.existedAtBase && !change.existsNow) notes.push(`The note did not exist before ${input.since} and does not exist now: there is nothing to diff.`);
+      else if (!change.existedAtBase) notes.push(`The note did not exist before ${input.since}: the diff shows all of it as added.`);
       else if (change.diff === '') notes.push(`The note has not changed since the start of ${input.since}.`);
       if (!change.existsNow && change.diff !== '') notes.splice(0, notes.length, 'The note no longer exists: the diff shows it removed.');
       if (answer.hasMore) notes.push(`More commits follow: ask again with offset ${next}.`);
       return fitText((maxChars) => {
         const window = lineWindow(text, input.from_line, input.to_line, 'the diff', maxChars);
         const cut = windowNote(window, 'the diff', 'the same since and diff');
-        return { ...answer, diff: { since: input.since ?? '', base, base_path: baseShown ? change.basePath : path, ...window }, ...joinNotes([...notes, cut]) };
+        return { ...answer, diff: { since: input.since ?? '', base, base_path: change.basePath, ...window }, ...joinNotes([...notes, cut]) };
       });
     }
     if (shown.length === 0 && input.offset === 0) {
@@ -388,6 +385,45 @@ async function versionAt(mirror: Mirror, path: string, at: string, isNoteCommit:
 }
 
 /**
+ * `runs` with every line last changed while the note lay at a hidden or closed path credited
+ * instead to the commit that brought it from there to where it can be seen (the nearest
+ * newer commit of its history with a visible path; by date when the commit is not in that
+ * history, e.g. lines copied from a hidden file), so no commit, author or subject of closed
+ * paths shows, as the list and `at` never show them either. Runs of one commit that then
+ * touch are joined. The note's history is read only when some run needs it.
+ */
+async function creditVisibleCommits(mirror: Mirror, path: string, runs: readonly BlameRun[], visible: (path: string) => boolean): Promise<BlameRun[]> {
+  if (runs.every((run) => run.commit === null || (run.path !== undefined && visible(run.path)))) return [...runs];
+  const history = (await noteCommits(mirror, path)).commits;
+  const shown = (commit: NoteCommit) => !commit.symlink && visible(commit.path);
+  const creditFor = (run: BlameRun): NoteCommit | undefined => {
+    const at = history.findIndex((commit) => commit.commit === run.commit);
+    if (at !== -1) {
+      for (let i = at - 1; i >= 0; i -= 1) if (shown(history[i] as NoteCommit)) return history[i];
+      return undefined;
+    }
+    const time = Date.parse(run.date ?? '') / 1000;
+    return [...history].reverse().find((commit) => shown(commit) && commit.time >= time);
+  };
+  const credited: BlameRun[] = [];
+  for (const run of runs) {
+    let next = run;
+    if (run.commit !== null && !(run.path !== undefined && visible(run.path))) {
+      const credit = creditFor(run);
+      next =
+        credit === undefined
+          ? { from_line: run.from_line, to_line: run.to_line, commit: null, content: run.content }
+          : { ...run, commit: credit.commit, date: credit.date, author: credit.author, subject: credit.subject, path: credit.path };
+    }
+    const last = credited[credited.length - 1];
+    if (last !== undefined && last.to_line === next.from_line - 1 && last.commit === next.commit && last.path === next.path) {
+      credited[credited.length - 1] = { ...last, to_line: next.to_line, content: `${last.content}\n${next.content}` };
+    } else credited.push(next);
+  }
+  return credited;
+}
+
+/**
  * The blame of the note as it is now (`content`, from noteNow; null: there is none), its
  * runs cut by line so the whole answer's JSON fits in {@link MAX_ANSWER_CHARS}: a run longer
  * than the room left is split, a single line longer than a whole answer is cut inside, and
@@ -426,18 +462,19 @@ async function blameAnswer(
   for (let used = jsonLength(lines[to - 1] ?? ''); to < wanted && used <= MAX_ANSWER_CHARS; to += 1) used += jsonLength(lines[to] ?? '') + 2;
   const result = await blame(mirror, path, content, from, to, early);
   if (result === null) throw notATextNote(path);
+  const shownRuns = await creditVisibleCommits(mirror, path, result.runs, visible);
 
   const room = MAX_ANSWER_CHARS - JSON.stringify({ ...answer, blame: [], hasMore: false }).length - NOTE_ROOM;
   const runs: BlameItem[] = [];
   let used = 0;
   let next: number | null = null;
   let cutLine: number | null = null;
-  for (const run of result.runs) {
+  for (const run of shownRuns) {
     const item: BlameItem = {
       from_line: run.from_line,
       to_line: run.to_line,
       ...(run.commit !== null ? { commit: run.commit, date: run.date, author: run.author, subject: run.subject } : {}),
-      ...(run.commit !== null && run.path !== undefined && visible(run.path) ? { path: run.path } : {}),
+      ...(run.commit !== null && run.path !== undefined ? { path: run.path } : {}),
       content: run.content,
     };
     const comma = runs.length > 0 ? 1 : 0;

@@ -3,7 +3,8 @@
 import { z } from 'zod';
 import { localMoment } from '../../history/local-time.ts';
 import { openRoots } from '../../history/mirror-git.ts';
-import { searchCommits, type FoundCommit } from '../../history/search-commits.ts';
+import { describeCommits, findCommits, type CommitSearch, type FoundCommit } from '../../history/search-commits.ts';
+import type { LogCommit } from '../../history/parse-log.ts';
 import { assertInFolders } from '../../notes/vault-path.ts';
 import { VaultError } from '../../vault-error.ts';
 import { defineTool } from '../tool.ts';
@@ -110,16 +111,19 @@ export const searchHistory = defineTool({
     const strict = !across || targets.length === 1;
     const end = input.offset + input.limit;
 
-    const perRepo = await Promise.all(
+    // Each repository's commits in its own walk order; across repositories, merged newest
+    // first (a k-way merge, so a longer list never reorders what a shorter one gave), and
+    // files fetched only for the commits the page keeps.
+    const searched = await Promise.all(
       targets.map(async ({ vault, path }) => {
         const folders = vault.config.settings.folders;
         const roots = openRoots(folders, path);
         if (roots === null) {
           if (strict) assertInFolders(path, folders);
-          return [];
+          return null;
         }
         const mirror = await ctx.host.mirror(vault.name);
-        const found = await searchCommits(mirror, {
+        const search: CommitSearch = {
           ...(input.text !== undefined ? { text: input.text } : {}),
           ...(input.author !== undefined ? { author: input.author } : {}),
           ...(since !== undefined ? { since } : {}),
@@ -129,18 +133,31 @@ export const searchHistory = defineTool({
           skip: across ? 0 : input.offset,
           maxCount: across ? end + 1 : input.limit + 1,
           filesPerCommit: FILES_PER_COMMIT,
-        });
-        return found.map((commit) => ({ repo: vault.name, commit }));
+        };
+        return { repo: vault.name, mirror, search, commits: await findCommits(mirror, search) };
       }),
     );
-    const merged = across
-      ? perRepo.flat().sort((a, b) => b.commit.time - a.commit.time || a.repo.localeCompare(b.repo)).slice(input.offset)
-      : (perRepo[0] ?? []);
-    const page = merged.slice(0, input.limit).map(({ repo, commit }) => listed(commit, repo, across));
-    const more = merged.length > input.limit;
+    const lists = searched.filter((list) => list !== null);
+    const chosen = across ? mergeNewestFirst(lists).slice(input.offset, end + 1) : lists.flatMap((list) => list.commits.map((commit) => ({ repo: list.repo, commit })));
+    const described = await Promise.all(
+      lists.map(async (list) => {
+        const mine = chosen.filter((entry) => entry.repo === list.repo).map((entry) => entry.commit);
+        return new Map((await describeCommits(list.mirror, list.search, mine)).map((found) => [found.commit, found]));
+      }),
+    );
+    const byRepo = new Map(lists.map((list, i) => [list.repo, described[i]]));
+    const more = chosen.length > input.limit;
+    // Offsets count the commits found, shown or not (one that changed only hidden or closed
+    // paths, or symbolic links, is left out): `through` is how many a shown one ends.
+    const merged = chosen.slice(0, input.limit).flatMap(({ repo, commit }, i) => {
+      const found = byRepo.get(repo)?.get(commit.commit);
+      return found === undefined ? [] : [{ repo, commit: found, through: i + 1 }];
+    });
+    const page = merged.map(({ repo, commit }) => listed(commit, repo, across));
+    const pageLength = Math.min(chosen.length, input.limit);
 
     const { answer } = fitAnswer(page, (commits, cut): SearchHistoryAnswer => {
-      const next = input.offset + commits.length;
+      const next = input.offset + (cut ? (merged[commits.length - 1]?.through ?? 0) : pageLength);
       const notes = [
         merged.slice(0, commits.length).some((entry) => entry.commit.filesCut)
           ? `A commit lists at most ${FILES_PER_COMMIT} files; files_total counts them all. Narrow with path to see others.`
@@ -175,4 +192,28 @@ function listed(commit: FoundCommit, repo: string, across: boolean): ListedCommi
     })),
     files_total: commit.filesTotal,
   };
+}
+
+/**
+ * The commits of several repositories, each list in its own walk order (newest first, as
+ * Git gives it), merged into one: at each step the newest of the lists' next commits (ties
+ * by repository name). Each list's order is kept, so a page taken from longer lists starts
+ * with the same commits as one taken from shorter lists.
+ */
+function mergeNewestFirst(lists: readonly { repo: string; commits: readonly LogCommit[] }[]): { repo: string; commit: LogCommit }[] {
+  const at = lists.map(() => 0);
+  const merged: { repo: string; commit: LogCommit }[] = [];
+  for (;;) {
+    let best = -1;
+    for (let i = 0; i < lists.length; i += 1) {
+      const next = lists[i]?.commits[at[i] ?? 0];
+      if (next === undefined) continue;
+      const chosen = best === -1 ? undefined : lists[best]?.commits[at[best] ?? 0];
+      if (chosen === undefined || next.time > chosen.time || (next.time === chosen.time && (lists[i]?.repo ?? '') < (lists[best]?.repo ?? ''))) best = i;
+    }
+    if (best === -1) return merged;
+    const list = lists[best] as { repo: string; commits: readonly LogCommit[] };
+    merged.push({ repo: list.repo, commit: list.commits[at[best] ?? 0] as LogCommit });
+    at[best] = (at[best] ?? 0) + 1;
+  }
 }

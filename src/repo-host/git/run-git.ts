@@ -43,14 +43,17 @@ export class GitError extends Error {
 
 /**
  * The environment every git call gets: no user or system config (so a person's aliases,
- * pagers or hooks never change an answer), no prompts, paths printed verbatim.
+ * pagers or hooks never change an answer), no prompts, paths printed verbatim, and the
+ * C.UTF-8 locale (so `--regexp-ignore-case` folds Cyrillic, Greek, accented letters…).
  */
 export const gitEnv: Readonly<Record<string, string>> = {
   GIT_CONFIG_NOSYSTEM: '1',
   GIT_CONFIG_GLOBAL: '/dev/null',
   GIT_TERMINAL_PROMPT: '0',
   GIT_OPTIONAL_LOCKS: '0',
-  LC_ALL: 'C',
+  // English messages, and UTF-8 text: case is ignored beyond ASCII (`-S… -i`, `--author`).
+  // Where the system lacks this locale, Git falls back to C, which folds ASCII only.
+  LC_ALL: 'C.UTF-8',
 };
 
 /**

@@ -1,0 +1,107 @@
+// The history tools as a person sees them: case ignored beyond ASCII, nothing shown of the
+// time a note lay at a hidden path (blame, diff), and paging across repositories whose
+// commit dates are out of order.
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { forgetSearches } from '../../src/history/search-commits.ts';
+import type { ToolContext } from '../../src/instance/tool.ts';
+import { noteHistory } from '../../src/instance/tools/note-history.ts';
+import { searchHistory } from '../../src/instance/tools/search-history.ts';
+import { LocalRepoHost } from '../../src/repo-host/local/local-repo-host.ts';
+import { makeRepo, tempDir, type FixtureAuthor } from '../support/git-fixture.ts';
+import { callTool, gitOnlyContext, reader } from './history-fixture.ts';
+
+// The fixtures' dates are +02:00: days are read in Berlin time.
+process.env.TZ = 'Europe/Berlin';
+
+const olaf: FixtureAuthor = { name: 'Ölaf Ärger', email: 'olaf@acme.example' };
+const skewer: FixtureAuthor = { name: 'Sam Skewer', email: 'skewer@acme.example' };
+
+let temp: { path: string; cleanup: () => void };
+let host: LocalRepoHost;
+let ctx: ToolContext;
+let v: string[];
+let r1: string[];
+let r2: string[];
+
+beforeAll(() => {
+  temp = tempDir('mv-seen-');
+  v = makeRepo(join(temp.path, 'v'), [
+    { message: 'Paint list', date: '2026-05-01T10:00:00+02:00', author: olaf, files: { 'notes/a.md': 'Холст и краски\nline two\n' } },
+    { message: 'Into the trash', date: '2026-05-02T10:00:00+02:00', renames: { 'notes/a.md': '.trash/a.md' } },
+    { message: 'edit while trashed SECRETSUBJECT', date: '2026-05-03T10:00:00+02:00', files: { '.trash/a.md': 'Холст и краски\nline two\nsecret line\n' } },
+    { message: 'Back from the trash', date: '2026-05-05T10:00:00+02:00', renames: { '.trash/a.md': 'notes/back.md' } },
+  ]);
+  // Made in this order, so Git lists them A, B, S, E: their committer dates are not.
+  r1 = makeRepo(join(temp.path, 'r1'), [
+    { message: 'E', date: '2026-10-06T10:00:00+02:00', author: skewer, files: { 'e.md': 'e\n' } },
+    { message: 'S', date: '2026-10-05T10:00:00+02:00', author: skewer, files: { 's.md': 's\n' } },
+    { message: 'B', date: '2026-10-01T10:00:00+02:00', author: skewer, files: { 'b.md': 'b\n' } },
+    { message: 'A', date: '2026-10-10T10:00:00+02:00', author: skewer, files: { 'a.md': 'a\n' } },
+  ]);
+  r2 = makeRepo(join(temp.path, 'r2'), [{ message: 'X', date: '2026-10-03T10:00:00+02:00', author: skewer, files: { 'x.md': 'x\n' } }]);
+  host = new LocalRepoHost({ reposDir: temp.path, as: reader });
+  ctx = gitOnlyContext(host, ['v', 'r1', 'r2']);
+});
+
+afterAll(async () => {
+  await host?.close();
+  temp?.cleanup();
+});
+
+describe('search_history: case ignored beyond ASCII', () => {
+  it('finds Cyrillic text whatever its case, and says which file gained or lost it', async () => {
+    forgetSearches();
+    for (const text of ['ХОЛСТ', 'холст', 'Холст']) {
+      const answer = await callTool(searchHistory, ctx, { repo: 'v', text });
+      expect(answer.commits.map((c) => [c.subject, c.files.map((f) => [f.path, f.text])])).toEqual([
+        ['Back from the trash', [['notes/back.md', 'added']]],
+        ['Into the trash', [['notes/a.md', 'removed']]],
+        ['Paint list', [['notes/a.md', 'added']]],
+      ]);
+    }
+  });
+
+  it('finds an author by part of a name with other letters than ASCII, whatever its case', async () => {
+    for (const author of ['ölaf', 'ÄRGER']) {
+      const answer = await callTool(searchHistory, ctx, { repo: 'v', author });
+      expect(answer.commits.map((c) => c.subject)).toEqual(['Paint list']);
+    }
+  });
+});
+
+describe('note_history: nothing of the time at a hidden path', () => {
+  it('credits the lines changed while the note lay in .trash to the commit that brought it back', async () => {
+    const answer = await callTool(noteHistory, ctx, { repo: 'v', path: 'notes/back.md', blame: true });
+    expect(answer.blame?.map((run) => [run.from_line, run.to_line, run.commit, run.path])).toEqual([
+      [1, 2, v[0], 'notes/a.md'],
+      [3, 3, v[3], 'notes/back.md'],
+    ]);
+    expect(JSON.stringify(answer)).not.toContain('SECRETSUBJECT');
+  });
+
+  it('diffs from nothing when the note lay at a hidden path at the start of the day', async () => {
+    const answer = await callTool(noteHistory, ctx, { repo: 'v', path: 'notes/back.md', since: '2026-05-04', diff: true });
+    expect(answer.diff?.base_path).toBe('notes/back.md');
+    expect(answer.diff?.content).toContain('+secret line');
+    expect(answer.diff?.content).toContain('--- /dev/null');
+    expect(answer.note).toContain('did not exist before 2026-05-04');
+    // The list shows only the commits at visible paths.
+    const list = await callTool(noteHistory, ctx, { repo: 'v', path: 'notes/back.md' });
+    expect(list.commits.map((c) => c.subject)).toEqual(['Back from the trash', 'Paint list']);
+  });
+});
+
+describe('search_history: paging across repositories', () => {
+  it('lists each commit once, each repository in its own order, merged newest first', async () => {
+    const whole = (await callTool(searchHistory, ctx, { author: 'skewer', limit: 50 })).commits.map((c) => c.subject);
+    expect(whole).toEqual(['A', 'X', 'B', 'S', 'E']);
+    for (const limit of [1, 2, 3]) {
+      const paged: string[] = [];
+      for (let offset = 0; offset < whole.length; offset += limit) paged.push(...(await callTool(searchHistory, ctx, { author: 'skewer', limit, offset })).commits.map((c) => c.subject));
+      expect(paged).toEqual(whole);
+    }
+    expect(r1).toHaveLength(4);
+    expect(r2).toHaveLength(1);
+  });
+});
