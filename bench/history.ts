@@ -11,6 +11,7 @@ import { defaultVaultConfig } from '../src/config/load-vault-config.ts';
 import type { ToolContext } from '../src/instance/tool.ts';
 import { noteHistory } from '../src/instance/tools/note-history.ts';
 import { searchHistory } from '../src/instance/tools/search-history.ts';
+import { forgetNoteLists } from '../src/history/note-log.ts';
 import { forgetSearches } from '../src/history/search-commits.ts';
 import { describeMachine, machineMarkdown } from './machine.ts';
 import { writeResultsSection } from './results-section.ts';
@@ -71,8 +72,10 @@ async function medians(ours: () => Promise<unknown>, theirs: () => Promise<unkno
  */
 async function cold(task: () => Promise<unknown>): Promise<void> {
   forgetSearches();
+  forgetNoteLists();
   await task();
   forgetSearches();
+  forgetNoteLists();
 }
 
 const longLived = 'en/Editing and formatting/Properties.md';
@@ -112,21 +115,22 @@ const cases: { name: string; ours: () => Promise<unknown>; git: () => Promise<un
   },
   {
     name: `note_history list, ${longLived} (renamed once)`,
-    ours: () => history({ path: longLived }),
+    ours: () => cold(() => history({ path: longLived })),
     git: () => git(['log', '--follow', '--format=%H %cI %an %s', '--numstat', '--', longLived]),
     against: 'git log --follow --numstat',
   },
   {
-    name: `note_history list, every page, ${longLived}`,
-    ours: async () => {
-      for (let offset = 0; ; offset += 100) if (!(await history({ path: longLived, limit: 100, offset })).hasMore) break;
-    },
+    name: `note_history list, every page of 10, ${longLived}`,
+    ours: () =>
+      cold(async () => {
+        for (let offset = 0; ; offset += 10) if (!(await history({ path: longLived, limit: 10, offset })).hasMore) break;
+      }),
     git: () => git(['log', '--follow', '--format=%H %cI %an %s', '--numstat', '--', longLived]),
     against: 'git log --follow --numstat',
   },
   {
     name: `note_history list, ${mostEdited} (65 commits)`,
-    ours: () => history({ path: mostEdited }),
+    ours: () => cold(() => history({ path: mostEdited })),
     git: () => git(['log', '--follow', '--format=%H %cI %an %s', '--numstat', '--', mostEdited]),
     against: 'git log --follow --numstat',
   },

@@ -1,5 +1,8 @@
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { openRoots } from './mirror-git.ts';
+import { git, initRepo, makeRepo, tempDir } from '../../test/support/git-fixture.ts';
+import type { Mirror } from '../repo-host/repo-host.ts';
+import { headCommit, openRoots } from './mirror-git.ts';
 
 describe('openRoots', () => {
   it('opens everything without folders or with "/"', () => {
@@ -13,5 +16,32 @@ describe('openRoots', () => {
     expect(openRoots(['projects/active/', 'archive/'], 'projects')).toEqual(['projects/active']);
     expect(openRoots(['active/'], 'activeX')).toBeNull();
     expect(openRoots(['active/'], 'other/x.md')).toBeNull();
+  });
+});
+
+describe('headCommit', () => {
+  it('reads what git rev-parse HEAD reads: a loose ref, a packed one, a detached HEAD, an unborn branch, a linked work tree', async () => {
+    const temp = tempDir('mv-head-');
+    try {
+      const dir = join(temp.path, 'r');
+      initRepo(dir);
+      const mirror = (workTree: string): Mirror => ({ gitDir: join(workTree, '.git'), workTree });
+      expect(await headCommit(mirror(dir))).toBeNull();
+      const [first = '', second = ''] = makeRepo(join(temp.path, 'r2'), [
+        { message: 'one', files: { 'a.md': 'a\n' } },
+        { message: 'two', files: { 'a.md': 'b\n' } },
+      ]);
+      const r2 = join(temp.path, 'r2');
+      expect(await headCommit(mirror(r2))).toBe(second);
+      git(r2, ['pack-refs', '--all']);
+      expect(await headCommit(mirror(r2))).toBe(second);
+      git(r2, ['checkout', '-q', '--detach', first]);
+      expect(await headCommit(mirror(r2))).toBe(first);
+      git(r2, ['worktree', 'add', '-q', join(temp.path, 'linked'), second]);
+      const linkedGitDir = git(join(temp.path, 'linked'), ['rev-parse', '--absolute-git-dir']);
+      expect(await headCommit({ gitDir: linkedGitDir, workTree: join(temp.path, 'linked') })).toBe(second);
+    } finally {
+      temp.cleanup();
+    }
   });
 });

@@ -45,69 +45,68 @@ export interface NoteLog {
 /**
  * The commits that changed the note at `path` (its current path, or for a moved or deleted
  * note the path it had last), newest first, following renames: one
- * `git log --follow --raw --numstat -z` run over the whole history (or from `since`). When
- * that finds a rename, a second run over every name the note had (with the ancestry of each
- * rename deciding which name a commit's change belongs to) also finds the edits Git's
- * `--follow` misses: those made to the old name on a branch merged after the rename. That
- * run starts as soon as the first rename is read, beside the `--follow` run, and is run
- * again only when the note turns out to have had more names. The two are put in the order
- * of one walk of the history (`git rev-list HEAD`), so every page of a long list is a slice
- * of the same list: `maxCount` cuts it only at the end (the whole history is always read,
- * since a rename anywhere in it decides which commits come first).
- * Every commit `--follow` lists stays listed, with the path Git gave it.
+ * `git log --follow --raw --numstat -z` run over the whole history (or from `since`).
+ * `--follow` tracks one name at a time along its walk, so it misses the edits made to an
+ * old name on a branch merged after the rename. For each rename it reads, as soon as it
+ * reads it, one `git log --full-history <rename>..HEAD -- <old name>` (the commits not
+ * behind the rename that touched the old name: few, and quick to find; `--full-history`,
+ * or Git would leave out the side of a merge that the rename made look unchanged) runs
+ * beside it; those it finds are
+ * listed too, with the old name as their path, each placed by its date among `--follow`'s
+ * commits, whose order stays. The whole history is always read, since a rename anywhere in
+ * it decides which commits a page holds: `maxCount` cuts the list only at the end, so every
+ * page of a long list is a slice of the same list. The whole list is kept per head commit
+ * (64 notes), so the pages after the first cost next to nothing.
  * Merge commits are not listed (like `--follow`: their changes are the branches' commits).
  * An empty repository or a path with no history gives no commits. Throws GitError when
  * git fails.
  */
 export async function noteCommits(mirror: Mirror, path: string, options: NoteLogOptions = {}): Promise<NoteLog> {
-  let early: { names: string[]; log: Promise<LogCommit[] | null> } | null = null;
-  const wider = (names: readonly string[]) => logOrEmpty(mirror, [...limitArgs({ since: options.since }), 'HEAD', '--', ...names.map(literalPathspec)]);
-  const read: NoteCommit[] = [];
-  let order: Promise<Map<string, number>> | null = null;
-  const followed = await followLog(mirror, path, { since: options.since }, (commit) => {
-    read.push(commit);
-    if (early === null && isRename(commit)) {
-      const names = namesOf(read);
-      early = { names, log: wider(names) };
-      early.log.catch(() => undefined); // awaited below, or not needed
-      order = walkOrder(mirror, options.since);
-      order.catch(() => undefined);
-    }
-  });
-  if (followed === null) return { commits: [], complete: true };
-  const commits = followed.commits;
-  if (!commits.some(isRename)) return cut(commits, options.maxCount);
+  const head = await headCommit(mirror);
+  if (head === null) return { commits: [], complete: true };
+  const key = JSON.stringify([mirror.gitDir, head, path, options.since ?? null]);
+  let whole = lists.get(key);
+  if (whole === undefined) {
+    whole = wholeList(mirror, head, path, options.since);
+    lists.set(key, whole);
+    whole.catch(() => lists.get(key) === whole && lists.delete(key));
+    if (lists.size > KEPT_LISTS) lists.delete(lists.keys().next().value ?? '');
+  }
+  return cut(await whole, options.maxCount);
+}
 
-  const renames = commits.filter(isRename);
-  const names = namesOf(commits);
-  const started = early as { names: string[]; log: Promise<LogCommit[] | null> } | null;
-  const sameNames = started !== null && started.names.length === names.length && started.names.every((name, i) => name === names[i]);
-  const everyName = (await (sameNames && started !== null ? started.log : wider(names))) ?? [];
-  // Git's own --follow answer stays as it is; the wider run only adds the commits it missed,
-  // each credited to the name the note had there (decided by which renames it descends from).
-  const byFollow = new Map(commits.map((commit) => [commit.commit, commit]));
-  const missed = everyName.filter((commit) => !byFollow.has(commit.commit) && commit.files.length > 0);
-  if (missed.length === 0) return cut(commits, options.maxCount);
-  const descendants = await Promise.all(renames.map((rename) => descendantsOf(mirror, rename.commit)));
-  const oldestName = renames[renames.length - 1]?.previousPath ?? path;
-  const nameAfter = (commit: string): string => {
-    for (let i = 0; i < renames.length; i += 1) {
-      if (descendants[i]?.has(commit)) return renames[i]?.path ?? path;
-    }
-    return oldestName;
-  };
-  const position = await (order ?? walkOrder(mirror, options.since));
-  const place = (commit: NoteCommit) => position.get(commit.commit) ?? Number.MAX_SAFE_INTEGER;
-  // --follow's order stays; each missed commit goes in where the walk of the history has it.
-  const added = missed.flatMap((commit) => noteChange(commit, nameAfter(commit.commit))).sort((a, b) => place(a) - place(b));
+/** Whole lists of a note's commits, per repository, head commit, path and since: the pages after the first take theirs from here. */
+const lists = new Map<string, Promise<NoteCommit[]>>();
+const KEPT_LISTS = 64;
+
+async function wholeList(mirror: Mirror, head: string, path: string, since: number | undefined): Promise<NoteCommit[]> {
+  const sideEdits: Promise<NoteCommit[]>[] = [];
+  const followed = await followLog(mirror, head, path, { since }, (commit) => {
+    if (!isRename(commit) || commit.previousPath === null) return;
+    const oldName = commit.previousPath;
+    const edits = logOrEmpty(mirror, [...limitArgs({ since }), '--full-history', `${commit.commit}..${head}`, '--', literalPathspec(oldName)]).then((log) =>
+      (log ?? []).flatMap((found) => noteChange(found, oldName)),
+    );
+    edits.catch(() => undefined); // awaited below
+    sideEdits.push(edits);
+  });
+  if (followed === null) return [];
+  const commits = followed.commits;
+  if (sideEdits.length === 0) return commits;
+  const listed = new Set(commits.map((commit) => commit.commit));
+  const missed = new Map<string, NoteCommit>();
+  for (const edit of (await Promise.all(sideEdits)).flat()) if (!listed.has(edit.commit)) missed.set(edit.commit, edit);
+  if (missed.size === 0) return commits;
+  // --follow's order stays; each missed edit goes in before the first listed commit older than it.
+  const added = [...missed.values()].sort((a, b) => b.time - a.time);
   const widened: NoteCommit[] = [];
   let next = 0;
   for (const commit of commits) {
-    while (next < added.length && place(added[next] as NoteCommit) < place(commit)) widened.push(added[next++] as NoteCommit);
+    while (next < added.length && (added[next] as NoteCommit).time > commit.time) widened.push(added[next++] as NoteCommit);
     widened.push(commit);
   }
   widened.push(...added.slice(next));
-  return cut(widened, options.maxCount);
+  return widened;
 }
 
 /** The first `maxCount` of `commits` (all without it), and whether that is all of them. */
@@ -116,25 +115,13 @@ function cut(commits: NoteCommit[], maxCount: number | undefined): NoteLog {
   return { commits: listed, complete: listed.length === commits.length };
 }
 
-/** Each commit's place in one walk of the history from HEAD (`git rev-list HEAD`, from `since` when given), newest first. */
-async function walkOrder(mirror: Mirror, since: number | undefined): Promise<Map<string, number>> {
-  const { stdout } = await mirrorGit(mirror, ['rev-list', ...limitArgs({ since }), 'HEAD']);
-  const ids = stdout.toString('latin1').split('\n').filter(Boolean);
-  return new Map(ids.map((id, i) => [id, i]));
-}
-
-/** Every name the note has in `commits` (after each, and before each rename), sorted, once each. */
-function namesOf(commits: readonly NoteCommit[]): string[] {
-  return [...new Set(commits.flatMap((c) => (c.previousPath === null ? [c.path] : [c.path, c.previousPath])))].sort();
-}
-
 /**
  * The `git log --follow` run of the note, each change handed to `onCommit` as it is read:
  * the note's changes and how many commits Git printed; null in an empty repository.
  */
-async function followLog(mirror: Mirror, path: string, options: NoteLogOptions, onCommit: (commit: NoteCommit) => void): Promise<{ commits: NoteCommit[]; printed: number } | null> {
+async function followLog(mirror: Mirror, head: string, path: string, options: NoteLogOptions, onCommit: (commit: NoteCommit) => void): Promise<{ commits: NoteCommit[]; printed: number } | null> {
   const commits: NoteCommit[] = [];
-  const printed = await streamLog(mirror, ['log', '-z', LOG_FORMAT, '--raw', '--numstat', '--no-abbrev', '-M', '--follow', ...limitArgs(options), 'HEAD', '--', literalPathspec(path)], (commit) => {
+  const printed = await streamLog(mirror, ['log', '-z', LOG_FORMAT, '--raw', '--numstat', '--no-abbrev', '-M', '--follow', ...limitArgs(options), head, '--', literalPathspec(path)], (commit) => {
     for (const change of noteChange(commit, commit.files[0]?.path ?? null)) {
       commits.push(change);
       onCommit(change);
@@ -203,16 +190,13 @@ function noteChange(commit: LogCommit, name: string | null): NoteCommit[] {
   ];
 }
 
-/** `commit` and every commit between it and HEAD that has it as an ancestor. */
-async function descendantsOf(mirror: Mirror, commit: string): Promise<Set<string>> {
-  const { stdout } = await mirrorGit(mirror, ['rev-list', '--ancestry-path', `${commit}..HEAD`]);
-  const set = new Set(stdout.toString('utf8').split('\n').filter(Boolean));
-  set.add(commit);
-  return set;
-}
-
 /** Whether `ancestor` is reachable from `commit` (`git merge-base --is-ancestor`). */
 export async function isAncestor(mirror: Mirror, ancestor: string, commit: string): Promise<boolean> {
   const { code } = await mirrorGit(mirror, ['merge-base', '--is-ancestor', ancestor, commit], { okCodes: [0, 1] });
   return code === 0;
+}
+
+/** Forgets every note's list kept, so the next call reads the history afresh (for benchmarks). */
+export function forgetNoteLists(): void {
+  lists.clear();
 }
