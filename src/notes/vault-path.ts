@@ -36,7 +36,7 @@ export function normalizeVaultPath(input: string, what: PathKind = 'note'): stri
 
 /**
  * The spellings to look for when a caller names a file or folder that exists, or existed
- * (DESIGN.md "Paths in and out are exact Unicode"): first the path exactly as given (no
+ * (paths in and out are exact Unicode): first the path exactly as given (no
  * Unicode normalisation, tabs and other control characters kept, since Git holds them and the
  * tools list them), then, when it differs, the same without surrounding white space. Both are
  * `/`-separated with repeated `/` collapsed; for `'folder'` a trailing `/` is dropped and `''`
