@@ -28,6 +28,14 @@ describe('localMoment', () => {
       expect(isVaultError(error, 'bad_arguments') && error.message).toContain('since');
     }
   });
+
+  it.each(['2026-09-24T24:00', '2026-01-12T10:60', '2026-12-31T25:00'])('names the time, not the day, in the refusal of %s', (text) => {
+    expect(() => localMoment(text, 'start', 'since')).toThrow(/the day is fine, but \d\d:\d\d is not a time of day/);
+  });
+
+  it('still names the day when the day does not exist, time or not', () => {
+    expect(() => localMoment('2026-02-30T24:00', 'start', 'since')).toThrow(/not a day that exists/);
+  });
 });
 
 describe('gitDate', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { isVaultError } from '../vault-error.ts';
-import { assertInFolders, isExempt, isHiddenPath, isInFolders, normalizeVaultPath } from './vault-path.ts';
+import { assertInFolders, existingPathForms, isExempt, isHiddenPath, isInFolders, normalizeVaultPath } from './vault-path.ts';
 
 function codeOf(fn: () => unknown): string | null {
   try {
@@ -57,6 +57,46 @@ describe('normalizeVaultPath', () => {
     } catch (error) {
       expect((error as Error).message).toContain('relative to the repository root');
     }
+  });
+});
+
+describe('normalizeVaultPath for new names', () => {
+  it.each(['a\tb.md', 'a\nb.md', 'a\u0007b.md'])('refuses %j, saying a new name may not hold a control character', (input) => {
+    expect(() => normalizeVaultPath(input)).toThrow(/control character .*create or move/);
+  });
+});
+
+describe('existingPathForms', () => {
+  it('keeps the path exactly as given first (no NFC), then trimmed', () => {
+    expect(existingPathForms('Tests/cafe\u0301.md')).toEqual(['Tests/cafe\u0301.md']);
+    expect(existingPathForms('a//b.md')).toEqual(['a/b.md']);
+    expect(existingPathForms(' a/b.md ')).toEqual([' a/b.md ', 'a/b.md']);
+    expect(existingPathForms('a/b/', 'folder')).toEqual(['a/b']);
+    expect(existingPathForms('/', 'folder')).toEqual(['']);
+  });
+
+  it('takes a tab, a line break and other control characters, as Git holds them', () => {
+    expect(existingPathForms('Tests/tab\tname.md')).toEqual(['Tests/tab\tname.md']);
+    expect(existingPathForms('a\nb.md')).toEqual(['a\nb.md']);
+    expect(existingPathForms('a\u0007b.md')).toEqual(['a\u0007b.md']);
+  });
+
+  it('refuses a line break for a tool that cannot reach such a file, naming the tool and read_note', () => {
+    expect(() => existingPathForms('a\nb.md', 'note', { lineBreaks: 'refuse', tool: 'note_history' })).toThrow(/line break.*read_note.*note_history/);
+    expect(existingPathForms('a\tb.md', 'note', { lineBreaks: 'refuse', tool: 'note_history' })).toEqual(['a\tb.md']);
+  });
+
+  it.each([
+    ['a\u0000b.md', 'invalid_path'],
+    ['../secret.md', 'invalid_path'],
+    [' ../secret.md', 'invalid_path'],
+    ['/etc/passwd', 'invalid_path'],
+    ['a\\b.md', 'invalid_path'],
+    ['%2e%2e/x.md', 'invalid_path'],
+    ['.git/config', 'hidden_path'],
+    [' .vault/settings.jsonc', 'hidden_path'],
+  ])('refuses %j with %s', (input, code) => {
+    expect(codeOf(() => existingPathForms(input))).toBe(code);
   });
 });
 

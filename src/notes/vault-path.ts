@@ -5,33 +5,87 @@ import { VaultError } from '../vault-error.ts';
 export type PathKind = 'note' | 'folder' | 'file';
 
 const CONTROL = /[\u0000-\u001f\u007f]/;
+const LINE_BREAK = /[\r\n]/;
 /** A percent-escape of path syntax: `.` `/` `\` `%` (double encoding) or a control character. */
 const ENCODED_SYNTAX = /%(?:2e|2f|5c|25|[01][0-9a-f]|7f)/i;
 const DRIVE = /^[A-Za-z]:/;
 
 /**
- * Normalises a path given by a caller (DESIGN.md "The repository model"): NFC, relative to
- * the repository, `/`-separated, repeated `/` collapsed; for `'folder'` a trailing `/` is
- * dropped and `''` (or `'/'`) is the root. Returns the normalised path.
+ * Normalises a path that names something new, or that is compared by name only (a path a
+ * write tool creates, a folder in settings; DESIGN.md "The repository model"): NFC, relative
+ * to the repository, `/`-separated, repeated `/` collapsed; for `'folder'` a trailing `/` is
+ * dropped and `''` (or `'/'`) is the root. Returns the normalised path. A path naming a file
+ * or folder that exists is read with {@link existingPathForms} instead, which keeps it exact.
  *
  * Throws VaultError `invalid_path` for an empty path (except a folder), an absolute path
- * (`/x`, `C:x`), a backslash, NUL or another control character, a `.` or `..` segment, a
- * percent-escape of path syntax (`%2e`, `%2f`, `%5c`, `%25`, `%00`…, so `%2e%2e/` cannot
- * smuggle a traversal past a decoder later), or a note/file path ending in `/`; and
- * `hidden_path` when any segment starts with `.` (spec: "Hidden paths stay closed").
+ * (`/x`, `C:x`), a backslash, a tab, a line break or another control character (a new name
+ * may not hold one), a `.` or `..` segment, a percent-escape of path syntax (`%2e`, `%2f`,
+ * `%5c`, `%25`, `%00`…, so `%2e%2e/` cannot smuggle a traversal past a decoder later), or a
+ * note/file path ending in `/`; and `hidden_path` when any segment starts with `.` (spec:
+ * "Hidden paths stay closed").
  */
 export function normalizeVaultPath(input: string, what: PathKind = 'note'): string {
+  const path = typeof input === 'string' ? input.normalize('NFC').trim() : input;
+  if (typeof path === 'string' && CONTROL.test(path)) {
+    pathRefusal(input, what)(
+      `contains a control character (a tab, a line break or another), which the name of a ${what} the tools create or move may not hold. Choose a name without it`,
+    );
+  }
+  return checkedPath(input, path, what);
+}
+
+/**
+ * The spellings to look for when a caller names a file or folder that exists, or existed
+ * (paths in and out are exact Unicode): first the path exactly as given (no
+ * Unicode normalisation, tabs and other control characters kept, since Git holds them and the
+ * tools list them), then, when it differs, the same without surrounding white space. Both are
+ * `/`-separated with repeated `/` collapsed; for `'folder'` a trailing `/` is dropped and `''`
+ * is the root (then the only form). The caller matches them against the paths there are:
+ * exactly first, then ignoring Unicode normalisation (`src/instance/tools/existing-path.ts`).
+ *
+ * Throws as {@link normalizeVaultPath} does, checked on the path without surrounding white
+ * space, except that of the control characters only NUL is refused (Git cannot hold it).
+ * With `lineBreaks: 'refuse'` a CR or LF is refused too, with invalid_path naming `tool`:
+ * for the tools that reach files through Git's line-based protocols.
+ */
+export function existingPathForms(input: string, what: PathKind = 'note', options: { lineBreaks?: 'allow' | 'refuse'; tool?: string } = {}): string[] {
+  const refuse = pathRefusal(input, what);
+  if (typeof input !== 'string') refuse('is not text');
+  if (input.includes('\u0000')) refuse('contains a NUL character, which no file name can hold');
+  if (options.lineBreaks === 'refuse' && LINE_BREAK.test(input)) {
+    const tool = options.tool ?? 'this tool';
+    throw new VaultError(
+      'invalid_path',
+      `The ${what} path ${JSON.stringify(input)} contains a line break. read_note, list_notes and search_history take such a name, but ${tool} reaches files through Git's line-based protocols and cannot; rename the file outside these tools to use ${tool} on it.`,
+      { path: input },
+    );
+  }
+  const trimmed = checkedPath(input, input.trim(), what);
+  if (trimmed === '') return [''];
+  const exact = input
+    .split('/')
+    .filter((segment) => segment !== '')
+    .join('/');
+  return exact === trimmed ? [trimmed] : [exact, trimmed];
+}
+
+/** The refusal of a caller's path: `invalid_path`, saying why and how a good path looks. */
+function pathRefusal(input: string, what: PathKind): (why: string) => never {
   const example = what === 'folder' ? 'projects/apollo' : 'projects/apollo/plan.md';
-  const refuse = (why: string): never => {
+  return (why: string): never => {
     throw new VaultError(
       'invalid_path',
       `The ${what} path ${JSON.stringify(input)} ${why}. Give a path relative to the repository root, with "/" between folders, for example "${example}".`,
       { path: input },
     );
   };
-  if (typeof input !== 'string') refuse('is not text');
-  let path = input.normalize('NFC').trim();
-  if (path.includes('\u0000') || CONTROL.test(path)) refuse('contains a control character');
+}
+
+/** The checks both readings share, on `path` (the caller's `input`, prepared): the clean path, or a refusal. */
+function checkedPath(input: string, path: string, what: PathKind): string {
+  const refuse = pathRefusal(input, what);
+  if (typeof path !== 'string') refuse('is not text');
+  if (path.includes('\u0000')) refuse('contains a control character');
   if (path.includes('\\')) refuse('contains a backslash');
   if (ENCODED_SYNTAX.test(path)) refuse('contains a percent-encoded ".", "/", "\\", "%" or control character');
   if (path.startsWith('/') && !(what === 'folder' && /^\/+$/.test(path))) refuse('is absolute');

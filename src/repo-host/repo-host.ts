@@ -23,8 +23,8 @@ export interface Mirror {
 }
 
 /**
- * One file of the current state: its path (repository-relative, `/`-separated, NFC) and
- * the Git blob id of its content. In a work tree the content is the file as it is on disk,
+ * One file of the current state: its path (repository-relative, `/`-separated, exactly as
+ * Git holds it: no Unicode normalisation) and the Git blob id of its content. In a work tree the content is the file as it is on disk,
  * so `oid` is what `git hash-object` would give it.
  */
 export interface SnapshotEntry {

@@ -19,7 +19,7 @@ export interface VaultCommits {
 /** A file name with spaces, quotes, `#` and non-ASCII letters: Git quotes it in blame's output. */
 export const oddName = 'notes/odd "name" #1 für.md';
 
-/** A file name with a tab: no tool takes it as input, but search_history shows it exactly. */
+/** A file name with a tab: search_history shows it exactly, and the tools take it back as given. */
 export const tabName = 'notes/tab\there.md';
 
 /** The plan note as created. */

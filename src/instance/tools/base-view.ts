@@ -4,12 +4,13 @@ import { z } from 'zod';
 import type { BaseNote } from '../../bases/base-vault.ts';
 import { renderBaseView } from '../../bases/render-base-view.ts';
 import { LinkResolver } from '../../notes/link-resolver.ts';
-import { assertInFolders, isHiddenPath, isInFolders, normalizeVaultPath } from '../../notes/vault-path.ts';
+import { assertInFolders, isHiddenPath, isInFolders } from '../../notes/vault-path.ts';
 import type { LinkTarget, NoteIndex } from '../../note-index/note-index.ts';
 import { runGit, splitNul } from '../../repo-host/git/run-git.ts';
 import type { RepoHost } from '../../repo-host/repo-host.ts';
 import { VaultError } from '../../vault-error.ts';
 import { defineTool } from '../tool.ts';
+import { existingPath } from './existing-path.ts';
 import { lookupVault } from './read-scope.ts';
 
 const output = z
@@ -65,7 +66,8 @@ export const baseView = defineTool({
   output,
   async handler(input, ctx) {
     const vault = await lookupVault(ctx, input.repo);
-    const path = normalizeVaultPath(input.path, 'file');
+    // The spelling the repository holds: exactly as given first, then ignoring Unicode normalisation; `<repo>/<path>` understood.
+    const { path } = await existingPath(ctx.host, vault.name, input.path, 'file', { repo: vault.name, lineBreaks: 'refuse', tool: 'base_view' });
     if (!path.toLowerCase().endsWith('.base')) {
       throw new VaultError('bad_arguments', `"${path}" is not a .base file. Give the path of a table definition ending in .base, for example "projects/apollo/Overview.base".`, { path });
     }

@@ -4,12 +4,13 @@ import type { VaultConfig } from '../../config/vault-config.ts';
 import { splitFrontmatter } from '../../notes/frontmatter.ts';
 import { escapeTablePipes } from '../../notes/passage-table-pipes.ts';
 import { replacePassage } from '../../notes/passage.ts';
-import { assertInFolders, normalizeVaultPath } from '../../notes/vault-path.ts';
+import { assertInFolders } from '../../notes/vault-path.ts';
 import { isVaultError, VaultError } from '../../vault-error.ts';
 import { commitChange, writableVault, type WriteRead } from '../../writes/commit-change.ts';
 import { linkRefusal } from '../../writes/symlinks.ts';
 import { fitsPlace, isTypeExempt, placeRefusal, schemaProblems, schemaRefusal, typeNameOf } from '../../writes/type-rules.ts';
 import { defineTool } from '../tool.ts';
+import { existingPath } from './existing-path.ts';
 
 const editFields = {
   path: 'The note, as a path relative to the vault root. May be the same note as another edit, or a different one.',
@@ -96,15 +97,17 @@ export const editNote = defineTool({
     const vault = writableVault(ctx, input.repo);
     const config = vault.config;
     const edits: Edit[] = [{ path: input.path, old_text: input.old_text, new_text: input.new_text }, ...(input.more_edits ?? [])];
-    const paths = edits.map((edit, i) => {
+    // Each note by the spelling the repository holds: exactly as given first, then ignoring Unicode normalisation.
+    const paths: string[] = [];
+    for (const [i, edit] of edits.entries()) {
       try {
-        const path = normalizeVaultPath(edit.path, 'note');
+        const { path } = await existingPath(ctx.host, input.repo, edit.path, 'note', { repo: input.repo, lineBreaks: 'refuse', tool: 'edit_note', noteSuffix: false });
         assertInFolders(path, config.settings.folders);
-        return path;
+        paths.push(path);
       } catch (error) {
         throw nameEdit(error, i, edits.length);
       }
-    });
+    }
     const done = await commitChange(ctx, input.repo, { tool: 'edit_note', summary: input.summary }, (read) => applyEdits(read, config, edits, paths));
     const { changes, notes } = done.result;
     const note = [...notes, ...done.notes].join(' ');

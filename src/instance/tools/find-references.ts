@@ -3,11 +3,12 @@
 import { z } from 'zod';
 import { lineStarts, lineOfOffset } from '../../notes/lines.ts';
 import { isStruckAt } from '../../notes/struck.ts';
-import { assertInFolders, isInFolders, normalizeVaultPath } from '../../notes/vault-path.ts';
+import { assertInFolders, isInFolders } from '../../notes/vault-path.ts';
 import type { ScanPosition, Scope } from '../../note-index/note-index.ts';
 import { VaultError } from '../../vault-error.ts';
 import { defineTool, type ToolContext, type Vault } from '../tool.ts';
 import { fitAnswer, pastTheEnd } from './answer-budget.ts';
+import { existingPath } from './existing-path.ts';
 import { plainMatcher } from './line-matcher.ts';
 import { lineWindow } from './line-window.ts';
 import { closestPaths, folderScope, lookupVault } from './read-scope.ts';
@@ -174,9 +175,10 @@ async function pathReferences(
   scope: Scope,
   asked: string,
 ): Promise<{ counts: Array<{ value: string; lines: number; capped: boolean }>; found: FoundReference[] }> {
-  const normalized = normalizeVaultPath(asked, 'file');
-  assertInFolders(normalized, vault.config.settings.folders);
-  const target = await existingFile(ctx, vault, normalized);
+  // The spelling the repository holds: exactly as given first, then ignoring Unicode normalisation; `<repo>/<path>` understood.
+  const { path: spelled } = await existingPath(ctx.host, vault.name, asked, 'file', { repo: vault.name, noteSuffix: true });
+  assertInFolders(spelled, vault.config.settings.folders);
+  const target = await existingFile(ctx, vault, spelled);
   const byLine = new Map<string, FoundReference>();
   const key = (path: string, line: number) => `${path}\n${String(line).padStart(9, '0')}`;
 

@@ -24,6 +24,7 @@ import { assertPortablePath } from '../../writes/portable-path.ts';
 import { linkRefusal } from '../../writes/symlinks.ts';
 import { fitsPlace, isTypeExempt, placeRefusal, requireType, schemaProblems, schemaRefusal, typeNameOf } from '../../writes/type-rules.ts';
 import { defineTool, type ToolContext } from '../tool.ts';
+import { existingPath } from './existing-path.ts';
 
 /** What a prepared move answers, before the commit is known. */
 interface MoveResult {
@@ -99,12 +100,14 @@ export const moveNote = defineTool({
   async handler(input, ctx) {
     const vault = writableVault(ctx, input.repo);
     const config = vault.config;
-    const from = normalizeVaultPath(input.from, 'folder');
+    // The source by the spelling the repository holds (exactly as given first, then ignoring Unicode
+    // normalisation); the target is a new name, in NFC.
+    const from = (await existingPath(ctx.host, input.repo, input.from, 'folder', { repo: input.repo, lineBreaks: 'refuse', tool: 'move_note' })).path;
     const to = normalizeVaultPath(input.to, 'folder');
     if (from === '' || to === '') throw new VaultError('bad_arguments', 'The root of the repository cannot be moved, nor can anything be moved onto it. Give a note or folder path for both from and to.');
     assertInFolders(from, config.settings.folders);
     assertInFolders(to, config.settings.folders);
-    if (from === to) throw new VaultError('bad_arguments', `"${from}" is already where to points. Give a different target.`, { path: from });
+    if (from.normalize('NFC') === to) throw new VaultError('bad_arguments', `"${from}" is already where to points. Give a different target.`, { path: from });
     const ignoreCase = await ignoresCase(ctx.host, input.repo);
     const done = await commitChange(
       ctx,
@@ -140,7 +143,7 @@ async function prepareMove(
   const paths = read.snapshot!.files.map((file) => file.path);
   const { from, to } = move;
   const source = sameFileAs(paths, from, move.ignoreCase);
-  const folderPrefix = `${from}/`;
+  const folderPrefix = `${from.normalize('NFC')}/`;
   const members = source !== null ? [source] : paths.filter((path) => path.normalize('NFC').startsWith(folderPrefix));
   const isFolder = source === null;
   if (members.length === 0) {
@@ -179,7 +182,7 @@ async function prepareMove(
 
   // The target must not exist yet, except for a rename that only changes upper and lower case
   // (spec: move_note): a folder is never merged into another, nor moved onto a file.
-  if (isFolder && to.toLowerCase() !== from.toLowerCase()) {
+  if (isFolder && to.toLowerCase() !== from.normalize('NFC').toLowerCase()) {
     const file = sameFileAs(paths, to, move.ignoreCase);
     const key = fold(to, move.ignoreCase);
     const inside = paths.find((path) => fold(path, move.ignoreCase).startsWith(`${key}/`));
@@ -198,7 +201,7 @@ async function prepareMove(
       throw new VaultError('exists', `"${clash}" already exists, and a move never replaces a file. Choose another target, or move or rename "${clash}" first.`, { path: clash });
     }
   }
-  if (!isFolder && to.toLowerCase() !== from.toLowerCase()) {
+  if (!isFolder && to.toLowerCase() !== from.normalize('NFC').toLowerCase()) {
     const folderClash = paths.find((path) => path.startsWith(`${to}/`));
     if (folderClash !== undefined) throw new VaultError('exists', `"${to}" is a folder already. Give the note's whole new path, ending in .md.`, { path: to });
   }

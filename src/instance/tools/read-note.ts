@@ -171,7 +171,7 @@ async function findNote(index: NoteIndex, vault: Vault, path: string): Promise<I
       'not_a_note',
       path.endsWith('.md')
         ? `${path} is not a note: it is not text (a binary file named .md), so read_note cannot show it.`
-        : `${path} is not a note: read_note reads Markdown notes (.md files). Use find_references with path "${path}" to see which notes point at it.`,
+        : `${path} is not a note: read_note reads Markdown notes (.md files).${/\.base$/i.test(path) ? ` Use base_view with path "${path}" to see its table.` : ''} Use find_references with path "${path}" to see which notes point at it, or note_history to see its versions.`,
       { path },
     );
   }

@@ -1,9 +1,10 @@
 // Where a read tool looks: the repositories of a call (one, or every readable one) and the
 // paths inside them, limited to the open folders. Shared by the five read tools.
-import { assertInFolders, isInFolders, normalizeVaultPath, type PathKind } from '../../notes/vault-path.ts';
+import { assertInFolders, existingPathForms, isInFolders, type PathKind } from '../../notes/vault-path.ts';
 import type { NoteIndex, Scope } from '../../note-index/note-index.ts';
 import { VaultError } from '../../vault-error.ts';
 import type { ToolContext, Vault } from '../tool.ts';
+import { existingPath } from './existing-path.ts';
 
 /**
  * The readable repository named `repo`, after bringing its index up to date. Throws
@@ -35,8 +36,12 @@ export interface VaultTarget {
  * unless `path` starts with a readable repository's name, as answers across repositories
  * name notes (`handbook/onboarding`): then that repository and the rest of the path.
  * `across` is true when `repo` was left out: answers then name notes `<repo>/<path>`;
- * `namedByPath` when the repository came from the path's first segment.
- * Paths are normalised (VaultError `invalid_path`/`hidden_path`); every index is refreshed.
+ * `namedByPath` when the repository came from the path's first segment. With `repo`, a path
+ * written `<repo>/<path>` is read as `<path>` when only that exists.
+ * Paths are exact Unicode: each target's path is the spelling its repository holds (exactly
+ * as given first, then ignoring Unicode normalisation; a note also with `.md`), or the path as
+ * given when nothing there has it (existingPath). Refusals as existingPathForms (VaultError
+ * `invalid_path`/`hidden_path`); every index is refreshed.
  */
 export async function callTargets(
   ctx: ToolContext,
@@ -44,22 +49,26 @@ export async function callTargets(
   path: string | undefined,
   kind: PathKind,
 ): Promise<{ across: boolean; namedByPath: boolean; targets: VaultTarget[] }> {
+  const inVault = async (vault: Vault, given: string, options: { repo?: string }) => (await existingPath(ctx.host, vault.name, given, kind, options)).path;
   if (repo !== undefined) {
     const vault = await lookupVault(ctx, repo);
-    return { across: false, namedByPath: false, targets: [{ vault, path: path === undefined ? '' : normalizeVaultPath(path, kind) }] };
+    return { across: false, namedByPath: false, targets: [{ vault, path: path === undefined ? '' : await inVault(vault, path, { repo: vault.name }) }] };
   }
-  const normalized = path === undefined ? '' : normalizeVaultPath(path, 'folder');
+  const forms = path === undefined ? [''] : existingPathForms(path, 'folder');
+  const normalized = forms[forms.length - 1]!;
   const first = normalized.split('/')[0] ?? '';
   const named = first === '' ? undefined : ctx.vaults.get(first);
   if (named) {
     await ctx.refresh(named.name);
-    const rest = normalized.slice(first.length + 1);
-    return { across: true, namedByPath: true, targets: [{ vault: named, path: rest === '' ? '' : normalizeVaultPath(rest, kind) }] };
+    const exact = forms[0]!.startsWith(`${first}/`) ? forms[0]! : normalized;
+    const rest = exact.slice(first.length + 1);
+    return { across: true, namedByPath: true, targets: [{ vault: named, path: rest === '' ? '' : await inVault(named, rest, {}) }] };
   }
   const vaults = [...ctx.vaults.values()];
   await Promise.all(vaults.map((vault) => ctx.refresh(vault.name)));
-  const inner = path === undefined || normalized === '' ? '' : normalizeVaultPath(path, kind);
-  return { across: true, namedByPath: false, targets: vaults.map((vault) => ({ vault, path: inner })) };
+  if (path === undefined || normalized === '') return { across: true, namedByPath: false, targets: vaults.map((vault) => ({ vault, path: '' })) };
+  const targets = await Promise.all(vaults.map(async (vault) => ({ vault, path: await inVault(vault, path, {}) })));
+  return { across: true, namedByPath: false, targets };
 }
 
 /** The open folders of a repository as path prefixes: `''` for everything, else `folder/`. */

@@ -1,0 +1,157 @@
+// Which existing file or folder a caller's path names. Paths in and out are exact Unicode, as
+// Git holds them: a path is looked up exactly as given first, then ignoring Unicode
+// normalisation (a name stored decomposed, as macOS writes it, is found from either form).
+import { existingPathForms, type PathKind } from '../../notes/vault-path.ts';
+import { literalPathspec, mirrorGit } from '../../history/mirror-git.ts';
+import type { Mirror, RepoHost } from '../../repo-host/repo-host.ts';
+
+/** The files of a repository now, and the folders holding them, by exact spelling. */
+interface Listing {
+  files: ReadonlySet<string>;
+  folders: ReadonlySet<string>;
+  /** NFC form → the existing spellings with that form (files and folders apart); built on first use. */
+  nfc?: Map<string, string[]>;
+}
+
+/** What a path may name: a file, or a file or a folder (one holding files). */
+type Wanted = 'file' | 'file or folder';
+
+const listings = new WeakMap<RepoHost, Map<string, { fingerprint: string; listing: Listing }>>();
+
+/**
+ * The files of `repo` now (work-tree changes included, as the host's snapshot has them) and
+ * their folders; kept per host and repository until the host's fingerprint moves, so asking
+ * again costs one fingerprint check.
+ */
+async function listingOf(host: RepoHost, repo: string): Promise<Listing> {
+  let byRepo = listings.get(host);
+  if (byRepo === undefined) listings.set(host, (byRepo = new Map()));
+  const fingerprint = await host.fingerprint(repo);
+  const cached = byRepo.get(repo);
+  if (cached !== undefined && cached.fingerprint === fingerprint) return cached.listing;
+  const snapshot = await host.snapshot(repo);
+  const files = new Set(snapshot.files.map((file) => file.path));
+  const folders = new Set<string>();
+  for (const file of files) {
+    for (let slash = file.indexOf('/'); slash !== -1; slash = file.indexOf('/', slash + 1)) folders.add(file.slice(0, slash));
+  }
+  const listing: Listing = { files, folders };
+  byRepo.set(repo, { fingerprint: snapshot.fingerprint, listing });
+  return listing;
+}
+
+/** The existing spellings whose NFC form is `path`'s. */
+function sameUpToNormalisation(listing: Listing, path: string, wanted: Wanted): string[] {
+  if (listing.nfc === undefined) {
+    const nfc = new Map<string, string[]>();
+    const add = (key: string, spelling: string) => {
+      const list = nfc.get(key);
+      if (list === undefined) nfc.set(key, [spelling]);
+      else list.push(spelling);
+    };
+    for (const file of listing.files) add(`f:${file.normalize('NFC')}`, file);
+    for (const folder of listing.folders) add(`d:${folder.normalize('NFC')}`, folder);
+    listing.nfc = nfc;
+  }
+  const key = path.normalize('NFC');
+  return [...(listing.nfc.get(`f:${key}`) ?? []), ...(wanted === 'file' ? [] : (listing.nfc.get(`d:${key}`) ?? []))];
+}
+
+/**
+ * The existing spelling that `candidates` (in order of preference) name: the first candidate
+ * that exists exactly; else the first whose Unicode normalisation matches exactly one existing
+ * path (two that differ only in normalisation are left to the exact spelling). Null when none.
+ */
+function pickSpelling(listing: Listing, candidates: readonly string[], wanted: Wanted): string | null {
+  const exists = (path: string) => listing.files.has(path) || (wanted === 'file or folder' && listing.folders.has(path));
+  for (const candidate of candidates) if (exists(candidate)) return candidate;
+  for (const candidate of candidates) {
+    const found = sameUpToNormalisation(listing, candidate, wanted);
+    if (found.length === 1) return found[0]!;
+  }
+  return null;
+}
+
+/** Options of {@link callerSpellings} and {@link existingPath}. */
+export interface SpellingOptions {
+  /**
+   * The repository the call names: a path written `<repo>/<path>`, as answers across
+   * repositories name files, is also read as `<path>` (after the path as given).
+   */
+  repo?: string;
+  /** `'refuse'`: a line break in the path is refused naming `tool` (see existingPathForms). */
+  lineBreaks?: 'allow' | 'refuse';
+  tool?: string;
+  /** Also look for each spelling with `.md` added; the default for a `'note'`. */
+  noteSuffix?: boolean;
+}
+
+/**
+ * The readings of a caller's path, each a list of spellings to try in order: the path as
+ * given (exactly, then without surrounding white space) and, with `options.repo` when the
+ * path starts with `<repo>/`, the rest of it. Refuses as {@link existingPathForms} does.
+ */
+export function callerSpellings(given: string, what: PathKind, options: SpellingOptions = {}): string[][] {
+  const forms = existingPathForms(given, what, options);
+  const readings = [forms];
+  const prefix = options.repo === undefined ? null : `${options.repo}/`;
+  if (prefix !== null) {
+    const rest = forms.filter((form) => form.startsWith(prefix) && form.length > prefix.length).map((form) => form.slice(prefix.length));
+    if (rest.length > 0) readings.push(rest);
+  }
+  return readings;
+}
+
+/** The spellings of a reading to look up: with `noteSuffix`, each one also with `.md`. */
+export function withNoteSuffix(reading: readonly string[], noteSuffix: boolean): string[] {
+  return noteSuffix ? reading.flatMap((form) => (form.endsWith('.md') ? [form] : [form, `${form}.md`])) : [...reading];
+}
+
+/**
+ * The path in `repo` that a caller's `given` path names, for a tool that reads (or changes)
+ * something that exists: the first reading of {@link callerSpellings} that names an existing
+ * file (or, for a `'folder'`, a file or folder), its spelling as the repository holds it,
+ * exact before Unicode-normalisation-insensitive; a `'note'` (or with `noteSuffix`) is also
+ * found with `.md` added.
+ * `found: false` and the path as given (its first spelling, without `.md` added) when nothing
+ * exists there, for the tool's own answer (a history, or a refusal naming closest paths).
+ * `''` (a folder's root) is returned as is.
+ */
+export async function existingPath(host: RepoHost, repo: string, given: string, what: PathKind, options: SpellingOptions = {}): Promise<{ path: string; found: boolean }> {
+  const readings = callerSpellings(given, what, options);
+  const asGiven = readings[0]![0]!;
+  if (asGiven === '') return { path: '', found: true };
+  const listing = await listingOf(host, repo);
+  const wanted: Wanted = what === 'folder' ? 'file or folder' : 'file';
+  for (const reading of readings) {
+    const found = pickSpelling(listing, withNoteSuffix(reading, options.noteSuffix ?? what === 'note'), wanted);
+    if (found !== null) return { path: found, found: true };
+  }
+  return { path: asGiven, found: false };
+}
+
+/**
+ * The path note_history looks at for a caller's `given` path in `repo`, whose history is in
+ * `mirror`: a file there now, found as {@link existingPath} finds a note (so `.base` and
+ * other files are taken as given, and `.md` is added only when the path as given has no
+ * file); else the first spelling that some commit changed (as given, then with `.md`, then
+ * the `<repo>/<path>` reading); else, for the refusal, the path as given, with `.md` when its
+ * name has no extension. One `git log -1` per spelling tried, only when nothing has the path
+ * now. A line break in the path is refused (VaultError `invalid_path`).
+ */
+export async function historyPath(host: RepoHost, mirror: Mirror, repo: string, given: string): Promise<string> {
+  const options: SpellingOptions = { repo, lineBreaks: 'refuse', tool: 'note_history' };
+  const now = await existingPath(host, repo, given, 'note', options);
+  if (now.found) return now.path;
+  for (const reading of callerSpellings(given, 'note', options)) {
+    for (const spelling of withNoteSuffix(reading, true)) if (await hasHistory(mirror, spelling)) return spelling;
+  }
+  // Nothing anywhere: a name with an extension (.base, .canvas) is named as given, any other with .md.
+  return /\.[^./]+$/.test(now.path) ? now.path : `${now.path}.md`;
+}
+
+/** True when a commit reachable from HEAD changed `path` (exactly that path; false in an empty repository). */
+async function hasHistory(mirror: Mirror, path: string): Promise<boolean> {
+  const { stdout, code } = await mirrorGit(mirror, ['log', '-1', '--format=%H', 'HEAD', '--', literalPathspec(path)], { okCodes: [0, 128] });
+  return code === 0 && stdout.length > 0;
+}
