@@ -32,6 +32,9 @@ if (!existsSync(repoDir)) {
   mkdirSync(reposDir, { recursive: true });
   execFileSync('git', ['clone', '-q', bundle, repoDir]);
 }
+// The commit-graph the server keeps for each repository (src/repo-host/local/commit-graph.ts),
+// written before timing: git run directly reads it as well.
+execFileSync('git', ['commit-graph', 'write', '--reachable', '--changed-paths', '--split', '--no-progress'], { cwd: repoDir });
 
 // The history tools answer from Git alone: a context without the index, everything readable.
 const host = new LocalRepoHost({ reposDir });

@@ -82,7 +82,17 @@ export interface FoundCommit {
  * empty repository. Throws GitError when git fails.
  */
 export async function searchCommits(mirror: Mirror, search: CommitSearch): Promise<FoundCommit[]> {
-  return describeCommits(mirror, search, await findCommits(mirror, search));
+  const page = pageFilesFor(mirror, search);
+  return describeCommits(mirror, search, await findCommits(mirror, search, page), page);
+}
+
+/**
+ * For a text search, the {@link PageFiles} to hand to {@link findCommits} and then to
+ * {@link describeCommits}, so the page's blobs are read while the walk still finds the rest
+ * of the page; undefined for other searches (their page is described once it is found).
+ */
+export function pageFilesFor(mirror: Mirror, search: CommitSearch): PageFiles | undefined {
+  return search.text === undefined ? undefined : new PageFiles(mirror, pathspecs(search.openRoots), true);
 }
 
 /**
@@ -91,21 +101,34 @@ export async function searchCommits(mirror: Mirror, search: CommitSearch): Promi
  * are fetched: {@link describeCommits} does that, so a search across repositories fetches
  * files only for the commits its merged page keeps. Same errors as {@link searchCommits}.
  */
-export async function findCommits(mirror: Mirror, search: CommitSearch): Promise<LogCommit[]> {
+export async function findCommits(mirror: Mirror, search: CommitSearch, page?: PageFiles): Promise<LogCommit[]> {
   const walk = walkFilters(search);
   if (walk === null) return [];
-  if (search.text !== undefined) return textFind(mirror, search, search.text, walk);
+  if (search.text !== undefined) {
+    const inRoots = inRootsOf(search.roots);
+    const onFound = page && ((commit: LogCommit) => page.add(commit, candidatesOf(commit.files, inRoots).slice(0, search.filesPerCommit)));
+    try {
+      return await textFind(mirror, search, search.text, walk, onFound);
+    } catch (error) {
+      page?.stop();
+      throw error;
+    }
+  }
   return matchingCommits(mirror, walk, search);
 }
 
 /**
- * The page `commits` (from {@link findCommits} with the same `search`) with their files:
+ * The page `commits` (from {@link findCommits} with the same `search`, and the same `page`
+ * when one was given there) with their files:
  * listed ones, `filesTotal`, and for a text search whether each gained or lost the text. A
  * commit that changed only hidden or closed paths, or symbolic links, is left out.
  */
-export async function describeCommits(mirror: Mirror, search: CommitSearch, commits: readonly LogCommit[]): Promise<FoundCommit[]> {
-  if (commits.length === 0) return [];
-  if (search.text !== undefined) return textDescribe(mirror, search, search.text, commits);
+export async function describeCommits(mirror: Mirror, search: CommitSearch, commits: readonly LogCommit[], page?: PageFiles): Promise<FoundCommit[]> {
+  if (commits.length === 0) {
+    page?.stop();
+    return [];
+  }
+  if (search.text !== undefined) return textDescribe(mirror, search, search.text, commits, page);
   return otherDescribe(mirror, search, commits);
 }
 
@@ -159,24 +182,24 @@ function scanOf(mirror: Mirror, head: string, query: PickaxeQuery): PickaxeScan 
   return scan;
 }
 
-async function textFind(mirror: Mirror, search: CommitSearch, text: string, walk: string[]): Promise<LogCommit[]> {
+async function textFind(mirror: Mirror, search: CommitSearch, text: string, walk: string[], onFound?: (commit: LogCommit) => void): Promise<LogCommit[]> {
   const wholeRepository = search.roots.length === 1 && search.roots[0] === '';
   const head = await headCommit(mirror);
   if (head === null) return [];
   const scan = scanOf(mirror, head, { text, walk, where: wholeRepository ? [] : pathspecs(search.roots), visible: pathspecs(search.openRoots) });
   const wanted = search.skip + search.maxCount;
   try {
-    await scan.reach(wanted);
+    await scan.reach(wanted, onFound && ((commit, index) => index >= search.skip && index < wanted && onFound(commit)));
   } finally {
     scan.readOn();
   }
   return scan.found.slice(search.skip, wanted);
 }
 
-async function textDescribe(mirror: Mirror, search: CommitSearch, text: string, page: readonly LogCommit[]): Promise<FoundCommit[]> {
+async function textDescribe(mirror: Mirror, search: CommitSearch, text: string, page: readonly LogCommit[], started?: PageFiles): Promise<FoundCommit[]> {
   const inRoots = inRootsOf(search.roots);
   // The scan fetched every page commit's files already (kept per commit): this joins them.
-  const files = new PageFiles(mirror, pathspecs(search.openRoots), true);
+  const files = started ?? new PageFiles(mirror, pathspecs(search.openRoots), true);
   for (const commit of page) files.add(commit, candidatesOf(commit.files, inRoots).slice(0, search.filesPerCommit));
   const { files: changed, blobs } = await files.finish();
   const count = occurrenceCounter(text);

@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { localMoment } from '../../history/local-time.ts';
 import { openRoots } from '../../history/mirror-git.ts';
-import { describeCommits, findCommits, type CommitSearch, type FoundCommit } from '../../history/search-commits.ts';
+import { describeCommits, findCommits, pageFilesFor, type CommitSearch, type FoundCommit } from '../../history/search-commits.ts';
 import type { LogCommit } from '../../history/parse-log.ts';
 import { assertInFolders } from '../../notes/vault-path.ts';
 import { VaultError } from '../../vault-error.ts';
@@ -134,7 +134,9 @@ export const searchHistory = defineTool({
           maxCount: across ? end + 1 : input.limit + 1,
           filesPerCommit: FILES_PER_COMMIT,
         };
-        return { repo: vault.name, mirror, search, commits: await findCommits(mirror, search) };
+        // One repository: the page's blobs are read while the walk finds the rest of it.
+        const page = across ? undefined : pageFilesFor(mirror, search);
+        return { repo: vault.name, mirror, search, page, commits: await findCommits(mirror, search, page) };
       }),
     );
     const lists = searched.filter((list) => list !== null);
@@ -142,7 +144,7 @@ export const searchHistory = defineTool({
     const described = await Promise.all(
       lists.map(async (list) => {
         const mine = chosen.filter((entry) => entry.repo === list.repo).map((entry) => entry.commit);
-        return new Map((await describeCommits(list.mirror, list.search, mine)).map((found) => [found.commit, found]));
+        return new Map((await describeCommits(list.mirror, list.search, mine, list.page)).map((found) => [found.commit, found]));
       }),
     );
     const byRepo = new Map(lists.map((list, i) => [list.repo, described[i]]));

@@ -11,6 +11,7 @@ import { cleanIdentPart } from '../git/commit-ident.ts';
 import { GitError, runGit, splitNul } from '../git/run-git.ts';
 import type { Access, Person } from '../person.ts';
 import type { Change, CommitResult, Mirror, RepoHost, RepoInfo, Snapshot, SnapshotEntry } from '../repo-host.ts';
+import { CommitGraphKeeper } from './commit-graph.ts';
 import { fastImportCommit } from './fast-import-commit.ts';
 import { COMMIT_LOCK_WAIT_MS, IndexLock, waitForIndexUnlocked } from './index-lock.ts';
 import { lookAtPaths, type PathLook, type TreeItem } from './path-look.ts';
@@ -99,6 +100,8 @@ export class LocalRepoHost implements RepoHost {
   /** Per work tree (by its path): the watch that tells whether anything in it changed. */
   private readonly watches = new Map<string, WorkTreeWatch>();
   private localPerson: Promise<Person> | null = null;
+  /** Keeps each repository's commit-graph current for the history tools' walks. */
+  private readonly commitGraphs = new CommitGraphKeeper();
   /** Per repository (git dir): the author its own Git configuration gives, and the stat data of its config file then. */
   private readonly repoPeople = new Map<string, { key: string; person: Person }>();
 
@@ -160,11 +163,13 @@ export class LocalRepoHost implements RepoHost {
 
   async mirror(repoName: string): Promise<Mirror> {
     const repo = await this.repo(repoName);
+    this.commitGraphs.refresh(repo.gitDir);
     return { gitDir: repo.gitDir, workTree: repo.workTree };
   }
 
   async snapshot(repoName: string): Promise<Snapshot> {
     const repo = await this.repo(repoName);
+    this.commitGraphs.refresh(repo.gitDir);
     if (repo.workTree === null || repo.realWorkTree === null) {
       const ref = await this.headRef(repo);
       const head = await this.resolveHead(repo, ref);
@@ -285,7 +290,7 @@ export class LocalRepoHost implements RepoHost {
   }
 
   async close(): Promise<void> {
-    await Promise.allSettled([...this.commitQueues.values()]);
+    await Promise.allSettled([...this.commitQueues.values(), this.commitGraphs.close()]);
     for (const watch of this.watches.values()) watch.close();
     this.watches.clear();
     this.known.clear();
