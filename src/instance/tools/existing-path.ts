@@ -115,16 +115,26 @@ export function withNoteSuffix(reading: readonly string[], noteSuffix: boolean):
  * found with `.md` added.
  * `found: false` and the path as given (its first spelling, without `.md` added) when nothing
  * exists there, for the tool's own answer (a history, or a refusal naming closest paths).
- * `''` (a folder's root) is returned as is.
+ * `''` (a folder's root) is returned as is. A file is first looked for by reading each
+ * spelling exactly (`host.readFile`); the repository's listing (its snapshot, kept until
+ * the host's fingerprint moves) is made only when none is there.
  */
 export async function existingPath(host: RepoHost, repo: string, given: string, what: PathKind, options: SpellingOptions = {}): Promise<{ path: string; found: boolean }> {
   const readings = callerSpellings(given, what, options);
   const asGiven = readings[0]![0]!;
   if (asGiven === '') return { path: '', found: true };
+  const suffix = options.noteSuffix ?? what === 'note';
+  // Almost always a path names a file exactly: reading it answers without listing the repository.
+  for (const reading of readings) {
+    for (const spelling of withNoteSuffix(reading, suffix)) {
+      const content = await host.readFile(repo, spelling).catch(() => null);
+      if (content !== null) return { path: spelling, found: true };
+    }
+  }
   const listing = await listingOf(host, repo);
   const wanted: Wanted = what === 'folder' ? 'file or folder' : 'file';
   for (const reading of readings) {
-    const found = pickSpelling(listing, withNoteSuffix(reading, options.noteSuffix ?? what === 'note'), wanted);
+    const found = pickSpelling(listing, withNoteSuffix(reading, suffix), wanted);
     if (found !== null) return { path: found, found: true };
   }
   return { path: asGiven, found: false };
