@@ -157,7 +157,8 @@ export function startGit(args: readonly string[], options: RunGitOptions & { onS
   const okCodes = options.okCodes ?? [0];
   const child = spawn('git', [...prefix, ...args], {
     cwd: options.cwd,
-    env: { ...process.env, ...gitEnv, ...options.env },
+    // GIT_FLUSH: git log and rev-list flush after each commit, so a reader sees each one at once.
+    env: { ...process.env, ...gitEnv, GIT_FLUSH: '1', ...options.env },
     stdio: ['pipe', 'pipe', 'pipe'],
     timeout: options.timeoutMs ?? 60_000,
   });
