@@ -47,7 +47,7 @@ export interface NoteLog {
  * note the path it had last), newest first, following renames: one
  * `git log --follow --raw --numstat -z` run over the whole history (or from `since`).
  * `--follow` tracks one name at a time along its walk, so it misses the edits made to an
- * old name on a branch merged after the rename. For each rename it reads, as soon as it
+ * old name on a branch merged after the rename. For each rename (not a copy) it reads, as soon as it
  * reads it, one `git log --full-history <rename>..HEAD -- <old name>` (the commits not
  * behind the rename that touched the old name: few, and quick to find; `--full-history`,
  * or Git would leave out the side of a merge that the rename made look unchanged) runs
@@ -82,7 +82,8 @@ const KEPT_LISTS = 64;
 async function wholeList(mirror: Mirror, head: string, path: string, since: number | undefined): Promise<NoteCommit[]> {
   const sideEdits: Promise<NoteCommit[]>[] = [];
   const followed = await followLog(mirror, head, path, { since }, (commit) => {
-    if (!isRename(commit) || commit.previousPath === null) return;
+    // A copy's source lives on: its later edits are its own, not the note's.
+    if (commit.status !== 'R' || !isRename(commit) || commit.previousPath === null) return;
     const oldName = commit.previousPath;
     const edits = logOrEmpty(mirror, [...limitArgs({ since }), '--full-history', `${commit.commit}..${head}`, '--', literalPathspec(oldName)]).then((log) =>
       (log ?? []).flatMap((found) => noteChange(found, oldName)),

@@ -23,6 +23,7 @@ let ctx: ToolContext;
 let v: string[];
 let r1: string[];
 let r2: string[];
+let copies: string[];
 
 beforeAll(() => {
   temp = tempDir('mv-seen-');
@@ -39,9 +40,16 @@ beforeAll(() => {
     { message: 'B', date: '2026-10-01T10:00:00+02:00', author: skewer, files: { 'b.md': 'b\n' } },
     { message: 'A', date: '2026-10-10T10:00:00+02:00', author: skewer, files: { 'a.md': 'a\n' } },
   ]);
+  const page = (first: string) => `${[first, 'two', 'three', 'four', 'five', 'six', 'seven', 'eight'].join('\n')}\n`;
+  copies = makeRepo(join(temp.path, 'copies'), [
+    { message: 'English page', date: '2026-06-01T10:00:00+02:00', files: { 'en/page.md': page('one') } },
+    { message: 'German page, from the English one', date: '2026-06-02T10:00:00+02:00', files: { 'de/seite.md': page('eins') } },
+    { message: 'English page edited', date: '2026-06-03T10:00:00+02:00', files: { 'en/page.md': page('ONE') } },
+    { message: 'German page edited', date: '2026-06-04T10:00:00+02:00', files: { 'de/seite.md': page('EINS') } },
+  ]);
   r2 = makeRepo(join(temp.path, 'r2'), [{ message: 'X', date: '2026-10-03T10:00:00+02:00', author: skewer, files: { 'x.md': 'x\n' } }]);
   host = new LocalRepoHost({ reposDir: temp.path, as: reader });
-  ctx = gitOnlyContext(host, ['v', 'r1', 'r2']);
+  ctx = gitOnlyContext(host, ['v', 'r1', 'r2', 'copies']);
 });
 
 afterAll(async () => {
@@ -89,6 +97,18 @@ describe('note_history: nothing of the time at a hidden path', () => {
     // The list shows only the commits at visible paths.
     const list = await callTool(noteHistory, ctx, { repo: 'v', path: 'notes/back.md' });
     expect(list.commits.map((c) => c.subject)).toEqual(['Back from the trash', 'Paint list']);
+  });
+});
+
+describe('note_history: a note copied from another', () => {
+  it("follows the copy back to its source, and leaves out the source's own later edits", async () => {
+    const answer = await callTool(noteHistory, ctx, { repo: 'copies', path: 'de/seite.md' });
+    expect(answer.commits.map((c) => [c.subject, c.path])).toEqual([
+      ['German page edited', 'de/seite.md'],
+      ['German page, from the English one', 'de/seite.md'],
+      ['English page', 'en/page.md'],
+    ]);
+    expect(copies).toHaveLength(4);
   });
 });
 
