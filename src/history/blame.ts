@@ -88,9 +88,10 @@ export function startWholeBlame(mirror: Mirror, path: string): EarlyBlame {
  * moved or copied from other files changed in the same commit, and whole-file renames are
  * followed by blame itself, so a commit that only moved lines never takes the blame for
  * them. `early` (from {@link startWholeBlame}) is used when the lines are all of the note,
- * and stopped otherwise. Returns null when `content` is not text.
+ * and stopped otherwise. `copies: false` leaves out `-C`: lines come only from the note's
+ * own earlier versions (renames followed). Returns null when `content` is not text.
  */
-export async function blame(mirror: Mirror, path: string, content: Buffer, fromLine?: number, toLine?: number, early?: EarlyBlame): Promise<NoteBlame | null> {
+export async function blame(mirror: Mirror, path: string, content: Buffer, fromLine?: number, toLine?: number, early?: EarlyBlame, copies = true): Promise<NoteBlame | null> {
   const text = decodeText(content);
   if (text === null) {
     early?.cancel();
@@ -104,9 +105,9 @@ export async function blame(mirror: Mirror, path: string, content: Buffer, fromL
   }
   const from = Math.min(fromLine ?? 1, total);
   const to = Math.min(toLine ?? total, total);
-  const whole = early !== undefined && early.path === path && from === 1 && to === total;
+  const whole = copies && early !== undefined && early.path === path && from === 1 && to === total;
   if (!whole) early?.cancel();
-  const args = ['blame', '--porcelain', '-M', '-C', '-L', `${from},${to}`, ...(mirror.workTree ? ['--contents', '-'] : ['HEAD']), '--', path];
+  const args = ['blame', '--porcelain', '-M', ...(copies ? ['-C'] : []), '-L', `${from},${to}`, ...(mirror.workTree ? ['--contents', '-'] : ['HEAD']), '--', path];
   try {
     const stdout = whole ? await early.finish(content) : (await mirrorGit(mirror, args, mirror.workTree ? { input: content } : {})).stdout;
     return { runs: parsePorcelain(stdout, lines), totalLines: total };

@@ -21,6 +21,8 @@ export interface NoteDiff {
   base: string | null;
   basePath: string;
   existedAtBase: boolean;
+  /** The note existed at the base, but at a path the caller cannot see (then `existedAtBase` is false). */
+  hiddenAtBase: boolean;
   existsNow: boolean;
   binary: boolean;
   diff: string;
@@ -57,6 +59,7 @@ export async function noteDiffSince(
     base,
     basePath,
     existedAtBase: then !== null,
+    hiddenAtBase: base !== null && basePath !== namedAtBase && (await noteBlobAt(mirror, base, namedAtBase)) !== null,
     existsNow: now !== null,
     binary,
     diff: binary ? '' : await unifiedDiff(then, now, basePath, path),

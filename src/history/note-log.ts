@@ -45,7 +45,8 @@ export interface NoteLog {
 /**
  * The commits that changed the note at `path` (its current path, or for a moved or deleted
  * note the path it had last), newest first, following renames: one
- * `git log --follow --raw --numstat -z` run over the whole history (or from `since`).
+ * `git log --follow --raw --numstat -z` run over the whole history (`since` then keeps the
+ * commits from that moment on).
  * `--follow` tracks one name at a time along its walk, so it misses the edits made to an
  * old name on a branch merged after the rename. For each rename (not a copy) it reads, as soon as it
  * reads it, one `git log --full-history <rename>..HEAD -- <old name>` (the commits not
@@ -64,30 +65,38 @@ export interface NoteLog {
 export async function noteCommits(mirror: Mirror, path: string, options: NoteLogOptions = {}): Promise<NoteLog> {
   const head = await headCommit(mirror);
   if (head === null) return { commits: [], complete: true };
-  const key = JSON.stringify([mirror.gitDir, head, path, options.since ?? null]);
+  const key = JSON.stringify([mirror.gitDir, head, path]);
   let whole = lists.get(key);
   if (whole === undefined) {
-    whole = wholeList(mirror, head, path, options.since);
+    whole = wholeList(mirror, head, path);
     lists.set(key, whole);
     whole.catch(() => lists.get(key) === whole && lists.delete(key));
     if (lists.size > KEPT_LISTS) lists.delete(lists.keys().next().value ?? '');
   }
-  return cut(await whole, options.maxCount);
+  const all = await whole;
+  // From a moment on: the same list, by commit time (so an edit on a branch merged after a
+  // rename before that moment is kept, which a walk from the moment would never reach).
+  const since = options.since;
+  return cut(since === undefined ? all : all.filter((commit) => commit.time >= since), options.maxCount);
 }
 
-/** Whole lists of a note's commits, per repository, head commit, path and since: the pages after the first take theirs from here. */
+/** Whole lists of a note's commits, per repository, head commit and path: the pages after the first take theirs from here. */
 const lists = new Map<string, Promise<NoteCommit[]>>();
 const KEPT_LISTS = 64;
 
-async function wholeList(mirror: Mirror, head: string, path: string, since: number | undefined): Promise<NoteCommit[]> {
+async function wholeList(mirror: Mirror, head: string, path: string): Promise<NoteCommit[]> {
   const sideEdits: Promise<NoteCommit[]>[] = [];
-  const followed = await followLog(mirror, head, path, { since }, (commit) => {
+  const followed = await followLog(mirror, head, path, {}, (commit) => {
     // A copy's source lives on: its later edits are its own, not the note's.
     if (commit.status !== 'R' || !isRename(commit) || commit.previousPath === null) return;
     const oldName = commit.previousPath;
-    const edits = logOrEmpty(mirror, [...limitArgs({ since }), '--full-history', `${commit.commit}..${head}`, '--', literalPathspec(oldName)]).then((log) =>
-      (log ?? []).flatMap((found) => noteChange(found, oldName)),
-    );
+    // Only commits that do not have the rename behind them: after it, a file at the old name is another note.
+    const descendants = mirrorGit(mirror, ['rev-list', '--ancestry-path', `${commit.commit}..${head}`]).then(({ stdout }) => new Set(stdout.toString('latin1').split('\n')));
+    descendants.catch(() => undefined);
+    const edits = logOrEmpty(mirror, ['--full-history', `${commit.commit}..${head}`, '--', literalPathspec(oldName)]).then(async (log) => {
+      const after = await descendants;
+      return (log ?? []).filter((found) => !after.has(found.commit)).flatMap((found) => noteChange(found, oldName));
+    });
     edits.catch(() => undefined); // awaited below
     sideEdits.push(edits);
   });

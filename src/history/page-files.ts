@@ -114,15 +114,24 @@ function parseBatch(stdout: Buffer): Map<string, Buffer> {
 /**
  * Counts `text` in content the way Git's pickaxe (`-S… --regexp-ignore-case`, in the C.UTF-8
  * locale) counts it: non-overlapping occurrences from the left. For ASCII text Git matches
- * byte by byte with ASCII letters in either case (its kwset), and so does this; for text
- * with other characters Git uses a case-ignoring regular expression over UTF-8, and this
- * one the same in JavaScript (`giu`: Unicode simple case folding). Returns a function of
- * the content (null: absent, 0).
+ * byte by byte with ASCII letters in either case (its kwset), and so does this. For text
+ * with other characters Git uses glibc's case-ignoring regular expression, which compares
+ * text and content character by character after mapping each to its uppercase (Unicode's
+ * simple mapping, one character to one): `σ`, `ς` and `Σ` are one letter, `ı` and `i`
+ * too (both `I`), but `ß` and `ẞ` are not (`ß` has no one-character uppercase), nor `k`
+ * and the Kelvin sign. This maps both the same way. Returns a function of the content
+ * (null: absent, 0).
  */
 export function occurrenceCounter(text: string): (content: Buffer | null | undefined) => number {
   if (/[^\x00-\x7f]/.test(text)) {
-    const unicode = new RegExp(text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&'), 'giu');
-    return (content) => (content ? (content.toString('utf8').match(unicode)?.length ?? 0) : 0);
+    const needle = simpleUpper(text);
+    return (content) => {
+      if (!content) return 0;
+      const haystack = simpleUpper(content.toString('utf8'));
+      let count = 0;
+      for (let at = haystack.indexOf(needle); at !== -1; at = haystack.indexOf(needle, at + needle.length)) count += 1;
+      return count;
+    };
   }
   let source = '';
   for (const byte of Buffer.from(text, 'utf8')) {
@@ -132,4 +141,12 @@ export function occurrenceCounter(text: string): (content: Buffer | null | undef
   // Over the bytes read as Latin-1 (one character per byte), so the match is byte for byte.
   const pattern = new RegExp(source, 'g');
   return (content) => (content ? (content.toString('latin1').match(pattern)?.length ?? 0) : 0);
+}
+
+/** Each character of `text` mapped to its uppercase where that is one character (as glibc's `towupper`), else kept. */
+function simpleUpper(text: string): string {
+  return text.replace(/[^\x00-\x60\x7b-\x7f]/gu, (char) => {
+    const upper = char.toUpperCase();
+    return [...upper].length === 1 ? upper : char;
+  });
 }

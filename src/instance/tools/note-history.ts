@@ -212,6 +212,7 @@ export const noteHistory = defineTool({
       const base = change.base ?? (await emptyTree(mirror));
       if (change.base === null) notes.push(`The repository has no commit before ${input.since}: the diff starts from nothing.`);
       else if (!change.existedAtBase && !change.existsNow) notes.push(`The note did not exist before ${input.since} and does not exist now: there is nothing to diff.`);
+      else if (change.hiddenAtBase) notes.push(`Before ${input.since} the note lay at a path that is hidden or outside the open folders: the diff shows all of it as added.`);
       else if (!change.existedAtBase) notes.push(`The note did not exist before ${input.since}: the diff shows all of it as added.`);
       else if (change.diff === '') notes.push(`The note has not changed since the start of ${input.since}.`);
       if (!change.existsNow && change.diff !== '') notes.splice(0, notes.length, 'The note no longer exists: the diff shows it removed.');
@@ -388,14 +389,25 @@ async function versionAt(mirror: Mirror, path: string, at: string, isNoteCommit:
 /**
  * `runs` with every line last changed while the note lay at a hidden or closed path credited
  * instead to the commit that brought it from there to where it can be seen (the nearest
- * newer commit of its history with a visible path; by date when the commit is not in that
- * history, e.g. lines copied from a hidden file), so no commit, author or subject of closed
- * paths shows, as the list and `at` never show them either. Runs of one commit that then
+ * newer commit of its history with a visible path), and lines copied from a hidden or
+ * closed file credited to the commit that brought them into the note (blamed again without
+ * `-C`; by date when even that names a commit outside the note's history), so no commit,
+ * author or subject of closed paths shows, as the list and `at` never show them either. Runs of one commit that then
  * touch are joined. The note's history is read only when some run needs it.
  */
-async function creditVisibleCommits(mirror: Mirror, path: string, runs: readonly BlameRun[], visible: (path: string) => boolean): Promise<BlameRun[]> {
-  if (runs.every((run) => run.commit === null || (run.path !== undefined && visible(run.path)))) return [...runs];
+async function creditVisibleCommits(mirror: Mirror, path: string, content: Buffer, runs: readonly BlameRun[], visible: (path: string) => boolean): Promise<BlameRun[]> {
+  const hidden = (run: BlameRun) => run.commit !== null && !(run.path !== undefined && visible(run.path));
+  if (!runs.some(hidden)) return [...runs];
   const history = (await noteCommits(mirror, path)).commits;
+  const inHistory = new Set(history.map((commit) => commit.commit));
+  // Lines copied from a hidden or closed file: blamed again without -C, they go to the commit
+  // that brought them into the note.
+  const rerun: BlameRun[] = [];
+  for (const run of runs) {
+    if (!hidden(run) || inHistory.has(run.commit ?? '')) rerun.push(run);
+    else rerun.push(...((await blame(mirror, path, content, run.from_line, run.to_line, undefined, false))?.runs ?? [run]));
+  }
+  runs = rerun;
   const shown = (commit: NoteCommit) => !commit.symlink && visible(commit.path);
   const creditFor = (run: BlameRun): NoteCommit | undefined => {
     const at = history.findIndex((commit) => commit.commit === run.commit);
@@ -463,7 +475,7 @@ async function blameAnswer(
   for (let used = jsonLength(lines[to - 1] ?? ''); to < wanted && used <= MAX_ANSWER_CHARS; to += 1) used += jsonLength(lines[to] ?? '') + 2;
   const result = await blame(mirror, path, content, from, to, early);
   if (result === null) throw notATextNote(path);
-  const shownRuns = await creditVisibleCommits(mirror, path, result.runs, visible);
+  const shownRuns = await creditVisibleCommits(mirror, path, content, result.runs, visible);
 
   const room = MAX_ANSWER_CHARS - JSON.stringify({ ...answer, blame: [], hasMore: false }).length - NOTE_ROOM;
   const runs: BlameItem[] = [];
