@@ -1,7 +1,5 @@
 // Runs git against a repository's mirror (bare, or a `.git` folder with its work tree).
-import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { readHeadFiles } from '../repo-host/git/read-head.ts';
 import { runGit, type GitOutput, type RunGitOptions } from '../repo-host/git/run-git.ts';
 import type { Mirror } from '../repo-host/repo-host.ts';
 
@@ -30,29 +28,6 @@ export async function headCommit(mirror: Mirror): Promise<string | null> {
   if (read !== undefined) return read;
   const { stdout, code } = await mirrorGit(mirror, ['rev-parse', '--verify', '--quiet', 'HEAD^{commit}'], { okCodes: [0, 1] });
   return code === 0 ? stdout.toString('utf8').trim() : null;
-}
-
-const OBJECT_ID = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
-
-/** HEAD's commit from the files in `gitDir`: null when the branch has none yet, undefined when git must be asked. */
-async function readHeadFiles(gitDir: string): Promise<string | null | undefined> {
-  if (existsSync(join(gitDir, 'commondir')) || existsSync(join(gitDir, 'reftable'))) return undefined;
-  const head = (await readFile(join(gitDir, 'HEAD'), 'utf8')).trim();
-  if (OBJECT_ID.test(head)) return head;
-  const ref = /^ref: (refs\/[^\0\n]+)$/.exec(head)?.[1];
-  if (ref === undefined || ref.split('/').includes('..')) return undefined;
-  const loose = await readFile(join(gitDir, ref), 'utf8').then(
-    (text) => text.trim(),
-    () => null,
-  );
-  if (loose !== null) return OBJECT_ID.test(loose) ? loose : undefined;
-  const packed = await readFile(join(gitDir, 'packed-refs'), 'utf8').catch(() => '');
-  for (const line of packed.split('\n')) {
-    const space = line.indexOf(' ');
-    if (space !== -1 && line.slice(space + 1) === ref && OBJECT_ID.test(line.slice(0, space))) return line.slice(0, space);
-  }
-  // No such branch yet: an empty repository (or an unborn branch).
-  return null;
 }
 
 /**

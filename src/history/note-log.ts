@@ -90,12 +90,13 @@ async function wholeList(mirror: Mirror, head: string, path: string): Promise<No
     // A copy's source lives on: its later edits are its own, not the note's.
     if (commit.status !== 'R' || !isRename(commit) || commit.previousPath === null) return;
     const oldName = commit.previousPath;
-    // Only commits that do not have the rename behind them: after it, a file at the old name is another note.
-    const descendants = mirrorGit(mirror, ['rev-list', '--ancestry-path', `${commit.commit}..${head}`]).then(({ stdout }) => new Set(stdout.toString('latin1').split('\n')));
-    descendants.catch(() => undefined);
     const edits = logOrEmpty(mirror, ['--full-history', `${commit.commit}..${head}`, '--', literalPathspec(oldName)]).then(async (log) => {
-      const after = await descendants;
-      return (log ?? []).filter((found) => !after.has(found.commit)).flatMap((found) => noteChange(found, oldName));
+      const found = (log ?? []).filter((candidate) => candidate.files.length > 0);
+      if (found.length === 0) return [];
+      // Only commits that do not have the rename behind them: after it, a file at the old name is another note.
+      const { stdout } = await mirrorGit(mirror, ['rev-list', '--ancestry-path', `${commit.commit}..${head}`]);
+      const after = new Set(stdout.toString('latin1').split('\n'));
+      return found.filter((candidate) => !after.has(candidate.commit)).flatMap((candidate) => noteChange(candidate, oldName));
     });
     edits.catch(() => undefined); // awaited below
     sideEdits.push(edits);

@@ -1,5 +1,6 @@
 // Keeps each repository's commit-graph (with changed-path Bloom filters) up to date, as
 // `git maintenance` would, so that Git's history walks read commits and paths quickly.
+import { readHeadFiles } from '../git/read-head.ts';
 import { GitError, runGit, startGit, type GitProcess } from '../git/run-git.ts';
 
 /** How often, at most, one repository's head is looked at for a new commit-graph. */
@@ -16,7 +17,7 @@ interface Kept {
  * Writes `git commit-graph write --reachable --changed-paths --split` for a repository
  * whenever its head has moved since the last write, in the background at low priority
  * (nice 10); never more than one at a time per repository, and the head is looked at no
- * more than once a second. The commit-graph is Git's own cache (`.git/objects/info/`):
+ * more than once a second (in Git's files, without starting git). The commit-graph is Git's own cache (`.git/objects/info/`):
  * Git checks it and reads around it where it is stale, so writing it never changes an
  * answer, only how fast walks such as `git log -- <path>` (Bloom filters) and
  * `git log --follow` run. A write that fails (a shallow clone, a lock held by `git gc`) is
@@ -50,8 +51,8 @@ export class CommitGraphKeeper {
 
   private async writeIfMoved(gitDir: string, kept: Kept): Promise<void> {
     try {
-      const { stdout, code } = await runGit(['rev-parse', '-q', '--verify', 'HEAD^{commit}'], { gitDir, okCodes: [0, 1] });
-      const head = code === 0 ? stdout.toString('utf8').trim() : null;
+      const read = await readHeadFiles(gitDir).catch(() => undefined);
+      const head = read !== undefined ? read : await headByGit(gitDir);
       if (head === null || head === kept.head || this.closed) return;
       const writing = startGit(['commit-graph', 'write', '--reachable', '--changed-paths', '--split', '--no-progress'], { gitDir, timeoutMs: 10 * 60_000, onStdout: () => undefined });
       kept.writing = writing;
@@ -65,4 +66,10 @@ export class CommitGraphKeeper {
       kept.writing = null;
     }
   }
+}
+
+/** HEAD's commit as `git rev-parse` says it, null when there is none. */
+async function headByGit(gitDir: string): Promise<string | null> {
+  const { stdout, code } = await runGit(['rev-parse', '-q', '--verify', 'HEAD^{commit}'], { gitDir, okCodes: [0, 1] });
+  return code === 0 ? stdout.toString('utf8').trim() : null;
 }
