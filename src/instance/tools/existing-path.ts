@@ -115,20 +115,25 @@ export function withNoteSuffix(reading: readonly string[], noteSuffix: boolean):
  * found with `.md` added.
  * `found: false` and the path as given (its first spelling, without `.md` added) when nothing
  * exists there, for the tool's own answer (a history, or a refusal naming closest paths).
- * `''` (a folder's root) is returned as is. A file is first looked for by reading each
- * spelling exactly (`host.readFile`); the repository's listing (its snapshot, kept until
- * the host's fingerprint moves) is made only when none is there.
+ * `''` (a folder's root) is returned as is. In a work tree a file is first looked for by
+ * reading each spelling exactly (`host.readFile`, from disk); the repository's listing (its
+ * snapshot, kept until the host's fingerprint moves) is made only when none is there, and
+ * is what a bare repository is always looked up in.
  */
 export async function existingPath(host: RepoHost, repo: string, given: string, what: PathKind, options: SpellingOptions = {}): Promise<{ path: string; found: boolean }> {
   const readings = callerSpellings(given, what, options);
   const asGiven = readings[0]![0]!;
   if (asGiven === '') return { path: '', found: true };
   const suffix = options.noteSuffix ?? what === 'note';
-  // Almost always a path names a file exactly: reading it answers without listing the repository.
-  for (const reading of readings) {
-    for (const spelling of withNoteSuffix(reading, suffix)) {
-      const content = await host.readFile(repo, spelling).catch(() => null);
-      if (content !== null) return { path: spelling, found: true };
+  // In a work tree a path almost always names a file exactly, and reading it from disk answers
+  // without listing the repository. (A bare repository's listing is one ls-tree, kept until
+  // the branch moves: cheaper there than a git process per spelling.)
+  if ((await host.mirror(repo)).workTree !== null) {
+    for (const reading of readings) {
+      for (const spelling of withNoteSuffix(reading, suffix)) {
+        const content = await host.readFile(repo, spelling).catch(() => null);
+        if (content !== null) return { path: spelling, found: true };
+      }
     }
   }
   const listing = await listingOf(host, repo);
