@@ -1,7 +1,6 @@
 // The commits that changed one note, newest first, following its renames (spec: note_history).
 import { GitError } from '../repo-host/git/run-git.ts';
 import type { Mirror } from '../repo-host/repo-host.ts';
-import { gitDate } from './local-time.ts';
 import { headCommit, literalPathspec, mirrorGit } from './mirror-git.ts';
 import { isSymlinkChange, LOG_FORMAT, parseLog, type ChangeStatus, type LogCommit } from './parse-log.ts';
 import { streamLog } from './stream-log.ts';
@@ -86,7 +85,7 @@ const KEPT_LISTS = 64;
 
 async function wholeList(mirror: Mirror, head: string, path: string): Promise<NoteCommit[]> {
   const sideEdits: Promise<NoteCommit[]>[] = [];
-  const followed = await followLog(mirror, head, path, {}, (commit) => {
+  const followed = await followLog(mirror, head, path, (commit) => {
     // A copy's source lives on: its later edits are its own, not the note's.
     if (commit.status !== 'R' || !isRename(commit) || commit.previousPath === null) return;
     const oldName = commit.previousPath;
@@ -130,9 +129,9 @@ function cut(commits: NoteCommit[], maxCount: number | undefined): NoteLog {
  * The `git log --follow` run of the note, each change handed to `onCommit` as it is read:
  * the note's changes and how many commits Git printed; null in an empty repository.
  */
-async function followLog(mirror: Mirror, head: string, path: string, options: NoteLogOptions, onCommit: (commit: NoteCommit) => void): Promise<{ commits: NoteCommit[]; printed: number } | null> {
+async function followLog(mirror: Mirror, head: string, path: string, onCommit: (commit: NoteCommit) => void): Promise<{ commits: NoteCommit[]; printed: number } | null> {
   const commits: NoteCommit[] = [];
-  const printed = await streamLog(mirror, ['log', '-z', LOG_FORMAT, '--raw', '--numstat', '--no-abbrev', '-M', '--follow', ...limitArgs(options), head, '--', literalPathspec(path)], (commit) => {
+  const printed = await streamLog(mirror, ['log', '-z', LOG_FORMAT, '--raw', '--numstat', '--no-abbrev', '-M', '--follow', head, '--', literalPathspec(path)], (commit) => {
     for (const change of noteChange(commit, commit.files[0]?.path ?? null)) {
       commits.push(change);
       onCommit(change);
@@ -156,15 +155,6 @@ export async function noteNameAt(mirror: Mirror, commits: readonly NoteCommit[],
 
 function isRename(commit: NoteCommit): boolean {
   return commit.previousPath !== null && commit.previousPath !== commit.path;
-}
-
-function limitArgs(options: NoteLogOptions): string[] {
-  // A since before 1970 is no limit: Git has no commit dated earlier.
-  const since = options.since === undefined ? null : gitDate(options.since);
-  return [
-    ...(since !== null ? [`--since=${since}`] : []),
-    ...(options.maxCount !== undefined ? ['-n', String(options.maxCount)] : []),
-  ];
 }
 
 /** `git log` with the history format and raw + numstat output; null in an empty repository. */

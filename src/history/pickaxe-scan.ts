@@ -67,9 +67,8 @@ interface Candidate {
  * with renames, hidden files left out. Limited to `where`, the walk pairs renames itself,
  * within `where` (a note moved into the folder brought its text in, as seen from there).
  *
- * When a page is found the walk pauses (SIGSTOP) while the caller fetches the page's files;
- * once the page is answered ({@link PickaxeScan.readOn}) it goes on in the background (nice
- * 10) for {@link readAhead}, then stops. A later page that needs more waits for the running
+ * Once the page is found ({@link PickaxeScan.readOn}) the walk goes on in the background
+ * (nice 10) for {@link readAhead}, then stops. A later page that needs more waits for the running
  * walk, or resumes after the last commit printed: the commits of the same walk
  * (`git rev-list`, read once per scan) after it, fed to `git log --no-walk=unsorted --stdin
  * -S…`. Git's pickaxe thus looks at each commit once per scan. Caller values travel only
@@ -138,16 +137,14 @@ export class PickaxeScan {
   }
 
   /**
-   * Called once the caller has answered its page: the walk, paused when the page was found
-   * so that it left the processor to the page's own work, goes on reading ahead at low
-   * priority (nice 10) for {@link readAhead}; a retired scan stops instead.
+   * Called once the caller has its page: the walk goes on reading ahead at low priority
+   * (nice 10) for {@link readAhead}; a retired scan stops instead.
    */
   readOn(): void {
     if (this.waiters.size > 0 || this.walk === null) return;
     if (this.retired) return this.stopWalk();
     this.walk.ahead = true;
     this.walk.process.background();
-    this.walk.process.resume();
     this.stopWhenIdle();
   }
 
@@ -169,7 +166,7 @@ export class PickaxeScan {
   /**
    * Moves the checked candidates at the front to `found`, in order; answers the waiters it
    * can; then has the walk serve the rest: raises its target and lets it go on, or starts
-   * it. With no one waiting, a walk that was working for a caller pauses until `readOn`.
+   * it.
    */
   private pump(): void {
     for (let next = this.pending[0]; next !== undefined && next.checked !== undefined; next = this.pending[0]) {
@@ -185,17 +182,10 @@ export class PickaxeScan {
       }
     }
     if (this.walk === null && this.pending.length === 0) this.closeReaders();
-    if (this.waiters.size === 0) {
-      if (this.walk !== null && !this.walk.ahead) {
-        this.walk.process.pause();
-        this.stopWhenIdle();
-      }
-      return;
-    }
+    if (this.waiters.size === 0) return;
     const wanted = Math.max(...[...this.waiters].map((waiter) => waiter.count));
     if (this.walk !== null) {
       this.walk.target = Math.max(this.walk.target, wanted + readAhead.matches);
-      this.walk.process.resume();
     } else if (!this.ended && this.found.length + this.pending.length < wanted) {
       this.startWalk(wanted + readAhead.matches);
     }
@@ -428,5 +418,5 @@ async function renameNumstat(mirror: Mirror, commit: LogCommit, renames: readonl
 /** A stand-in for a walk about to start (its rev-list is being read): stopping it stops nothing. */
 function placeholder(): GitProcess {
   const nothing = () => undefined;
-  return { write: nothing, end: nothing, stop: nothing, background: nothing, pause: nothing, resume: nothing, done: Promise.resolve({ code: 0, stderr: '', stopped: false }) };
+  return { write: nothing, end: nothing, stop: nothing, background: nothing, done: Promise.resolve({ code: 0, stderr: '', stopped: false }) };
 }

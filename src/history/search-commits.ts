@@ -59,34 +59,6 @@ export interface FoundCommit {
 }
 
 /**
- * Finds one page of commits (`skip`, then at most `maxCount`), newest first.
- *
- * A text search is Git's pickaxe: `git log -z -S<text> --regexp-ignore-case --raw --numstat`
- * from the head commit (with the author and time filters, and pathspecs of `roots` unless
- * they are the whole repository, where hidden files are dropped here instead: the pathspec
- * would cost the pickaxe a tenth more), read while it runs. It gives each commit's matching
- * files and their line counts in one pass. The walk is a {@link PickaxeScan}, kept per
- * repository, filters and head: it answers this page as soon as its commits are printed,
- * pauses while the page is finished, then reads ahead at low priority, so the pages after it
- * take their commits from what it found. Each page commit is handed at once, as it arrives,
- * to {@link CommitFiles} (every visible file, for `filesTotal`: `git diff-tree --stdin -M`,
- * kept per commit, and fetched ahead for the commits read ahead) and to one
- * `git cat-file --batch` (the old and new blobs of the listed files that have both, to tell
- * a gain of the text from a loss; an added file gained it, a deleted one lost it).
- *
- * Other searches run `git log --raw` with the filters and pathspecs (the first page with
- * `-n`, a later page over every match once, kept), then `git diff-tree --stdin` for every
- * visible file of the page's commits and `--numstat` for the files listed.
- *
- * Caller values only ever travel inside `-S…`/`--author=…` or after `--`. Returns [] for an
- * empty repository. Throws GitError when git fails.
- */
-export async function searchCommits(mirror: Mirror, search: CommitSearch): Promise<FoundCommit[]> {
-  const page = pageFilesFor(mirror, search);
-  return describeCommits(mirror, search, await findCommits(mirror, search, page), page);
-}
-
-/**
  * For a text search, the {@link PageFiles} to hand to {@link findCommits} and then to
  * {@link describeCommits}, so the page's blobs are read while the walk still finds the rest
  * of the page; undefined for other searches (their page is described once it is found).
@@ -96,10 +68,23 @@ export function pageFilesFor(mirror: Mirror, search: CommitSearch): PageFiles | 
 }
 
 /**
- * The commits of one page of `search` (`skip`, then at most `maxCount`), newest first, as
- * the walk gave them (for a text search, with the files that matched), before their files
- * are fetched: {@link describeCommits} does that, so a search across repositories fetches
- * files only for the commits its merged page keeps. Same errors as {@link searchCommits}.
+ * One page of commits of `search` (`skip`, then at most `maxCount`), newest first, as the
+ * walk gave them (for a text search, with the files that matched), before their files are
+ * fetched: {@link describeCommits} does that, so a search across repositories fetches files
+ * only for the commits its merged page keeps. `page` (from {@link pageFilesFor}) is handed
+ * each page commit of a text search as soon as it is found.
+ *
+ * A text search is Git's pickaxe: `git log -z -S<text> --regexp-ignore-case --raw --numstat`
+ * from the head commit (with the author and time filters, and pathspecs of `roots` unless
+ * they are the whole repository, where hidden files are dropped instead: the pathspec would
+ * cost the pickaxe a tenth more), read while it runs. The walk is a {@link PickaxeScan},
+ * kept per repository, filters and head: it answers this page as soon as its commits are
+ * printed, then reads ahead at low priority, so later pages take their commits from what it
+ * found. Other searches run `git log --raw` with the filters and pathspecs (the first page
+ * with `-n`, a later page over every match once, kept).
+ *
+ * Caller values only ever travel inside `-S…`/`--author=…` or after `--`. Returns [] for an
+ * empty repository. Throws GitError when git fails.
  */
 export async function findCommits(mirror: Mirror, search: CommitSearch, page?: PageFiles): Promise<LogCommit[]> {
   const walk = walkFilters(search);

@@ -53,7 +53,7 @@ type ListedCommit = z.output<typeof commitSchema>;
 
 /**
  * The search_history tool (spec: "search_history"; contract: spec/acme-tools-list.json).
- * Each repository is searched by `searchCommits` (one `git log` with pickaxe and filters,
+ * Each repository is searched by `findCommits` and `describeCommits` (one `git log` with pickaxe and filters,
  * then the page's files); without `repo`, every readable repository is searched and the
  * commits merged newest first, files named `<repo>/<path>` with their `repo`. Refuses
  * `since` after `until` and days that do not exist with `bad_arguments`, and a `path`

@@ -129,10 +129,6 @@ export interface GitProcess {
    * than for one; ignored where the system refuses it.
    */
   background(): void;
-  /** Stops git where it is (SIGSTOP) without ending it: it uses no processor until {@link GitProcess.resume}. */
-  pause(): void;
-  /** Lets a paused git go on (SIGCONT). */
-  resume(): void;
   /**
    * Settles when git has exited and its output has been read: resolves with the exit code
    * (null when stopped), standard error and whether `stop` ended it; rejects with GitError
@@ -163,7 +159,6 @@ export function startGit(args: readonly string[], options: RunGitOptions & { onS
     timeout: options.timeoutMs ?? 60_000,
   });
   let stopped = false;
-  let paused = false;
   let inputOpen = true;
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => {
@@ -200,18 +195,6 @@ export function startGit(args: readonly string[], options: RunGitOptions & { onS
       inputOpen = false;
       child.stdin.destroy();
       child.kill();
-      // A stopped process takes SIGTERM only once it runs again.
-      if (paused) child.kill('SIGCONT');
-      paused = false;
-    },
-    pause() {
-      if (stopped || paused || child.exitCode !== null) return;
-      paused = child.kill('SIGSTOP');
-    },
-    resume() {
-      if (!paused) return;
-      paused = false;
-      child.kill('SIGCONT');
     },
     background() {
       if (child.pid === undefined || child.exitCode !== null) return;
