@@ -1,9 +1,11 @@
 #!/usr/bin/env node
 // Runs one TypeScript file (a benchmark, a script) through tsx's loader: `node bin/run-ts.js FILE [ARGS]`.
-import { register } from 'tsx/esm/api';
 import { pathToFileURL } from 'node:url';
 import { resolve } from 'node:path';
+import { ensureNode22 } from './node22.js';
 
+await ensureNode22();
+const { register } = await import('tsx/esm/api');
 register();
 const [file, ...rest] = process.argv.slice(2);
 if (!file) {

@@ -3,8 +3,9 @@
 #
 #   scripts/conformance.sh [PORT]
 #
-# The suite needs Node 22; it and Node 22 are installed into a scratch folder outside the
-# project ($MV_CONFORMANCE_DIR, default /tmp/mv-node22), never into the project. The demo is
+# The suite runs on the project's own Node 22 (node_modules/.bin/node); the suite itself is
+# installed into a scratch folder outside the project ($MV_CONFORMANCE_DIR, default
+# /tmp/mv-conformance), never into the project. The demo is
 # built in a temporary folder and served on PORT (default 8799) for the run, then stopped.
 # Every active server scenario runs; scripts/conformance-baseline.yml lists those that do not
 # apply to a tools-only server (they call the suite's own fixture tools, resources or
@@ -13,14 +14,18 @@ set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 port="${1:-8799}"
-tools_dir="${MV_CONFORMANCE_DIR:-/tmp/mv-node22}"
-node22="$tools_dir/node_modules/.bin/node"
+tools_dir="${MV_CONFORMANCE_DIR:-/tmp/mv-conformance}"
+node22="$root/node_modules/.bin/node"
 conformance="$tools_dir/node_modules/.bin/conformance"
 
-if [[ ! -x "$node22" || ! -e "$conformance" ]]; then
-  echo "Installing Node 22 and the conformance suite into $tools_dir" >&2
+if [[ ! -x "$node22" ]]; then
+  echo "Node 22 is missing from node_modules: run npm install first" >&2
+  exit 1
+fi
+if [[ ! -e "$conformance" ]]; then
+  echo "Installing the conformance suite into $tools_dir" >&2
   mkdir -p "$tools_dir"
-  npm install --prefix "$tools_dir" --no-save --no-audit --no-fund node@22 @modelcontextprotocol/conformance >&2
+  npm install --prefix "$tools_dir" --no-save --no-audit --no-fund @modelcontextprotocol/conformance >&2
 fi
 
 demo_dir="$(mktemp -d /tmp/mv-conformance-demo.XXXXXX)"

@@ -1,0 +1,29 @@
+// Node 22 for the `major-vault` command and bin/run-ts.js: when started by an older Node (a
+// system Node 20, as in a client's stdio configuration), runs the same command again under
+// the Node 22 that the `node` package installed into node_modules, passing stdio, signals
+// and the exit status through. Returns only when this process is already Node 22 or newer.
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+const REQUIRED_MAJOR = 22;
+
+/**
+ * Re-runs `process.argv` under node_modules' Node 22 when this Node is older; never returns
+ * then (the process exits with the child's status). Exits with status 1 and a sentence when
+ * no Node 22 is installed (run `npm install`).
+ */
+export async function ensureNode22() {
+  const major = Number(process.versions.node.split('.')[0]);
+  if (major >= REQUIRED_MAJOR) return;
+  const node22 = fileURLToPath(new URL('../node_modules/node/bin/node', import.meta.url));
+  if (!existsSync(node22)) {
+    console.error(`major-vault needs Node ${REQUIRED_MAJOR} or newer (this is ${process.version}); run \`npm install\` in the checkout, which installs it.`);
+    process.exit(1);
+  }
+  const child = spawn(node22, [...process.execArgv, ...process.argv.slice(1)], { stdio: 'inherit' });
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => child.kill(signal));
+  const [code, signal] = await new Promise((resolve) => child.on('exit', (c, s) => resolve([c, s])));
+  if (signal) process.kill(process.pid, signal);
+  process.exit(code ?? 1);
+}
