@@ -1,6 +1,6 @@
 // Git's own `index.lock` as the lock between processes that write one work tree (servers, git itself).
 import { randomBytes } from 'node:crypto';
-import { copyFile, link, lstat, mkdir, readFile, rename, unlink, writeFile } from 'node:fs/promises';
+import { copyFile, link, lstat, mkdir, open, readFile, rename, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { formatOwner, ownerAlive, parseOwner, thisProcess, type LockOwner } from './lock-owner.ts';
 
@@ -115,7 +115,7 @@ export async function inspectIndexLock(gitDir: string): Promise<IndexLockState> 
   const info = await lstat(path).catch(() => null);
   if (info === null) return { state: 'absent' };
   const ageMs = Math.max(0, Date.now() - info.mtimeMs);
-  const content = info.isFile() ? await readFile(path).catch(() => null) : null;
+  const content = info.isFile() ? await readHead(path) : null;
   if (content === null) return (await lstat(path).catch(() => null)) === null ? { state: 'absent' } : { state: 'foreign', ageMs };
   const owner = parseOwner(content);
   if (owner === null) return { state: 'foreign', ageMs };
@@ -169,6 +169,22 @@ export async function waitForIndexUnlocked(gitDir: string, waitMs: number = READ
     if (info === null) return true;
     if (Date.now() >= deadline || Date.now() - info.mtimeMs > LONG_HELD_LOCK_MS) return false;
     await delay(Math.min(5 + attempt * 5, 40));
+  }
+}
+
+/** The first 400 bytes of a file (Git's own lock holds the whole new index: no need to read it); null when gone. */
+async function readHead(path: string): Promise<Buffer | null> {
+  try {
+    const handle = await open(path, 'r');
+    try {
+      const buffer = Buffer.alloc(400);
+      const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
+      return buffer.subarray(0, bytesRead);
+    } finally {
+      await handle.close();
+    }
+  } catch {
+    return null;
   }
 }
 

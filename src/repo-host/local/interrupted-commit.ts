@@ -5,7 +5,7 @@ import { blobId, type ObjectFormat } from '../git/blob-id.ts';
 import { catFileBatch } from '../git/cat-file-batch.ts';
 import { runGit, splitNul } from '../git/run-git.ts';
 import { readJournal, removeJournal, tempName, type CommitJournal } from './commit-journal.ts';
-import { COMMIT_LOCK_WAIT_MS, IndexLock, indexCopyPath, inspectIndexLock, removeStaleOwnLock, serverFolder } from './index-lock.ts';
+import { IndexLock, indexCopyPath, inspectIndexLock, LONG_HELD_LOCK_MS, READ_LOCK_WAIT_MS, removeStaleOwnLock, serverFolder } from './index-lock.ts';
 import { ownerAlive } from './lock-owner.ts';
 import { readAsGitSeesIt } from './work-tree-file.ts';
 import { WorkTreeWrite } from './work-tree-write.ts';
@@ -54,18 +54,33 @@ export async function recoverInterruptedCommit(repo: RecoveryRepo): Promise<stri
   }
   const journal = await readJournal(repo.gitDir);
   if ((journal === null || ownerAlive(journal.owner)) && done.length === 0) return done;
-  const lock = await IndexLock.take(repo.gitDir, COMMIT_LOCK_WAIT_MS);
+  // Not held up by a lock that has been there long (another program's, waiting for its user):
+  // the next write, which waits for the lock anyway, finishes the journal under its own lock.
+  const now = await inspectIndexLock(repo.gitDir);
+  const lock = await IndexLock.take(repo.gitDir, now.state !== 'absent' && now.ageMs > LONG_HELD_LOCK_MS ? 0 : READ_LOCK_WAIT_MS);
   if (lock === null) return done;
   try {
-    // Under the lock, a journal whose process is gone cannot be in anyone's hands.
-    const again = await readJournal(repo.gitDir);
-    if (again !== null && !ownerAlive(again.owner)) {
-      done.push(await finish(repo, lock, again));
-      await removeJournal(repo.gitDir);
-    }
-    await removeDeadMarkers(repo.gitDir);
+    done.push(...(await finishUnderLock(repo, lock)));
+    if (done.length > 0) await removeDeadMarkers(repo.gitDir);
   } finally {
     await lock.release();
+  }
+  return done;
+}
+
+/**
+ * The part of {@link recoverInterruptedCommit} done with the index lock held (by the caller,
+ * e.g. a write that has just taken it): finishes or drops the journaled commit of a process
+ * that is gone, removes its temporaries and journal; [] when there is no such journal. Under
+ * the lock, a journal whose process is gone cannot be in anyone else's hands.
+ */
+export async function finishUnderLock(repo: RecoveryRepo, lock: IndexLock): Promise<string[]> {
+  const done: string[] = [];
+  const journal = await readJournal(repo.gitDir);
+  if (journal !== null && !ownerAlive(journal.owner)) {
+    done.push(await finish(repo, lock, journal));
+    await removeJournal(repo.gitDir);
+    await removeDeadMarkers(repo.gitDir);
   }
   return done;
 }

@@ -15,7 +15,7 @@ import { CommitGraphKeeper } from './commit-graph.ts';
 import { fastImportCommit } from './fast-import-commit.ts';
 import { newToken, removeJournal, tempName, writeJournal, type JournalPath } from './commit-journal.ts';
 import { IndexLock, inspectIndexLock, waitForIndexUnlocked } from './index-lock.ts';
-import { needsRecovery, recoverInterruptedCommit } from './interrupted-commit.ts';
+import { finishUnderLock, needsRecovery, recoverInterruptedCommit } from './interrupted-commit.ts';
 import { thisProcess } from './lock-owner.ts';
 import { lookAtPaths, type PathLook, type TreeItem } from './path-look.ts';
 import { isWritableInside, readAsGitSeesIt, readWorkTreeFile } from './work-tree-file.ts';
@@ -386,6 +386,11 @@ export class LocalRepoHost implements RepoHost {
     }
     if (lock === null) throw await this.lockedRefusal(repo);
     try {
+      // A journal of a server that is gone, left while someone else held the lock: finished
+      // now, so this commit never starts from files that lag the branch (the check of what
+      // the change was prepared from then asks for a new preparation).
+      const finished = await finishUnderLock({ name: repo.name, gitDir: repo.gitDir, workTree: repo.workTree, format: await this.objectFormat(repo) }, lock);
+      for (const sentence of finished) this.onRecovery(sentence);
       return await this.commitLocked(repo, change, author, preparedFrom, lock);
     } finally {
       await lock.release();
