@@ -2,7 +2,7 @@
 // by hand (a commit landed with update-ref behind the work tree's back, the journal, a lock of a
 // process that is gone, a temporary), then a fresh host is started on it.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -156,6 +156,26 @@ describe('recovery from a server killed during a commit', () => {
     await expect(refused).rejects.toMatchObject({ code: 'conflict', message: expect.stringMatching(/another program holds its \.git\/index\.lock, made 2 h 5 min ago.*delete \.git\/index\.lock/) });
     expect(existsSync(lock)).toBe(true);
     expect(git(repo, ['rev-parse', 'HEAD'])).toBe(start);
+    await writer.close();
+  }, 20_000);
+
+  it('a write that gets the lock after another program held it finishes the dead journal first, and asks for a new preparation', async () => {
+    const commit = landBehindTheWorkTree(repo, { 'notes/a.md': 'one\ntwo\n' });
+    const journal = await crashState(commit, deadOwner());
+    // Someone deleted the crashed server's lock by hand; then a git command held it for an hour.
+    const lock = join(repo, '.git', 'index.lock');
+    writeFileSync(lock, '');
+    const anHourAgo = new Date(Date.now() - 3600_000);
+    utimesSync(lock, anHourAgo, anHourAgo);
+    const writer = host();
+    setTimeout(() => rmSync(lock, { force: true }), 500);
+    // Prepared from the lagging file, as a write would be without recovery.
+    const result = await writer.commit('vault', { parent: commit, author: ada, message: 'Lagging', files: [{ path: 'notes/a.md', content: Buffer.from('one\nlagging\n') }] }, new Map([['notes/a.md', oidOf('one\n')]]));
+    expect(result).toMatchObject({ ok: false, conflict: 'worktree_dirty', path: 'notes/a.md' });
+    expect(readFileSync(join(repo, 'notes', 'a.md'), 'utf8')).toBe('one\ntwo\n');
+    expect(git(repo, ['status', '--porcelain', '--untracked-files=all'])).toBe('');
+    expect(existsSync(journalPath(join(repo, '.git')))).toBe(false);
+    expect(existsSync(join(repo, 'notes', tempName(journal.token, 'notes/new.md')))).toBe(false);
     await writer.close();
   }, 20_000);
 
