@@ -92,7 +92,9 @@ export async function openLocalInstallation(
   if (!existsSync(reposDir)) throw new Error(`The repositories folder ${reposDir} does not exist.`);
   const name = installationName(settings);
   const users = settings.usersFile ? await loadUsersFile(resolve(settings.usersFile)) : null;
-  const host = new LocalRepoHost({ reposDir, users });
+  const host = new LocalRepoHost({ reposDir, users, onRecovery: (sentence) => log(sentence) });
+  // Before anything reads a work tree: a server killed mid-commit left its commit half-placed.
+  await host.recoverInterruptedCommits();
   const childFiles = options.childBuildFiles ?? (options.poll === false ? Infinity : childBuildFiles);
   const index = await openIndex(settings, name, reposDir, log, { host, childBuildFiles: childFiles, sharedIndexOnly: options.sharedIndexOnly ?? false });
   let installation: Installation | null = null;

@@ -1,6 +1,6 @@
 // The local RepoHost: Git repositories side by side in one folder, bare or with a work tree.
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { lstat, readdir, realpath, stat, unlink } from 'node:fs/promises';
+import { lstat, readdir, realpath, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { UsersFile } from '../../config/users-file.ts';
@@ -13,11 +13,15 @@ import type { Access, Person } from '../person.ts';
 import type { Change, CommitResult, Mirror, RepoHost, RepoInfo, Snapshot, SnapshotEntry } from '../repo-host.ts';
 import { CommitGraphKeeper } from './commit-graph.ts';
 import { fastImportCommit } from './fast-import-commit.ts';
-import { COMMIT_LOCK_WAIT_MS, IndexLock, waitForIndexUnlocked } from './index-lock.ts';
+import { newToken, removeJournal, tempName, writeJournal, type JournalPath } from './commit-journal.ts';
+import { IndexLock, inspectIndexLock, waitForIndexUnlocked } from './index-lock.ts';
+import { finishUnderLock, needsRecovery, recoverInterruptedCommit } from './interrupted-commit.ts';
+import { thisProcess } from './lock-owner.ts';
 import { lookAtPaths, type PathLook, type TreeItem } from './path-look.ts';
 import { isWritableInside, readAsGitSeesIt, readWorkTreeFile } from './work-tree-file.ts';
 import { WorkTreeWatch } from './work-tree-watch.ts';
 import { WorkTreeWrite, type DiskBefore } from './work-tree-write.ts';
+import { writeIndexEntries } from './write-index-entries.ts';
 
 /** Options of {@link LocalRepoHost}. */
 export interface LocalRepoHostOptions {
@@ -27,6 +31,8 @@ export interface LocalRepoHostOptions {
   users?: UsersFile | null;
   /** That one person when there is no users file; default: git's user.name/user.email, else "Major Vault user". */
   as?: Person | null;
+  /** Told, one sentence each, what recovery from a crashed server's commit did (see interrupted-commit.ts); default: nothing. */
+  onRecovery?: (sentence: string) => void;
 }
 
 /** Where one repository lives: `realWorkTree`/`realGitDir` are symlink-free, for containment checks. */
@@ -104,12 +110,62 @@ export class LocalRepoHost implements RepoHost {
   private readonly commitGraphs = new CommitGraphKeeper();
   /** Per repository (git dir): the author its own Git configuration gives, and the stat data of its config file then. */
   private readonly repoPeople = new Map<string, { key: string; person: Person }>();
+  /** Per repository (git dir): the recovery running now, so concurrent calls share it. */
+  private readonly recoveries = new Map<string, Promise<void>>();
+  private readonly onRecovery: (sentence: string) => void;
 
   constructor(options: LocalRepoHostOptions) {
     this.reposDir = options.reposDir;
     this.users = options.users ?? null;
     this.as = options.as ?? null;
     this.requiresToken = this.users !== null;
+    this.onRecovery = options.onRecovery ?? (() => undefined);
+  }
+
+  /**
+   * Recovers every repository with a work tree from a commit a crashed server left unfinished
+   * (see {@link recoverInterruptedCommit}); run at start. Each read, the poll and each write
+   * also look first (see {@link recoverIfNeeded}), so a server that crashes while this one
+   * runs is recovered from too. Resolves once done; a repository whose recovery fails is
+   * reported through `onRecovery` and tried again by its next write, which refuses until then.
+   */
+  async recoverInterruptedCommits(): Promise<void> {
+    const entries = await readdir(this.reposDir, { withFileTypes: true });
+    for (const entry of entries) {
+      const repo = await this.detect(entry.name);
+      if (repo === null || repo.workTree === null) continue;
+      try {
+        await this.recoverIfNeeded(repo);
+      } catch {
+        // Reported by recoverIfNeeded; the next write tries again.
+      }
+    }
+  }
+
+  /**
+   * When a server that is gone left its journal or its index.lock in `repo` (work trees only),
+   * recovers before going on: its commit finished or dropped, its lock and temporaries removed.
+   * Throws (after reporting) when recovery fails, so no write is prepared from a work tree
+   * that lags the branch.
+   */
+  private async recoverIfNeeded(repo: LocalRepo): Promise<void> {
+    if (repo.workTree === null) return;
+    const running = this.recoveries.get(repo.gitDir);
+    if (running !== undefined) return running;
+    if (!(await needsRecovery(repo.gitDir))) return;
+    const recovery = (async () => {
+      try {
+        const done = await recoverInterruptedCommit({ name: repo.name, gitDir: repo.gitDir, workTree: repo.workTree!, format: await this.objectFormat(repo) });
+        for (const sentence of done) this.onRecovery(sentence);
+      } catch (error) {
+        this.onRecovery(`recovering "${repo.name}" from an interrupted Major Vault write failed: ${error instanceof Error ? error.message : String(error)}`);
+        throw error;
+      } finally {
+        this.recoveries.delete(repo.gitDir);
+      }
+    })();
+    this.recoveries.set(repo.gitDir, recovery);
+    return recovery;
   }
 
   async listRepos(): Promise<RepoInfo[]> {
@@ -163,6 +219,7 @@ export class LocalRepoHost implements RepoHost {
 
   async mirror(repoName: string): Promise<Mirror> {
     const repo = await this.repo(repoName);
+    await this.recoverIfNeeded(repo);
     this.commitGraphs.refresh(repo.gitDir);
     return { gitDir: repo.gitDir, workTree: repo.workTree };
   }
@@ -188,6 +245,7 @@ export class LocalRepoHost implements RepoHost {
 
     // Not while another writer holds the index lock: its branch may have moved while the
     // files on disk are still the old ones (bounded: a stale lock only delays the read).
+    await this.recoverIfNeeded(repo);
     await waitForIndexUnlocked(repo.gitDir);
     const { status, fingerprint } = await this.checkWorkTree(repo);
     const head = status.head;
@@ -237,6 +295,7 @@ export class LocalRepoHost implements RepoHost {
       this.known.set(repo.gitDir, { fingerprint, ref, head, gitFiles, changes: null, at: Date.now() });
       return fingerprint;
     }
+    await this.recoverIfNeeded(repo);
     return (await this.checkWorkTree(repo)).fingerprint;
   }
 
@@ -266,6 +325,7 @@ export class LocalRepoHost implements RepoHost {
     const repo = await this.repo(repoName);
     assertRepoPath(path);
     if (repo.realWorkTree !== null) {
+      await this.recoverIfNeeded(repo);
       await waitForIndexUnlocked(repo.gitDir);
       return readWorkTreeFile(repo.realWorkTree, repo.realGitDir, path);
     }
@@ -317,18 +377,43 @@ export class LocalRepoHost implements RepoHost {
     // Held from before the index is looked at until the new index is in place: across
     // update-ref and the rewrite of the files, so another server sharing the work tree never
     // sees the branch moved while the files on disk are still the old ones.
-    const lock = await IndexLock.take(resolve(repo.gitDir));
+    await this.recoverIfNeeded(repo);
+    let lock = await IndexLock.take(resolve(repo.gitDir));
     if (lock === null) {
-      throw new VaultError(
-        'conflict',
-        `Another Git process is working in the repository "${repo.name}" (its .git/index.lock has been there for ${COMMIT_LOCK_WAIT_MS / 1000} s), so nothing was written. Retry in a moment; if no Git command is running there, a crashed one left the file behind and it can be deleted.`,
-      );
+      // Its holder may have died while this one waited: a server's lock is then recovered from.
+      await this.recoverIfNeeded(repo);
+      lock = await IndexLock.take(resolve(repo.gitDir), 0);
     }
+    if (lock === null) throw await this.lockedRefusal(repo);
     try {
+      // A journal of a server that is gone, left while someone else held the lock: finished
+      // now, so this commit never starts from files that lag the branch (the check of what
+      // the change was prepared from then asks for a new preparation).
+      const finished = await finishUnderLock({ name: repo.name, gitDir: repo.gitDir, workTree: repo.workTree, format: await this.objectFormat(repo) }, lock);
+      for (const sentence of finished) this.onRecovery(sentence);
       return await this.commitLocked(repo, change, author, preparedFrom, lock);
     } finally {
       await lock.release();
     }
+  }
+
+  /**
+   * VaultError `conflict` for a write that found the index lock held for COMMIT_LOCK_WAIT_MS (index-lock.ts):
+   * names who holds it (a running Major Vault server, or another program) and how long it has
+   * been there, from its mtime. A lock this server did not make is never removed by it.
+   */
+  private async lockedRefusal(repo: LocalRepo): Promise<VaultError> {
+    const found = await inspectIndexLock(repo.gitDir);
+    const age = found.state === 'absent' ? 'a moment' : describeAge(found.ageMs);
+    const why =
+      found.state === 'own'
+        ? `another Major Vault server (process ${found.owner.pid}${found.owner.host === thisProcess().host ? '' : ` on ${found.owner.host}`}) has been committing there for ${age}`
+        : `another program holds its .git/index.lock, made ${age} ago`;
+    const advice =
+      found.state === 'own'
+        ? 'Retry in a moment.'
+        : 'Retry in a moment; if no Git command is running there, a crashed one left the file behind: delete .git/index.lock and retry.';
+    return new VaultError('conflict', `Nothing was written to the repository "${repo.name}": ${why}. ${advice}`);
   }
 
   /**
@@ -375,13 +460,18 @@ export class LocalRepoHost implements RepoHost {
       if (lock === null || !diskDiffers(change, before ?? new Map())) return { ok: true, commit: parent };
       // Nothing to commit, but the work tree held something else (the change undoes an
       // uncommitted edit): the files still go there, so the answer matches what is on disk.
-      const staged = await WorkTreeWrite.stage(repo.workTree!, change.files.map((file) => ({ path: file.path, content: file.content, mode: newOids.get(file.path)?.mode ?? '100644' })));
+      const token = await this.journal(repo, change, parent, parent, before ?? new Map());
       try {
-        await staged.place();
-        await this.writeIndex(repo, lock, change, newOids);
-      } catch (error) {
-        await staged.restore(before ?? new Map());
-        throw error;
+        const staged = await WorkTreeWrite.stage(repo.workTree!, change.files.map((file) => ({ path: file.path, content: file.content, mode: newOids.get(file.path)?.mode ?? '100644' })), (path) => tempName(token, path));
+        try {
+          await staged.place();
+          await this.writeIndex(repo, lock, token, change, newOids);
+        } catch (error) {
+          await staged.restore(before ?? new Map());
+          throw error;
+        }
+      } finally {
+        await removeJournal(repo.gitDir);
       }
       return { ok: true, commit: parent };
     }
@@ -396,25 +486,68 @@ export class LocalRepoHost implements RepoHost {
       { parent, name, email: cleanIdentPart(author.email), date: gitDate(new Date()), message },
     );
 
+    if (lock === null) return this.updateRef(repo, commit, parent, format, message.split('\n')[0] ?? '');
+    // From here on a crash is recovered from by the next server (interrupted-commit.ts): the
+    // journal names the commit, the paths with what the disk held, and the temporaries.
+    const token = await this.journal(repo, change, parent, commit, before ?? new Map());
+    try {
+      return await this.landInWorkTree(repo, lock, token, change, newOids, commit, parent, before ?? new Map(), message.split('\n')[0] ?? '');
+    } finally {
+      await removeJournal(repo.gitDir);
+    }
+  }
+
+  /**
+   * Writes the journal of a commit about to change the work tree (see commit-journal.ts):
+   * the commit, its parent, and for each path the blob id of what Git sees on disk now. Returns
+   * its token, which names the commit's temporaries.
+   */
+  private async journal(repo: LocalRepo, change: Change, parent: string | null, commit: string, before: ReadonlyMap<string, DiskBefore>): Promise<string> {
+    const format = await this.objectFormat(repo);
+    const token = newToken();
+    const paths: JournalPath[] = change.files.map((file) => {
+      const old = before.get(file.path) ?? null;
+      return { path: file.path, before: old === null ? null : old.kind === 'file' ? blobId(old.content, format) : 'other' };
+    });
+    await writeJournal(repo.gitDir, { owner: thisProcess(), token, old: parent, new: commit, paths });
+    return token;
+  }
+
+  /**
+   * Stages the files, moves the branch (`update-ref HEAD NEW OLD`), renames the files into place
+   * and writes the index; after update-ref, a failure puts the files and the branch back as they
+   * were and throws.
+   */
+  private async landInWorkTree(
+    repo: LocalRepo,
+    lock: IndexLock,
+    token: string,
+    change: Change,
+    newOids: ReadonlyMap<string, TreeItem>,
+    commit: string,
+    parent: string | null,
+    before: ReadonlyMap<string, DiskBefore>,
+    subject: string,
+  ): Promise<CommitResult> {
+    const format = await this.objectFormat(repo);
     const files = change.files.map((file) => ({ path: file.path, content: file.content, mode: newOids.get(file.path)?.mode ?? '100644' }));
-    const staged = lock === null ? null : await WorkTreeWrite.stage(repo.workTree!, files);
+    const staged = await WorkTreeWrite.stage(repo.workTree!, files, (path) => tempName(token, path));
     let landed: CommitResult;
     try {
-      landed = await this.updateRef(repo, commit, parent, format, message.split('\n')[0] ?? '');
+      landed = await this.updateRef(repo, commit, parent, format, subject);
     } catch (error) {
-      await staged?.discard();
+      await staged.discard();
       throw error;
     }
     if (!landed.ok) {
-      await staged?.discard();
+      await staged.discard();
       return landed;
     }
-    if (staged === null || lock === null) return landed;
     try {
       await staged.place();
-      await this.writeIndex(repo, lock, change, newOids);
+      await this.writeIndex(repo, lock, token, change, newOids);
     } catch (error) {
-      await staged.restore(before ?? new Map());
+      await staged.restore(before);
       const undone = await this.moveBranchBack(repo, commit, parent);
       const cause = error instanceof Error ? error.message : String(error);
       throw new Error(
@@ -505,34 +638,11 @@ export class LocalRepoHost implements RepoHost {
     }
   }
 
-  /**
-   * The changed paths' index entries, in a copy of the index made while the lock is held and put
-   * in place by renaming it: one `update-index` sets each written file's mode and blob
-   * (`--cacheinfo`, exact, no filters), records the written files' stat data (`--refresh`, so
-   * `git status` need not read them again) and removes the deleted paths.
-   */
-  private async writeIndex(repo: LocalRepo, lock: IndexLock, change: Change, newOids: ReadonlyMap<string, TreeItem>): Promise<void> {
-    const copy = await lock.copyIndex();
-    try {
-      const written = change.files.filter((file) => file.content !== null).map((file) => `${newOids.get(file.path)!.mode},${newOids.get(file.path)!.oid},${file.path}`);
-      const deleted = change.files.filter((file) => file.content === null).map((file) => file.path);
-      const options = { ...this.inWorkTree(repo), env: { ...LITERAL, GIT_INDEX_FILE: copy }, okCodes: [0, 1] };
-      // Batches keep each command line far below the system's limit; usually it is one call.
-      const batches = splitByLength(written, 64 * 1024);
-      const removals = deleted.length === 0 ? [] : ['--force-remove', '--', ...deleted];
-      const removeLast = removals.join('').length < 64 * 1024;
-      for (const [i, batch] of batches.entries()) {
-        const last = i === batches.length - 1;
-        const args = ['update-index', '-q', '--add', ...batch.flatMap((info) => ['--cacheinfo', info])];
-        if (last) args.push('--refresh', ...(removeLast ? removals : []));
-        await runGit(args, options);
-      }
-      if (!removeLast) for (const batch of splitByLength(deleted, 64 * 1024)) await runGit(['update-index', '-q', '--force-remove', '--', ...batch], options);
-      await lock.commitIndex(copy);
-    } catch (error) {
-      await unlink(copy).catch(() => undefined);
-      throw error;
-    }
+  /** The changed paths' index entries (see {@link writeIndexEntries}); the index is put in place, the lock stays held. */
+  private async writeIndex(repo: LocalRepo, lock: IndexLock, token: string, change: Change, newOids: ReadonlyMap<string, TreeItem>): Promise<void> {
+    const written = change.files.filter((file) => file.content !== null).map((file) => ({ path: file.path, ...newOids.get(file.path)! }));
+    const deleted = change.files.filter((file) => file.content === null).map((file) => file.path);
+    await writeIndexEntries({ gitDir: repo.gitDir, workTree: repo.workTree! }, lock, token, written, deleted);
   }
 
   /**
@@ -819,24 +929,6 @@ async function gitConfigPerson(repo: LocalRepo): Promise<Person | null> {
   return { login: email.split('@')[0] || DEFAULT_PERSON.login, name, email };
 }
 
-/** Splits `items` into runs whose joined length stays under `limit` characters (each run has at least one item). */
-function splitByLength(items: readonly string[], limit: number): string[][] {
-  const runs: string[][] = [];
-  let run: string[] = [];
-  let length = 0;
-  for (const item of items) {
-    if (run.length > 0 && length + item.length > limit) {
-      runs.push(run);
-      run = [];
-      length = 0;
-    }
-    run.push(item);
-    length += item.length + 16;
-  }
-  if (run.length > 0 || runs.length === 0) runs.push(run);
-  return runs;
-}
-
 /** The all-zero id: "no object" (a ref that must not exist yet, an index entry to remove). */
 function zeroOid(format: ObjectFormat): string {
   return '0'.repeat(format === 'sha256' ? 64 : 40);
@@ -902,6 +994,17 @@ function sha256(text: string): Buffer {
 
 function byCodeUnits(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** An age in ms as a person reads it: `42 s`, `12 min`, `3 h 5 min`, `2 days 4 h`. */
+function describeAge(ms: number): string {
+  const seconds = Math.round(ms / 1000);
+  if (seconds < 120) return `${seconds} s`;
+  const minutes = Math.floor(seconds / 60);
+  if (minutes < 120) return `${minutes} min`;
+  const hours = Math.floor(minutes / 60);
+  if (hours < 48) return `${hours} h ${minutes % 60} min`;
+  return `${Math.floor(hours / 24)} days ${hours % 24} h`;
 }
 
 function delay(ms: number): Promise<void> {

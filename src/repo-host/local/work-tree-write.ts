@@ -1,5 +1,4 @@
 // Puts a commit's files into a work tree in two steps: everything that can fail before the branch moves, only renames after.
-import { randomBytes } from 'node:crypto';
 import { chmod, lstat, mkdir, rename, rmdir, symlink, unlink, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 
@@ -16,8 +15,8 @@ export interface WorkTreeFileWrite {
 /**
  * The files of one commit, staged beside their places in the work tree:
  * 1. {@link WorkTreeWrite.stage} creates the missing folders and writes each new content to a
- *    short temporary name in its own folder (`.mv-<8 hex>`: 12 bytes, so any name that fits the
- *    file system still fits); a failure there (no space, no permission, a name too long) undoes
+ *    short temporary name in its own folder (`tempName(path)`, see commit-journal.ts: named
+ *    after the commit's journal, so a crashed server's temporaries are found); a failure there (no space, no permission, a name too long) undoes
  *    what it did and throws, before anything is committed;
  * 2. after `update-ref`, {@link place} renames each over its path (atomic: an editor sees the old
  *    or the new note, never half of one) and removes the deleted files;
@@ -34,17 +33,18 @@ export class WorkTreeWrite {
   private constructor(
     private readonly workTree: string,
     private readonly files: readonly WorkTreeFileWrite[],
+    private readonly tempName: (path: string) => string,
   ) {}
 
-  static async stage(workTree: string, files: readonly WorkTreeFileWrite[]): Promise<WorkTreeWrite> {
-    const write = new WorkTreeWrite(workTree, files);
+  static async stage(workTree: string, files: readonly WorkTreeFileWrite[], tempName: (path: string) => string): Promise<WorkTreeWrite> {
+    const write = new WorkTreeWrite(workTree, files, tempName);
     try {
       for (const file of files) {
         if (file.content === null) continue;
         const folder = dirname(write.full(file.path));
         const created = await mkdir(folder, { recursive: true });
         if (created !== undefined) write.noteCreated(created, folder);
-        const temp = join(folder, `.mv-${randomBytes(4).toString('hex')}`);
+        const temp = join(folder, tempName(file.path));
         const mode = file.mode === '100755' ? 0o755 : 0o644;
         await writeFile(temp, file.content, { flag: 'wx', mode });
         write.temps.set(file.path, temp);
@@ -97,7 +97,7 @@ export class WorkTreeWrite {
           await unlink(full).catch(() => undefined);
           await symlink(old.content.toString('utf8'), full);
         } else {
-          const temp = join(dirname(full), `.mv-${randomBytes(4).toString('hex')}`);
+          const temp = join(dirname(full), this.tempName(path));
           await writeFile(temp, old.content, { flag: 'wx' });
           await rename(temp, full);
         }
