@@ -10,7 +10,7 @@ import { catFileBatch } from '../git/cat-file-batch.ts';
 import { cleanIdentPart } from '../git/commit-ident.ts';
 import { GitError, runGit, splitNul } from '../git/run-git.ts';
 import type { Access, Person } from '../person.ts';
-import type { Change, CommitResult, Mirror, RepoHost, RepoInfo, Snapshot, SnapshotEntry } from '../repo-host.ts';
+import type { Change, CommitResult, FileChange, Mirror, RepoHost, RepoInfo, Snapshot, SnapshotEntry } from '../repo-host.ts';
 import { CommitGraphKeeper } from './commit-graph.ts';
 import { fastImportCommit } from './fast-import-commit.ts';
 import { COMMIT_LOCK_WAIT_MS, IndexLock, waitForIndexUnlocked } from './index-lock.ts';
@@ -375,7 +375,7 @@ export class LocalRepoHost implements RepoHost {
       if (lock === null || !diskDiffers(change, before ?? new Map())) return { ok: true, commit: parent };
       // Nothing to commit, but the work tree held something else (the change undoes an
       // uncommitted edit): the files still go there, so the answer matches what is on disk.
-      const staged = await WorkTreeWrite.stage(repo.workTree!, change.files.map((file) => ({ path: file.path, content: file.content, mode: newOids.get(file.path)?.mode ?? '100644' })));
+      const staged = await WorkTreeWrite.stage(repo.workTree!, change.files.map((file) => ({ path: file.path, content: onDisk(file), mode: newOids.get(file.path)?.mode ?? '100644' })));
       try {
         await staged.place();
         await this.writeIndex(repo, lock, change, newOids);
@@ -396,7 +396,7 @@ export class LocalRepoHost implements RepoHost {
       { parent, name, email: cleanIdentPart(author.email), date: gitDate(new Date()), message },
     );
 
-    const files = change.files.map((file) => ({ path: file.path, content: file.content, mode: newOids.get(file.path)?.mode ?? '100644' }));
+    const files = change.files.map((file) => ({ path: file.path, content: onDisk(file), mode: newOids.get(file.path)?.mode ?? '100644' }));
     const staged = lock === null ? null : await WorkTreeWrite.stage(repo.workTree!, files);
     let landed: CommitResult;
     try {
@@ -777,9 +777,15 @@ function assertNoFolderOfItself(change: Change): void {
 function diskDiffers(change: Change, before: ReadonlyMap<string, DiskBefore>): boolean {
   return change.files.some((file) => {
     const old = before.get(file.path) ?? null;
-    if (file.content === null) return old !== null;
-    return old === null || old.kind !== 'file' || !old.content.equals(file.content);
+    const content = onDisk(file);
+    if (content === null) return old !== null;
+    return old === null || old.kind !== 'file' || !old.content.equals(content);
   });
+}
+
+/** What the work-tree file gets: the committed content, unless the change carries the person's uncommitted text around it. */
+function onDisk(file: FileChange): Buffer | null {
+  return file.content !== null && file.workTreeContent !== undefined ? file.workTreeContent : file.content;
 }
 
 /** VaultError `exists`: something at `path` (or on the way to it) that the change must not replace. */
