@@ -48,6 +48,12 @@ describe('rebaseSplices', () => {
     expect(rebaseSplices(base, [spliceOf(base, '20', '25')], theirs)).toEqual({ text: '# The plan\n\n| Price | 25 | closed |\nlast line\n' });
   });
 
+  it('lets whole lines come and go right beside the passage’s line', () => {
+    const base = 'one\ntwo\nthree (unsaved)\n';
+    expect(rebaseSplices(base, [spliceOf(base, 'two', 'TWO')], 'one\ntwo\n')).toEqual({ text: 'one\nTWO\n' });
+    expect(rebaseSplices(base, [spliceOf(base, 'two', 'TWO')], 'one\ntwo\nthree (unsaved)\nfour\n')).toEqual({ text: 'one\nTWO\nthree (unsaved)\nfour\n' });
+  });
+
   it('treats versions too far apart as touching everything', () => {
     const base = Array.from({ length: 3000 }, (_, i) => `line ${i}`).join('\n');
     const other = Array.from({ length: 3000 }, (_, i) => `other ${i}`).join('\n');

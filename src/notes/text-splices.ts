@@ -128,21 +128,22 @@ function narrowed(base: string, start: number, end: number, added: string): Text
     reachStart: start + Math.min(p1, p2),
     reachEnd: end - Math.min(q1, q2),
   };
-  // A pure insertion or deletion can slide along repeated text, past the hunk's own lines too.
+  // A pure insertion or deletion can slide along repeated characters, past the hunk's own
+  // lines too, but not over a line break: the line diff's alignment of whole lines stands.
   if (change.start === change.end && change.text !== '') {
     const inserted = change.text;
     let left = change.start;
-    for (let j = inserted.length - 1; left > 0 && base[left - 1] === inserted[j]; j = (j - 1 + inserted.length) % inserted.length) left--;
+    for (let j = inserted.length - 1; left > 0 && base[left - 1] !== '\n' && base[left - 1] === inserted[j]; j = (j - 1 + inserted.length) % inserted.length) left--;
     let right = change.end;
-    for (let j = 0; right < base.length && base[right] === inserted[j]; j = (j + 1) % inserted.length) right++;
+    for (let j = 0; right < base.length && base[right] !== '\n' && base[right] === inserted[j]; j = (j + 1) % inserted.length) right++;
     change.reachStart = Math.min(change.reachStart, left);
     change.reachEnd = Math.max(change.reachEnd, right);
   } else if (change.text === '' && change.end > change.start) {
     let [a, b] = [change.start, change.end];
-    while (a > 0 && base[a - 1] === base[b - 1]) [a, b] = [a - 1, b - 1];
+    while (a > 0 && base[a - 1] !== '\n' && base[a - 1] === base[b - 1]) [a, b] = [a - 1, b - 1];
     change.reachStart = Math.min(change.reachStart, a);
     [a, b] = [change.start, change.end];
-    while (b < base.length && base[b] === base[a]) [a, b] = [a + 1, b + 1];
+    while (b < base.length && base[b] !== '\n' && base[b] === base[a]) [a, b] = [a + 1, b + 1];
     change.reachEnd = Math.max(change.reachEnd, b);
   }
   return change;
