@@ -403,7 +403,9 @@ export class Installation {
     const state = this.repos.get(repo);
     if (!state) return;
     state.commits += 1;
-    state.pending.push({ head: commit, files: change.files });
+    // The index holds notes as read_note shows them: in a work tree, with the person's uncommitted text.
+    const files = change.files.map((file) => (file.content === null || file.workTreeContent === undefined ? file : { path: file.path, content: file.workTreeContent }));
+    state.pending.push({ head: commit, files });
   }
 
   private reportOnce(key: string, message: string, error: unknown): void {

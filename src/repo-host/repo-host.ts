@@ -46,6 +46,12 @@ export interface Snapshot {
 export interface FileChange {
   path: string;
   content: Buffer | null;
+  /**
+   * In a repository with a work tree: what the file there gets when that differs from the
+   * committed `content` (the same change made on the person's uncommitted text, which stays
+   * uncommitted); absent: `content`. A repository without a work tree ignores it.
+   */
+  workTreeContent?: Buffer;
 }
 
 /**

@@ -7,6 +7,7 @@ import { blobId, type ObjectFormat } from '../repo-host/git/blob-id.ts';
 import { catFileBatch } from '../repo-host/git/cat-file-batch.ts';
 import { runGit, splitNul } from '../repo-host/git/run-git.ts';
 import type { FileChange, Mirror, RepoHost, Snapshot } from '../repo-host/repo-host.ts';
+import { rebaseSplices, splicesBetween, type Splice } from '../notes/text-splices.ts';
 import type { ToolContext, Vault } from '../instance/tool.ts';
 import { isVaultError, VaultError } from '../vault-error.ts';
 import { commitMessage } from './commit-message.ts';
@@ -69,9 +70,27 @@ export interface CommitChangeOptions {
   snapshot?: boolean;
 }
 
+/**
+ * One file a change writes, as `prepare` gives it: {@link FileChange} (`content` is the file as
+ * the tool made it from what it read), and what the write flow needs to make the same change on
+ * another version of the file (a newer head on a retry; the branch head's blob under a work
+ * tree's uncommitted edits).
+ */
+export interface PreparedFile extends FileChange {
+  /**
+   * The replacements the tool made, as splices of the text it read at `from ?? path` (sorted,
+   * apart): edit_note's passages. Given, a retry on a newer head re-applies the change only when
+   * nothing since touched them, and the commit under uncommitted edits carries exactly them.
+   * Absent: the difference between what was read and `content` stands for them.
+   */
+  splices?: readonly Splice[];
+  /** The path whose content this file was made from, when not its own (a moved note's old path). */
+  from?: string;
+}
+
 /** What `prepare` gives: the files to write (content null deletes), and the tool's answer. */
 export interface PreparedChange<R> {
-  files: FileChange[];
+  files: PreparedFile[];
   result: R;
 }
 
@@ -81,7 +100,7 @@ export interface CommittedChange<R> {
   /** The head the change was prepared on (the parent of `commit`). */
   parent: string | null;
   result: R;
-  /** Things the answer should mention (an index that could not be updated right away). */
+  /** Things the answer should mention (what was committed beyond the change, an index that could not be updated right away). */
   notes: string[];
 }
 
@@ -102,25 +121,38 @@ export function writableVault(ctx: ToolContext, repo: string): Vault {
   return vault;
 }
 
+/** One preparation: the state it read, what it gave, and the texts its splices are offsets into. */
+interface Preparation<R> {
+  read: WriteRead;
+  prepared: PreparedChange<R>;
+  /** Per path with splices: the text read at its `from ?? path` (null: none there). */
+  bases: Map<string, string | null>;
+}
+
 /**
- * Makes one change as exactly one commit, or nothing (issue 4, "Every write"):
- * 1. reads the head, then calls `prepare` with reads of the current state (with
- *    `options.snapshot`, of a full snapshot);
- * 2. commits `files` on the snapshot's head with `ctx.host.commit` (compare-and-swap:
- *    `update-ref NEW OLD` locally), authored by `ctx.access.person`, with the message of
- *    {@link commitMessage}, and `preparedFrom` = the blob id each changed path had when it was
- *    read (null: absent), so a work tree's uncommitted edit the change was made on top of is not a
- *    conflict, and anything that appeared or changed at a path meanwhile is;
- * 3. when the head moved (or a work-tree file changed) in between, starts over from 1 on the
- *    new state: `prepare` re-reads and re-applies, so a passage edit still lands when its
- *    passage is still there exactly once. After {@link MAX_ATTEMPTS} tries: VaultError
- *    `conflict` naming the commits that landed meanwhile and the files they touched;
- * 4. awaits `ctx.refresh(repo)`, so the next read sees the write.
- * Writes to one repository from this process are prepared one at a time (a queue per host and
- * repository), so concurrent calls rarely need a retry; other processes are kept apart by the
- * compare-and-swap alone. `prepare` may return no files: nothing is committed, `commit` is null.
- * Refusals thrown by `prepare` pass through unchanged; on a retry they say that the repository
- * moved meanwhile.
+ * Makes one change as exactly one commit, or nothing (issue 4, "Every write"; issue 9, items 3
+ * and 4):
+ * 1. reads the current state as the call finds it (with `options.snapshot`, a full snapshot)
+ *    and calls `prepare` on it at once: that state is the version the change is made from,
+ *    also when the call then waits behind another write of this process;
+ * 2. in a work tree, makes the change on the file as it stands at the branch head (see
+ *    {@link onBranchHead}): the commit holds the tool's change only, and the person's
+ *    uncommitted edits stay in the work-tree file around it, uncommitted;
+ * 3. commits with `ctx.host.commit` (compare-and-swap: `update-ref NEW OLD` locally), authored
+ *    by `ctx.access.person`, with the message of {@link commitMessage}, and `preparedFrom` = the
+ *    blob id each changed path had when it was read (null: absent), so anything that appeared or
+ *    changed at a path meanwhile is a conflict;
+ * 4. when the head moved (or a work-tree file changed) in between, reads the new state and
+ *    first decides, three-way, whether the change still stands: every file with splices
+ *    (edit_note's passages) must have them untouched by what changed since the first read
+ *    ({@link rebaseSplices}), else VaultError `conflict` naming the commits that changed the
+ *    note and asking to read it again; then `prepare` runs again on the new state and 2-3
+ *    repeat. After {@link MAX_ATTEMPTS} tries: VaultError `conflict` naming what landed;
+ * 5. awaits `ctx.refresh(repo)`, so the next read sees the write.
+ * Commits to one repository from this process are made one at a time (a queue per host and
+ * repository); other processes are kept apart by the compare-and-swap alone. `prepare` may
+ * return no files: nothing is committed, `commit` is null. Refusals thrown by `prepare` pass
+ * through unchanged; on a retry they say that the repository moved meanwhile.
  */
 export async function commitChange<R>(
   ctx: ToolContext,
@@ -131,36 +163,51 @@ export async function commitChange<R>(
 ): Promise<CommittedChange<R>> {
   writableVault(ctx, repo);
   const message = commitMessage({ summary: parts.summary, tool: parts.tool, clientName: ctx.clientName });
+  const mirror = await ctx.host.mirror(repo);
+  const readState = async (head: string | undefined) =>
+    options.snapshot ? snapshotReader(ctx.host, repo, mirror, await ctx.host.snapshot(repo)) : await pathReader(ctx.host, repo, mirror, head);
+  const prepareOn = async (reader: Reader, attempt: number): Promise<Preparation<R>> => {
+    const { read } = reader;
+    let prepared: PreparedChange<R>;
+    try {
+      prepared = await prepare(read);
+    } catch (error) {
+      if (attempt > 1 && isVaultError(error) && error.code !== 'conflict') {
+        throw new VaultError(error.code, `The repository changed while this call was being made (now at ${short(read.head)}), and on the new state: ${error.message}`, error.details);
+      }
+      throw error;
+    }
+    // A path the tool wrote without reading it counts as prepared from what is there now.
+    await reader.lookAt(prepared.files.flatMap((file) => (file.from === undefined ? [file.path] : [file.path, file.from])));
+    const bases = new Map<string, string | null>();
+    for (const file of prepared.files) if (file.splices !== undefined) bases.set(file.path, await read.text(file.from ?? file.path));
+    return { read, prepared, bases };
+  };
+
+  const first = await prepareOn(await readState(lastCommitOf(ctx.host, repo)), 1);
+  if (first.prepared.files.length === 0) return { commit: null, parent: first.read.head, result: first.prepared.result, notes: [] };
   return inQueue(ctx.host, repo, async () => {
-    let firstHead: string | null | undefined;
     let lastConflict: { head: string | null; path?: string } | null = null;
     const touched = new Set<string>();
-    const mirror = await ctx.host.mirror(repo);
+    let current = first;
     for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
-      const head = attempt === 1 ? lastCommitOf(ctx.host, repo) : undefined;
-      const { read, lookAt } = options.snapshot ? snapshotReader(ctx.host, repo, mirror, await ctx.host.snapshot(repo)) : await pathReader(ctx.host, repo, mirror, head);
-      if (firstHead === undefined) firstHead = read.head;
-      let prepared: PreparedChange<R>;
-      try {
-        prepared = await prepare(read);
-      } catch (error) {
-        if (attempt > 1 && isVaultError(error) && error.code !== 'conflict') {
-          throw new VaultError(error.code, `The repository changed while this call was being made (now at ${short(read.head)}), and on the new state: ${error.message}`, error.details);
-        }
-        throw error;
+      if (attempt > 1) {
+        const reader = await readState(undefined);
+        await assertPassagesStand(mirror, first, reader.read);
+        current = await prepareOn(reader, attempt);
+        if (current.prepared.files.length === 0) return { commit: null, parent: current.read.head, result: current.prepared.result, notes: [] };
       }
-      if (prepared.files.length === 0) return { commit: null, parent: read.head, result: prepared.result, notes: [] };
-      // A path the tool wrote without reading it counts as prepared from what is there now.
-      await lookAt(prepared.files.map((file) => file.path));
+      const { read, prepared } = current;
       const preparedFrom = new Map<string, string | null>();
       for (const file of prepared.files) {
         preparedFrom.set(file.path, read.oid(file.path));
         touched.add(file.path);
       }
-      const outcome = await ctx.host.commit(repo, { parent: read.head, files: prepared.files, author: ctx.access.person, message }, preparedFrom);
+      const placed = await onBranchHead(mirror, read, prepared.files);
+      const outcome = await ctx.host.commit(repo, { parent: read.head, files: placed.files, author: ctx.access.person, message }, preparedFrom);
       if (outcome.ok) {
         rememberCommit(ctx.host, repo, outcome.commit);
-        const notes: string[] = [];
+        const notes = [...placed.notes];
         try {
           await ctx.refresh(repo);
         } catch {
@@ -172,8 +219,147 @@ export async function commitChange<R>(
       lastConflict = outcome.path === undefined ? { head: outcome.head } : { head: outcome.head, path: outcome.path };
       if (attempt < MAX_ATTEMPTS) await pause(attempt);
     }
-    throw await conflictError(ctx.host, repo, firstHead ?? null, lastConflict, [...touched]);
+    throw await conflictError(ctx.host, repo, first.read.head, lastConflict, [...touched]);
   });
+}
+
+/**
+ * The three-way decision of a retry (issue 9, item 3): each file of the first preparation that
+ * carries splices must still have every passage as it was, untouched by what changed between
+ * the text first read and the text read now (line by line as `git merge-file` compares, and
+ * within a line by character, so two passages of one line both land). Otherwise VaultError
+ * `conflict` naming the commits since the first read that changed the note, or saying the
+ * change came from the work tree, and asking to read the note again.
+ */
+async function assertPassagesStand<R>(mirror: Mirror, first: Preparation<R>, now: WriteRead): Promise<void> {
+  for (const file of first.prepared.files) {
+    if (file.splices === undefined) continue;
+    const source = file.from ?? file.path;
+    const base = first.bases.get(file.path) ?? null;
+    const text = await now.text(source);
+    if (base === null || text === null) {
+      if (base === text) continue;
+    } else if (!('touching' in rebaseSplices(base, file.splices, text))) {
+      continue;
+    }
+    const commits = await commitsTouching(mirror.gitDir, first.read.head, now.head, source);
+    const by = commits.length > 0 ? ` by ${commits.map((line) => `"${line}"`).join(', ')}` : ' in the work tree (not committed)';
+    throw new VaultError(
+      'conflict',
+      `"${source}" was changed${by} while this change was being made, at the very passage it replaces, so nothing was written. Read the note again and send the passage as it is now.`,
+      { path: source, commits, head: now.head },
+    );
+  }
+}
+
+/** The commits between `from` and `to` that changed `path`, newest first, as "short id author: subject" (at most 5). */
+async function commitsTouching(gitDir: string, from: string | null, to: string | null, path: string): Promise<string[]> {
+  if (to === null || from === to) return [];
+  try {
+    const range = from === null ? [to] : [`${from}..${to}`];
+    const log = await runGit(['log', '--format=%h %an: %s', '-n', '5', ...range, '--', path], { gitDir, env: LITERAL });
+    return log.stdout.toString('utf8').split('\n').filter(Boolean);
+  } catch {
+    return []; // the naming is a courtesy; the refusal stands without it
+  }
+}
+
+/**
+ * The files as they are committed, for a work tree (issue 9, item 4): a write commits only its
+ * own change, made on each file as it stands at the branch head (`read.head`), while the
+ * work-tree file gets `content` (the change made on the text the tool read there, the
+ * person's uncommitted edits included), so those edits stay there, uncommitted. Per file:
+ * - unchanged since the head (or no work tree): committed as the tool made it;
+ * - with uncommitted edits: the tool's splices (or the difference it made) carried onto the
+ *   head's text with {@link rebaseSplices}; where an uncommitted edit touches them (the passage
+ *   stands only in uncommitted text), or the file is not text, the file is committed as it
+ *   stands in the work tree, and a note says so;
+ * - untracked (not at the head): committed whole, as it stands, and a note says so;
+ * - absent in the work tree but at the head (deleted there, not committed): VaultError
+ *   `exists`, since writing it would replace the committed file unseen.
+ * Notes name each file committed beyond the change.
+ */
+async function onBranchHead(mirror: Mirror, read: WriteRead, files: readonly PreparedFile[]): Promise<{ files: FileChange[]; notes: string[] }> {
+  const plain = files.map((file) => ({ path: file.path, content: file.content }));
+  if (mirror.workTree === null) return { files: plain, notes: [] };
+  const sources = [...new Set(files.flatMap((file) => [file.path, file.from ?? file.path]))];
+  const atHead = await blobsAtHead(mirror.gitDir, read.head, sources);
+  const out: FileChange[] = [];
+  const whole: string[] = [];
+  const untracked: string[] = [];
+  for (const file of files) {
+    const source = file.from ?? file.path;
+    if (file.content === null) {
+      out.push({ path: file.path, content: null });
+      continue;
+    }
+    if (read.oid(file.path) === null && atHead.get(file.path) && file.path !== source) {
+      throw deletedUncommitted(file.path);
+    }
+    const readOid = read.oid(source);
+    const head = atHead.get(source) ?? null;
+    if (readOid === null) {
+      if (head !== null) throw deletedUncommitted(file.path);
+      out.push({ path: file.path, content: file.content });
+      continue;
+    }
+    if (head !== null && head.oid === readOid) {
+      out.push({ path: file.path, content: file.content });
+      continue;
+    }
+    if (head === null) {
+      untracked.push(file.path);
+      out.push({ path: file.path, content: file.content });
+      continue;
+    }
+    // Unreadable now (changed on disk since): committed as it stands, and the commit's own check makes it a retry.
+    const readBytes = await read.file(source).catch(() => null);
+    const committed = readBytes === null ? null : carried(readBytes, file, head.content);
+    if (committed === null) {
+      whole.push(file.path);
+      out.push({ path: file.path, content: file.content });
+    } else {
+      out.push({ path: file.path, content: committed, workTreeContent: file.content });
+    }
+  }
+  const notes: string[] = [];
+  if (untracked.length > 0) {
+    notes.push(`${quoteList(untracked)} ${untracked.length === 1 ? 'was' : 'were'} not committed before (untracked), so this commit adds ${untracked.length === 1 ? 'the whole file' : 'them whole'} as ${untracked.length === 1 ? 'it stands' : 'they stand'} in the work tree.`);
+  }
+  if (whole.length > 0) {
+    notes.push(
+      `This change to ${quoteList(whole)} falls on uncommitted edits there (the passage is not in the last commit as it is in the work tree), so this commit holds ${whole.length === 1 ? 'that whole file' : 'those whole files'} as ${whole.length === 1 ? 'it stands' : 'they stand'} in the work tree, those edits included.`,
+    );
+  }
+  return { files: out, notes };
+}
+
+/** The change of `file` (made on `readBytes`) made on `headBytes` instead; null when it cannot be carried there. */
+function carried(readBytes: Buffer, file: PreparedFile, headBytes: Buffer): Buffer | null {
+  const content = file.content!;
+  // Moved without a change of its own: the head's bytes go to the new path.
+  if (file.splices === undefined && content.equals(readBytes)) return headBytes;
+  const base = decodeNoteText(readBytes);
+  const changed = decodeNoteText(content);
+  const head = decodeNoteText(headBytes);
+  if (base === null || changed === null || head === null) return null;
+  const splices = file.splices ?? splicesBetween(base, changed);
+  if (splices === null) return null;
+  const result = rebaseSplices(base, splices, head);
+  return 'touching' in result ? null : Buffer.from(result.text, 'utf8');
+}
+
+/** VaultError `exists` for a path deleted in the work tree but still in the last commit. */
+function deletedUncommitted(path: string): VaultError {
+  return new VaultError(
+    'exists',
+    `"${path}" is deleted in the work tree, but that deletion is not committed, so the last commit still holds the file, and this change would replace it unseen. Nothing was written. Commit the deletion (or restore the file) first, or choose another path.`,
+    { path },
+  );
+}
+
+function quoteList(paths: readonly string[]): string {
+  return paths.map((path) => `"${path}"`).join(', ');
 }
 
 /**

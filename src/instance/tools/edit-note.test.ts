@@ -162,13 +162,14 @@ describe('edit_note', () => {
     expect(fixture.commitCount()).toBe(2);
   });
 
-  it('edits on top of uncommitted work-tree changes to the same note, keeping them', async () => {
+  it('edits on top of uncommitted work-tree changes to the same note, keeping them uncommitted', async () => {
     fixture = await openWriteFixture({ 'n.md': 'one\ntwo\n', 'other.md': 'o\n' });
     writeFileSync(join(fixture.repoDir, 'n.md'), 'one\ntwo\nthree (unsaved)\n');
     writeFileSync(join(fixture.repoDir, 'other.md'), 'o changed\n');
     await callTool(editNote, { repo: 'notes', path: 'n.md', old_text: 'two', new_text: 'TWO', summary: 'S' }, await fixture.context());
-    expect(fixture.show('n.md').toString()).toBe('one\nTWO\nthree (unsaved)\n');
-    expect(fixture.git(['status', '--porcelain'])).toBe('M other.md');
+    expect(fixture.show('n.md').toString()).toBe('one\nTWO\n');
+    expect(readFileSync(join(fixture.repoDir, 'n.md'), 'utf8')).toBe('one\nTWO\nthree (unsaved)\n');
+    expect(fixture.git(['status', '--porcelain'])).toBe('M n.md\n M other.md');
     expect(fixture.show('other.md').toString()).toBe('o\n');
   });
 

@@ -4,6 +4,7 @@ import type { VaultConfig } from '../../config/vault-config.ts';
 import { splitFrontmatter } from '../../notes/frontmatter.ts';
 import { escapeTablePipes } from '../../notes/passage-table-pipes.ts';
 import { replacePassage } from '../../notes/passage.ts';
+import { SplicedText } from '../../notes/text-splices.ts';
 import { assertInFolders } from '../../notes/vault-path.ts';
 import { isVaultError, VaultError } from '../../vault-error.ts';
 import { commitChange, writableVault, type WriteRead } from '../../writes/commit-change.ts';
@@ -122,10 +123,13 @@ export const editNote = defineTool({
   },
 });
 
-/** Applies every edit on the snapshot's texts; the files to commit and what to answer. */
+/**
+ * Applies every edit on the texts read; the files to commit, each with its passages as splices
+ * of the text read (so the write flow can tell whether a newer version still has them, and carry
+ * them onto the branch head under uncommitted edits), and what to answer.
+ */
 async function applyEdits(read: WriteRead, config: VaultConfig, edits: readonly Edit[], paths: readonly string[]) {
-  const before = new Map<string, string>();
-  const texts = new Map<string, string>();
+  const texts = new Map<string, SplicedText>();
   const changes: Array<{ path: string; line: number }> = [];
   const notes: string[] = [];
   // A symbolic link is not a note: writing its text would replace the link with a file.
@@ -141,26 +145,28 @@ async function applyEdits(read: WriteRead, config: VaultConfig, edits: readonly 
           if (read.oid(path) !== null) throw new VaultError('not_a_note', `"${path}" is not a text file, so it has no passage to replace.`, { path });
           throw new VaultError('note_not_found', `There is no note "${path}". Check the path with list_notes or search_notes; create_note makes a new one.`, { path });
         }
-        before.set(path, text);
-        texts.set(path, text);
+        texts.set(path, new SplicedText(text));
       }
-      const replaced = replacePassage(texts.get(path)!, edit.old_text, edit.new_text, path);
+      const spliced = texts.get(path)!;
+      const current = spliced.text;
+      const replaced = replacePassage(current, edit.old_text, edit.new_text, path);
       const piped = escapeTablePipes(replaced.text, replaced.start, replaced.end);
       for (const escaped of piped.escaped) {
         notes.push(`On line ${escaped.line} of "${path}", the | inside a link on a table row got its backslash so the row keeps its cells: ${escaped.link}.`);
       }
-      texts.set(path, piped.text);
+      // The passage stood at [start, end of the old text); the text inserted there is what the pipes left.
+      const passageEnd = replaced.end + current.length - replaced.text.length;
+      spliced.replace(replaced.start, passageEnd, piped.text.slice(replaced.start, piped.end));
       changes.push({ path, line: replaced.line });
     } catch (error) {
       throw nameEdit(error, i, edits.length);
     }
   }
   const files = [];
-  for (const [path, text] of texts) {
-    const old = before.get(path)!;
-    if (text === old) continue;
-    if (path.endsWith('.md')) notes.push(...checkNote(config, path, old, text));
-    files.push({ path, content: Buffer.from(text, 'utf8') });
+  for (const [path, spliced] of texts) {
+    if (spliced.text === spliced.base) continue;
+    if (path.endsWith('.md')) notes.push(...checkNote(config, path, spliced.base, spliced.text));
+    files.push({ path, content: Buffer.from(spliced.text, 'utf8'), splices: spliced.splices });
   }
   return { files, result: { changes, notes } };
 }

@@ -16,9 +16,8 @@ import { findLinks } from '../../notes/links.ts';
 import { decodeNoteText } from '../../notes/note-text.ts';
 import { assertInFolders, isHiddenPath, isInFolders, normalizeVaultPath } from '../../notes/vault-path.ts';
 import { runGit } from '../../repo-host/git/run-git.ts';
-import type { FileChange } from '../../repo-host/repo-host.ts';
 import { VaultError } from '../../vault-error.ts';
-import { commitChange, writableVault, type WriteRead } from '../../writes/commit-change.ts';
+import { commitChange, writableVault, type PreparedFile, type WriteRead } from '../../writes/commit-change.ts';
 import { ignoresCase, sameFileAs } from '../../writes/same-path.ts';
 import { assertPortablePath } from '../../writes/portable-path.ts';
 import { linkRefusal } from '../../writes/symlinks.ts';
@@ -139,7 +138,7 @@ async function prepareMove(
   read: WriteRead,
   config: VaultConfig,
   move: { from: string; to: string; type: string | null; ignoreCase: boolean },
-): Promise<{ files: FileChange[]; result: MoveResult }> {
+): Promise<{ files: PreparedFile[]; result: MoveResult }> {
   const paths = read.snapshot!.files.map((file) => file.path);
   const { from, to } = move;
   const source = sameFileAs(paths, from, move.ignoreCase);
@@ -263,11 +262,11 @@ async function prepareMove(
     notes.push(...checked.notes);
   }
 
-  const files: FileChange[] = [];
+  const files: PreparedFile[] = [];
   for (const old of moved.keys()) files.push({ path: old, content: null });
   for (const [old, next] of moved) {
     const text = texts.get(old);
-    files.push({ path: next, content: text !== undefined ? Buffer.from(text, 'utf8') : contents.get(old)! });
+    files.push({ path: next, content: text !== undefined ? Buffer.from(text, 'utf8') : contents.get(old)!, from: old });
   }
   for (const [path, text] of texts) if (!moved.has(path)) files.push({ path, content: Buffer.from(text, 'utf8') });
   updated.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));

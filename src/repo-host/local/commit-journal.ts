@@ -10,6 +10,12 @@ export interface JournalPath {
   path: string;
   /** The blob id of the regular file that was there; null when nothing was; `other` for a link or folder. */
   before: string | null;
+  /**
+   * The blob id of what the work tree gets when it differs from the commit's content (the
+   * change applied around the person's uncommitted edits; written to the object database
+   * before the journal); absent when the work tree gets the commit's content.
+   */
+  disk?: string;
 }
 
 /**

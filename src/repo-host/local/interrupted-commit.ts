@@ -37,9 +37,11 @@ export async function needsRecovery(gitDir: string): Promise<boolean> {
  * lock a live process or another program made), then, holding the lock itself, reads the
  * journal (commit-journal.ts) of a process that is gone:
  * - the branch is at the journal's new commit (`update-ref` ran): each path's file is put in
- *   the work tree as that commit has it where the disk still holds what was there before the
- *   commit (or nothing was placed yet), never over a later edit, and every path's index entry
- *   is set to the commit's, so `git status` is clean and the next write starts from the head;
+ *   the work tree as the write meant it (the commit's content, or the journal's `disk` blob:
+ *   the change around the person's uncommitted edits) where the disk still holds what was
+ *   there before the commit (or nothing was placed yet), never over a later edit, and every
+ *   path's index entry is set to the commit's, so `git status` shows only the person's own
+ *   pending edits and the next write starts from the head;
  * - the branch is elsewhere (the commit never landed, or someone moved on by hand): nothing
  *   of it is placed;
  * then its temporaries (`.mv-*` beside the paths, `index.mv-<token>`) and the journal go.
@@ -99,13 +101,14 @@ async function finish(repo: RecoveryRepo, lock: IndexLock, journal: CommitJourna
   const entries = await commitEntries(repo.gitDir, journal.new, paths);
   const toPlace: { path: string; mode: string; oid: string | null }[] = [];
   const kept: string[] = [];
-  for (const { path, before } of journal.paths) {
+  for (const { path, before, disk: diskWanted } of journal.paths) {
     const want = entries.get(path) ?? null;
     if (want?.mode === '120000') continue; // a link is never written by a commit of ours
+    const target = want === null ? null : (diskWanted ?? want.oid);
     const onDisk = await readAsGitSeesIt(repo.workTree, path);
     const disk = onDisk === null ? null : onDisk.kind === 'file' ? blobId(onDisk.content, repo.format) : 'other';
-    if (disk === (want?.oid ?? null)) continue;
-    if (disk === before) toPlace.push({ path, mode: want?.mode ?? '100644', oid: want?.oid ?? null });
+    if (disk === target) continue;
+    if (disk === before) toPlace.push({ path, mode: want?.mode ?? '100644', oid: target });
     else kept.push(path);
   }
   const blobs = await catFileBatch(repo.gitDir, toPlace.flatMap((file) => (file.oid === null ? [] : [file.oid])));

@@ -10,7 +10,7 @@ import { catFileBatch } from '../git/cat-file-batch.ts';
 import { cleanIdentPart } from '../git/commit-ident.ts';
 import { GitError, runGit, splitNul } from '../git/run-git.ts';
 import type { Access, Person } from '../person.ts';
-import type { Change, CommitResult, Mirror, RepoHost, RepoInfo, Snapshot, SnapshotEntry } from '../repo-host.ts';
+import type { Change, CommitResult, FileChange, Mirror, RepoHost, RepoInfo, Snapshot, SnapshotEntry } from '../repo-host.ts';
 import { CommitGraphKeeper } from './commit-graph.ts';
 import { fastImportCommit } from './fast-import-commit.ts';
 import { newToken, removeJournal, tempName, writeJournal, type JournalPath } from './commit-journal.ts';
@@ -462,7 +462,7 @@ export class LocalRepoHost implements RepoHost {
       // uncommitted edit): the files still go there, so the answer matches what is on disk.
       const token = await this.journal(repo, change, parent, parent, before ?? new Map());
       try {
-        const staged = await WorkTreeWrite.stage(repo.workTree!, change.files.map((file) => ({ path: file.path, content: file.content, mode: newOids.get(file.path)?.mode ?? '100644' })), (path) => tempName(token, path));
+        const staged = await WorkTreeWrite.stage(repo.workTree!, change.files.map((file) => ({ path: file.path, content: onDisk(file), mode: newOids.get(file.path)?.mode ?? '100644' })), (path) => tempName(token, path));
         try {
           await staged.place();
           await this.writeIndex(repo, lock, token, change, newOids);
@@ -505,10 +505,18 @@ export class LocalRepoHost implements RepoHost {
   private async journal(repo: LocalRepo, change: Change, parent: string | null, commit: string, before: ReadonlyMap<string, DiskBefore>): Promise<string> {
     const format = await this.objectFormat(repo);
     const token = newToken();
-    const paths: JournalPath[] = change.files.map((file) => {
+    const paths: JournalPath[] = [];
+    for (const file of change.files) {
       const old = before.get(file.path) ?? null;
-      return { path: file.path, before: old === null ? null : old.kind === 'file' ? blobId(old.content, format) : 'other' };
-    });
+      const entry: JournalPath = { path: file.path, before: old === null ? null : old.kind === 'file' ? blobId(old.content, format) : 'other' };
+      const disk = onDisk(file);
+      // The person's uncommitted text around the change is in no commit: stored as a blob, so
+      // recovery places exactly what this write would have.
+      if (disk !== null && file.content !== null && !disk.equals(file.content)) {
+        entry.disk = (await runGit(['hash-object', '-w', '--stdin'], { gitDir: repo.gitDir, input: disk })).stdout.toString('utf8').trim();
+      }
+      paths.push(entry);
+    }
     await writeJournal(repo.gitDir, { owner: thisProcess(), token, old: parent, new: commit, paths });
     return token;
   }
@@ -530,7 +538,7 @@ export class LocalRepoHost implements RepoHost {
     subject: string,
   ): Promise<CommitResult> {
     const format = await this.objectFormat(repo);
-    const files = change.files.map((file) => ({ path: file.path, content: file.content, mode: newOids.get(file.path)?.mode ?? '100644' }));
+    const files = change.files.map((file) => ({ path: file.path, content: onDisk(file), mode: newOids.get(file.path)?.mode ?? '100644' }));
     const staged = await WorkTreeWrite.stage(repo.workTree!, files, (path) => tempName(token, path));
     let landed: CommitResult;
     try {
@@ -887,9 +895,15 @@ function assertNoFolderOfItself(change: Change): void {
 function diskDiffers(change: Change, before: ReadonlyMap<string, DiskBefore>): boolean {
   return change.files.some((file) => {
     const old = before.get(file.path) ?? null;
-    if (file.content === null) return old !== null;
-    return old === null || old.kind !== 'file' || !old.content.equals(file.content);
+    const content = onDisk(file);
+    if (content === null) return old !== null;
+    return old === null || old.kind !== 'file' || !old.content.equals(content);
   });
+}
+
+/** What the work-tree file gets: the committed content, unless the change carries the person's uncommitted text around it. */
+function onDisk(file: FileChange): Buffer | null {
+  return file.content !== null && file.workTreeContent !== undefined ? file.workTreeContent : file.content;
 }
 
 /** VaultError `exists`: something at `path` (or on the way to it) that the change must not replace. */
