@@ -1,31 +1,19 @@
 // A note's content now (read like every other tool reads it, never through a symbolic link) and at a commit.
-import { realpath } from 'node:fs/promises';
-import { join } from 'node:path';
-import { resolveWorkTreeFile } from '../repo-host/local/work-tree-file.ts';
 import type { Mirror, RepoHost } from '../repo-host/repo-host.ts';
 import { mirrorGit } from './mirror-git.ts';
 import { SYMLINK_MODE } from './parse-log.ts';
 
 /**
- * The note's content as it is now, from `host.readFile` (the work tree's file where there is
- * one, uncommitted changes included, else the blob at HEAD), so history reads exactly what
+ * The note's content as it is now, from `host.readFileEntry` (the work tree's file where there
+ * is one, uncommitted changes included, else the blob at HEAD), so history reads exactly what
  * read_note reads. Null when there is none, and when the path is not a note: a symbolic link,
  * or a path through one (a link to a folder), whether the link is committed or only on disk
  * and wherever it leads. Git is never asked to read the path from disk.
  */
-export async function noteNow(host: RepoHost, repo: string, mirror: Mirror, path: string): Promise<Buffer | null> {
-  if (mirror.workTree !== null && (await reachedThroughLink(mirror, path))) return null;
-  // Without a work tree, readFile refuses a link itself, and Git's tree has no path through one.
-  return host.readFile(repo, path);
-}
-
-/** Whether the work-tree file at `path` is reached through a symbolic link in any segment. */
-async function reachedThroughLink(mirror: Mirror, path: string): Promise<boolean> {
-  if (mirror.workTree === null) return false;
-  const [realWorkTree, realGitDir] = await Promise.all([realpath(mirror.workTree), realpath(mirror.gitDir)]);
-  const found = await resolveWorkTreeFile(realWorkTree, realGitDir, path);
-  // A file found anywhere but at its own place was reached through a link.
-  return found.kind === 'file' && found.realPath !== join(realWorkTree, ...path.split('/'));
+export async function noteNow(host: RepoHost, repo: string, path: string): Promise<Buffer | null> {
+  // Without a work tree, a link itself is no file, and Git's tree has no path through one.
+  const entry = await host.readFileEntry(repo, path);
+  return entry === null || entry.target !== undefined ? null : entry.content;
 }
 
 /** The blob id at `<commit>:<path>`, or null when the commit has no such file (or there is no commit). */

@@ -8,13 +8,14 @@ import type { Mirror } from '../repo-host/repo-host.ts';
 import { CommitFiles } from './commit-files.ts';
 import { literalPathspec, mirrorGit } from './mirror-git.ts';
 import { occurrenceCounter } from './page-files.ts';
-import { LOG_FORMAT, LogParser, type FileChange, type LogCommit } from './parse-log.ts';
+import { isSymlinkChange, LOG_FORMAT, LogParser, type FileChange, type LogCommit } from './parse-log.ts';
 
 /**
  * What a scan looks for: `text` for `-S` (case ignored: `walk` holds `--regexp-ignore-case`),
  * the other walk filters (`--author=…`, `--since=…`, `--until=…`), the pathspecs the commits
  * must touch (`where`; none: the whole repository, where hidden files are dropped from each
- * commit instead, and a commit that matched only in them is left out), and `visible`: the
+ * commit instead, and a commit that matched only in them is left out; symbolic links are
+ * dropped either way, so a commit that matched only in a link's target path is left out), and `visible`: the
  * pathspecs of every visible root, within which a commit's renames are paired.
  */
 export interface PickaxeQuery {
@@ -303,7 +304,9 @@ export class PickaxeScan {
     for (const commit of commits) {
       if (this.walk !== walk) break;
       this.last = commit.commit;
-      const shown = this.query.where.length === 0 ? { ...commit, files: commit.files.filter((file) => !isHiddenPath(file.path)) } : commit;
+      // A symbolic link's blob is its target's path, never a note's text: a match there is none.
+      const files = commit.files.filter((file) => !isSymlinkChange(file) && (this.query.where.length > 0 || !isHiddenPath(file.path)));
+      const shown = files.length === commit.files.length ? commit : { ...commit, files };
       if (shown.files.length > 0) this.check(shown);
       if (this.found.length + this.pending.length >= walk.target) {
         this.walk = null;

@@ -106,7 +106,8 @@ export async function findCommits(mirror: Mirror, search: CommitSearch, page?: P
  * The page `commits` (from {@link findCommits} with the same `search`, and the same `page`
  * when one was given there) with their files:
  * listed ones, `filesTotal`, and for a text search whether each gained or lost the text. A
- * commit that changed only hidden or closed paths, or symbolic links, is left out.
+ * commit that changed only hidden or closed paths, or symbolic links, is left out; so is one
+ * that changed nothing but such paths, or links, within the searched path.
  */
 export async function describeCommits(mirror: Mirror, search: CommitSearch, commits: readonly LogCommit[], page?: PageFiles): Promise<FoundCommit[]> {
   if (commits.length === 0) {
@@ -247,6 +248,8 @@ async function otherDescribe(mirror: Mirror, search: CommitSearch, log: readonly
   const found: FoundCommit[] = [];
   for (const { commit, visible, candidates, shown } of pages) {
     if (visible.length === 0) continue; // touched only hidden or closed paths, or symbolic links: not shown at all
+    // Found for a path only through a symbolic link there (or a hidden path): as if it had not touched the path.
+    if (candidates.length === 0) continue;
     const counted = lines.get(commit.commit);
     found.push({
       ...header(commit),

@@ -279,7 +279,7 @@ export class Installation {
     const commitsBefore = state.commits;
     const pending = state.pending.splice(0);
     if (pending.length === 0 || state.config === null) return false;
-    const fields = { typeField: state.config.settings.typeField, summaryField: state.config.settings.summaryField };
+    const fields = { typeField: state.config.settings.typeField, summaryField: state.config.settings.summaryField, folders: state.config.settings.folders };
     try {
       for (const commit of pending) {
         if (!(await applyCommittedFiles(this.sql, state.name, { head: commit.head, fields, files: commit.files }))) return false;
@@ -462,6 +462,7 @@ function withCommitHook(host: RepoHost, onCommitted: (repo: string, change: Chan
     fingerprint: (repo) => host.fingerprint(repo),
     readBlobs: (repo, oids) => host.readBlobs(repo, oids),
     readFile: (repo, path) => host.readFile(repo, path),
+    readFileEntry: (repo, path) => host.readFileEntry(repo, path),
     async commit(repo: string, change: Change, preparedFrom?: ReadonlyMap<string, string | null>): Promise<CommitResult> {
       const result = await host.commit(repo, change, preparedFrom);
       if (result.ok) onCommitted(repo, change, result.commit);

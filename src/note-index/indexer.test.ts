@@ -238,7 +238,7 @@ describe('applyCommittedFiles', () => {
       const done = await host.commit('notes', { parent: snapshot.head, files, author: { login: 'a', name: 'A', email: 'a@x' }, message: 'Change' });
       expect(done.ok).toBe(true);
       const head = done.ok ? done.commit : '';
-      expect(await applyCommittedFiles(sql, 'notes', { head, fields: { typeField: 'type', summaryField: 'summary' }, files })).toBe(true);
+      expect(await applyCommittedFiles(sql, 'notes', { head, fields: { typeField: 'type', summaryField: 'summary', folders: ['/'] }, files })).toBe(true);
 
       await syncRepo(fresh, host, 'notes');
       const rows = async (db: SqlClient) => ({
@@ -253,8 +253,8 @@ describe('applyCommittedFiles', () => {
       // The poll's next sync: the fingerprint differs, the files do not.
       expect(await syncRepo(sql, host, 'notes')).toMatchObject({ head, changed: 0, removed: 0 });
       // Never indexed, or other parse fields: left to the sync.
-      expect(await applyCommittedFiles(sql, 'other', { head, fields: { typeField: 'type', summaryField: 'summary' }, files })).toBe(false);
-      expect(await applyCommittedFiles(sql, 'notes', { head, fields: { typeField: 'kind', summaryField: 'summary' }, files })).toBe(false);
+      expect(await applyCommittedFiles(sql, 'other', { head, fields: { typeField: 'type', summaryField: 'summary', folders: ['/'] }, files })).toBe(false);
+      expect(await applyCommittedFiles(sql, 'notes', { head, fields: { typeField: 'kind', summaryField: 'summary', folders: ['/'] }, files })).toBe(false);
     } finally {
       await sql.close();
       await fresh.close();

@@ -11,8 +11,8 @@ import type { RepoHost, Snapshot } from '../repo-host/repo-host.ts';
 import { LinkResolver } from '../notes/link-resolver.ts';
 import { decodeNoteText } from '../notes/note-text.ts';
 import { parseNote, type ParsedNote } from '../notes/parse-note.ts';
-import { isHiddenPath } from '../notes/vault-path.ts';
-import { readParseFields, type ParseFields } from './parse-fields.ts';
+import { isReadable } from '../notes/vault-path.ts';
+import { parseKeyOf, readParseFields, type ParseFields } from './parse-fields.ts';
 import type { SqlClient } from './sql-client.ts';
 import { trigramKeys } from './trigram-keys.ts';
 import { applyKeyChanges, buildPostingBuckets, deletePostingBuckets, insertPostingBuckets, type KeyChange } from './trigram-postings.ts';
@@ -42,8 +42,9 @@ const running = new WeakMap<SqlClient, Map<string, Promise<unknown>>>();
 /**
  * Brings the index up to date with `host.snapshot(repo)` (DESIGN.md "Index"): the first
  * time a full build, then only the files whose blob id changed, the removed ones, and the
- * links whose resolution the added or removed files change. Every non-hidden file is a
- * row of `files`; a `.md` file that is text is also a note, parsed with the notes model
+ * links whose resolution the added or removed files change. Every readable file (isReadable:
+ * not hidden, in the open folders, not a symbolic link to a closed path) is a row of `files`,
+ * so links resolve only among them; a `.md` file that is text is also a note, parsed with the notes model
  * using the repository's `typeField`/`summaryField`. The write is one transaction that
  * checks no other sync of the repository committed since this one read the stored state
  * (it starts over if one did), so the index always matches one snapshot. Idempotent: a
@@ -109,7 +110,7 @@ interface NoteRecord {
 async function syncOnce(sql: SqlClient, host: RepoHost, repo: string, options: SyncOptions): Promise<SyncResult> {
   const snapshot = await host.snapshot(repo);
   const fields = await readParseFields(host, repo, snapshot);
-  const parseKey = `${PARSER_VERSION}\n${fields.typeField}\n${fields.summaryField}`;
+  const parseKey = parseKeyOf(PARSER_VERSION, fields);
   const state = (await sql.query<RepoState>('SELECT head, fingerprint, parse_key FROM repos WHERE name = $1', [repo])).rows[0] ?? null;
   if (state && state.fingerprint === snapshot.fingerprint && state.parse_key === parseKey) {
     return { head: snapshot.head, fingerprint: snapshot.fingerprint, changed: 0, removed: 0 };
@@ -119,7 +120,7 @@ async function syncOnce(sql: SqlClient, host: RepoHost, repo: string, options: S
   for (const row of (await sql.query<{ path: string; oid: string; is_note: boolean }>('SELECT path, oid, is_note FROM files WHERE repo = $1', [repo])).rows) {
     stored.set(row.path, row);
   }
-  const current = currentFiles(snapshot);
+  const current = currentFiles(snapshot, fields.folders);
   const reparseAll = state !== null && state.parse_key !== parseKey;
   const changed = [...current].filter(([path, oid]) => {
     const before = stored.get(path);
@@ -249,7 +250,7 @@ export async function applyCommittedFiles(sql: SqlClient, repo: string, commit: 
 }
 
 async function applyOnce(sql: SqlClient, repo: string, commit: CommittedFiles): Promise<boolean> {
-  const parseKey = `${PARSER_VERSION}\n${commit.fields.typeField}\n${commit.fields.summaryField}`;
+  const parseKey = parseKeyOf(PARSER_VERSION, commit.fields);
   const state = (await sql.query<RepoState>('SELECT head, fingerprint, parse_key FROM repos WHERE name = $1', [repo])).rows[0] ?? null;
   if (state === null || state.parse_key !== parseKey) return false;
   const stored = new Set((await sql.query<{ path: string }>('SELECT path FROM files WHERE repo = $1', [repo])).rows.map((row) => row.path));
@@ -260,7 +261,8 @@ async function applyOnce(sql: SqlClient, repo: string, commit: CommittedFiles): 
   const removed: string[] = [];
   const added: string[] = [];
   for (const { path, content } of commit.files) {
-    if (isHiddenPath(path)) continue;
+    // The write tools never write outside the open folders; this keeps the index's rule anyway.
+    if (!isReadable({ path }, commit.fields.folders)) continue;
     if (content === null) {
       if (stored.has(path)) removed.push(path);
       current.delete(path);
@@ -315,11 +317,15 @@ async function writeCommitted(
   });
 }
 
-/** The snapshot's non-hidden files, path → blob id. */
-function currentFiles(snapshot: Snapshot): Map<string, string> {
+/**
+ * The snapshot's readable files (isReadable: not hidden, in the open `folders`, and a file
+ * reached through a symbolic link only when where it leads is readable too), path → blob id.
+ * What is left out is, to every tool, not there.
+ */
+function currentFiles(snapshot: Snapshot, folders: readonly string[]): Map<string, string> {
   const files = new Map<string, string>();
   for (const entry of snapshot.files) {
-    if (!isHiddenPath(entry.path)) files.set(entry.path, entry.oid);
+    if (isReadable(entry, folders)) files.set(entry.path, entry.oid);
   }
   return files;
 }

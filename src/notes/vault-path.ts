@@ -131,6 +131,20 @@ export function isInFolders(path: string, folders: readonly string[]): boolean {
 }
 
 /**
+ * The one rule of what a tool may read (spec: "The folders that belong to the vault"): a
+ * path that is not hidden and lies in the open `folders`; and a file reached through a
+ * symbolic link (`target`: the repository path it is read from, the link's final
+ * destination) only when that path may be read too. A link that leads out of the repository
+ * never reaches here: the host reads it as absent. Everything else reads as absent, exactly
+ * like a path where nothing is: the index holds only readable files, and a caller's path is
+ * looked up only among them.
+ */
+export function isReadable(file: { path: string; target?: string | undefined }, folders: readonly string[]): boolean {
+  const open = (path: string) => !isHiddenPath(path) && isInFolders(path, folders);
+  return open(file.path) && (file.target === undefined || open(file.target));
+}
+
+/**
  * Throws VaultError `outside_folders` when `path` is not in the open `folders`; the message
  * names them, so the caller can choose a path inside (spec: "the refusal names the open folders").
  */

@@ -30,6 +30,18 @@ export interface Mirror {
 export interface SnapshotEntry {
   path: string;
   oid: string;
+  /**
+   * Set when the file is reached through a symbolic link (the path is a link, or lies below
+   * one; work tree only): the repository path its content is read from, the link's final
+   * destination. A link that leads out of the repository (or into `.git`) is no entry at all.
+   */
+  target?: string;
+}
+
+/** A file's current content, and (as in SnapshotEntry) `target` when it is reached through a symbolic link. */
+export interface FileEntry {
+  content: Buffer;
+  target?: string;
 }
 
 /**
@@ -96,6 +108,11 @@ export interface RepoHost {
   readBlobs(repo: string, oids: readonly string[]): Promise<Buffer[]>;
   /** A file's current content (work tree first, where there is one); null when absent. */
   readFile(repo: string, path: string): Promise<Buffer | null>;
+  /**
+   * As readFile, and says where the content came from when the path is reached through a
+   * symbolic link (`target`), so a caller can apply its own rules to the destination.
+   */
+  readFileEntry(repo: string, path: string): Promise<FileEntry | null>;
   /**
    * Commits a change with compare-and-swap on the branch head: succeeds only when the head
    * is still `change.parent`. Locally, a repository with a work tree gets the changed files

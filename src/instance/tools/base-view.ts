@@ -4,7 +4,7 @@ import { z } from 'zod';
 import type { BaseNote } from '../../bases/base-vault.ts';
 import { renderBaseView } from '../../bases/render-base-view.ts';
 import { LinkResolver } from '../../notes/link-resolver.ts';
-import { assertInFolders, isHiddenPath, isInFolders } from '../../notes/vault-path.ts';
+import { assertInFolders, isHiddenPath, isInFolders, isReadable } from '../../notes/vault-path.ts';
 import type { LinkTarget, NoteIndex } from '../../note-index/note-index.ts';
 import { runGit, splitNul } from '../../repo-host/git/run-git.ts';
 import type { RepoHost } from '../../repo-host/repo-host.ts';
@@ -67,13 +67,15 @@ export const baseView = defineTool({
   async handler(input, ctx) {
     const vault = await lookupVault(ctx, input.repo);
     // The spelling the repository holds: exactly as given first, then ignoring Unicode normalisation; `<repo>/<path>` understood.
-    const { path } = await existingPath(ctx.host, vault.name, input.path, 'file', { repo: vault.name, lineBreaks: 'refuse', tool: 'base_view' });
+    const { path } = await existingPath(ctx.host, vault.name, input.path, 'file', { repo: vault.name, lineBreaks: 'refuse', tool: 'base_view', folders: vault.config.settings.folders });
     if (!path.toLowerCase().endsWith('.base')) {
       throw new VaultError('bad_arguments', `"${path}" is not a .base file. Give the path of a table definition ending in .base, for example "projects/apollo/Overview.base".`, { path });
     }
     const folders = vault.config.settings.folders;
     assertInFolders(path, folders);
-    const content = await ctx.host.readFile(vault.name, path);
+    // A symbolic link to a hidden or closed .base reads as absent, as everywhere (isReadable).
+    const entry = await ctx.host.readFileEntry(vault.name, path);
+    const content = entry !== null && isReadable({ path, target: entry.target }, folders) ? entry.content : null;
     if (content === null) {
       const bases = (await ctx.index.filePaths(vault.name)).filter((file) => file.toLowerCase().endsWith('.base') && isInFolders(file, folders));
       const hint = bases.length === 0 ? 'This repository has no .base files.' : `The .base files are: ${bases.slice(0, 20).map((file) => `"${file}"`).join(', ')}${bases.length > 20 ? ', …' : ''}.`;

@@ -102,7 +102,7 @@ export const editNote = defineTool({
     const paths: string[] = [];
     for (const [i, edit] of edits.entries()) {
       try {
-        const { path } = await existingPath(ctx.host, input.repo, edit.path, 'note', { repo: input.repo, lineBreaks: 'refuse', tool: 'edit_note', noteSuffix: false });
+        const { path } = await existingPath(ctx.host, input.repo, edit.path, 'note', { repo: input.repo, lineBreaks: 'refuse', tool: 'edit_note', noteSuffix: false, folders: config.settings.folders });
         assertInFolders(path, config.settings.folders);
         paths.push(path);
       } catch (error) {

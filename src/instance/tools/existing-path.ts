@@ -1,7 +1,9 @@
 // Which existing file or folder a caller's path names. Paths in and out are exact Unicode, as
 // Git holds them: a path is looked up exactly as given first, then ignoring Unicode
 // normalisation (a name stored decomposed, as macOS writes it, is found from either form).
-import { existingPathForms, type PathKind } from '../../notes/vault-path.ts';
+// Only readable files count (isReadable): a hidden or closed file, or a symbolic link to one,
+// is looked up exactly like a path where nothing is, so no answer tells the two apart.
+import { existingPathForms, isReadable, type PathKind } from '../../notes/vault-path.ts';
 import { literalPathspec, mirrorGit } from '../../history/mirror-git.ts';
 import type { Mirror, RepoHost } from '../../repo-host/repo-host.ts';
 
@@ -19,24 +21,25 @@ type Wanted = 'file' | 'file or folder';
 const listings = new WeakMap<RepoHost, Map<string, { fingerprint: string; listing: Listing }>>();
 
 /**
- * The files of `repo` now (work-tree changes included, as the host's snapshot has them) and
- * their folders; kept per host and repository until the host's fingerprint moves, so asking
- * again costs one fingerprint check.
+ * The readable files of `repo` now (work-tree changes included, as the host's snapshot has
+ * them; isReadable with the open `folders`) and their folders; kept per host, repository and
+ * open folders until the host's fingerprint moves, so asking again costs one fingerprint check.
  */
-async function listingOf(host: RepoHost, repo: string): Promise<Listing> {
+async function listingOf(host: RepoHost, repo: string, open: readonly string[]): Promise<Listing> {
   let byRepo = listings.get(host);
   if (byRepo === undefined) listings.set(host, (byRepo = new Map()));
+  const key = `${repo}\0${JSON.stringify(open)}`;
   const fingerprint = await host.fingerprint(repo);
-  const cached = byRepo.get(repo);
+  const cached = byRepo.get(key);
   if (cached !== undefined && cached.fingerprint === fingerprint) return cached.listing;
   const snapshot = await host.snapshot(repo);
-  const files = new Set(snapshot.files.map((file) => file.path));
+  const files = new Set(snapshot.files.filter((file) => isReadable(file, open)).map((file) => file.path));
   const folders = new Set<string>();
   for (const file of files) {
     for (let slash = file.indexOf('/'); slash !== -1; slash = file.indexOf('/', slash + 1)) folders.add(file.slice(0, slash));
   }
   const listing: Listing = { files, folders };
-  byRepo.set(repo, { fingerprint: snapshot.fingerprint, listing });
+  byRepo.set(key, { fingerprint: snapshot.fingerprint, listing });
   return listing;
 }
 
@@ -72,7 +75,7 @@ function pickSpelling(listing: Listing, candidates: readonly string[], wanted: W
   return null;
 }
 
-/** Options of {@link callerSpellings} and {@link existingPath}. */
+/** Options of {@link callerSpellings}. */
 export interface SpellingOptions {
   /**
    * The repository the call names: a path written `<repo>/<path>`, as answers across
@@ -84,6 +87,12 @@ export interface SpellingOptions {
   tool?: string;
   /** Also look for each spelling with `.md` added; the default for a `'note'`. */
   noteSuffix?: boolean;
+}
+
+/** Options of {@link existingPath}: those of {@link callerSpellings}, and the open folders. */
+export interface ExistingPathOptions extends SpellingOptions {
+  /** The repository's open folders (`folders` of its settings): only readable files are found. */
+  folders: readonly string[];
 }
 
 /**
@@ -113,6 +122,8 @@ export function withNoteSuffix(reading: readonly string[], noteSuffix: boolean):
  * file (or, for a `'folder'`, a file or folder), its spelling as the repository holds it,
  * exact before Unicode-normalisation-insensitive; a `'note'` (or with `noteSuffix`) is also
  * found with `.md` added.
+ * Only readable files count (isReadable with `options.folders`): a hidden or closed file, or a
+ * symbolic link to one, is not found, so the answer is the same as where nothing is.
  * `found: false` and the path as given (its first spelling, without `.md` added) when nothing
  * exists there, for the tool's own answer (a history, or a refusal naming closest paths).
  * `''` (a folder's root) is returned as is. In a work tree a file is first looked for by
@@ -120,7 +131,7 @@ export function withNoteSuffix(reading: readonly string[], noteSuffix: boolean):
  * snapshot, kept until the host's fingerprint moves) is made only when none is there, and
  * is what a bare repository is always looked up in.
  */
-export async function existingPath(host: RepoHost, repo: string, given: string, what: PathKind, options: SpellingOptions = {}): Promise<{ path: string; found: boolean }> {
+export async function existingPath(host: RepoHost, repo: string, given: string, what: PathKind, options: ExistingPathOptions): Promise<{ path: string; found: boolean }> {
   const readings = callerSpellings(given, what, options);
   const asGiven = readings[0]![0]!;
   if (asGiven === '') return { path: '', found: true };
@@ -131,12 +142,13 @@ export async function existingPath(host: RepoHost, repo: string, given: string, 
   if ((await host.mirror(repo)).workTree !== null) {
     for (const reading of readings) {
       for (const spelling of withNoteSuffix(reading, suffix)) {
-        const content = await host.readFile(repo, spelling).catch(() => null);
-        if (content !== null) return { path: spelling, found: true };
+        if (!isReadable({ path: spelling }, options.folders)) continue;
+        const entry = await host.readFileEntry(repo, spelling).catch(() => null);
+        if (entry !== null && isReadable({ path: spelling, target: entry.target }, options.folders)) return { path: spelling, found: true };
       }
     }
   }
-  const listing = await listingOf(host, repo);
+  const listing = await listingOf(host, repo, options.folders);
   const wanted: Wanted = what === 'folder' ? 'file or folder' : 'file';
   for (const reading of readings) {
     const found = pickSpelling(listing, withNoteSuffix(reading, suffix), wanted);
@@ -150,23 +162,37 @@ export async function existingPath(host: RepoHost, repo: string, given: string, 
  * `mirror`: a file there now, found as {@link existingPath} finds a note (so `.base` and
  * other files are taken as given, and `.md` is added only when the path as given has no
  * file); else the first spelling that some commit changed (as given, then with `.md`, then
- * the `<repo>/<path>` reading); else, for the refusal, the path as given, with `.md` when its
- * name has no extension. One `git log -1` per spelling tried, only when nothing has the path
+ * the `<repo>/<path>` reading; only readable spellings, and only commits where the path was a
+ * file, not a symbolic link); else, for the refusal, the path as given, with `.md` when its
+ * name has no extension: so a hidden or closed file, or a link, is named exactly as a path
+ * where nothing ever was. One `git log` per spelling tried, only when nothing has the path
  * now. A line break in the path is refused (VaultError `invalid_path`).
  */
-export async function historyPath(host: RepoHost, mirror: Mirror, repo: string, given: string): Promise<string> {
-  const options: SpellingOptions = { repo, lineBreaks: 'refuse', tool: 'note_history' };
+export async function historyPath(host: RepoHost, mirror: Mirror, repo: string, given: string, folders: readonly string[]): Promise<string> {
+  const options: ExistingPathOptions = { repo, lineBreaks: 'refuse', tool: 'note_history', folders };
   const now = await existingPath(host, repo, given, 'note', options);
   if (now.found) return now.path;
   for (const reading of callerSpellings(given, 'note', options)) {
-    for (const spelling of withNoteSuffix(reading, true)) if (await hasHistory(mirror, spelling)) return spelling;
+    for (const spelling of withNoteSuffix(reading, true)) if (isReadable({ path: spelling }, folders) && (await hasFileHistory(mirror, spelling))) return spelling;
   }
   // Nothing anywhere: a name with an extension (.base, .canvas) is named as given, any other with .md.
   return /\.[^./]+$/.test(now.path) ? now.path : `${now.path}.md`;
 }
 
-/** True when a commit reachable from HEAD changed `path` (exactly that path; false in an empty repository). */
-async function hasHistory(mirror: Mirror, path: string): Promise<boolean> {
-  const { stdout, code } = await mirrorGit(mirror, ['log', '-1', '--format=%H', 'HEAD', '--', literalPathspec(path)], { okCodes: [0, 128] });
-  return code === 0 && stdout.length > 0;
+/**
+ * True when a commit reachable from HEAD changed `path` (exactly that path) while it was a
+ * file: a commit where it was a symbolic link before and after (mode 120000, or none) does
+ * not count. False in an empty repository.
+ */
+async function hasFileHistory(mirror: Mirror, path: string): Promise<boolean> {
+  const { stdout, code } = await mirrorGit(mirror, ['log', '--format=', '--raw', '--no-renames', 'HEAD', '--', literalPathspec(path)], { okCodes: [0, 128] });
+  if (code !== 0) return false;
+  // Raw lines: `:<old mode> <new mode> <old id> <new id> <status>\t<path>`.
+  return stdout
+    .toString('utf8')
+    .split('\n')
+    .some((line) => {
+      const modes = /^:(\d{6}) (\d{6}) /.exec(line);
+      return modes !== null && [modes[1], modes[2]].some((mode) => mode !== '000000' && mode !== '120000');
+    });
 }

@@ -176,7 +176,7 @@ async function pathReferences(
   asked: string,
 ): Promise<{ counts: Array<{ value: string; lines: number; capped: boolean }>; found: FoundReference[] }> {
   // The spelling the repository holds: exactly as given first, then ignoring Unicode normalisation; `<repo>/<path>` understood.
-  const { path: spelled } = await existingPath(ctx.host, vault.name, asked, 'file', { repo: vault.name, noteSuffix: true });
+  const { path: spelled } = await existingPath(ctx.host, vault.name, asked, 'file', { repo: vault.name, noteSuffix: true, folders: vault.config.settings.folders });
   assertInFolders(spelled, vault.config.settings.folders);
   const target = await existingFile(ctx, vault, spelled);
   const byLine = new Map<string, FoundReference>();

@@ -101,7 +101,7 @@ export const moveNote = defineTool({
     const config = vault.config;
     // The source by the spelling the repository holds (exactly as given first, then ignoring Unicode
     // normalisation); the target is a new name, in NFC.
-    const from = (await existingPath(ctx.host, input.repo, input.from, 'folder', { repo: input.repo, lineBreaks: 'refuse', tool: 'move_note' })).path;
+    const from = (await existingPath(ctx.host, input.repo, input.from, 'folder', { repo: input.repo, lineBreaks: 'refuse', tool: 'move_note', folders: config.settings.folders })).path;
     const to = normalizeVaultPath(input.to, 'folder');
     if (from === '' || to === '') throw new VaultError('bad_arguments', 'The root of the repository cannot be moved, nor can anything be moved onto it. Give a note or folder path for both from and to.');
     assertInFolders(from, config.settings.folders);

@@ -157,13 +157,13 @@ export const noteHistory = defineTool({
     const folders = vault.config.settings.folders;
     const mirror = await ctx.host.mirror(vault.name);
     // Exact Unicode, as Git holds it: a file there now or in the history, .md added only when the path as given has none.
-    const path = await historyPath(ctx.host, mirror, vault.name, input.path);
+    const path = await historyPath(ctx.host, mirror, vault.name, input.path, folders);
     assertInFolders(path, folders);
     const visible = (p: string) => !isHiddenPath(p) && isInFolders(p, folders);
     // A commit where the path was a symbolic link made no version of a note: its blob is a link target.
     const isNoteCommit = (commit: NoteCommit) => !commit.symlink && visible(commit.path);
     let current: Promise<Buffer | null> | undefined;
-    const now = () => (current ??= noteNow(ctx.host, vault.name, mirror, path));
+    const now = () => (current ??= noteNow(ctx.host, vault.name, path));
     const noNote = () =>
       new VaultError(
         'note_not_found',

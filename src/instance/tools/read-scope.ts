@@ -49,7 +49,7 @@ export async function callTargets(
   path: string | undefined,
   kind: PathKind,
 ): Promise<{ across: boolean; namedByPath: boolean; targets: VaultTarget[] }> {
-  const inVault = async (vault: Vault, given: string, options: { repo?: string }) => (await existingPath(ctx.host, vault.name, given, kind, options)).path;
+  const inVault = async (vault: Vault, given: string, options: { repo?: string }) => (await existingPath(ctx.host, vault.name, given, kind, { ...options, folders: vault.config.settings.folders })).path;
   if (repo !== undefined) {
     const vault = await lookupVault(ctx, repo);
     return { across: false, namedByPath: false, targets: [{ vault, path: path === undefined ? '' : await inVault(vault, path, { repo: vault.name }) }] };

@@ -148,19 +148,24 @@ describe('LocalRepoHost with a work tree', () => {
     expect(await host.fingerprint('notes')).toBe(restored.fingerprint);
   });
 
-  it('reads a symbolic link inside the repository, and one pointing outside as absent', async () => {
+  it('reads a symbolic link inside the repository, saying where it leads, and one pointing outside as absent', async () => {
     symlinkSync('folder/c.md', join(notes, 'link-inside.md'));
     symlinkSync(join(dir.path, 'secret.txt'), join(notes, 'link-outside.md'));
     symlinkSync('../../secret.txt', join(notes, 'folder/relative-outside.md'));
     symlinkSync('.git/config', join(notes, 'link-git.md'));
     try {
       expect((await host.readFile('notes', 'link-inside.md'))?.toString('utf8')).toBe('# C\n');
+      expect(await host.readFileEntry('notes', 'link-inside.md')).toEqual({ content: Buffer.from('# C\n'), target: 'folder/c.md' });
+      expect(await host.readFileEntry('notes', 'folder/c.md')).toEqual({ content: Buffer.from('# C\n') });
+      expect(await host.readFileEntry('notes', 'link-outside.md')).toBeNull();
       expect(await host.readFile('notes', 'link-outside.md')).toBeNull();
       expect(await host.readFile('notes', 'folder/relative-outside.md')).toBeNull();
       expect(await host.readFile('notes', 'link-git.md')).toBeNull();
       const snapshot = await host.snapshot('notes');
       const byPath = new Map(snapshot.files.map((file) => [file.path, file.oid]));
       expect(byPath.get('link-inside.md')).toBe(blobId(Buffer.from('# C\n')));
+      expect(snapshot.files.find((file) => file.path === 'link-inside.md')?.target).toBe('folder/c.md');
+      expect(snapshot.files.find((file) => file.path === 'folder/c.md')?.target).toBeUndefined();
       expect(byPath.has('link-outside.md')).toBe(false);
       expect(byPath.has('folder/relative-outside.md')).toBe(false);
       expect(byPath.has('link-git.md')).toBe(false);

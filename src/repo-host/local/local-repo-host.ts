@@ -10,7 +10,7 @@ import { catFileBatch } from '../git/cat-file-batch.ts';
 import { cleanIdentPart } from '../git/commit-ident.ts';
 import { GitError, runGit, splitNul } from '../git/run-git.ts';
 import type { Access, Person } from '../person.ts';
-import type { Change, CommitResult, FileChange, Mirror, RepoHost, RepoInfo, Snapshot, SnapshotEntry } from '../repo-host.ts';
+import type { Change, CommitResult, FileChange, FileEntry, Mirror, RepoHost, RepoInfo, Snapshot, SnapshotEntry } from '../repo-host.ts';
 import { CommitGraphKeeper } from './commit-graph.ts';
 import { fastImportCommit } from './fast-import-commit.ts';
 import { newToken, removeJournal, tempName, writeJournal, type JournalPath } from './commit-journal.ts';
@@ -18,7 +18,7 @@ import { IndexLock, inspectIndexLock, waitForIndexUnlocked } from './index-lock.
 import { finishUnderLock, needsRecovery, recoverInterruptedCommit } from './interrupted-commit.ts';
 import { thisProcess } from './lock-owner.ts';
 import { lookAtPaths, type PathLook, type TreeItem } from './path-look.ts';
-import { isWritableInside, readAsGitSeesIt, readWorkTreeFile } from './work-tree-file.ts';
+import { isWritableInside, readAsGitSeesIt, readWorkTreeEntry, readWorkTreeFile } from './work-tree-file.ts';
 import { WorkTreeWatch } from './work-tree-watch.ts';
 import { WorkTreeWrite, type DiskBefore } from './work-tree-write.ts';
 import { writeIndexEntries } from './write-index-entries.ts';
@@ -263,17 +263,17 @@ export class LocalRepoHost implements RepoHost {
     for (const [path, entry] of tracked) if (entry.mode === '120000') fromDisk.add(path);
     const format = await this.objectFormat(repo);
     const diskBlobs = new Map<string, string>();
-    const oids = new Map<string, string>();
-    for (const [path, entry] of tracked) if (!fromDisk.has(path)) oids.set(path, entry.oid);
+    const entries = new Map<string, SnapshotEntry>();
+    for (const [path, entry] of tracked) if (!fromDisk.has(path)) entries.set(path, { path, oid: entry.oid });
     for (const path of fromDisk) {
-      const content = await readWorkTreeFile(repo.realWorkTree, repo.realGitDir, path);
-      if (content === null) continue;
-      const oid = blobId(content, format);
-      oids.set(path, oid);
+      const read = await readWorkTreeEntry(repo.realWorkTree, repo.realGitDir, path);
+      if (read === null) continue;
+      const oid = blobId(read.content, format);
+      entries.set(path, read.target === undefined ? { path, oid } : { path, oid, target: read.target });
       diskBlobs.set(oid, path);
     }
     this.workTreeBlobs.set(repo.name, diskBlobs);
-    const files = [...oids].map(([path, oid]) => ({ path, oid })).sort((a, b) => byCodeUnits(a.path, b.path));
+    const files = [...entries.values()].sort((a, b) => byCodeUnits(a.path, b.path));
     return { head, fingerprint, files };
   }
 
@@ -322,19 +322,25 @@ export class LocalRepoHost implements RepoHost {
   }
 
   async readFile(repoName: string, path: string): Promise<Buffer | null> {
+    return (await this.readFileEntry(repoName, path))?.content ?? null;
+  }
+
+  /** In a bare repository a symbolic link is no file (as in the snapshot), so no entry has a `target`. */
+  async readFileEntry(repoName: string, path: string): Promise<FileEntry | null> {
     const repo = await this.repo(repoName);
     assertRepoPath(path);
     if (repo.realWorkTree !== null) {
       await this.recoverIfNeeded(repo);
       await waitForIndexUnlocked(repo.gitDir);
-      return readWorkTreeFile(repo.realWorkTree, repo.realGitDir, path);
+      return readWorkTreeEntry(repo.realWorkTree, repo.realGitDir, path);
     }
     const head = await this.resolveHead(repo, await this.headRef(repo));
     if (head === null) return null;
     const entry = (await this.treeEntries(repo, head, [path])).get(path);
     if (entry === undefined || entry.mode === '120000') return null;
     const [blob] = await catFileBatch(repo.gitDir, [entry.oid]);
-    return blob?.content ?? null;
+    const content = blob?.content ?? null;
+    return content === null ? null : { content };
   }
 
   commit(repoName: string, change: Change, preparedFrom?: ReadonlyMap<string, string | null>): Promise<CommitResult> {

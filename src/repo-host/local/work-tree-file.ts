@@ -1,6 +1,6 @@
 // Finds what a repository path means on disk in a work tree, never following a symbolic link out of it.
 import { lstat, readFile, readlink, realpath, stat } from 'node:fs/promises';
-import { dirname, join, sep } from 'node:path';
+import { dirname, join, relative, sep } from 'node:path';
 
 /**
  * A path of the work tree as the person's editor sees it:
@@ -45,6 +45,24 @@ export async function readWorkTreeFile(realWorkTree: string, realGitDir: string,
   } catch {
     return null;
   }
+}
+
+/**
+ * Reads a work-tree path's content as the editor shows it, with `target` (the repository path
+ * the content is read from) when a symbolic link on the way leads elsewhere in the work tree;
+ * null when absent (see {@link resolveWorkTreeFile}).
+ */
+export async function readWorkTreeEntry(realWorkTree: string, realGitDir: string, path: string): Promise<{ content: Buffer; target?: string } | null> {
+  const found = await resolveWorkTreeFile(realWorkTree, realGitDir, path);
+  if (found.kind === 'absent') return null;
+  let content: Buffer;
+  try {
+    content = await readFile(found.realPath);
+  } catch {
+    return null;
+  }
+  if (found.realPath === join(realWorkTree, ...path.split('/'))) return { content };
+  return { content, target: relative(realWorkTree, found.realPath).split(sep).join('/') };
 }
 
 /**
