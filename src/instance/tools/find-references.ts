@@ -7,7 +7,7 @@ import { assertInFolders, isInFolders } from '../../notes/vault-path.ts';
 import type { ScanPosition, Scope } from '../../note-index/note-index.ts';
 import { VaultError } from '../../vault-error.ts';
 import { defineTool, type ToolContext, type Vault } from '../tool.ts';
-import { fitAnswer, pastTheEnd } from './answer-budget.ts';
+import { cutEcho, fitAnswer, pastTheEnd } from './answer-budget.ts';
 import { existingPath } from './existing-path.ts';
 import { baseFileReferences, folderReferences } from './folder-references.ts';
 import { plainMatcher } from './line-matcher.ts';
@@ -103,7 +103,7 @@ export const findReferences = defineTool({
     const page: Reference[] = found.slice(input.offset, input.offset + input.limit).map((ref) => {
       const shown = lineWindow(ref.text, ref.start, ref.length);
       return {
-        value: ref.value,
+        value: cutEcho(ref.value),
         path: ref.path,
         line: ref.line,
         text: shown.text,
@@ -121,7 +121,8 @@ export const findReferences = defineTool({
       if (cut) note.push(`The page was cut at ${kept.length} references to stay within 40000 characters.`);
       if (hasMore) note.push(`More references follow: call find_references again with offset ${input.offset + kept.length}.`);
       return {
-        counts,
+        // A value is echoed cut, so an overlong one cannot fill the answer.
+        counts: counts.map((count) => ({ ...count, value: cutEcho(count.value) })),
         references: [...kept],
         offset: input.offset,
         hasMore,
