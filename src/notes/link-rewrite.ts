@@ -45,7 +45,9 @@ export interface RelinkResult {
  *   would reach another file), a path stays a path, `.md` is written when it was;
  * - Markdown links keep `<…>` or URL-encoding (non-ASCII letters encoded only when they
  *   were), the `#fragment` and the title, and are written relative to the linking note
- *   (vault-absolute when they were), `./` kept.
+ *   (vault-absolute when they were), `./` kept;
+ * - Markdown links to a folder (`[t](templates/nygard/)`) follow `movedFolder`, or the linking
+ *   note's own move, keeping the trailing slash, `/` from the root or relative form.
  * Links inside code are never in `links` (findLinks skips them), so code never changes.
  */
 export function relinkNote(input: RelinkInput): RelinkResult {

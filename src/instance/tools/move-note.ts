@@ -44,8 +44,10 @@ interface MoveResult {
 /**
  * The `move_note` tool (spec: "move_note"; issue 4). Moves one note (or file), or a whole
  * folder, in one commit that also rewrites every link that resolved to a moved file, across
- * the repository's open folders (see {@link relinkNote} for how each link keeps its form); links
- * from files outside the open folders are counted in `outsideReferences`, never named. The
+ * the repository's open folders (see {@link relinkNote} for how each link keeps its form; links
+ * to a moved folder follow it too), and every note or folder a `.base` file names in its filters
+ * and formulas (see {@link rewriteBaseReferences}); the answer lists as many updated files as
+ * fit in 40,000 characters, its counts whole. Links from files outside the open folders are counted in `outsideReferences`, never named. The
  * target must not exist, except for a move that only changes case; missing folders appear by
  * themselves. `type` (one note only) changes the type field in the same commit: the target must
  * fit one of the new type's places and the note its schema. Without `type`, a target the note's
