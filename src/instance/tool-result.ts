@@ -2,6 +2,7 @@
 // the one place a VaultError becomes `isError: true` (spec: "Answers").
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import { isVaultError } from '../vault-error.ts';
+import { boundedMessage } from './tools/answer-budget.ts';
 
 /**
  * A handler's result as MCP sends it: `structuredContent` (validated by the SDK against the
@@ -17,12 +18,13 @@ export const internalErrorText = 'Major Vault failed to answer this call because
 
 /**
  * A thrown error as a tool error. A VaultError's message is the whole answer (it already
- * says what was wrong and how to succeed); anything else is reported through `log` with its
+ * says what was wrong and how to succeed), cut within 40,000 characters when it repeats an
+ * overlong argument ({@link boundedMessage}); anything else is reported through `log` with its
  * cause and answered with {@link internalErrorText}, so no stack, path or query leaks.
  */
 export function toolError(error: unknown, log: (message: string, error: unknown) => void, toolName: string): CallToolResult {
   if (isVaultError(error) && error.code !== 'internal') {
-    return { content: [{ type: 'text', text: error.message }], isError: true };
+    return { content: [{ type: 'text', text: boundedMessage(error.message) }], isError: true };
   }
   log(`tool ${toolName} failed`, error);
   return { content: [{ type: 'text', text: internalErrorText }], isError: true };

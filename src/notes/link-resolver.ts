@@ -22,6 +22,8 @@ export class LinkResolver {
   private readonly exact = new Map<string, string>();
   private readonly folded = new Map<string, string[]>();
   private readonly byName = new Map<string, string[]>();
+  private readonly folders = new Map<string, string>();
+  private readonly foldedFolders = new Map<string, string[]>();
 
   /** `paths`: every file of the repository, relative to its root, `/`-separated. */
   constructor(paths: Iterable<string>) {
@@ -31,6 +33,13 @@ export class LinkResolver {
       this.exact.set(key, path);
       push(this.folded, key.toLowerCase(), path);
       push(this.byName, baseName(key).toLowerCase(), path);
+      for (let slash = path.lastIndexOf('/'); slash > 0; slash = path.lastIndexOf('/', slash - 1)) {
+        const folder = path.slice(0, slash);
+        const folderKey = folder.normalize('NFC');
+        if (this.folders.has(folderKey)) break;
+        this.folders.set(folderKey, folder);
+        push(this.foldedFolders, folderKey.toLowerCase(), folder);
+      }
     }
   }
 
@@ -72,6 +81,35 @@ export class LinkResolver {
       if (direct !== null) return direct;
     }
     return this.lookupByName(fromRoot, folder);
+  }
+
+  /**
+   * The folder a Markdown link's `target` names from the note at `fromPath`, or null: the
+   * GitHub convention of documentation repositories (`[template](templates/nygard/)`), with or
+   * without the trailing slash; relative to the note's folder first (`./`, `../` only so), then
+   * from the root (a leading `/` always so). A folder is one that holds a file (Git has no
+   * empty folders); `''` (`/`, or `..` back to the root) is the root. Exact case first, then
+   * ignoring case, as for files. Call it when {@link resolveTarget} found no file.
+   */
+  resolveFolder(target: string, fromPath: string): string | null {
+    if (target === '') return null;
+    const wanted = target.normalize('NFC').replace(/\/+$/, '');
+    const tries: string[] = [];
+    if (!target.startsWith('/')) {
+      const joined = joinRelative(folderOf(fromPath.normalize('NFC')), wanted);
+      if (joined !== null) tries.push(joined);
+    }
+    if (!wanted.startsWith('./') && !wanted.startsWith('../')) tries.push(wanted.replace(/^\/+/, ''));
+    for (const path of tries) {
+      if (path === '') return '';
+      const exact = this.folders.get(path);
+      if (exact !== undefined) return exact;
+    }
+    for (const path of tries) {
+      const folded = this.foldedFolders.get(path.toLowerCase());
+      if (folded !== undefined) return pickFirst(folded);
+    }
+    return null;
   }
 
   /**

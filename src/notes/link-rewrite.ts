@@ -19,6 +19,8 @@ export interface RelinkInput {
   after: LinkResolver;
   /** Old path → new path of every moved file. */
   moved: ReadonlyMap<string, string>;
+  /** The folder that moved, for a folder move: links to it and to folders inside it follow it. */
+  movedFolder?: { from: string; to: string } | null;
 }
 
 /**
@@ -43,7 +45,9 @@ export interface RelinkResult {
  *   would reach another file), a path stays a path, `.md` is written when it was;
  * - Markdown links keep `<…>` or URL-encoding (non-ASCII letters encoded only when they
  *   were), the `#fragment` and the title, and are written relative to the linking note
- *   (vault-absolute when they were), `./` kept.
+ *   (vault-absolute when they were), `./` kept;
+ * - Markdown links to a folder (`[t](templates/nygard/)`) follow `movedFolder`, or the linking
+ *   note's own move, keeping the trailing slash, `/` from the root or relative form.
  * Links inside code are never in `links` (findLinks skips them), so code never changes.
  */
 export function relinkNote(input: RelinkInput): RelinkResult {
@@ -55,7 +59,18 @@ export function relinkNote(input: RelinkInput): RelinkResult {
     if (link.target === '') continue;
     const wiki = isWikiSyntax(link);
     const was = resolveWritten(before, link.target, pathBefore, wiki);
-    if (was === null) continue;
+    if (was === null) {
+      // A Markdown link to a folder (`[template](templates/nygard/)`), as documentation repositories write them.
+      const wasFolder = wiki ? null : before.resolveFolder(link.target, pathBefore);
+      if (wasFolder === null) continue;
+      const expected = folderAfterMove(wasFolder, input.movedFolder ?? null);
+      if (expected !== wasFolder) toMoved++;
+      if (after.resolveTarget(link.target, pathAfter, true) === null && after.resolveFolder(link.target, pathAfter) === expected) continue;
+      const raw = rewriteMarkdownFolder(link, wasFolder, expected, pathBefore, pathAfter, after);
+      if (raw === null) lost.push(link);
+      else edits.push({ start: link.start, end: link.end, raw });
+      continue;
+    }
     if (moved.has(was)) toMoved++;
     const expected = moved.get(was) ?? was;
     if (resolveWritten(after, link.target, pathAfter, wiki) === expected && !lostExactCase(link, wiki, pathBefore, was, pathAfter, expected)) continue;
@@ -169,6 +184,48 @@ function rewriteMarkdown(link: Link, was: string, expected: string, pathBefore: 
   const encodeNonAscii = /%[89a-f][0-9a-f]/i.test(writtenPath);
   for (const candidate of candidates) {
     if (after.resolveTarget(candidate, pathAfter, true) !== expected) continue;
+    const spelled = angle ? `<${candidate}` : encodePath(candidate, encodeNonAscii);
+    return link.raw.slice(0, dest.start) + spelled + writtenDest.slice(writtenPath.length) + link.raw.slice(dest.end);
+  }
+  return null;
+}
+
+/** Where `folder` is after the move: under the moved folder's new name when it was in it. */
+export function folderAfterMove(folder: string, movedFolder: { from: string; to: string } | null): string {
+  if (movedFolder === null) return folder;
+  const from = movedFolder.from.normalize('NFC');
+  const nfc = folder.normalize('NFC');
+  if (nfc === from || nfc.startsWith(`${from}/`)) return movedFolder.to + nfc.slice(from.length);
+  return folder;
+}
+
+/**
+ * A Markdown link to a folder with its destination rewritten to reach `expected` from the
+ * linking note's new place, in its own form: relative (`./` kept), from the root with `/`, or
+ * from the root without it; the trailing slash kept or left off as written; encoded as written.
+ * Null when no such spelling reaches the folder.
+ */
+function rewriteMarkdownFolder(link: Link, was: string, expected: string, pathBefore: string, pathAfter: string, after: LinkResolver): string | null {
+  const dest = destinationSpan(link.raw);
+  if (dest === null) return null;
+  const writtenDest = link.raw.slice(dest.start, dest.end);
+  const hash = writtenDest.indexOf('#');
+  const writtenPath = hash === -1 ? writtenDest : writtenDest.slice(0, hash);
+  const decoded = link.target;
+  const slash = /\/>?$/.test(writtenPath) ? '/' : '';
+  const folderBefore = posix.dirname(pathBefore) === '.' ? '' : posix.dirname(pathBefore);
+  const folderAfter = posix.dirname(pathAfter) === '.' ? '' : posix.dirname(pathAfter);
+  const rooted = decoded.startsWith('/');
+  const relativeBefore = posix.normalize(posix.join(folderBefore, decoded)).replace(/\/+$/, '');
+  const style = rooted ? 'rooted' : sameFile(relativeBefore === '.' ? '' : relativeBefore, was) ? 'relative' : 'absolute';
+  let relative = posix.relative(folderAfter, expected) || '.';
+  if (decoded.startsWith('./') && !relative.startsWith('.')) relative = `./${relative}`;
+  const candidates = style === 'relative' ? [relative] : style === 'rooted' ? [`/${expected}`] : [expected, relative];
+  const angle = writtenDest.startsWith('<');
+  const encodeNonAscii = /%[89a-f][0-9a-f]/i.test(writtenPath);
+  for (const bare of candidates) {
+    const candidate = bare === '/' ? bare : bare + slash;
+    if (after.resolveTarget(candidate, pathAfter, true) !== null || after.resolveFolder(candidate, pathAfter) !== expected) continue;
     const spelled = angle ? `<${candidate}` : encodePath(candidate, encodeNonAscii);
     return link.raw.slice(0, dest.start) + spelled + writtenDest.slice(writtenPath.length) + link.raw.slice(dest.end);
   }

@@ -36,3 +36,29 @@ export function pastTheEnd(offset: number, total: number, noun: string, tool: st
   const last = Math.floor((total - 1) / limit) * limit;
   return `offset ${offset} is past the last of the ${total} ${noun}: call ${tool} again with offset 0 for the first page${last > 0 ? `, or offset ${last} for the last` : ''}.`;
 }
+
+/** How many characters of a caller's own text an answer repeats (a query, a value). */
+export const ECHO_LIMIT = 1000;
+
+/**
+ * `text` as an answer repeats it: whole up to {@link ECHO_LIMIT} characters, else its start
+ * and `…(N characters)`, so an overlong query cannot fill the answer (never cut inside a
+ * surrogate pair).
+ */
+export function cutEcho(text: string): string {
+  if (text.length <= ECHO_LIMIT) return text;
+  const head = [...text.slice(0, ECHO_LIMIT)].slice(0, -1).join('');
+  return `${head}…(${text.length} characters)`;
+}
+
+/**
+ * A refusal's message within {@link ANSWER_LIMIT}: as it is when it fits, else its start and
+ * its end (where the message says how to succeed) around a mark saying how much was left out,
+ * which happens when it repeats an overlong argument.
+ */
+export function boundedMessage(message: string): string {
+  if (message.length <= ANSWER_LIMIT) return message;
+  const head = [...message.slice(0, 2000)].slice(0, -1).join('');
+  const tail = [...message.slice(-2000)].slice(1).join('');
+  return `${head} …[${message.length - head.length - tail.length} characters left out: the message repeated a very long argument]… ${tail}`;
+}

@@ -7,8 +7,9 @@ import { assertInFolders, isInFolders } from '../../notes/vault-path.ts';
 import type { ScanPosition, Scope } from '../../note-index/note-index.ts';
 import { VaultError } from '../../vault-error.ts';
 import { defineTool, type ToolContext, type Vault } from '../tool.ts';
-import { fitAnswer, pastTheEnd } from './answer-budget.ts';
+import { cutEcho, fitAnswer, pastTheEnd } from './answer-budget.ts';
 import { existingPath } from './existing-path.ts';
+import { baseFileReferences, folderReferences } from './folder-references.ts';
 import { plainMatcher } from './line-matcher.ts';
 import { lineWindow } from './line-window.ts';
 import { closestPaths, folderScope, lookupVault } from './read-scope.ts';
@@ -102,7 +103,7 @@ export const findReferences = defineTool({
     const page: Reference[] = found.slice(input.offset, input.offset + input.limit).map((ref) => {
       const shown = lineWindow(ref.text, ref.start, ref.length);
       return {
-        value: ref.value,
+        value: cutEcho(ref.value),
         path: ref.path,
         line: ref.line,
         text: shown.text,
@@ -120,7 +121,8 @@ export const findReferences = defineTool({
       if (cut) note.push(`The page was cut at ${kept.length} references to stay within 40000 characters.`);
       if (hasMore) note.push(`More references follow: call find_references again with offset ${input.offset + kept.length}.`);
       return {
-        counts,
+        // A value is echoed cut, so an overlong one cannot fill the answer.
+        counts: counts.map((count) => ({ ...count, value: cutEcho(count.value) })),
         references: [...kept],
         offset: input.offset,
         hasMore,
@@ -166,8 +168,10 @@ async function valueReferences(ctx: ToolContext, scope: Scope, values: readonly 
 
 /**
  * Lines that point at the file `asked` (a note may be named without `.md`): every
- * wiki-link, embed and Markdown link that resolves to it, and every plain mention of its
- * path (with or without `.md`), one reference per line, in path and line order.
+ * wiki-link, embed and Markdown link that resolves to it, every plain mention of its
+ * path (with or without `.md`), and every `.base` filter or formula that names it; or, when
+ * `asked` is a folder, the links to it and the bases' `file.inFolder()` that name it (see
+ * {@link folderReferences}). One reference per line, in path and line order.
  */
 async function pathReferences(
   ctx: ToolContext,
@@ -176,13 +180,20 @@ async function pathReferences(
   asked: string,
 ): Promise<{ counts: Array<{ value: string; lines: number; capped: boolean }>; found: FoundReference[] }> {
   // The spelling the repository holds: exactly as given first, then ignoring Unicode normalisation; `<repo>/<path>` understood.
-  const { path: spelled } = await existingPath(ctx.host, vault.name, asked, 'file', { repo: vault.name, noteSuffix: true, folders: vault.config.settings.folders });
+  const { path: spelled } = await existingPath(ctx.host, vault.name, asked, 'folder', { repo: vault.name, noteSuffix: true, folders: vault.config.settings.folders });
   assertInFolders(spelled, vault.config.settings.folders);
-  const target = await existingFile(ctx, vault, spelled);
   const byLine = new Map<string, FoundReference>();
   const key = (path: string, line: number) => `${path}\n${String(line).padStart(9, '0')}`;
+  const filePaths = await ctx.index.filePaths(vault.name);
+  const isFolder = !filePaths.includes(spelled) && !filePaths.includes(`${spelled}.md`) && filePaths.some((path) => path.startsWith(`${spelled}/`));
+  // A folder: the links to it (documentation repositories link folders, GitHub's convention) and the bases that filter on it.
+  const target = isFolder ? spelled : await existingFile(ctx, vault, spelled);
+  const pointing = isFolder ? await folderReferences(ctx, scope, target, filePaths) : [];
+  for (const ref of [...pointing, ...(await baseFileReferences(ctx, vault, target, isFolder, filePaths))]) {
+    if (isInFolders(ref.path, vault.config.settings.folders) && !byLine.has(key(ref.path, ref.line))) byLine.set(key(ref.path, ref.line), ref);
+  }
 
-  const links = (await ctx.index.linksTo(vault.name, target)).filter((link) => isInFolders(link.source, vault.config.settings.folders));
+  const links = (isFolder ? [] : await ctx.index.linksTo(vault.name, target)).filter((link) => isInFolders(link.source, vault.config.settings.folders));
   const contents = await ctx.index.contents(vault.name, [...new Set(links.map((link) => link.source))]);
   const startsOf = new Map<string, number[]>();
   for (const link of links) {
@@ -206,7 +217,7 @@ async function pathReferences(
   const mention = new RegExp(`(?<![\\p{L}\\p{N}_/.-])${escapeRegExp(stem)}(?:\\.md)?(?![\\p{L}\\p{N}_/-]|\\.[\\p{L}\\p{N}])`, 'u');
   const matcher = plainMatcher(stem, true);
   let after: ScanPosition | null = null;
-  for (;;) {
+  while (!isFolder) {
     const notes = await ctx.index.scanNotes([scope], { needle: stem, caseSensitive: true, after, limit: 200 });
     for (const note of notes) {
       for (const match of matcher(note.content)) {

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { fieldText } from '../../notes/field-text.ts';
 import type { NoteIndex, NoteListing, Scope } from '../../note-index/note-index.ts';
 import { defineTool, type Vault } from '../tool.ts';
-import { fitAnswer, pastTheEnd } from './answer-budget.ts';
+import { cutEcho, fitAnswer, pastTheEnd } from './answer-budget.ts';
 import { answerPath, assertFolderExists, callTargets, folderScope, liveScopes } from './read-scope.ts';
 
 const output = z
@@ -178,7 +178,7 @@ async function emptyRemarks(index: NoteIndex, scopes: readonly Scope[], type?: s
     remarks.push(
       values.length === 0
         ? `No note here has a ${field} at all.`
-        : `No note here has ${field} "${value}". The ${field === 'type' ? 'types' : 'statuses'} there are: ${values
+        : `No note here has ${field} "${cutEcho(value)}". The ${field === 'type' ? 'types' : 'statuses'} there are: ${values
             .slice(0, 50)
             .map((v) => `${JSON.stringify(valueText(v.value))} (${v.notes})`)
             .join(', ')}.`,

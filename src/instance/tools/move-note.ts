@@ -7,11 +7,12 @@
 // the moved note), and stays fast: the 6,289 notes of obsidian-help take a few hundred ms.
 import { posix } from 'node:path';
 import { z } from 'zod';
+import { asWikiLink, fromWikiLink, rewriteBaseReferences } from '../../bases/base-references.ts';
 import type { VaultConfig } from '../../config/vault-config.ts';
 import { splitFrontmatter } from '../../notes/frontmatter.ts';
 import { setFrontmatterField } from '../../notes/frontmatter-writer.ts';
 import { LinkResolver } from '../../notes/link-resolver.ts';
-import { relinkNote } from '../../notes/link-rewrite.ts';
+import { folderAfterMove, relinkNote } from '../../notes/link-rewrite.ts';
 import { findLinks } from '../../notes/links.ts';
 import { decodeNoteText } from '../../notes/note-text.ts';
 import { assertInFolders, isHiddenPath, isInFolders, normalizeVaultPath } from '../../notes/vault-path.ts';
@@ -23,6 +24,7 @@ import { assertPortablePath } from '../../writes/portable-path.ts';
 import { linkRefusal } from '../../writes/symlinks.ts';
 import { fitsPlace, isTypeExempt, placeRefusal, requireType, schemaProblems, schemaRefusal, typeNameOf } from '../../writes/type-rules.ts';
 import { defineTool, type ToolContext } from '../tool.ts';
+import { fitAnswer } from './answer-budget.ts';
 import { existingPath } from './existing-path.ts';
 
 /** What a prepared move answers, before the commit is known. */
@@ -41,8 +43,10 @@ interface MoveResult {
 /**
  * The `move_note` tool (spec: "move_note"; issue 4). Moves one note (or file), or a whole
  * folder, in one commit that also rewrites every link that resolved to a moved file, across
- * the repository's open folders (see {@link relinkNote} for how each link keeps its form); links
- * from files outside the open folders are counted in `outsideReferences`, never named. The
+ * the repository's open folders (see {@link relinkNote} for how each link keeps its form; links
+ * to a moved folder follow it too), and every note or folder a `.base` file names in its filters
+ * and formulas (see {@link rewriteBaseReferences}); the answer lists as many updated files as
+ * fit in 40,000 characters, its counts whole. Links from files outside the open folders are counted in `outsideReferences`, never named. The
  * target must not exist, except for a move that only changes case; missing folders appear by
  * themselves. `type` (one note only) changes the type field in the same commit: the target must
  * fit one of the new type's places and the note its schema. Without `type`, a target the note's
@@ -117,18 +121,26 @@ export const moveNote = defineTool({
       { snapshot: true },
     );
     const result = done.result;
-    const note = [...result.notes, ...done.notes].join(' ');
-    return {
-      from: result.from,
-      to: result.to,
-      files: result.files,
-      links: result.links,
-      updated: result.updated,
-      commit: result.already ?? done.commit ?? done.parent ?? '',
-      outsideReferences: result.outsideReferences,
-      ...(note === '' ? {} : { note }),
-      repo: input.repo,
-    };
+    // A move that touched hundreds of files still answers within the limit: the counts stay
+    // whole, the list of updated files is cut and the note says so.
+    return fitAnswer(result.updated, (kept, cut) => {
+      const note = [
+        ...result.notes,
+        ...done.notes,
+        ...(cut ? [`updated lists ${kept.length} of the ${result.updated.length} changed files, to stay within 40000 characters; links counts them all, and the commit holds every change.`] : []),
+      ].join(' ');
+      return {
+        from: result.from,
+        to: result.to,
+        files: result.files,
+        links: result.links,
+        updated: [...kept],
+        commit: result.already ?? done.commit ?? done.parent ?? '',
+        outsideReferences: result.outsideReferences,
+        ...(note === '' ? {} : { note }),
+        repo: input.repo,
+      };
+    }).answer;
   },
 });
 
@@ -211,12 +223,14 @@ async function prepareMove(
     instead: (other) => `Choose another target, or move or rename "${other}" first.`,
   });
 
-  // Read every note once: the moved ones are rewritten, the others searched for links.
+  // Read every note and base once: the moved ones are rewritten, the others searched for links.
   const notePaths = paths.filter((path) => path.endsWith('.md') && !isHiddenPath(path));
-  const contents = await read.files([...new Set([...notePaths, ...members])]);
+  const basePaths = paths.filter((path) => path.toLowerCase().endsWith('.base') && !isHiddenPath(path));
+  const contents = await read.files([...new Set([...notePaths, ...basePaths, ...members])]);
   const before = new LinkResolver(paths);
   const after = new LinkResolver(paths.map((path) => moved.get(path) ?? path));
-  const needles = linkNeedles(moved);
+  const movedFolder = isFolder ? { from, to } : null;
+  const needles = linkNeedles(moved, movedFolder);
   const folders = config.settings.folders;
   const texts = new Map<string, string>();
   const updated: Array<{ path: string; links: number }> = [];
@@ -238,7 +252,7 @@ async function prepareMove(
   for (const path of (await read.links([...candidates.keys()].filter((path) => !moved.has(path)))).keys()) candidates.delete(path);
   for (const [path, text] of candidates) {
     const pathAfter = moved.get(path) ?? path;
-    const relinked = relinkNote({ text, links: findLinks(text), pathBefore: path, pathAfter, before, after, moved });
+    const relinked = relinkNote({ text, links: findLinks(text), pathBefore: path, pathAfter, before, after, moved, movedFolder });
     if (!isInFolders(path, folders)) {
       outsideReferences += relinked.toMoved;
       continue;
@@ -249,6 +263,48 @@ async function prepareMove(
       links += relinked.rewritten;
     }
     for (const link of relinked.lost) lostNotes.push(`${link.raw} on line ${link.line} of "${pathAfter}"`);
+  }
+  // Bases name notes and folders in their filters and formulas: rewritten in the same commit,
+  // so each table shows the same rows afterwards.
+  const bases = new Map<string, string>();
+  for (const path of basePaths) {
+    const content = contents.get(path);
+    const text = content === undefined ? null : decodeNoteText(content);
+    if (text === null) continue;
+    const lower = text.toLowerCase();
+    if (moved.has(path) || needles.some((needle) => lower.includes(needle))) bases.set(path, text);
+  }
+  for (const path of (await read.links([...bases.keys()].filter((path) => !moved.has(path)))).keys()) bases.delete(path);
+  for (const [path, text] of bases) {
+    const pathAfter = moved.get(path) ?? path;
+    let toMoved = 0;
+    const relinked = rewriteBaseReferences(text, (ref) => {
+      if (ref.kind === 'folder') {
+        const folder = ref.value.replace(/^\/+|\/+$/g, '');
+        const next = folder === '' ? folder : folderAfterMove(folder, movedFolder);
+        if (next === folder) return null;
+        toMoved++;
+        return ref.value.replace(folder, next);
+      }
+      const wiki = asWikiLink(ref.value);
+      if (wiki === null) return null;
+      const one = relinkNote({ text: wiki, links: findLinks(wiki), pathBefore: path, pathAfter, before, after, moved });
+      toMoved += one.toMoved;
+      return one.rewritten === 0 ? null : fromWikiLink(ref.value, one.text);
+    });
+    if (!isInFolders(path, folders)) {
+      outsideReferences += toMoved;
+      continue;
+    }
+    if (relinked === null) {
+      lostNotes.push(`a filter or formula of "${pathAfter}"`);
+      continue;
+    }
+    if (relinked.rewritten > 0) {
+      texts.set(path, relinked.text);
+      updated.push({ path: pathAfter, links: relinked.rewritten });
+      links += relinked.rewritten;
+    }
   }
 
   const notes: string[] = [];
@@ -323,14 +379,16 @@ function fold(path: string, ignoreCase: boolean): string {
 }
 
 /**
- * Lower-case strings one of which every note linking to a moved file (or that a moved file
- * could capture) contains: each moved file's old and new name, without `.md` for notes, as
- * written and URL-encoded.
+ * Lower-case strings one of which every note linking to a moved file or folder (or that a
+ * moved file could capture) contains: each moved file's old and new name, without `.md` for
+ * notes, and the moved folder's old and new name, as written and URL-encoded.
  */
-function linkNeedles(moved: ReadonlyMap<string, string>): string[] {
+function linkNeedles(moved: ReadonlyMap<string, string>, movedFolder: { from: string; to: string } | null): string[] {
   const needles = new Set<string>();
-  for (const [old, next] of moved) {
-    for (const path of [old, next]) {
+  const named = [...moved].map(([old, next]) => [old, next]);
+  if (movedFolder !== null) named.push([movedFolder.from, movedFolder.to]);
+  for (const [old, next] of named) {
+    for (const path of [old!, next!]) {
       const name = posix.basename(path).replace(/\.md$/i, '').normalize('NFC').toLowerCase();
       if (name === '') continue;
       needles.add(name);

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { isInFolders } from '../../notes/vault-path.ts';
 import type { ScanPosition, Scope } from '../../note-index/note-index.ts';
 import { defineTool, type ToolContext } from '../tool.ts';
-import { fitAnswer, pastTheEnd } from './answer-budget.ts';
+import { cutEcho, fitAnswer, pastTheEnd } from './answer-budget.ts';
 import { compileRegex, isCaseSensitive, plainMatcher, regexMatcher, type LineMatcher } from './line-matcher.ts';
 import { lineWindow } from './line-window.ts';
 import { answerPath, assertFolderExists, callTargets, folderScope, liveScopes, type VaultTarget } from './read-scope.ts';
@@ -79,7 +79,7 @@ export const searchNotes = defineTool({
       if (cut) note.push(`The page was cut at ${kept.length} matches to stay within 40000 characters.`);
       if (hasMore) note.push(`More matches follow: call search_notes again with offset ${input.offset + kept.length}.`);
       return {
-        query: input.query,
+        query: cutEcho(input.query),
         matches: [...kept],
         offset: input.offset,
         hasMore,
@@ -161,7 +161,7 @@ async function collectMatches(
 }
 
 function nothingFound(query: string, regex: boolean, caseSensitive: boolean): string {
-  const hints = [`Nothing matches ${JSON.stringify(query)}.`];
+  const hints = [`Nothing matches ${JSON.stringify(cutEcho(query))}.`];
   if (caseSensitive) hints.push('The query has a capital letter, so case counted: try it in lower case to ignore case.');
   if (!regex && /\s/.test(query)) hints.push('The whole phrase was looked for as written: try one distinctive word of it.');
   if (regex) hints.push('The query was read as a regular expression (RE2), one line at a time.');
