@@ -84,5 +84,5 @@ describe('a server killed during a burst of writes', () => {
     }
     // Not a timing: a sanity check that the kills did land inside commits now and then.
     expect(recoveries).toBeGreaterThan(0);
-  }, 180_000);
+  }, 300_000);
 });

@@ -179,6 +179,24 @@ describe('recovery from a server killed during a commit', () => {
     await writer.close();
   }, 20_000);
 
+  it('when finishing fails, reads go on and writes are refused until it succeeds', async () => {
+    const commit = landBehindTheWorkTree(repo, { 'blocked/x.md': 'x\n' });
+    await writeJournal(join(repo, '.git'), { owner: deadOwner(), token: '0badc0de', old: start, new: commit, paths: [{ path: 'blocked/x.md', before: null }] });
+    writeFileSync(join(repo, 'blocked'), 'a file where the commit needs a folder\n');
+    const writer = host();
+    expect((await writer.readFile('vault', 'notes/a.md'))?.toString()).toBe('one\n');
+    const refused = writer.commit('vault', { parent: commit, author: ada, message: 'Blocked', files: [{ path: 'notes/a.md', content: Buffer.from('one\nmore\n') }] }, new Map([['notes/a.md', oidOf('one\n')]]));
+    await expect(refused).rejects.toThrow();
+    expect(git(repo, ['rev-parse', 'HEAD'])).toBe(commit);
+    expect(sentences.filter((sentence) => sentence.includes('failed (writes are refused until it succeeds)'))).toHaveLength(1);
+    rmSync(join(repo, 'blocked'));
+    const result = await writer.commit('vault', { parent: commit, author: ada, message: 'Now', files: [{ path: 'notes/a.md', content: Buffer.from('one\nmore\n') }] }, new Map([['notes/a.md', oidOf('one\n')]]));
+    expect(result.ok).toBe(true);
+    expect(readFileSync(join(repo, 'blocked', 'x.md'), 'utf8')).toBe('x\n');
+    expect(git(repo, ['status', '--porcelain', '--untracked-files=all'])).toBe('');
+    await writer.close();
+  }, 20_000);
+
   it('leaves the lock and the journal of a live server alone (a second server on the same work tree)', async () => {
     const commit = landBehindTheWorkTree(repo, { 'notes/a.md': 'one\ntwo\n' });
     await crashState(commit, thisProcess()); // this process stands in for the other server, mid-commit

@@ -113,6 +113,8 @@ export class LocalRepoHost implements RepoHost {
   /** Per repository (git dir): the recovery running now, so concurrent calls share it. */
   private readonly recoveries = new Map<string, Promise<void>>();
   private readonly onRecovery: (sentence: string) => void;
+  /** Per repository (git dir): the cause of the last failed recovery, reported once. */
+  private readonly recoveryFailures = new Map<string, string>();
 
   constructor(options: LocalRepoHostOptions) {
     this.reposDir = options.reposDir;
@@ -134,38 +136,43 @@ export class LocalRepoHost implements RepoHost {
     for (const entry of entries) {
       const repo = await this.detect(entry.name);
       if (repo === null || repo.workTree === null) continue;
-      try {
-        await this.recoverIfNeeded(repo);
-      } catch {
-        // Reported by recoverIfNeeded; the next write tries again.
-      }
+      await this.recoverIfNeeded(repo); // a failure is reported; the next write tries again
     }
   }
 
   /**
    * When a server that is gone left its journal or its index.lock in `repo` (work trees only),
    * recovers before going on: its commit finished or dropped, its lock and temporaries removed.
-   * Throws (after reporting) when recovery fails, so no write is prepared from a work tree
-   * that lags the branch.
+   * A failure is reported (once per repository and cause) and, `forWrite`, thrown, so no
+   * commit starts from a work tree that lags the branch; a read goes on with what is there.
    */
-  private async recoverIfNeeded(repo: LocalRepo): Promise<void> {
+  private async recoverIfNeeded(repo: LocalRepo, forWrite = false): Promise<void> {
     if (repo.workTree === null) return;
-    const running = this.recoveries.get(repo.gitDir);
-    if (running !== undefined) return running;
-    if (!(await needsRecovery(repo.gitDir))) return;
-    const recovery = (async () => {
-      try {
-        const done = await recoverInterruptedCommit({ name: repo.name, gitDir: repo.gitDir, workTree: repo.workTree!, format: await this.objectFormat(repo) });
-        for (const sentence of done) this.onRecovery(sentence);
-      } catch (error) {
-        this.onRecovery(`recovering "${repo.name}" from an interrupted Major Vault write failed: ${error instanceof Error ? error.message : String(error)}`);
-        throw error;
-      } finally {
-        this.recoveries.delete(repo.gitDir);
-      }
-    })();
-    this.recoveries.set(repo.gitDir, recovery);
-    return recovery;
+    let recovery = this.recoveries.get(repo.gitDir);
+    if (recovery === undefined) {
+      if (!(await needsRecovery(repo.gitDir))) return;
+      recovery = this.recover(repo);
+      this.recoveries.set(repo.gitDir, recovery);
+      void recovery.finally(() => this.recoveries.delete(repo.gitDir)).catch(() => undefined);
+    }
+    try {
+      await recovery;
+    } catch (error) {
+      if (forWrite) throw error;
+    }
+  }
+
+  private async recover(repo: LocalRepo): Promise<void> {
+    try {
+      const done = await recoverInterruptedCommit({ name: repo.name, gitDir: repo.gitDir, workTree: repo.workTree!, format: await this.objectFormat(repo) });
+      for (const sentence of done) this.onRecovery(sentence);
+      this.recoveryFailures.delete(repo.gitDir);
+    } catch (error) {
+      const cause = error instanceof Error ? error.message : String(error);
+      if (this.recoveryFailures.get(repo.gitDir) !== cause) this.onRecovery(`recovering "${repo.name}" from an interrupted Major Vault write failed (writes are refused until it succeeds): ${cause}`);
+      this.recoveryFailures.set(repo.gitDir, cause);
+      throw error;
+    }
   }
 
   async listRepos(): Promise<RepoInfo[]> {
@@ -383,11 +390,11 @@ export class LocalRepoHost implements RepoHost {
     // Held from before the index is looked at until the new index is in place: across
     // update-ref and the rewrite of the files, so another server sharing the work tree never
     // sees the branch moved while the files on disk are still the old ones.
-    await this.recoverIfNeeded(repo);
+    await this.recoverIfNeeded(repo, true);
     let lock = await IndexLock.take(resolve(repo.gitDir));
     if (lock === null) {
       // Its holder may have died while this one waited: a server's lock is then recovered from.
-      await this.recoverIfNeeded(repo);
+      await this.recoverIfNeeded(repo, true);
       lock = await IndexLock.take(resolve(repo.gitDir), 0);
     }
     if (lock === null) throw await this.lockedRefusal(repo);
