@@ -73,7 +73,7 @@ export function findPassage(text: string, passage: string, path: string): Passag
   }
   const closest = closestPassage(text, passage);
   if (closest === null) {
-    const why = text === '' ? `"${path}" is empty` : 'old_text holds nothing but whitespace';
+    const why = text === '' ? `"${path}" is empty` : 'old_text holds nothing to compare but whitespace or Markdown marks';
     throw new VaultError('passage_not_found', `old_text does not occur in "${path}": ${why}. Read the note and send a passage exactly as it stands.`, { path });
   }
   throw new VaultError('passage_not_found', notFoundMessage(path, closest), {
