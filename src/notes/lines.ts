@@ -45,3 +45,14 @@ export function lineEnding(text: string): '\n' | '\r\n' {
   const i = text.indexOf('\n');
   return i > 0 && text[i - 1] === '\r' ? '\r\n' : '\n';
 }
+
+/**
+ * Line `line` (from 1) of `text` without its `\n` or `\r\n`, given {@link lineStarts} of
+ * the text: `splitLines(text)[line - 1]` without splitting the whole text.
+ */
+export function lineAt(text: string, starts: readonly number[], line: number): string {
+  let end = starts[line] ?? text.length;
+  if (text[end - 1] === '\n') end--;
+  if (text[end - 1] === '\r') end--;
+  return text.slice(starts[line - 1] ?? 0, end);
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { findLinks, type Link } from './links.ts';
+import { findLinks, linkSyntaxSpans, type Link } from './links.ts';
 
 function only(text: string): Link {
   const links = findLinks(text);
@@ -74,5 +74,12 @@ describe('findLinks: offsets and lines', () => {
     ]);
     expect(links[0]!.inFrontmatter).toBe(true);
     expect(links[1]!.inFrontmatter).toBeUndefined();
+  });
+});
+
+describe('linkSyntaxSpans', () => {
+  it('marks link syntax in code, escaped and external too', () => {
+    const line = '`[[a]]` \\[[b]] ![i](x.png) [t](https://e.x/p) [no] (x)';
+    expect(linkSyntaxSpans(line).map(([from, to]) => line.slice(from, to))).toEqual(['[[a]]', '[[b]]', '![i](x.png)', '[t](https://e.x/p)']);
   });
 });

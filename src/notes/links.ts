@@ -229,3 +229,22 @@ function percentDecode(value: string): string {
     });
   }
 }
+
+/**
+ * Where one line writes link syntax, whether or not it is a link: `[[…]]` and `![[…]]`,
+ * `[text](dest)` and `![alt](dest)`, as `[start, end)` offsets into `line`, also inside code
+ * spans, escaped (`\[[…]]`) and with external destinations. For telling a path written as
+ * text from one written as a link, which {@link findLinks} alone judges.
+ */
+export function linkSyntaxSpans(line: string): Array<[number, number]> {
+  const spans: Array<[number, number]> = [];
+  if (!line.includes('[')) return spans;
+  for (const match of line.matchAll(WIKI)) spans.push([match.index, match.index + match[0].length]);
+  for (let i = line.indexOf('['); i !== -1; i = line.indexOf('[', i + 1)) {
+    const close = matchingBracket(line, i);
+    if (close === -1 || line[close + 1] !== '(') continue;
+    const dest = parseDestination(line, close + 2);
+    if (dest) spans.push([i > 0 && line[i - 1] === '!' ? i - 1 : i, dest.end]);
+  }
+  return spans;
+}

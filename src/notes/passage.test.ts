@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { isVaultError } from '../vault-error.ts';
-import { closestPassage, findPassage, passageOccurrences, replacePassage } from './passage.ts';
+import { findPassage, passageOccurrences, replacePassage } from './passage.ts';
 
 function refusal(fn: () => unknown) {
   try {
@@ -66,11 +66,5 @@ describe('replacePassage', () => {
   });
   it('fills an empty note', () => {
     expect(replacePassage('', '', 'hello\n', 'n.md').text).toBe('hello\n');
-  });
-});
-
-describe('closestPassage', () => {
-  it('compares as many lines as the passage has', () => {
-    expect(closestPassage('a\nfoo bar\nbaz qux\nz\n', 'foo bar\nbaz qix')).toEqual({ line: 2, text: 'foo bar\nbaz qux' });
   });
 });

@@ -1,6 +1,6 @@
 // Finding the one passage an edit replaces: exactly once, overlaps counted, CRLF read as LF.
 import { VaultError } from '../vault-error.ts';
-import { splitLines } from './lines.ts';
+import { closestPassage, type ClosestPassage } from './closest-passage.ts';
 
 /** Where a passage stands: UTF-16 offsets `[start, end)` in the original text, and its first line (from 1). */
 export interface PassageRange {
@@ -19,8 +19,7 @@ export interface PassageReplacement {
   end: number;
 }
 
-/** How far an edit is allowed to look for a suggestion: longer notes are cut to keep refusals fast. */
-const MAX_SUGGESTION_LINES = 20_000;
+/** Characters of the closest passage a refusal shows. */
 const MAX_SHOWN = 600;
 
 /**
@@ -74,13 +73,31 @@ export function findPassage(text: string, passage: string, path: string): Passag
   }
   const closest = closestPassage(text, passage);
   if (closest === null) {
-    throw new VaultError('passage_not_found', `old_text does not occur in "${path}", which is empty. Read the note and send a passage exactly as it stands.`, { path });
+    const why = text === '' ? `"${path}" is empty` : 'old_text holds nothing to compare but whitespace or Markdown marks';
+    throw new VaultError('passage_not_found', `old_text does not occur in "${path}": ${why}. Read the note and send a passage exactly as it stands.`, { path });
   }
-  throw new VaultError(
-    'passage_not_found',
-    `old_text does not occur in "${path}". The closest passage starts on line ${closest.line}:\n${show(closest.text)}\nSend old_text exactly as it stands there, including indentation and line breaks (read_note with from_line ${closest.line} shows it).`,
-    { path, closestLine: closest.line, closestText: closest.text },
-  );
+  throw new VaultError('passage_not_found', notFoundMessage(path, closest), {
+    path,
+    closestLine: closest.line,
+    closestEndLine: closest.endLine,
+    closestText: closest.text,
+    ...(closest.differences ? { differences: closest.differences } : {}),
+  });
+}
+
+/** The refusal for an `old_text` that does not occur: the closest passage, where it stands, and what differs. */
+function notFoundMessage(path: string, closest: ClosestPassage): string {
+  const where = closest.endLine > closest.line ? `lines ${closest.line}-${closest.endLine}` : `line ${closest.line}`;
+  const send = `Send old_text exactly as it stands there, including indentation and line breaks (read_note with from_line ${closest.line} shows it).`;
+  if (closest.differences) {
+    const differs =
+      closest.differences.length === 0
+        ? 'It differs only in the spacing or line breaks around it.'
+        : `There ${closest.differences.length === 1 ? 'it differs once' : 'it differs'}: ${closest.differences.join('; ')}.`;
+    return `old_text does not occur in "${path}" as written, but it stands once on ${where} when emphasis marks, quotes, dashes and spacing are read loosely:\n${show(closest.text)}\n${differs} ${send}`;
+  }
+  const lead = closest.similarity < 0.4 ? 'Nothing in the note is close to old_text (is it in another note, or changed already?); the most similar passage' : 'The closest passage';
+  return `old_text does not occur in "${path}". ${lead} is on ${where}:\n${show(closest.text)}\n${send}`;
 }
 
 /**
@@ -99,32 +116,6 @@ export function replacePassage(text: string, oldText: string, newText: string, p
     start: range.start,
     end: range.start + inserted.length,
   };
-}
-
-/**
- * The passage of `text` most like `passage`: a run of as many lines as the passage has,
- * scored by how many character pairs (bigrams) each line shares with the passage's line,
- * ignoring leading and trailing spaces. Null for a text without lines.
- */
-export function closestPassage(text: string, passage: string): { line: number; text: string } | null {
-  const lines = splitLines(text).slice(0, MAX_SUGGESTION_LINES);
-  if (lines.length === 0) return null;
-  const wanted = splitLines(passage.replace(/\r\n/g, '\n'));
-  const want = wanted.length === 0 ? [''] : wanted;
-  const span = Math.min(want.length, lines.length);
-  const wantGrams = want.map((line) => bigrams(line));
-  const lineGrams = lines.map((line) => bigrams(line));
-  let best = 0;
-  let bestScore = -1;
-  for (let start = 0; start + span <= lines.length; start++) {
-    let score = 0;
-    for (let j = 0; j < span; j++) score += dice(wantGrams[j]!, lineGrams[start + j]!);
-    if (score > bestScore) {
-      bestScore = score;
-      best = start;
-    }
-  }
-  return { line: best + 1, text: lines.slice(best, best + span).join('\n') };
 }
 
 /** The line ending a replacement in `text` is written with: the text's own, else the new text's first. */
@@ -159,33 +150,6 @@ function toOriginal(offset: number, crBefore: readonly number[]): number {
     else high = mid;
   }
   return offset + low;
-}
-
-function bigrams(line: string): Map<string, number> {
-  const clean = line.trim().toLowerCase();
-  const grams = new Map<string, number>();
-  if (clean.length < 2) {
-    if (clean !== '') grams.set(clean, 1);
-    return grams;
-  }
-  for (let i = 0; i < clean.length - 1; i++) {
-    const gram = clean.slice(i, i + 2);
-    grams.set(gram, (grams.get(gram) ?? 0) + 1);
-  }
-  return grams;
-}
-
-/** Sørensen–Dice similarity of two bigram multisets, from 0 (nothing shared) to 1. */
-function dice(a: Map<string, number>, b: Map<string, number>): number {
-  let sizeA = 0;
-  let sizeB = 0;
-  let shared = 0;
-  for (const count of a.values()) sizeA += count;
-  for (const count of b.values()) sizeB += count;
-  if (sizeA === 0 && sizeB === 0) return 1;
-  if (sizeA === 0 || sizeB === 0) return 0;
-  for (const [gram, count] of a) shared += Math.min(count, b.get(gram) ?? 0);
-  return (2 * shared) / (sizeA + sizeB);
 }
 
 function lineList(lines: readonly number[]): string {

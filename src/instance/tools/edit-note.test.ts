@@ -58,6 +58,58 @@ describe('edit_note', () => {
     expect(fixture.commitCount()).toBe(1);
   });
 
+  it('shows the passage an old_text with the usual slips means, with its lines and what differs', async () => {
+    const plan = [
+      '# Plan', // 1
+      '', // 2
+      'The plan is set, and the price is agreed.', // 3
+      '', // 4
+      'After the review on Monday the trial price is **49 €** per month for the first stores, said Priya.', // 5
+      'Priya’s team ships in “early May”.', // 6
+      'Stores: 34 – all in Bavaria.', // 7
+      '- Supplier delays', // 8
+      '- The price may change', // 9
+      '', // 10
+    ].join('\n');
+    fixture = await openWriteFixture({ 'plan.md': plan });
+    const ctx = await fixture.context();
+    const refusal = async (oldText: string) => {
+      const refused = await refusalOf(callTool(editNote, { repo: 'notes', path: 'plan.md', old_text: oldText, new_text: 'x', summary: 'S' }, ctx));
+      expect(refused.code).toBe('passage_not_found');
+      return { message: refused.message, ...(refused.details as { closestLine: number; closestEndLine: number; closestText: string; differences?: string[] }) };
+    };
+
+    const bold = await refusal('the trial price is 49 € per month');
+    expect(bold).toMatchObject({ closestLine: 5, closestEndLine: 5, closestText: 'the trial price is **49 €** per month' });
+    expect(bold.message).toContain('stands once on line 5');
+    expect(bold.message).toContain('the note writes "**49 €**" where old_text has "49 €" (emphasis or code marks)');
+
+    const quotes = await refusal('Priya\'s team ships in "early May".');
+    expect(quotes).toMatchObject({ closestLine: 6, closestText: 'Priya’s team ships in “early May”.' });
+    expect(quotes.differences).toEqual([
+      'the note writes "Priya’s" where old_text has "Priya\'s" (curly and straight quotes)',
+      'the note writes "“early May”." where old_text has "\\"early May\\"." (curly and straight quotes)',
+    ]);
+
+    const dash = await refusal('Stores: 34 - all in  Bavaria.');
+    expect(dash).toMatchObject({ closestLine: 7, closestText: 'Stores: 34 – all in Bavaria.' });
+    expect(dash.message).toContain('(dashes)');
+    expect(dash.message).toContain('(spacing or line breaks)');
+
+    const wrapped = await refusal('- Supplier delays - The price may change');
+    expect(wrapped).toMatchObject({ closestLine: 8, closestEndLine: 9, closestText: '- Supplier delays\n- The price may change' });
+    expect(wrapped.message).toContain('lines 8-9');
+
+    const changed = await refusal('the trial price is 45 € a month');
+    expect(changed).toMatchObject({ closestLine: 5, closestText: 'the trial price is **49 €** per month' });
+    expect(changed.differences).toBeUndefined();
+    expect(changed.message).toContain('The closest passage is on line 5:\nthe trial price is **49 €** per month\n');
+
+    const lines = await refusal('- Supplier delay\n- The price might change');
+    expect(lines).toMatchObject({ closestLine: 8, closestEndLine: 9, closestText: '- Supplier delays\n- The price may change' });
+    expect(fixture.commitCount()).toBe(1);
+  });
+
   it('makes more_edits in order across notes in one commit, or none of them', async () => {
     fixture = await openWriteFixture({ 'a.md': 'alpha\n', 'b/b.md': 'beta\n' });
     const ctx = await fixture.context();

@@ -1,6 +1,8 @@
 // find_references on real repositories: values (counts, struck, long lines) and paths (links, embeds, mentions).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { openAcme } from '../../../test/support/acme-fixture.ts';
+import { callTool } from '../../../test/support/call-tool.ts';
+import { openWriteFixture, type WriteFixture } from '../../../test/writes/write-fixture.ts';
 import { isVaultError } from '../../vault-error.ts';
 import { repoField } from '../tool.ts';
 import { findReferences } from './find-references.ts';
@@ -74,5 +76,66 @@ describe('find_references', () => {
   it('never shows lines outside the open folders', async () => {
     const answer = await find({ repo: 'projects', values: ['procurement'] });
     expect(answer.references.map((r) => r.path)).toEqual(['archive/old/notes.md']);
+  });
+});
+
+describe('find_references with a path: links and paths, not words that look like them', () => {
+  let fixture: WriteFixture | undefined;
+  afterEach(async () => {
+    await fixture?.close();
+    fixture = undefined;
+  });
+
+  const files = {
+    'Plan.md': '# Plan\n\nThe Plan is ready. See [[#Risks]].\n\n## Risks\n\nNone.\n',
+    'projects/road map.md': '# Road map\n',
+    'projects/brief.md': [
+      '---', // 1
+      'related: "[[Plan]]"', // 2
+      '---', // 3
+      '# Brief', // 4
+      '', // 5
+      'See [[Plan|the plan]] for details.', // 6
+      '![[Plan]]', // 7
+      'Read [the plan](../Plan.md) first.', // 8
+      'Write `[[Plan]]` to link a note, or `[p](Plan.md)`.', // 9
+      'A plan is a Plan, not a link.', // 10
+      'The file Plan.md holds it.', // 11
+      '```', // 12
+      '[[Plan]] and [[projects/road map]]', // 13
+      '```', // 14
+      'The [map](road%20map.md) and `projects/road map.md`.', // 15
+      'Not a link: `[[projects/road map]]`.', // 16
+      '', // 17
+      '    [[Plan]] in indented code', // 18
+      '', // 19
+      '\\[[Plan]] written out.', // 20
+    ].join('\n'),
+  };
+
+  async function references(path: string) {
+    fixture = await openWriteFixture(files);
+    const ctx = await fixture.context();
+    const answer = await callTool(findReferences, { repo: 'notes', path }, ctx);
+    return answer.references.map((ref) => [ref.path, ref.line]);
+  }
+
+  it('lists wiki-links, embeds, Markdown links and frontmatter links, not code, headings or bare words', async () => {
+    expect(await references('Plan')).toEqual([
+      ['projects/brief.md', 2],
+      ['projects/brief.md', 6],
+      ['projects/brief.md', 7],
+      ['projects/brief.md', 8],
+      ['projects/brief.md', 11],
+    ]);
+  });
+
+  it('lists URL-encoded links and written paths of a note in a folder, not link syntax in code', async () => {
+    fixture = await openWriteFixture(files);
+    const answer = await callTool(findReferences, { repo: 'notes', path: 'projects/road map.md' }, await fixture.context());
+    expect(answer.references.map((ref) => [ref.path, ref.line, ref.text])).toEqual([
+      ['projects/brief.md', 15, 'The [map](road%20map.md) and `projects/road map.md`.'],
+    ]);
+    expect(answer.counts).toEqual([{ value: 'projects/road map.md', lines: 1, capped: false }]);
   });
 });

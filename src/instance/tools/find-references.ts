@@ -1,7 +1,8 @@
 // find_references: every line that mentions one of some values, or every link and path
 // mention that points at one file (spec: "find_references").
 import { z } from 'zod';
-import { lineStarts, lineOfOffset } from '../../notes/lines.ts';
+import { lineAt, lineStarts, lineOfOffset } from '../../notes/lines.ts';
+import { findPathMentions, pathMentionNeedle } from '../../notes/path-mentions.ts';
 import { isStruckAt } from '../../notes/struck.ts';
 import { assertInFolders, isInFolders } from '../../notes/vault-path.ts';
 import type { ScanPosition, Scope } from '../../note-index/note-index.ts';
@@ -193,7 +194,8 @@ async function pathReferences(
     if (isInFolders(ref.path, vault.config.settings.folders) && !byLine.has(key(ref.path, ref.line))) byLine.set(key(ref.path, ref.line), ref);
   }
 
-  const links = (isFolder ? [] : await ctx.index.linksTo(vault.name, target)).filter((link) => isInFolders(link.source, vault.config.settings.folders));
+  // A link into the note itself (`[[#Risks]]`) names no file: it is not a reference to it.
+  const links = (isFolder ? [] : await ctx.index.linksTo(vault.name, target)).filter((link) => link.target !== '' && isInFolders(link.source, vault.config.settings.folders));
   const contents = await ctx.index.contents(vault.name, [...new Set(links.map((link) => link.source))]);
   const startsOf = new Map<string, number[]>();
   for (const link of links) {
@@ -212,18 +214,14 @@ async function pathReferences(
     });
   }
 
-  // Plain mentions of the path, such as `projects/apollo/plan.md` in backticks or a table.
-  const stem = target.endsWith('.md') ? target.slice(0, -3) : target;
-  const mention = new RegExp(`(?<![\\p{L}\\p{N}_/.-])${escapeRegExp(stem)}(?:\\.md)?(?![\\p{L}\\p{N}_/-]|\\.[\\p{L}\\p{N}])`, 'u');
-  const matcher = plainMatcher(stem, true);
+  // The path written out as text, such as `projects/apollo/plan.md` in backticks or a table.
+  const needle = pathMentionNeedle(target);
   let after: ScanPosition | null = null;
   while (!isFolder) {
-    const notes = await ctx.index.scanNotes([scope], { needle: stem, caseSensitive: true, after, limit: 200 });
+    const notes = await ctx.index.scanNotes([scope], { needle, caseSensitive: true, after, limit: 200 });
     for (const note of notes) {
-      for (const match of matcher(note.content)) {
-        const hit = mention.exec(match.text);
-        if (!hit || byLine.has(key(note.path, match.line))) continue;
-        byLine.set(key(note.path, match.line), { value: target, path: note.path, line: match.line, text: match.text, start: hit.index, length: hit[0].length });
+      for (const mention of findPathMentions(note.content, target)) {
+        if (!byLine.has(key(note.path, mention.line))) byLine.set(key(note.path, mention.line), { value: target, path: note.path, ...mention });
       }
     }
     if (notes.length < 200) break;
@@ -244,15 +242,4 @@ async function existingFile(ctx: ToolContext, vault: Vault, path: string): Promi
     `There is no file ${path} in ${vault.name}${closest.length > 0 ? `. The closest by name: ${closest.map((p) => `"${p}"`).join(', ')}` : ''}. Use list_notes or search_notes to find the note you mean.`,
     { path, closest },
   );
-}
-
-function lineAt(content: string, starts: readonly number[], line: number): string {
-  let end = starts[line] ?? content.length;
-  if (content[end - 1] === '\n') end--;
-  if (content[end - 1] === '\r') end--;
-  return content.slice(starts[line - 1] ?? 0, end);
-}
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
