@@ -4,10 +4,10 @@ import { CLIENT_INFO_META_KEY, McpServer, type CallToolResult, type ServerContex
 import { catalogueFor, type Catalogue, type CatalogueRepo } from '../catalogue/catalogue.ts';
 import type { Access } from '../repo-host/person.ts';
 import { IndexUnavailableError, type Installation } from './installation.ts';
-import type { Log } from './log.ts';
+import type { Logger } from './log.ts';
 import { serverInfo } from './server-info.ts';
 import type { ToolContext, ToolDefinition, Vault } from './tool.ts';
-import { toolError, toolResult } from './tool-result.ts';
+import { toolError, toolResult, type CallFields } from './tool-result.ts';
 
 /**
  * How long a client may keep `tools/list` and `server/discover` (2026-07-28 `ttlMs`), in
@@ -16,6 +16,9 @@ import { toolError, toolResult } from './tool-result.ts';
  */
 export const listTtlMs = 60_000;
 
+/** A tool call that takes longer than this many milliseconds is logged as `call_slow`. */
+export const slowCallMs = 1000;
+
 /** What {@link createVaultServer} needs. */
 export interface VaultServerOptions {
   installation: Installation;
@@ -23,7 +26,8 @@ export interface VaultServerOptions {
   access: Access;
   /** The registry (normally `allTools`). */
   tools: readonly ToolDefinition[];
-  log: Log;
+  /** Where each call is logged: refusals, failures, slow calls (see log.ts). */
+  log: Logger;
   /**
    * The client's name when the transport knows it from elsewhere (a 2025-era HTTP client's
    * session id); the request's own `clientInfo` wins when it carries one.
@@ -62,7 +66,8 @@ export interface CatalogueServerOptions {
    * Rejecting with {@link IndexUnavailableError} answers the call with its message.
    */
   context(clientName: string | null): Promise<ToolContext>;
-  log: Log;
+  /** Where each call is logged: refusals, failures, slow calls (see log.ts). */
+  log: Logger;
   /** The client's name when the transport knows it from elsewhere; the request's `clientInfo` wins. */
   clientName?: string | null;
 }
@@ -76,7 +81,10 @@ export interface CatalogueServerOptions {
  *   comes from `context` (the named repository, when an own write is not in the index yet,
  *   is brought up to date first); the handler's result becomes `structuredContent` plus the
  *   same JSON as text; a VaultError becomes a tool error with its message; anything else is
- *   logged with its cause and answered generically.
+ *   logged with its cause and answered generically;
+ * - each call is logged as one line (log.ts): `call_refused` with the refusal's code,
+ *   `call_failed`, else `call` at debug; and `call_slow` when it took over {@link slowCallMs}. The
+ *   handler's context logs through a child logger bound to the tool (its writes).
  */
 export function createCatalogueServer(options: CatalogueServerOptions): McpServer {
   const { catalogue, log } = options;
@@ -101,15 +109,28 @@ export function createCatalogueServer(options: CatalogueServerOptions): McpServe
         ...(entry.listed._meta ? { _meta: entry.listed._meta } : {}),
       },
       async (args: unknown, extra: ServerContext): Promise<CallToolResult> => {
+        const startedAt = performance.now();
+        const input = args as Record<string, unknown>;
+        const call: Omit<CallFields, 'durationMs'> = { tool: tool.name, ...(typeof input['repo'] === 'string' ? { repo: input['repo'] } : {}) };
+        const took = (): CallFields => ({ ...call, durationMs: Math.round(performance.now() - startedAt) });
+        let result: CallToolResult;
         try {
-          const input = args as Record<string, unknown>;
           const context = await options.context(clientNameOf(server, extra) ?? options.clientName ?? null);
+          call.person = context.access.person.login;
           await refreshFor(context, input['repo']);
-          return toolResult(await tool.handler(input, context));
+          result = toolResult(await tool.handler(input, { ...context, log: context.log.child({ tool: tool.name }) }));
+          log.debug({ event: 'call', ...took() }, `${tool.name} answered`);
         } catch (error) {
-          if (error instanceof IndexUnavailableError) return { content: [{ type: 'text', text: error.message }], isError: true };
-          return toolError(error, log, tool.name);
+          if (error instanceof IndexUnavailableError) {
+            log.warn({ event: 'call_refused', ...took(), code: 'index_unavailable' }, `${tool.name} refused: index_unavailable`);
+            result = { content: [{ type: 'text', text: error.message }], isError: true };
+          } else {
+            result = toolError(error, log, took());
+          }
         }
+        const done = took();
+        if (done.durationMs > slowCallMs) log.warn({ event: 'call_slow', ...done }, `${tool.name} took ${done.durationMs} ms`);
+        return result;
       },
     );
   }

@@ -11,6 +11,7 @@ import { removeRepo, syncRepo } from '../note-index/indexer.ts';
 import type { SqlClient } from '../note-index/sql-client.ts';
 import { LocalRepoHost } from '../repo-host/local/local-repo-host.ts';
 import { IndexUnavailableError, Installation } from './installation.ts';
+import { silentLogger } from './log.ts';
 
 /** Waits until `condition` holds, checking every 50 ms; fails after `ms` (generous: no timing is asserted). */
 async function eventually(condition: () => Promise<boolean>, ms = 15_000): Promise<void> {
@@ -42,7 +43,7 @@ describe('Installation', () => {
     ]);
     makeRepo(join(dir.path, 'plain'), [{ message: 'Start', files: { 'readme.md': '# Plain\n' } }]);
     host = new LocalRepoHost({ reposDir: dir.path });
-    installation = Installation.open({ name: 'test', host, sql, pollIntervalMs: 50 });
+    installation = Installation.open({ name: 'test', host, sql, pollIntervalMs: 50, log: silentLogger() });
     await installation.start();
   });
 
@@ -141,8 +142,7 @@ describe('Installation', () => {
     // A fresh index: the installation of beforeEach is closed and its repositories forgotten.
     await installation.close();
     for (const name of ['notes', 'plain']) await removeRepo(sql, name);
-    const quiet = () => undefined;
-    installation = Installation.open({ name: 'test', host, sql, pollIntervalMs: 50, log: quiet });
+    installation = Installation.open({ name: 'test', host, sql, pollIntervalMs: 50, log: silentLogger() });
     await installation.startInBackground();
     const access = (await host.authenticate(undefined))!;
     const vaults = await installation.vaultsFor(access);
@@ -155,7 +155,7 @@ describe('Installation', () => {
 
   test('a startup that fails as a whole makes ready() and every context reject with IndexUnavailableError', async () => {
     const gone = new LocalRepoHost({ reposDir: join(dir.path, 'no such folder') });
-    const failed = Installation.open({ name: 'test', host: gone, sql, log: () => undefined });
+    const failed = Installation.open({ name: 'test', host: gone, sql, log: silentLogger() });
     await expect(failed.startInBackground()).rejects.toThrow();
     await expect(failed.ready()).rejects.toBeInstanceOf(IndexUnavailableError);
     await expect(failed.contextFor((await host.authenticate(undefined))!, null)).rejects.toBeInstanceOf(IndexUnavailableError);

@@ -5,6 +5,7 @@ import type { VaultConfig } from '../config/vault-config.ts';
 import type { Access } from '../repo-host/person.ts';
 import type { RepoHost } from '../repo-host/repo-host.ts';
 import type { NoteIndex } from '../note-index/note-index.ts';
+import type { Logger } from './log.ts';
 
 /** A readable repository as a tool sees it: its name, summary and configuration. */
 export interface Vault {
@@ -42,6 +43,8 @@ export interface ToolContext {
    * the background poll within about two seconds; reads never wait for that check.
    */
   refresh(repo: string): Promise<void>;
+  /** Where the call says what it did (writes: see log.ts); bound to the tool and person during a call. */
+  log: Logger;
 }
 
 /** MCP tool annotations (MCP spec: ToolAnnotations). */

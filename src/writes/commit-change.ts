@@ -115,7 +115,8 @@ export function writableVault(ctx: ToolContext, repo: string): Vault {
  *    new state: `prepare` re-reads and re-applies, so a passage edit still lands when its
  *    passage is still there exactly once. After {@link MAX_ATTEMPTS} tries: VaultError
  *    `conflict` naming the commits that landed meanwhile and the files they touched;
- * 4. awaits `ctx.refresh(repo)`, so the next read sees the write.
+ * 4. logs the write (`event: "write"`: repository, tool, commit, person) and awaits
+ *    `ctx.refresh(repo)`, so the next read sees the write.
  * Writes to one repository from this process are prepared one at a time (a queue per host and
  * repository), so concurrent calls rarely need a retry; other processes are kept apart by the
  * compare-and-swap alone. `prepare` may return no files: nothing is committed, `commit` is null.
@@ -160,6 +161,10 @@ export async function commitChange<R>(
       const outcome = await ctx.host.commit(repo, { parent: read.head, files: prepared.files, author: ctx.access.person, message }, preparedFrom);
       if (outcome.ok) {
         rememberCommit(ctx.host, repo, outcome.commit);
+        ctx.log.info(
+          { event: 'write', repo, tool: parts.tool, commit: outcome.commit, person: ctx.access.person.login, files: prepared.files.length },
+          `${parts.tool} by ${ctx.access.person.login} committed ${outcome.commit.slice(0, 12)} to ${repo}`,
+        );
         const notes: string[] = [];
         try {
           await ctx.refresh(repo);
