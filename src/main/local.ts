@@ -93,7 +93,7 @@ export async function openLocalInstallation(
   if (!existsSync(reposDir)) throw new Error(`The repositories folder ${reposDir} does not exist.`);
   const name = installationName(settings);
   const users = settings.usersFile ? await loadUsersFile(resolve(settings.usersFile)) : null;
-  const host = new LocalRepoHost({ reposDir, users });
+  const host = new LocalRepoHost({ reposDir, users, log });
   const childFiles = options.childBuildFiles ?? (options.poll === false ? Infinity : childBuildFiles);
   const index = await openIndex(settings, name, reposDir, log, { host, childBuildFiles: childFiles, sharedIndexOnly: options.sharedIndexOnly ?? false });
   let installation: Installation | null = null;
