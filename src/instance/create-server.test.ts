@@ -156,6 +156,22 @@ describe('the tool wrapper', () => {
     }
   });
 
+  test('read_note without repo is refused with the repositories the person can read, and logged', async () => {
+    for (const [person, names] of [['maya', '"handbook", "projects"'], ['tom', '"handbook"']] as const) {
+      const client = await connectHttp(demo.url, '2026-07-28', { token: demoTokens[person] });
+      try {
+        const result = await client.callTool({ name: 'read_note', arguments: { path: 'README.md' } });
+        expect(result.isError).toBe(true);
+        const text = (result.content as Array<{ text: string }>)[0]!.text;
+        expect(text).toContain(`Give "repo": the repository this call works in, one of ${names}.`);
+        if (person === 'tom') expect(text).not.toContain('projects');
+      } finally {
+        await client.close();
+      }
+    }
+    expect(logged.events('call_refused')).toContainEqual(expect.objectContaining({ tool: 'read_note', code: 'bad_arguments' }));
+  });
+
   test('arguments that break the schema are refused before the handler runs', async () => {
     const client = await connectHttp(demo.url, '2026-07-28', { token: demoTokens.maya });
     try {

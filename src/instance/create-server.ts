@@ -1,6 +1,6 @@
 // The MCP server for one caller: the catalogue of the person's readable repositories (the
 // tools with their `repo` field, the instructions), and the one wrapper every call goes through.
-import { CLIENT_INFO_META_KEY, McpServer, type CallToolResult, type ServerContext, type Tool } from '@modelcontextprotocol/server';
+import { CLIENT_INFO_META_KEY, McpServer, type CallToolResult, type ServerContext, type StandardSchemaV1, type StandardSchemaWithJSON, type Tool } from '@modelcontextprotocol/server';
 import { catalogueFor, type Catalogue, type CatalogueRepo } from '../catalogue/catalogue.ts';
 import type { Access } from '../repo-host/person.ts';
 import { IndexUnavailableError, type Installation } from './installation.ts';
@@ -103,7 +103,7 @@ export function createCatalogueServer(options: CatalogueServerOptions): McpServe
       {
         title: entry.listed.title,
         description: entry.listed.description,
-        inputSchema: entry.input,
+        inputSchema: argumentRefusalsLogged(entry.input, log, tool.name),
         outputSchema: entry.output,
         annotations: entry.listed.annotations,
         ...(entry.listed._meta ? { _meta: entry.listed._meta } : {}),
@@ -139,6 +139,30 @@ export function createCatalogueServer(options: CatalogueServerOptions): McpServe
   server.server.removeRequestHandler('tools/list');
   server.server.setRequestHandler('tools/list', () => ({ tools: listed }));
   return server;
+}
+
+/**
+ * `schema` with its refusals logged: the SDK checks a call's arguments before the handler runs
+ * and answers a mismatch itself, so the `call_refused` line (code `bad_arguments`, with the
+ * issues' messages) is written here.
+ */
+function argumentRefusalsLogged(schema: StandardSchemaWithJSON, log: Logger, tool: string): StandardSchemaWithJSON {
+  const standard = schema['~standard'];
+  const report = (result: StandardSchemaV1.Result<unknown>): StandardSchemaV1.Result<unknown> => {
+    if (result.issues !== undefined && result.issues.length > 0) {
+      log.info({ event: 'call_refused', tool, code: 'bad_arguments', issues: result.issues.map((issue) => issue.message) }, `${tool} refused: bad_arguments`);
+    }
+    return result;
+  };
+  return {
+    '~standard': {
+      ...standard,
+      validate: (value, options) => {
+        const result = standard.validate(value, options);
+        return result instanceof Promise ? result.then(report) : report(result);
+      },
+    },
+  };
 }
 
 /** The catalogue's view of the readable vaults: name, summary and instructions, in the vaults' order. */

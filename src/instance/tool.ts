@@ -83,11 +83,18 @@ export function defineTool<I extends z.ZodRawShape, O extends z.ZodRawShape>(too
  * `{type: "string", description, anyOf: [{const, description}]}` over the readable
  * repositories, as in spec/acme-tools-list.json. Validation of the value itself happens
  * in the handler's lookup, so an unreadable repository is answered exactly like one that
- * does not exist.
+ * does not exist; a `repo` left out (where it is required) or not a string is refused with the
+ * names of the readable repositories.
  */
 export function repoField(choices: readonly RepoChoice[]): z.ZodString {
+  const names = choices.map((choice) => `"${choice.name}"`).join(', ');
+  // Missing or not a string: the refusal names the repositories, as lookupVault's does.
+  const refusal =
+    choices.length === 0
+      ? 'Give "repo": the repository this call works in. You can read no repository here.'
+      : `Give "repo": the repository this call works in, one of ${names}.`;
   return z
-    .string()
+    .string({ error: refusal })
     .describe('The repository this call works in.')
     .meta({
       anyOf: choices.map((choice) => (choice.summary === null ? { const: choice.name } : { const: choice.name, description: choice.summary })),
