@@ -18,6 +18,7 @@ import { baseView } from '../src/instance/tools/base-view.ts';
 import { migrate } from '../src/note-index/migrate.ts';
 import { openPglite } from '../src/note-index/pglite-client.ts';
 import { LocalRepoHost } from '../src/repo-host/local/local-repo-host.ts';
+import { silentLogger } from '../src/instance/log.ts';
 
 const runs = Number(process.argv[2] ?? 9);
 const person = { login: 'bench', name: 'Bench', email: 'bench@example.com' };
@@ -147,7 +148,7 @@ if (haveHelp) {
 const host = new LocalRepoHost({ reposDir, as: person });
 const sql = await openPglite(null);
 await migrate(sql);
-const installation = Installation.open({ name: 'bench', host, sql, log: () => undefined });
+const installation = Installation.open({ name: 'bench', host, sql, log: silentLogger() });
 const indexStart = performance.now();
 await installation.start({ poll: false });
 const indexMs = performance.now() - indexStart;

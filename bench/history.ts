@@ -18,6 +18,7 @@ import { writeResultsSection } from './results-section.ts';
 import type { NoteIndex } from '../src/note-index/note-index.ts';
 import { runGit } from '../src/repo-host/git/run-git.ts';
 import { LocalRepoHost } from '../src/repo-host/local/local-repo-host.ts';
+import { silentLogger } from '../src/instance/log.ts';
 
 const runs = Number(process.argv[2] ?? 9);
 const only = process.argv[3];
@@ -45,6 +46,7 @@ const ctx: ToolContext = {
   host,
   clientName: 'bench',
   refresh: async () => {},
+  log: silentLogger(),
 };
 const history = (args: Record<string, unknown>) => noteHistory.handler(noteHistory.input(z.string()).parse({ repo: 'help', ...args }), ctx);
 const search = (args: Record<string, unknown>) => searchHistory.handler(searchHistory.input(z.string()).parse({ repo: 'help', ...args }), ctx);

@@ -21,6 +21,7 @@ import type { Person } from '../src/repo-host/person.ts';
 import { makeRepo } from '../test/support/git-fixture.ts';
 import { describeMachine, machineMarkdown } from './machine.ts';
 import { writeResultsSection } from './results-section.ts';
+import { silentLogger } from '../src/instance/log.ts';
 
 const runs = Number(process.argv[2] ?? 21);
 const person: Person = { login: 'bench', name: 'Bench', email: 'bench@example.com' };
@@ -74,6 +75,7 @@ const bare = (repo: string, repoHost: LocalRepoHost = host): ToolContext => ({
   host: repoHost,
   clientName: 'bench',
   refresh: async () => undefined,
+  log: silentLogger(),
 });
 /** Edits line `item n` of a generated note, back and forth. */
 const toggles = new Map<number, boolean>();
@@ -131,7 +133,7 @@ if (existsSync(bundle)) {
 // 3. The whole flow: installation, PGlite index, each commit put into the index from its own files.
 const sql = await openPglite(null);
 await migrate(sql);
-const installation = Installation.open({ name: 'bench', host, sql, log: () => undefined });
+const installation = Installation.open({ name: 'bench', host, sql, log: silentLogger() });
 await installation.start({ poll: false });
 const ctx = await installation.contextFor({ person, read: new Set(['gen']), write: new Set(['gen']) }, 'bench');
 row('edit_note, 500-note repository, commit + index update (PGlite in process)', await measure((i) => toggle(i, ctx)), '≤ 100 ms (p50)');

@@ -1,6 +1,9 @@
-// Shows the indexing of each repository as a progress bar on a terminal (cli-progress).
+// Shows the indexing of each repository as a progress bar on a terminal (cli-progress), and
+// as a log line every few seconds elsewhere.
 import cliProgress from 'cli-progress';
+import { indexProgressLog } from '../instance/index-progress-log.ts';
 import type { IndexProgress } from '../instance/installation.ts';
+import type { Logger } from '../instance/log.ts';
 
 /** A progress display: the callback for the installation, and `stop` to end it. */
 export interface ProgressDisplay {
@@ -10,18 +13,10 @@ export interface ProgressDisplay {
 
 /**
  * One bar per repository on `stream` when it is a terminal; elsewhere (a pipe, a log file)
- * nothing until done, then one line per repository that had files to index.
+ * `index_progress` lines through `log` every few seconds ({@link indexProgressLog}).
  */
-export function indexProgress(stream: NodeJS.WriteStream = process.stderr): ProgressDisplay {
-  if (!stream.isTTY) {
-    const totals = new Map<string, number>();
-    return {
-      onProgress: (repo, _done, total) => void totals.set(repo, total),
-      stop: () => {
-        for (const [repo, total] of totals) if (total > 0) stream.write(`Indexed ${total} changed files of ${repo}\n`);
-      },
-    };
-  }
+export function indexProgress(log: Logger, stream: NodeJS.WriteStream = process.stderr): ProgressDisplay {
+  if (!stream.isTTY) return { onProgress: indexProgressLog(log), stop: () => undefined };
   const multibar = new cliProgress.MultiBar(
     { stream, format: '{repo} |{bar}| {value}/{total} files', hideCursor: true, clearOnComplete: false, stopOnComplete: false },
     cliProgress.Presets.shades_classic,

@@ -3,9 +3,10 @@
 import { resolve } from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import packageJson from '../../package.json' with { type: 'json' };
-import { stderrLog } from '../instance/log.ts';
+import { logLevels, type Logger } from '../instance/log.ts';
 import { defaultDemoDir, serveDemo } from '../main/demo.ts';
 import { openLocalInstallation, serveLocal, type LocalServer, type LocalSettings } from '../main/local.ts';
+import { processLogger } from '../main/logger.ts';
 import { serveLocalStdio } from '../main/stdio.ts';
 import { indexProgress } from './index-progress.ts';
 
@@ -16,6 +17,7 @@ interface InstallationOptions {
   data?: string;
   users?: string;
   databaseUrl?: string;
+  logLevel?: string;
 }
 
 function port(value: string): number {
@@ -30,8 +32,15 @@ function addInstallationOptions(command: Command, withUsers: boolean): Command {
     .option('--name <name>', 'the installation name, the path of the MCP address (default: the folder name of --repos)')
     .option('--data <dir>', 'where the embedded index (PGlite) is kept (default: <repos>/.major-vault)')
     .option('--database-url <url>', 'use this Postgres server for the index instead of PGlite, in a schema named after the installation (default: $DATABASE_URL)');
+  addLogLevelOption(command);
   if (withUsers) command.option('--users <file>', 'a users file (JSONC): each person with a login, name, e-mail, token and the repositories they read and write; without one, you alone read and write everything');
   return command;
+}
+
+function addLogLevelOption(command: Command): Command {
+  return command.addOption(
+    new Option('--log-level <level>', 'how much to log, as JSON lines on standard error (default: $MAJOR_VAULT_LOG_LEVEL, else info)').choices(logLevels),
+  );
 }
 
 function settingsOf(options: InstallationOptions): LocalSettings {
@@ -45,8 +54,8 @@ function settingsOf(options: InstallationOptions): LocalSettings {
 }
 
 /** Prints the address, then keeps serving until Ctrl-C or SIGTERM. */
-function announce(server: LocalServer): void {
-  if (server.local.indexNote) stderrLog(server.local.indexNote);
+function announce(server: LocalServer, log: Logger): void {
+  if (server.local.indexNote) log.warn(server.local.indexNote);
   console.log(`Major Vault serving ${server.local.name} at ${server.url.href}`);
   let stopping = false;
   const stop = () => {
@@ -72,14 +81,15 @@ addInstallationOptions(
     .option('--host <host>', 'the interface to listen on; anything but loopback needs --users', '127.0.0.1'),
   true,
 ).action(async (options: InstallationOptions & { port: number; host: string }) => {
-  const progress = indexProgress();
+  const log = processLogger(options.logLevel);
+  const progress = indexProgress(log);
   let server: LocalServer;
   try {
-    server = await serveLocal({ ...settingsOf(options), port: options.port, hostname: options.host }, { onProgress: progress.onProgress });
+    server = await serveLocal({ ...settingsOf(options), port: options.port, hostname: options.host }, { log, onProgress: progress.onProgress });
   } finally {
     progress.stop();
   }
-  announce(server);
+  announce(server, log);
 });
 
 addInstallationOptions(
@@ -89,15 +99,16 @@ addInstallationOptions(
     .option('--as <login>', 'with --users: the person this connection acts as, by login (needed when the file lists several)'),
   true,
 ).action(async (options: InstallationOptions & { as?: string }) => {
-  await serveLocalStdio({ ...settingsOf(options), ...(options.as !== undefined ? { as: options.as } : {}) });
+  await serveLocalStdio({ ...settingsOf(options), ...(options.as !== undefined ? { as: options.as } : {}) }, { log: processLogger(options.logLevel) });
 });
 
 addInstallationOptions(program.command('index').description('Build or update the index of the repositories, then exit.'), false).action(async (options: InstallationOptions) => {
-  const progress = indexProgress();
+  const log = processLogger(options.logLevel);
+  const progress = indexProgress(log);
   try {
-    const local = await openLocalInstallation(settingsOf(options), { onProgress: progress.onProgress, poll: false, sharedIndexOnly: true });
+    const local = await openLocalInstallation(settingsOf(options), { log, onProgress: progress.onProgress, poll: false, sharedIndexOnly: true });
     progress.stop();
-    if (local.indexNote) stderrLog(local.indexNote);
+    if (local.indexNote) log.warn(local.indexNote);
     console.log(`Indexed ${local.name}: ${local.installation.repoNames().join(', ') || 'no repositories'}`);
     await local.close();
   } catch (error) {
@@ -106,19 +117,20 @@ addInstallationOptions(program.command('index').description('Build or update the
   }
 });
 
-program
-  .command('demo')
+addLogLevelOption(program.command('demo'))
   .description('Build the demo installation "acme" (two Git repositories, handbook and projects) if it is not there yet, and serve it.')
   .option('--dir <dir>', 'where the demo is built and kept (default: $MAJOR_VAULT_DEMO_DIR, else demo/ in the checkout)')
   .addOption(new Option('--port <port>', 'the port to listen on').default(8787).argParser(port))
   .option('--host <host>', 'the loopback interface to listen on', '127.0.0.1')
-  .action(async (options: { dir?: string; port: number; host: string }) => {
-    const progress = indexProgress();
+  .action(async (options: { dir?: string; port: number; host: string; logLevel?: string }) => {
+    const log = processLogger(options.logLevel);
+    const progress = indexProgress(log);
     let server: LocalServer;
     try {
       server = await serveDemo(
         { ...(options.dir !== undefined ? { dir: options.dir } : {}), port: options.port, hostname: options.host },
         {
+          log,
           onProgress: progress.onProgress,
           onBuilt: (dir, now) => {
             if (now) process.stderr.write(`Built the demo in ${dir}\n`);
@@ -128,7 +140,7 @@ program
     } finally {
       progress.stop();
     }
-    announce(server);
+    announce(server, log);
     console.log(`Its repositories are in ${resolve(options.dir ?? defaultDemoDir(), 'acme')}; open the address in a browser to see how to connect.`);
   });
 
@@ -136,7 +148,7 @@ try {
   await program.parseAsync(process.argv);
 } catch (error) {
   // Operator errors are sentences; anything else also gets its stack.
-  if (error instanceof Error && !(error.name === 'Error' && error.message.length < 500)) stderrLog('failed', error);
+  if (error instanceof Error && !(error.name === 'Error' && error.message.length < 500)) console.error(`major-vault: failed\n${error.stack ?? error.message}`);
   else console.error(`major-vault: ${error instanceof Error ? error.message : String(error)}`);
   process.exit(1);
 }

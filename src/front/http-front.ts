@@ -7,7 +7,7 @@ import { toNodeHandler } from '@modelcontextprotocol/node';
 import { createMcpHandler, validateHostHeader, validateOriginHeader, type McpHttpHandler } from '@modelcontextprotocol/server';
 import { createVaultServer } from '../instance/create-server.ts';
 import type { Installation } from '../instance/installation.ts';
-import type { Log } from '../instance/log.ts';
+import type { Logger } from '../instance/log.ts';
 import type { ToolDefinition } from '../instance/tool.ts';
 import type { Access } from '../repo-host/person.ts';
 import { cachedAuthenticate } from './access-cache.ts';
@@ -27,7 +27,7 @@ export interface FrontOptions {
   name: string;
   installation: Installation;
   tools: readonly ToolDefinition[];
-  log: Log;
+  log: Logger;
   /**
    * Hostnames (no port; IPv6 in brackets) that `Host` and `Origin` may name besides the
    * loopback names, or `'any'` when bound to every interface. `'any'` is only safe with
@@ -72,7 +72,7 @@ export function createFront(options: FrontOptions): Front {
       if (!caller) throw new Error('An MCP request reached the handler without a checked caller.');
       return createVaultServer({ installation, access: caller.access, tools: options.tools, log, clientName: caller.clientName });
     },
-    { onerror: (error) => log('an MCP request failed', error) },
+    { onerror: (error) => log.error({ err: error }, 'an MCP request failed') },
   );
 
   async function serveMcp(request: Request, resourceUrl: URL): Promise<Response> {
@@ -147,8 +147,8 @@ export interface ListeningFront {
  * Serves `front` with `node:http` on `hostname:port` (port 0 picks a free one) and resolves
  * once it listens. `close` stops accepting, ends open connections and closes the front.
  */
-export async function listenFront(front: Front, options: { port: number; hostname: string; log: Log }): Promise<ListeningFront> {
-  const handle = toNodeHandler(front, { onerror: (error) => options.log('an HTTP request failed', error) });
+export async function listenFront(front: Front, options: { port: number; hostname: string; log: Logger }): Promise<ListeningFront> {
+  const handle = toNodeHandler(front, { onerror: (error) => options.log.error({ err: error }, 'an HTTP request failed') });
   const server = createServer((req, res) => void handle(req, res));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

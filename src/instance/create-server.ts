@@ -1,13 +1,13 @@
 // The MCP server for one caller: the catalogue of the person's readable repositories (the
 // tools with their `repo` field, the instructions), and the one wrapper every call goes through.
-import { CLIENT_INFO_META_KEY, McpServer, type CallToolResult, type ServerContext, type Tool } from '@modelcontextprotocol/server';
+import { CLIENT_INFO_META_KEY, McpServer, type CallToolResult, type ServerContext, type StandardSchemaV1, type StandardSchemaWithJSON, type Tool } from '@modelcontextprotocol/server';
 import { catalogueFor, type Catalogue, type CatalogueRepo } from '../catalogue/catalogue.ts';
 import type { Access } from '../repo-host/person.ts';
 import { IndexUnavailableError, type Installation } from './installation.ts';
-import type { Log } from './log.ts';
+import type { Logger } from './log.ts';
 import { serverInfo } from './server-info.ts';
 import type { ToolContext, ToolDefinition, Vault } from './tool.ts';
-import { toolError, toolResult } from './tool-result.ts';
+import { toolError, toolResult, type CallFields } from './tool-result.ts';
 
 /**
  * How long a client may keep `tools/list` and `server/discover` (2026-07-28 `ttlMs`), in
@@ -16,6 +16,9 @@ import { toolError, toolResult } from './tool-result.ts';
  */
 export const listTtlMs = 60_000;
 
+/** A tool call that takes longer than this many milliseconds is logged as `call_slow`. */
+export const slowCallMs = 1000;
+
 /** What {@link createVaultServer} needs. */
 export interface VaultServerOptions {
   installation: Installation;
@@ -23,7 +26,8 @@ export interface VaultServerOptions {
   access: Access;
   /** The registry (normally `allTools`). */
   tools: readonly ToolDefinition[];
-  log: Log;
+  /** Where each call is logged: refusals, failures, slow calls (see log.ts). */
+  log: Logger;
   /**
    * The client's name when the transport knows it from elsewhere (a 2025-era HTTP client's
    * session id); the request's own `clientInfo` wins when it carries one.
@@ -62,7 +66,8 @@ export interface CatalogueServerOptions {
    * Rejecting with {@link IndexUnavailableError} answers the call with its message.
    */
   context(clientName: string | null): Promise<ToolContext>;
-  log: Log;
+  /** Where each call is logged: refusals, failures, slow calls (see log.ts). */
+  log: Logger;
   /** The client's name when the transport knows it from elsewhere; the request's `clientInfo` wins. */
   clientName?: string | null;
 }
@@ -76,7 +81,10 @@ export interface CatalogueServerOptions {
  *   comes from `context` (the named repository, when an own write is not in the index yet,
  *   is brought up to date first); the handler's result becomes `structuredContent` plus the
  *   same JSON as text; a VaultError becomes a tool error with its message; anything else is
- *   logged with its cause and answered generically.
+ *   logged with its cause and answered generically;
+ * - each call is logged as one line (log.ts): `call_refused` with the refusal's code,
+ *   `call_failed`, else `call` at debug; and `call_slow` when it took over {@link slowCallMs}. The
+ *   handler's context logs through a child logger bound to the tool (its writes).
  */
 export function createCatalogueServer(options: CatalogueServerOptions): McpServer {
   const { catalogue, log } = options;
@@ -95,21 +103,34 @@ export function createCatalogueServer(options: CatalogueServerOptions): McpServe
       {
         title: entry.listed.title,
         description: entry.listed.description,
-        inputSchema: entry.input,
+        inputSchema: argumentRefusalsLogged(entry.input, log, tool.name),
         outputSchema: entry.output,
         annotations: entry.listed.annotations,
         ...(entry.listed._meta ? { _meta: entry.listed._meta } : {}),
       },
       async (args: unknown, extra: ServerContext): Promise<CallToolResult> => {
+        const startedAt = performance.now();
+        const input = args as Record<string, unknown>;
+        const call: Omit<CallFields, 'durationMs'> = { tool: tool.name, ...(typeof input['repo'] === 'string' ? { repo: input['repo'] } : {}) };
+        const took = (): CallFields => ({ ...call, durationMs: Math.round(performance.now() - startedAt) });
+        let result: CallToolResult;
         try {
-          const input = args as Record<string, unknown>;
           const context = await options.context(clientNameOf(server, extra) ?? options.clientName ?? null);
+          call.person = context.access.person.login;
           await refreshFor(context, input['repo']);
-          return toolResult(await tool.handler(input, context));
+          result = toolResult(await tool.handler(input, { ...context, log: context.log.child({ tool: tool.name }) }));
+          log.debug({ event: 'call', ...took() }, `${tool.name} answered`);
         } catch (error) {
-          if (error instanceof IndexUnavailableError) return { content: [{ type: 'text', text: error.message }], isError: true };
-          return toolError(error, log, tool.name);
+          if (error instanceof IndexUnavailableError) {
+            log.warn({ event: 'call_refused', ...took(), code: 'index_unavailable' }, `${tool.name} refused: index_unavailable`);
+            result = { content: [{ type: 'text', text: error.message }], isError: true };
+          } else {
+            result = toolError(error, log, took());
+          }
         }
+        const done = took();
+        if (done.durationMs > slowCallMs) log.warn({ event: 'call_slow', ...done }, `${tool.name} took ${done.durationMs} ms`);
+        return result;
       },
     );
   }
@@ -118,6 +139,30 @@ export function createCatalogueServer(options: CatalogueServerOptions): McpServe
   server.server.removeRequestHandler('tools/list');
   server.server.setRequestHandler('tools/list', () => ({ tools: listed }));
   return server;
+}
+
+/**
+ * `schema` with its refusals logged: the SDK checks a call's arguments before the handler runs
+ * and answers a mismatch itself, so the `call_refused` line (code `bad_arguments`, with the
+ * issues' messages) is written here.
+ */
+function argumentRefusalsLogged(schema: StandardSchemaWithJSON, log: Logger, tool: string): StandardSchemaWithJSON {
+  const standard = schema['~standard'];
+  const report = (result: StandardSchemaV1.Result<unknown>): StandardSchemaV1.Result<unknown> => {
+    if (result.issues !== undefined && result.issues.length > 0) {
+      log.info({ event: 'call_refused', tool, code: 'bad_arguments', issues: result.issues.map((issue) => issue.message) }, `${tool} refused: bad_arguments`);
+    }
+    return result;
+  };
+  return {
+    '~standard': {
+      ...standard,
+      validate: (value, options) => {
+        const result = standard.validate(value, options);
+        return result instanceof Promise ? result.then(report) : report(result);
+      },
+    },
+  };
 }
 
 /** The catalogue's view of the readable vaults: name, summary and instructions, in the vaults' order. */

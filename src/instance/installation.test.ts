@@ -6,11 +6,13 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { alice, makeRepo, tempDir } from '../../test/support/git-fixture.ts';
+import { capturedLog, type CapturedLog } from '../../test/support/captured-log.ts';
 import { openTestDatabase } from '../../test/support/test-database.ts';
 import { removeRepo, syncRepo } from '../note-index/indexer.ts';
 import type { SqlClient } from '../note-index/sql-client.ts';
 import { LocalRepoHost } from '../repo-host/local/local-repo-host.ts';
 import { IndexUnavailableError, Installation } from './installation.ts';
+import { silentLogger } from './log.ts';
 
 /** Waits until `condition` holds, checking every 50 ms; fails after `ms` (generous: no timing is asserted). */
 async function eventually(condition: () => Promise<boolean>, ms = 15_000): Promise<void> {
@@ -26,6 +28,7 @@ describe('Installation', () => {
   let sql: SqlClient;
   let host: LocalRepoHost;
   let installation: Installation;
+  let logged: CapturedLog;
 
   beforeEach(async () => {
     dir = tempDir('mv-installation-');
@@ -42,7 +45,8 @@ describe('Installation', () => {
     ]);
     makeRepo(join(dir.path, 'plain'), [{ message: 'Start', files: { 'readme.md': '# Plain\n' } }]);
     host = new LocalRepoHost({ reposDir: dir.path });
-    installation = Installation.open({ name: 'test', host, sql, pollIntervalMs: 50 });
+    logged = capturedLog();
+    installation = Installation.open({ name: 'test', host, sql, pollIntervalMs: 50, log: logged.log });
     await installation.start();
   });
 
@@ -86,6 +90,13 @@ describe('Installation', () => {
   test('an edit made outside the server (an editor) reaches the index through the poll', async () => {
     writeFileSync(join(dir.path, 'notes', 'c.md'), '# C\n');
     await eventually(async () => (await installation.index.notePaths('notes')).includes('c.md'));
+    // Logged once the update is done (the notes are in the index a moment before): the startup's build, then the update.
+    const updates = () => logged.events('index_updated').filter((line) => line['repo'] === 'notes');
+    await eventually(async () => updates().length === 2);
+    expect(updates()).toEqual([
+      expect.objectContaining({ level: 30, changed: 2, removed: 0 }),
+      expect.objectContaining({ level: 30, repo: 'notes', head: expect.any(String), changed: 1, removed: 0, durationMs: expect.any(Number) }),
+    ]);
   });
 
   test('refresh brings a repository up to date at once, and a changed .vault/ is read again', async () => {
@@ -141,8 +152,7 @@ describe('Installation', () => {
     // A fresh index: the installation of beforeEach is closed and its repositories forgotten.
     await installation.close();
     for (const name of ['notes', 'plain']) await removeRepo(sql, name);
-    const quiet = () => undefined;
-    installation = Installation.open({ name: 'test', host, sql, pollIntervalMs: 50, log: quiet });
+    installation = Installation.open({ name: 'test', host, sql, pollIntervalMs: 50, log: silentLogger() });
     await installation.startInBackground();
     const access = (await host.authenticate(undefined))!;
     const vaults = await installation.vaultsFor(access);
@@ -155,7 +165,7 @@ describe('Installation', () => {
 
   test('a startup that fails as a whole makes ready() and every context reject with IndexUnavailableError', async () => {
     const gone = new LocalRepoHost({ reposDir: join(dir.path, 'no such folder') });
-    const failed = Installation.open({ name: 'test', host: gone, sql, log: () => undefined });
+    const failed = Installation.open({ name: 'test', host: gone, sql, log: silentLogger() });
     await expect(failed.startInBackground()).rejects.toThrow();
     await expect(failed.ready()).rejects.toBeInstanceOf(IndexUnavailableError);
     await expect(failed.contextFor((await host.authenticate(undefined))!, null)).rejects.toBeInstanceOf(IndexUnavailableError);

@@ -9,7 +9,7 @@ import { isVaultError } from '../vault-error.ts';
 import type { Access } from '../repo-host/person.ts';
 import type { Change, CommitResult, FileChange, RepoHost } from '../repo-host/repo-host.ts';
 import type { RepoChoice, ToolContext, Vault } from './tool.ts';
-import { stderrLog, type Log } from './log.ts';
+import type { Logger } from './log.ts';
 
 /** Options for {@link Installation.open}. */
 export interface InstallationOptions {
@@ -18,7 +18,8 @@ export interface InstallationOptions {
   host: RepoHost;
   /** The index database, already migrated. */
   sql: SqlClient;
-  log?: Log;
+  /** Where the installation says what it does: index updates, failures (see log.ts). */
+  log: Logger;
   /** How often the background poll looks for outside changes, in milliseconds. Default 1000. */
   pollIntervalMs?: number;
 }
@@ -91,7 +92,7 @@ export class Installation {
    */
   readonly toolHost: RepoHost;
   private readonly repos = new Map<string, RepoState>();
-  private readonly log: Log;
+  private readonly log: Logger;
   private poll: ReturnType<typeof setInterval> | null = null;
   /** The startup: listing (repositories and `.vault/` read), then indexing (null until started). */
   private listing: Promise<void> | null = null;
@@ -106,7 +107,7 @@ export class Installation {
     readonly name: string,
     readonly host: RepoHost,
     readonly sql: SqlClient,
-    log: Log,
+    log: Logger,
     private readonly pollIntervalMs: number,
   ) {
     this.log = log;
@@ -116,7 +117,7 @@ export class Installation {
 
   /** Creates the installation; nothing is indexed until {@link start}. */
   static open(options: InstallationOptions): Installation {
-    return new Installation(options.name, options.host, options.sql, options.log ?? stderrLog, options.pollIntervalMs ?? 1000);
+    return new Installation(options.name, options.host, options.sql, options.log, options.pollIntervalMs ?? 1000);
   }
 
   /**
@@ -236,6 +237,7 @@ export class Installation {
       host: this.toolHost,
       clientName,
       refresh: (repo) => this.refresh(repo),
+      log: this.log,
     };
   }
 
@@ -366,12 +368,19 @@ export class Installation {
     try {
       const fingerprint = await this.host.fingerprint(state.name);
       if (fingerprint === state.fingerprint) return;
+      const startedAt = performance.now();
       const progress = onProgress ? (done: number, total: number) => onProgress(state.name, done, total) : undefined;
       const result = await syncRepo(this.sql, this.host, state.name, progress ? { onProgress: progress } : {});
       state.head = result.head;
       await this.loadConfig(state);
       state.fingerprint = result.fingerprint;
       this.reported.delete(state.name);
+      if (result.changed > 0 || result.removed > 0) {
+        this.log.info(
+          { event: 'index_updated', repo: state.name, head: result.head, changed: result.changed, removed: result.removed, durationMs: Math.round(performance.now() - startedAt) },
+          `indexed ${result.changed} changed and ${result.removed} removed files of ${state.name}`,
+        );
+      }
     } catch (error) {
       // The repository went away: the next tick lists the repositories again and drops it.
       if (isVaultError(error, 'repo_not_found')) {
@@ -411,7 +420,7 @@ export class Installation {
   private reportOnce(key: string, message: string, error: unknown): void {
     if (this.reported.has(key)) return;
     this.reported.add(key);
-    this.log(message, error);
+    this.log.error({ err: error }, message);
   }
 }
 

@@ -3,6 +3,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import { isVaultError } from '../vault-error.ts';
 import { boundedMessage } from './tools/answer-budget.ts';
+import type { Logger } from './log.ts';
 
 /**
  * A handler's result as MCP sends it: `structuredContent` (validated by the SDK against the
@@ -16,16 +17,28 @@ export function toolResult(result: Record<string, unknown>): CallToolResult {
 /** The text of the generic answer to an unexpected failure; the cause goes to the log only. */
 export const internalErrorText = 'Major Vault failed to answer this call because of an internal error. It has been logged; try again, and if it keeps failing, tell the administrator.';
 
+/** What a call's log line says about it besides the outcome: the tool, and when known the repository and person. */
+export interface CallFields {
+  tool: string;
+  repo?: string;
+  person?: string;
+  /** How long the call took, in milliseconds. */
+  durationMs: number;
+}
+
 /**
- * A thrown error as a tool error. A VaultError's message is the whole answer (it already
- * says what was wrong and how to succeed), cut within 40,000 characters when it repeats an
- * overlong argument ({@link boundedMessage}); anything else is reported through `log` with its
- * cause and answered with {@link internalErrorText}, so no stack, path or query leaks.
+ * A thrown error as a tool error, logged as one line. A VaultError's message is the whole
+ * answer (it already says what was wrong and how to succeed), cut within 40,000 characters
+ * when it repeats an overlong argument ({@link boundedMessage}), logged at info as
+ * `call_refused` with its code; anything else is logged at error as `call_failed` (code
+ * `internal`) with its cause and answered with {@link internalErrorText}, so no stack, path
+ * or query leaks.
  */
-export function toolError(error: unknown, log: (message: string, error: unknown) => void, toolName: string): CallToolResult {
+export function toolError(error: unknown, log: Logger, call: CallFields): CallToolResult {
   if (isVaultError(error) && error.code !== 'internal') {
+    log.info({ event: 'call_refused', ...call, code: error.code }, `${call.tool} refused: ${error.code}`);
     return { content: [{ type: 'text', text: boundedMessage(error.message) }], isError: true };
   }
-  log(`tool ${toolName} failed`, error);
+  log.error({ event: 'call_failed', ...call, code: 'internal', err: error }, `tool ${call.tool} failed`);
   return { content: [{ type: 'text', text: internalErrorText }], isError: true };
 }

@@ -5,6 +5,7 @@ import type { VaultConfig } from '../config/vault-config.ts';
 import type { Access } from '../repo-host/person.ts';
 import type { RepoHost } from '../repo-host/repo-host.ts';
 import type { NoteIndex } from '../note-index/note-index.ts';
+import type { Logger } from './log.ts';
 
 /** A readable repository as a tool sees it: its name, summary and configuration. */
 export interface Vault {
@@ -42,6 +43,8 @@ export interface ToolContext {
    * the background poll within about two seconds; reads never wait for that check.
    */
   refresh(repo: string): Promise<void>;
+  /** Where the call says what it did (writes: see log.ts); bound to the tool and person during a call. */
+  log: Logger;
 }
 
 /** MCP tool annotations (MCP spec: ToolAnnotations). */
@@ -80,11 +83,18 @@ export function defineTool<I extends z.ZodRawShape, O extends z.ZodRawShape>(too
  * `{type: "string", description, anyOf: [{const, description}]}` over the readable
  * repositories, as in spec/acme-tools-list.json. Validation of the value itself happens
  * in the handler's lookup, so an unreadable repository is answered exactly like one that
- * does not exist.
+ * does not exist; a `repo` left out (where it is required) or not a string is refused with the
+ * names of the readable repositories.
  */
 export function repoField(choices: readonly RepoChoice[]): z.ZodString {
+  const names = choices.map((choice) => `"${choice.name}"`).join(', ');
+  // Missing or not a string: the refusal names the repositories, as lookupVault's does.
+  const refusal =
+    choices.length === 0
+      ? 'Give "repo": the repository this call works in. You can read no repository here.'
+      : `Give "repo": the repository this call works in, one of ${names}.`;
   return z
-    .string()
+    .string({ error: refusal })
     .describe('The repository this call works in.')
     .meta({
       anyOf: choices.map((choice) => (choice.summary === null ? { const: choice.name } : { const: choice.name, description: choice.summary })),

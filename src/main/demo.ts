@@ -3,7 +3,7 @@
 import { join, resolve } from 'node:path';
 import { buildDemo, isDemoBuilt } from '../demo/build-demo.ts';
 import type { IndexProgress } from '../instance/installation.ts';
-import type { Log } from '../instance/log.ts';
+import type { Logger } from '../instance/log.ts';
 import { serveLocal, type LocalServer } from './local.ts';
 
 /** The demo folder: `$MAJOR_VAULT_DEMO_DIR`, else `demo/` in the checkout. */
@@ -26,7 +26,7 @@ export interface DemoSettings {
  */
 export async function serveDemo(
   settings: DemoSettings,
-  options: { log?: Log; onProgress?: IndexProgress; onBuilt?: (dir: string, builtNow: boolean) => void } = {},
+  options: { log?: Logger; onProgress?: IndexProgress; onBuilt?: (dir: string, builtNow: boolean) => void } = {},
 ): Promise<LocalServer> {
   const dir = resolve(settings.dir ?? defaultDemoDir());
   const builtBefore = isDemoBuilt(dir);

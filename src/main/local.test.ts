@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeRepo, tempDir } from '../../test/support/git-fixture.ts';
 import { lockIndexDir } from './index-lock.ts';
 import { openLocalInstallation } from './local.ts';
+import { silentLogger } from '../instance/log.ts';
 
 describe('openLocalInstallation with PGlite', () => {
   const dir = tempDir('mv-local-');
@@ -27,7 +28,7 @@ describe('openLocalInstallation with PGlite', () => {
     const progress: Array<[string, number, number]> = [];
     const local = await openLocalInstallation(
       { reposDir, dataDir },
-      { childBuildFiles: 1, poll: true, onProgress: (repo, done, total) => progress.push([repo, done, total]), log: () => undefined },
+      { childBuildFiles: 1, poll: true, onProgress: (repo, done, total) => progress.push([repo, done, total]), log: silentLogger() },
     );
     try {
       expect(local.indexNote).toBeNull();

@@ -16,7 +16,7 @@ import { loadUsersFile, type UsersFile } from '../config/users-file.ts';
 import { createFront, listenFront, loopbackHostnames } from '../front/http-front.ts';
 import { allTools } from '../instance/all-tools.ts';
 import { Installation, type IndexProgress } from '../instance/installation.ts';
-import { stderrLog, type Log } from '../instance/log.ts';
+import type { Logger } from '../instance/log.ts';
 import type { ToolDefinition } from '../instance/tool.ts';
 import { migrate } from '../note-index/migrate.ts';
 import { openPglite } from '../note-index/pglite-client.ts';
@@ -24,6 +24,7 @@ import { openPostgres } from '../note-index/postgres-client.ts';
 import type { SqlClient } from '../note-index/sql-client.ts';
 import { LocalRepoHost } from '../repo-host/local/local-repo-host.ts';
 import { lockIndexDir, type IndexLock } from './index-lock.ts';
+import { processLogger } from './logger.ts';
 
 /** Where the installation lives and what it is called; every command takes these. */
 export interface LocalSettings {
@@ -85,14 +86,14 @@ export function installationName(settings: LocalSettings): string {
  */
 export async function openLocalInstallation(
   settings: LocalSettings,
-  options: { log?: Log; onProgress?: IndexProgress; poll?: boolean; as?: string; childBuildFiles?: number; sharedIndexOnly?: boolean } = {},
+  options: { log?: Logger; onProgress?: IndexProgress; poll?: boolean; as?: string; childBuildFiles?: number; sharedIndexOnly?: boolean } = {},
 ): Promise<LocalInstallation> {
-  const log = options.log ?? stderrLog;
+  const log = options.log ?? processLogger();
   const reposDir = resolve(settings.reposDir);
   if (!existsSync(reposDir)) throw new Error(`The repositories folder ${reposDir} does not exist.`);
   const name = installationName(settings);
   const users = settings.usersFile ? await loadUsersFile(resolve(settings.usersFile)) : null;
-  const host = new LocalRepoHost({ reposDir, users, onRecovery: (sentence) => log(sentence) });
+  const host = new LocalRepoHost({ reposDir, users, log, onRecovery: (sentence) => log.warn({ event: 'recovered' }, sentence) });
   // Before anything reads a work tree: a server killed mid-commit left its commit half-placed.
   await host.recoverInterruptedCommits();
   const childFiles = options.childBuildFiles ?? (options.poll === false ? Infinity : childBuildFiles);
@@ -145,9 +146,9 @@ export interface LocalServer {
  */
 export async function serveLocal(
   settings: ServeSettings,
-  options: { log?: Log; onProgress?: IndexProgress; tools?: readonly ToolDefinition[] } = {},
+  options: { log?: Logger; onProgress?: IndexProgress; tools?: readonly ToolDefinition[] } = {},
 ): Promise<LocalServer> {
-  const log = options.log ?? stderrLog;
+  const log = options.log ?? processLogger();
   if (!settings.usersFile && !isLoopback(settings.hostname)) {
     throw new Error(
       `Without a users file, Major Vault answers everyone who reaches it as you, with your rights to read and write; so it listens on this computer only (127.0.0.1). ` +
@@ -193,7 +194,7 @@ async function openIndex(
   settings: LocalSettings,
   name: string,
   reposDir: string,
-  log: Log,
+  log: Logger,
   build: { host: LocalRepoHost; childBuildFiles: number; sharedIndexOnly: boolean },
 ): Promise<{ sql: SqlClient; note: string | null; close(): Promise<void> }> {
   const databaseUrl = settings.databaseUrl ?? process.env['DATABASE_URL'];
@@ -249,8 +250,9 @@ async function filesToIndex(host: LocalRepoHost, enough: number): Promise<number
  * error (standard output may be the MCP connection of `stdio`), its progress bars included.
  * A failed build is logged; the index is then built in this process.
  */
-async function buildInChild(settings: { reposDir: string; dataDir: string; name: string; log: Log }): Promise<void> {
-  const child = spawn(process.execPath, [cliPath, 'index', '--repos', settings.reposDir, '--data', settings.dataDir, '--name', settings.name], {
+async function buildInChild(settings: { reposDir: string; dataDir: string; name: string; log: Logger }): Promise<void> {
+  const args = [cliPath, 'index', '--repos', settings.reposDir, '--data', settings.dataDir, '--name', settings.name, '--log-level', settings.log.level];
+  const child = spawn(process.execPath, args, {
     env: { ...process.env, MAJOR_VAULT_INDEX_LENT_BY: String(process.pid) },
     stdio: ['ignore', 2, 2],
   });
@@ -262,9 +264,9 @@ async function buildInChild(settings: { reposDir: string; dataDir: string; name:
       child.once('error', reject);
       child.once('exit', (exitCode) => resolve(exitCode));
     });
-    if (code !== 0) settings.log(`building the index in a child process failed (exit code ${code}); building it in this process`);
+    if (code !== 0) settings.log.warn(`building the index in a child process failed (exit code ${code}); building it in this process`);
   } catch (error) {
-    settings.log('building the index in a child process failed; building it in this process', error);
+    settings.log.warn({ err: error }, 'building the index in a child process failed; building it in this process');
   } finally {
     process.off('exit', stop);
   }
@@ -274,7 +276,7 @@ async function buildInChild(settings: { reposDir: string; dataDir: string; name:
  * PGlite in `dir`; when the folder does not open (a process killed mid-write), it is moved
  * aside and a new index is built: the index is derived from Git and can always be rebuilt.
  */
-async function openPgliteRebuilding(dir: string, log: Log, lock: IndexLock): Promise<SqlClient> {
+async function openPgliteRebuilding(dir: string, log: Logger, lock: IndexLock): Promise<SqlClient> {
   try {
     return await openPglite(dir);
   } catch (error) {
@@ -283,7 +285,7 @@ async function openPgliteRebuilding(dir: string, log: Log, lock: IndexLock): Pro
       throw error;
     }
     const aside = `${dir}.broken-${Date.now()}`;
-    log(`the index in ${dir} does not open; moved it to ${aside} and building a new one`, error);
+    log.warn({ err: error }, `the index in ${dir} does not open; moved it to ${aside} and building a new one`);
     renameSync(dir, aside);
     return openPglite(dir);
   }

@@ -9,12 +9,14 @@ import { catalogueFor } from '../catalogue/catalogue.ts';
 import { loadUsersFile, type UsersFile } from '../config/users-file.ts';
 import { allTools } from '../instance/all-tools.ts';
 import { catalogueRepos, createCatalogueServer, createVaultServer } from '../instance/create-server.ts';
+import { indexProgressLog } from '../instance/index-progress-log.ts';
 import { IndexUnavailableError, readVaults } from '../instance/installation.ts';
-import { stderrLog, type Log } from '../instance/log.ts';
+import type { Logger } from '../instance/log.ts';
 import type { Access } from '../repo-host/person.ts';
 import type { RepoHost } from '../repo-host/repo-host.ts';
 import { LocalRepoHost } from '../repo-host/local/local-repo-host.ts';
 import { installationName, openLocalInstallation, type LocalInstallation, type LocalSettings } from './local.ts';
+import { processLogger } from './logger.ts';
 
 /** Options of {@link serveLocalStdio}. */
 export interface StdioSettings extends LocalSettings {
@@ -25,7 +27,7 @@ export interface StdioSettings extends LocalSettings {
 /**
  * Serves MCP on stdin/stdout as one person: the local person without a users file, else the
  * user `as` names. Both protocol eras are served (the opening message decides). Logs go to
- * standard error only.
+ * standard error only (`log`, default {@link processLogger}), indexing progress included.
  *
  * `initialize`, `server/discover` and `tools/list` are answered at once: they need only the
  * repositories and their `.vault/`, read straight from the folder. The installation (index
@@ -38,15 +40,15 @@ export interface StdioSettings extends LocalSettings {
  * Resolves once serving. Throws an Error, before serving, for a repositories folder that does
  * not exist, an unusable installation name or users file, and an unknown or missing `as`.
  */
-export async function serveLocalStdio(settings: StdioSettings, options: { log?: Log } = {}): Promise<{ close(): Promise<void> }> {
-  const log = options.log ?? stderrLog;
+export async function serveLocalStdio(settings: StdioSettings, options: { log?: Logger } = {}): Promise<{ close(): Promise<void> }> {
+  const log = options.log ?? processLogger();
   const reposDir = resolve(settings.reposDir);
   if (!existsSync(reposDir)) throw new Error(`The repositories folder ${reposDir} does not exist.`);
   installationName(settings);
   const users = settings.usersFile ? await loadUsersFile(resolve(settings.usersFile)) : null;
   const token = pickToken(users, settings.as);
   // Reads the folder for the first answers, before the installation's own host exists.
-  const folder = new LocalRepoHost({ reposDir, users, onRecovery: (sentence) => log(sentence) });
+  const folder = new LocalRepoHost({ reposDir, users, log, onRecovery: (sentence) => log.warn({ event: 'recovered' }, sentence) });
 
   // The first answers' repositories, read before the index opens: PGlite's start holds the
   // event loop for a while, and the client's first requests should not wait behind it.
@@ -57,12 +59,12 @@ export async function serveLocalStdio(settings: StdioSettings, options: { log?: 
   const opening = early.then(
     () => undefined,
     () => undefined,
-  ).then(() => openLocalInstallation(settings, { log })).then((opened) => {
+  ).then(() => openLocalInstallation(settings, { log, onProgress: indexProgressLog(log) })).then((opened) => {
     local = opened;
-    if (opened.indexNote) log(opened.indexNote);
+    if (opened.indexNote) log.warn(opened.indexNote);
     return opened;
   });
-  opening.catch((error: unknown) => log('opening the index failed; tool calls will say so until restarted', error));
+  opening.catch((error: unknown) => log.error({ err: error }, 'opening the index failed; tool calls will say so until restarted'));
 
   /** The installation once open, for tool calls: IndexUnavailableError when it could not be opened. */
   const installation = (): Promise<LocalInstallation> => opening.catch((error: unknown) => Promise.reject(new IndexUnavailableError({ cause: error })));
@@ -85,7 +87,7 @@ export async function serveLocalStdio(settings: StdioSettings, options: { log?: 
       log,
     });
   };
-  const handle = serveStdio(serverFor, { onerror: (error) => log('stdio connection error', error) });
+  const handle = serveStdio(serverFor, { onerror: (error) => log.error({ err: error }, 'stdio connection error') });
 
   let closing: Promise<void> | null = null;
   const close = () =>

@@ -4,6 +4,7 @@ import type { RepoHost } from '../repo-host/repo-host.ts';
 import { isVaultError } from '../vault-error.ts';
 import { commitOutside, openWriteFixture, type WriteFixture } from '../../test/writes/write-fixture.ts';
 import { commitChange, MAX_ATTEMPTS } from './commit-change.ts';
+import { silentLogger } from '../instance/log.ts';
 
 let fixture: WriteFixture | undefined;
 afterEach(async () => {
@@ -49,7 +50,7 @@ describe('commitChange', () => {
     expect(fixture.commitCount()).toBe(2);
     await fixture.installation.close();
     // A new installation over the same database and repositories: startup brings the index up to date.
-    const restarted = Installation.open({ name: 'test', host: fixture.host, sql: fixture.sql, log: () => undefined });
+    const restarted = Installation.open({ name: 'test', host: fixture.host, sql: fixture.sql, log: silentLogger() });
     await restarted.start({ poll: false });
     expect((await restarted.index.getNote('notes', 'n.md'))?.content).toBe('b\n');
     await restarted.close();

@@ -148,7 +148,8 @@ interface Preparation<R> {
  *    ({@link rebaseSplices}), else VaultError `conflict` naming the commits that changed the
  *    note and asking to read it again; then `prepare` runs again on the new state and 2-3
  *    repeat. After {@link MAX_ATTEMPTS} tries: VaultError `conflict` naming what landed;
- * 5. awaits `ctx.refresh(repo)`, so the next read sees the write.
+ * 5. logs the write (`event: "write"`: repository, tool, commit, person) and awaits
+ *    `ctx.refresh(repo)`, so the next read sees the write.
  * Commits to one repository from this process are made one at a time (a queue per host and
  * repository); other processes are kept apart by the compare-and-swap alone. `prepare` may
  * return no files: nothing is committed, `commit` is null. Refusals thrown by `prepare` pass
@@ -207,6 +208,10 @@ export async function commitChange<R>(
       const outcome = await ctx.host.commit(repo, { parent: read.head, files: placed.files, author: ctx.access.person, message }, preparedFrom);
       if (outcome.ok) {
         rememberCommit(ctx.host, repo, outcome.commit);
+        ctx.log.info(
+          { event: 'write', repo, tool: parts.tool, commit: outcome.commit, person: ctx.access.person.login, files: prepared.files.length },
+          `${parts.tool} by ${ctx.access.person.login} committed ${outcome.commit.slice(0, 12)} to ${repo}`,
+        );
         const notes = [...placed.notes];
         try {
           await ctx.refresh(repo);

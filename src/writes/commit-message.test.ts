@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { commitMessage } from './commit-message.ts';
+import { cleanClientName, commitMessage } from './commit-message.ts';
 
 describe('commitMessage', () => {
   it('puts the tool and client after the summary line, further lines in the body', () => {
@@ -11,6 +11,15 @@ describe('commitMessage', () => {
     expect(() => commitMessage({ summary: 'x'.repeat(61), tool: 't', clientName: null })).toThrow(/61 characters/);
     expect(() => commitMessage({ summary: '  \nbody', tool: 't', clientName: null })).toThrow(/empty/);
   });
+  it('keeps parentheses of the client name out of the subject, and cuts a long name at a word', () => {
+    expect(commitMessage({ summary: 'S', tool: 't', clientName: 'Claude Code (beta)' })).toBe('S (t via Claude Code beta)\n');
+    expect(commitMessage({ summary: 'S', tool: 't', clientName: 'Acme Notes Assistant (internal preview build 7)' })).toBe('S (t via Acme Notes Assistant internal preview…)\n');
+    expect(cleanClientName('Acme Notes Assistant (internal preview build 7)')).toBe('Acme Notes Assistant internal preview…');
+    expect(cleanClientName('x'.repeat(50))).toBe(`${'x'.repeat(39)}…`);
+    expect(cleanClientName('A (b) ' + 'c'.repeat(45))).toBe('A b…');
+    expect([...cleanClientName('word '.repeat(20))].length).toBeLessThanOrEqual(40);
+  });
+
   it('keeps control characters and line breaks of the client name out of the subject', () => {
     expect(commitMessage({ summary: 'S', tool: 't', clientName: 'a\nb\u0007c' })).toBe('S (t via a b c)\n');
   });

@@ -24,8 +24,8 @@ export interface CommitMessageParts {
  * ```
  *
  * Without a known client the subject ends in `(<tool>)`. The client's name comes from the
- * MCP `initialize` request: control characters and line breaks become spaces, it is cut at
- * 40 characters. Trailing spaces are trimmed from every line; blank lines between the first
+ * MCP `initialize` request, cleaned by {@link cleanClientName} (no parentheses, at most 40
+ * characters, cut at a word). Trailing spaces are trimmed from every line; blank lines between the first
  * line and the body collapse to one. Throws VaultError `summary_too_long` when the first line
  * is longer than {@link SUMMARY_MAX} characters, `bad_arguments` when it is empty.
  */
@@ -43,7 +43,7 @@ export function commitMessage(parts: CommitMessageParts): string {
       { length, max: SUMMARY_MAX },
     );
   }
-  const client = parts.clientName === null ? '' : cleanLabel(parts.clientName);
+  const client = parts.clientName === null ? '' : cleanClientName(parts.clientName);
   const head = `${subject} (${parts.tool}${client === '' ? '' : ` via ${client}`})`;
   const body = lines
     .slice(1)
@@ -53,8 +53,18 @@ export function commitMessage(parts: CommitMessageParts): string {
   return body === '' ? `${head}\n` : `${head}\n\n${body}\n`;
 }
 
-function cleanLabel(value: string): string {
-  const clean = value.replace(/[\p{Cc}\u2028\u2029]/gu, ' ').replace(/\s+/g, ' ').trim();
+/**
+ * A client's name as the subject can carry it: control characters, line breaks and
+ * parentheses (which close the subject's own `(<tool> via <client>)`) become spaces, runs of
+ * space collapse; a name longer than {@link CLIENT_MAX} characters is cut after its last whole
+ * word that fits (mid-word only when its first word is that long) and ends in `…`.
+ */
+export function cleanClientName(value: string): string {
+  const clean = value.replace(/[\p{Cc}\u2028\u2029()]/gu, ' ').replace(/\s+/g, ' ').trim();
   const points = [...clean];
-  return points.length > CLIENT_MAX ? `${points.slice(0, CLIENT_MAX - 1).join('')}…` : clean;
+  if (points.length <= CLIENT_MAX) return clean;
+  const fits = points.slice(0, CLIENT_MAX - 1).join('');
+  // The cut falls on a space when the next character is one; otherwise back to the last space.
+  const atWord = points[CLIENT_MAX - 1] === ' ' ? fits : fits.slice(0, Math.max(0, fits.lastIndexOf(' ')));
+  return `${(atWord.trim() === '' ? fits : atWord).trimEnd()}…`;
 }

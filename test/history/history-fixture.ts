@@ -15,6 +15,7 @@ import type { RepoHost } from '../../src/repo-host/repo-host.ts';
 import type { VaultErrorCode } from '../../src/vault-error.ts';
 import { alice, tempDir } from '../support/git-fixture.ts';
 import { openTestDatabase } from '../support/test-database.ts';
+import { silentLogger } from '../../src/instance/log.ts';
 
 /** Who the fixture's calls come from. */
 export const reader: Person = { login: 'alice', name: alice.name, email: alice.email };
@@ -38,7 +39,7 @@ export async function openHistoryFixture(build: (reposDir: string) => void): Pro
   build(reposDir);
   const host = new LocalRepoHost({ reposDir, as: reader });
   const sql: SqlClient = await openTestDatabase();
-  const installation = Installation.open({ name: 'test', host, sql, log: () => undefined });
+  const installation = Installation.open({ name: 'test', host, sql, log: silentLogger() });
   await installation.start({ poll: false });
   return {
     reposDir,
@@ -68,7 +69,7 @@ export function gitOnlyContext(host: RepoHost, repos: readonly string[]): ToolCo
       throw new Error(`the history tools do not use the index, yet ${String(name)} was called`);
     },
   });
-  return { access: { person: reader, read: new Set(repos), write: new Set() }, vaults, index: noIndex, host, clientName: 'Test Client', refresh: async () => {} };
+  return { access: { person: reader, read: new Set(repos), write: new Set() }, vaults, index: noIndex, host, clientName: 'Test Client', refresh: async () => {}, log: silentLogger() };
 }
 
 /**

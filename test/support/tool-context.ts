@@ -7,6 +7,7 @@ import { createNoteIndex } from '../../src/note-index/note-index.ts';
 import type { SqlClient } from '../../src/note-index/sql-client.ts';
 import { LocalRepoHost } from '../../src/repo-host/local/local-repo-host.ts';
 import { openTestDatabase } from './test-database.ts';
+import { silentLogger } from '../../src/instance/log.ts';
 
 /** A ToolContext over the repositories in `reposDir`, with what it needs closed by `close()`. */
 export interface TestToolContext extends ToolContext {
@@ -50,6 +51,7 @@ export async function openToolContext(reposDir: string, options: { readable?: re
     refresh: async (repo) => {
       if (vaults.has(repo)) await refresh(repo);
     },
+    log: silentLogger(),
     sql,
     close: async () => {
       await host.close();

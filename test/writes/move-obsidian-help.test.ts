@@ -17,6 +17,7 @@ import { cloneCorpus, corpusBundle, git, tempDir } from '../support/git-fixture.
 import { openTestDatabase } from '../support/test-database.ts';
 import { callTool } from '../support/call-tool.ts';
 import { alicePerson } from './write-fixture.ts';
+import { silentLogger } from '../../src/instance/log.ts';
 
 /**
  * Every note's links in the clean work tree (it equals HEAD: checked by the test), each
@@ -70,6 +71,7 @@ describe.skipIf(bundle === null)('move_note on obsidian-help', () => {
       host,
       clientName: 'corpus test',
       refresh: async () => undefined,
+      log: silentLogger(),
     };
     const headBefore = git(repoDir, ['rev-parse', 'HEAD']);
     const answer = await callTool(moveNote, { repo: 'help', from, to, summary: 'Moved the most linked-to note' }, ctx);

@@ -1,5 +1,6 @@
 // Moves keep every reference working (issue 9, item 5): links to folders, references inside
 // .base files, find_references for both, and answers bounded however many files a move touches.
+import { silentLogger } from '../../src/instance/log.ts';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Installation } from '../../src/instance/installation.ts';
@@ -156,7 +157,7 @@ describe.skipIf(kepano === null)('move_note on kepano-obsidian, whose bases filt
     cloneCorpus('kepano-obsidian', join(reposDir, 'notes'));
     const host = new LocalRepoHost({ reposDir, as: alicePerson });
     const sql = await openTestDatabase();
-    const installation = Installation.open({ name: 'test', host, sql, log: () => undefined });
+    const installation = Installation.open({ name: 'test', host, sql, log: silentLogger() });
     try {
       await installation.start({ poll: false });
       const ctx = await installation.contextFor({ person: alicePerson, read: new Set(['notes']), write: new Set(['notes']) }, 'Test Client');

@@ -10,6 +10,7 @@ import { LocalRepoHost } from '../../src/repo-host/local/local-repo-host.ts';
 import type { Person } from '../../src/repo-host/person.ts';
 import { alice, cloneBare, commit, git, makeRepo, tempDir } from '../support/git-fixture.ts';
 import { openTestDatabase } from '../support/test-database.ts';
+import { silentLogger } from '../../src/instance/log.ts';
 
 /** The person the fixture's calls come from unless a test names another. */
 export const alicePerson: Person = { login: 'alice', name: alice.name, email: alice.email };
@@ -46,7 +47,7 @@ export async function openWriteFixture(files: Record<string, string | Buffer>, o
   if (options.bare) cloneBare(source, repoDir);
   const host = new LocalRepoHost({ reposDir, as: alicePerson });
   const sql = options.sql ?? (await openTestDatabase());
-  const installation = Installation.open({ name: 'test', host, sql, log: () => undefined });
+  const installation = Installation.open({ name: 'test', host, sql, log: silentLogger() });
   await installation.start({ poll: false });
   const run = (args: string[]) => git(repoDir, args);
   return {

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { openAcme } from '../../../test/support/acme-fixture.ts';
 import { allTools } from '../all-tools.ts';
+import { silentLogger } from '../log.ts';
 import type { ToolContext } from '../tool.ts';
 import { toolError, toolResult } from '../tool-result.ts';
 import { ANSWER_LIMIT, boundedMessage, cutEcho } from './answer-budget.ts';
@@ -40,7 +41,7 @@ async function answerText(name: string, args: Record<string, unknown>, ctx: Tool
     return JSON.stringify(toolResult(await tool.handler(input, ctx)).structuredContent);
   } catch (error) {
     if (error instanceof z.ZodError) return 'refused by the input schema';
-    const result = toolError(error, () => undefined, name);
+    const result = toolError(error, silentLogger(), { tool: name, durationMs: 0 });
     return (result.content[0] as { text: string }).text;
   }
 }

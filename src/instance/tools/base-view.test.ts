@@ -12,6 +12,7 @@ import { isVaultError, type VaultError } from '../../vault-error.ts';
 import { alice, bob, cloneCorpus, corpusBundle, makeRepo, tempDir } from '../../../test/support/git-fixture.ts';
 import { openTestDatabase } from '../../../test/support/test-database.ts';
 import { baseView } from './base-view.ts';
+import { silentLogger } from '../log.ts';
 
 const person: Person = { login: 'alice', name: alice.name, email: alice.email };
 
@@ -19,7 +20,7 @@ const person: Person = { login: 'alice', name: alice.name, email: alice.email };
 async function openContext(reposDir: string, repos: string[]): Promise<{ ctx: ToolContext; close(): Promise<void> }> {
   const host = new LocalRepoHost({ reposDir, as: person });
   const sql: SqlClient = await openTestDatabase();
-  const installation = Installation.open({ name: 'test', host, sql, log: () => undefined });
+  const installation = Installation.open({ name: 'test', host, sql, log: silentLogger() });
   await installation.start({ poll: false });
   const ctx = await installation.contextFor({ person, read: new Set(repos), write: new Set() }, 'Test Client');
   return {

@@ -78,6 +78,26 @@ describe('create_note', () => {
     expect((await ctx.index.getNote('notes', answer.path))?.frontmatter).toEqual({ type: 'meeting', title: 'Kick-off', created: '2026-11-30 18:20' });
   });
 
+  it('ends the note with one line break, with and without a template', async () => {
+    fixture = await openWriteFixture({
+      '.vault/settings.jsonc': settings(),
+      '.vault/types/bare.md': '---\nplaces:\n  - "bare/{title:slug}.md"\n---\n# {title}\n\n{body}',
+      '.vault/types/lined.md': '---\nplaces:\n  - "lined/{title:slug}.md"\n---\n# {title}\n\n{body}\n',
+      '.vault/types/bodiless.md': '---\nplaces:\n  - "bodiless/{title:slug}.md"\n---\n# {title}',
+    });
+    const ctx = await fixture.context();
+    await callTool(createNote, { repo: 'notes', path: 'plain.md', body: 'No break at the end' }, ctx);
+    expect(fixture.show('plain.md').toString()).toBe('No break at the end\n');
+    await callTool(createNote, { repo: 'notes', path: 'front.md', frontmatter: { a: 1 }, body: 'Text' }, ctx);
+    expect(fixture.show('front.md').toString()).toBe('---\na: 1\n---\nText\n');
+    for (const type of ['bare', 'lined', 'bodiless']) {
+      for (const body of ['Text', 'Text\n']) {
+        const { path } = await callTool(createNote, { repo: 'notes', type, frontmatter: { title: `T ${body.length}` }, body }, ctx);
+        expect(fixture.show(path).toString()).toBe(`---\ntype: ${type}\ntitle: T ${body.length}\n---\n# T ${body.length}\n\nText\n`);
+      }
+    }
+  });
+
   it('uses the default type, except for a README and exempt paths', async () => {
     fixture = await openWriteFixture({
       '.vault/settings.jsonc': settings(', "defaultType": "idea", "exempt": ["templates/"]'),

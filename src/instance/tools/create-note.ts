@@ -137,7 +137,7 @@ function planNote(config: VaultConfig, input: { path?: string | undefined; type?
       const type = requireType(config, typeName);
       withTypeField(values, config, type);
     }
-    return { path: fullPath, content: Buffer.from(buildNoteText(values, input.body), 'utf8') };
+    return { path: fullPath, content: Buffer.from(withFinalNewline(buildNoteText(values, input.body)), 'utf8') };
   }
   const type = requireType(config, typeName);
   withTypeField(values, config, type);
@@ -145,7 +145,20 @@ function planNote(config: VaultConfig, input: { path?: string | undefined; type?
   assertInFolders(path, folders);
   const problems = schemaProblems(type, values);
   if (problems.length > 0) throw schemaRefusal(type, path, problems);
-  return { path, content: Buffer.from(buildNoteText(values, fillTemplate(type.template, values, input.body)), 'utf8') };
+  return { path, content: Buffer.from(withFinalNewline(buildNoteText(values, fillTemplate(type.template, values, input.body))), 'utf8') };
+}
+
+/**
+ * `text` ending in exactly one line break, as a text file does (POSIX; Git marks a file without
+ * one), whether or not the body and the template ended in one: one `\n` added when there was
+ * none, trailing blank lines dropped (a body ending in a line break put into a template line
+ * would otherwise end in two), the last break's own style (`\r\n` or `\n`) kept. An empty
+ * note stays empty.
+ */
+function withFinalNewline(text: string): string {
+  if (text === '') return text;
+  const end = /(\r?\n)(?:\r?\n)*$/.exec(text);
+  return end === null ? `${text}\n` : `${text.slice(0, end.index)}${end[1]}`;
 }
 
 /** The repository's `defaultType` when it names a type it has; null otherwise. */

@@ -68,6 +68,22 @@ describe('tree', () => {
     }
   });
 
+  it('says so at the root of a repository whose notes all lie at its root', async () => {
+    const dir = tempDir('mv-flat-');
+    makeRepo(join(dir.path, 'flat'), [{ message: 'Flat', files: { 'a.md': '# A\n', 'b.md': '# B\n', 'assets/logo.png': 'png' } }]);
+    const flat = await openToolContext(dir.path);
+    try {
+      const at = async (input: Record<string, unknown>) => tree.output.parse(await tree.handler(tree.input(repoField([])).parse(input), flat));
+      const root = await at({ repo: 'flat' });
+      expect(root.entries).toEqual([]);
+      expect(root.instructions).toBe('(Major Vault: this repository has no folders with notes; all its 2 notes lie at its root. list_notes lists them.)');
+      expect((await at({ repo: 'flat', folder: 'assets' })).instructions).toBeUndefined();
+    } finally {
+      await flat.close();
+      dir.cleanup();
+    }
+  });
+
   it('shows only what the person can read', async () => {
     const only = await openToolContext(acme.reposDir, { readable: ['handbook'] });
     try {

@@ -59,6 +59,8 @@ export const tree = defineTool({
     const entries: TreeEntry[] = [];
     const acrossAll = across && !namedByPath;
     const empty: VaultTarget[] = [];
+    /** Notes in the one folder asked for (not across all), for the remark on a root without folders. */
+    let notesInFolder = 0;
     for (const { vault, path } of targets) {
       if (acrossAll && path === '') {
         // Without a repository: each one is an entry of its own, its folders below it.
@@ -76,6 +78,7 @@ export const tree = defineTool({
         // A folder without a repository: that folder in every repository that has it.
         const found = await folderEntries(ctx, vault, path, input.depth, !acrossAll);
         if (found.notes === 0) empty.push({ vault, path });
+        notesInFolder += found.notes;
         entries.push(
           ...found.entries.map((entry) =>
             dropUndefined({ ...entry, path: answerPath(vault.name, entry.path, across), readme: entry.readme && answerPath(vault.name, entry.readme, across), ...(across ? { repo: vault.name } : {}) }),
@@ -87,7 +90,7 @@ export const tree = defineTool({
     const single = !acrossAll ? targets[0]!.vault : null;
     const atRoot = single !== null && targets[0]!.path === '' && input.offset === 0;
     // The contract has no `note` for tree: the root's rules carry the configuration's problems.
-    const rules = atRoot ? rootRules(single) : null;
+    const rules = atRoot ? rootRules(single, entries.length === 0 ? notesInFolder : 0) : null;
     const page = entries.slice(input.offset, input.offset + input.limit);
     const { answer } = fitAnswer(page, (kept): TreeAnswer => ({
       entries: [...kept],
@@ -104,10 +107,18 @@ export const tree = defineTool({
   },
 });
 
-/** A repository's instructions, followed by what is wrong with its `.vault/` (defaults apply there); null when neither. */
-function rootRules(vault: Vault): string | null {
+/**
+ * A repository's instructions, followed by what is wrong with its `.vault/` (defaults apply
+ * there) and, when `notesAtRootOnly` is above 0, that all its notes lie at the root (the entries
+ * are empty then, which would otherwise read as an empty repository); null when none of these.
+ */
+function rootRules(vault: Vault, notesAtRootOnly: number): string | null {
   const { instructions, problems } = vault.config;
   const parts = instructions === null ? [] : [instructions];
+  if (notesAtRootOnly > 0) {
+    const count = notesAtRootOnly === 1 ? 'its one note lies' : `all its ${notesAtRootOnly} notes lie`;
+    parts.push(`(Major Vault: this repository has no folders with notes; ${count} at its root. list_notes lists them.)`);
+  }
   if (problems.length > 0) {
     parts.push(
       `(Major Vault: this repository's .vault/ configuration has problems, so defaults apply where they are: ${problems.map((p) => `${p.file}: ${p.message}`).join('; ')}.)`,

@@ -4,6 +4,7 @@ import { lstat, readdir, realpath, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { UsersFile } from '../../config/users-file.ts';
+import { pino, type Logger } from 'pino';
 import { VaultError } from '../../vault-error.ts';
 import { blobId, type ObjectFormat } from '../git/blob-id.ts';
 import { catFileBatch } from '../git/cat-file-batch.ts';
@@ -33,11 +34,16 @@ export interface LocalRepoHostOptions {
   as?: Person | null;
   /** Told, one sentence each, what recovery from a crashed server's commit did (see interrupted-commit.ts); default: nothing. */
   onRecovery?: (sentence: string) => void;
+  /** Where the folders that are not served are reported (`folder_skipped`); default: nowhere. */
+  log?: Logger;
 }
 
 /** Where one repository lives: `realWorkTree`/`realGitDir` are symlink-free, for containment checks. */
 interface LocalRepo {
+  /** The name it is served as: its folder's name, without a final `.git` ({@link repoNameOf}). */
   name: string;
+  /** Its folder's name in `reposDir`. */
+  folder: string;
   gitDir: string;
   workTree: string | null;
   realWorkTree: string | null;
@@ -86,7 +92,9 @@ interface WorkTreeStatus {
 /**
  * RepoHost over the Git repositories directly inside `reposDir` (spec: "Repositories and
  * paths"; DESIGN.md "Ports and adapters"). A folder is a repository when it has a `.git`
- * (work tree) or is itself a bare repository; hidden folders and other folders are skipped.
+ * (work tree) or is itself a bare repository, and is served as its folder's name without a final
+ * `.git` (`handbook.git` as `handbook`); hidden folders are left out, other folders are skipped
+ * and logged once (`folder_skipped`), and so is `x.git` when a repository `x` is there too.
  * In a work tree the current state is what the person's editor shows, uncommitted edits
  * included, and a commit is written back into the work tree and its index. Commits are made
  * with plumbing on a temporary index and land with `update-ref NEW OLD` (compare-and-swap).
@@ -96,7 +104,11 @@ export class LocalRepoHost implements RepoHost {
   private readonly reposDir: string;
   private readonly users: UsersFile | null;
   private readonly as: Person | null;
+  private readonly log: Logger;
+  /** The repositories found so far, by folder name. */
   private readonly repos = new Map<string, LocalRepo>();
+  /** Folders logged as skipped (`folder\0reason`), so each is said once until it changes. */
+  private readonly skipped = new Set<string>();
   private readonly formats = new Map<string, Promise<ObjectFormat>>();
   /** Per repository: blob ids of work-tree contents (not in the object database) → their path, from the last snapshot. */
   private readonly workTreeBlobs = new Map<string, Map<string, string>>();
@@ -120,6 +132,7 @@ export class LocalRepoHost implements RepoHost {
     this.reposDir = options.reposDir;
     this.users = options.users ?? null;
     this.as = options.as ?? null;
+    this.log = options.log ?? pino({ level: 'silent' });
     this.requiresToken = this.users !== null;
     this.onRecovery = options.onRecovery ?? (() => undefined);
   }
@@ -175,14 +188,41 @@ export class LocalRepoHost implements RepoHost {
     }
   }
 
+  /**
+   * The repositories in `reposDir`, by name (see the class): a folder that is not a Git
+   * repository is skipped, and so is `x.git` when the folder `x` is a repository too (the
+   * name is `x`'s); each skipped folder is logged once (`folder_skipped`, with `folder` and
+   * `reason`: `not_a_repository` or `name_taken`).
+   */
   async listRepos(): Promise<RepoInfo[]> {
     const entries = await readdir(this.reposDir, { withFileTypes: true });
-    const names = entries
+    const folders = entries
       .filter((entry) => !entry.name.startsWith('.') && (entry.isDirectory() || entry.isSymbolicLink()))
       .map((entry) => entry.name)
       .sort(byCodeUnits);
-    const found = await Promise.all(names.map((name) => this.detect(name)));
-    const repos = found.filter((repo): repo is LocalRepo => repo !== null);
+    const found = await Promise.all(folders.map((folder) => this.detect(folder)));
+    const byName = new Map<string, LocalRepo>();
+    const skipped = new Set<string>();
+    const skip = (folder: string, reason: 'not_a_repository' | 'name_taken', message: string) => {
+      const key = `${folder}\0${reason}`;
+      skipped.add(key);
+      if (!this.skipped.has(key)) this.log.info({ event: 'folder_skipped', folder, reason }, message);
+    };
+    folders.forEach((folder, i) => {
+      const repo = found[i]!;
+      if (repo === null) return skip(folder, 'not_a_repository', `skipped the folder ${folder}: it is not a Git repository (no .git in it, and not a bare repository)`);
+      const other = byName.get(repo.name);
+      // The folder named exactly the name wins over `name.git`, whichever was read first.
+      if (other === undefined || (other.folder !== repo.name && repo.folder === repo.name)) {
+        if (other !== undefined) skip(other.folder, 'name_taken', nameTakenMessage(other.folder, repo.name));
+        byName.set(repo.name, repo);
+      } else {
+        skip(folder, 'name_taken', nameTakenMessage(folder, repo.name));
+      }
+    });
+    this.skipped.clear();
+    for (const key of skipped) this.skipped.add(key);
+    const repos = [...byName.values()].sort((a, b) => byCodeUnits(a.name, b.name));
     return Promise.all(
       repos.map(async (repo) => {
         const { ref, head } = await this.branchOf(repo);
@@ -812,16 +852,28 @@ export class LocalRepoHost implements RepoHost {
   }
 
   private async repo(name: string): Promise<LocalRepo> {
-    const repo = await this.detect(name);
+    const repo = await this.named(name);
     if (repo === null) throw new VaultError('repo_not_found', `There is no repository "${name}"; use one of the names the tool list gives for "repo".`, { repo: name });
     return repo;
   }
 
-  /** The repository in folder `name`, or null when that folder is not a Git repository. */
-  private async detect(name: string): Promise<LocalRepo | null> {
-    if (name === '' || name.startsWith('.') || /[/\\\0]/.test(name)) return null;
-    const cached = this.repos.get(name);
-    const dir = join(this.reposDir, name);
+  /**
+   * The repository served as `name`, by the rule of {@link listRepos}: the folder `name` when
+   * it is a repository, else the folder `name.git` when that is one; null otherwise.
+   */
+  private async named(name: string): Promise<LocalRepo | null> {
+    const plain = await this.detect(name);
+    if (plain !== null && plain.name === name) return plain;
+    const suffixed = await this.detect(`${name}.git`);
+    return suffixed !== null && suffixed.name === name ? suffixed : null;
+  }
+
+  /** The repository in the folder `folder`, or null when that folder is not a Git repository. */
+  private async detect(folder: string): Promise<LocalRepo | null> {
+    if (folder === '' || folder.startsWith('.') || /[/\\\0]/.test(folder)) return null;
+    const name = repoNameOf(folder);
+    const cached = this.repos.get(folder);
+    const dir = join(this.reposDir, folder);
     const dotGit = await lstat(join(dir, '.git')).catch(() => null);
     if (cached !== undefined && (cached.workTree !== null) === (dotGit !== null) && (await exists(cached.gitDir))) return cached;
     if (cached !== undefined) this.forgetRepo(cached);
@@ -831,20 +883,20 @@ export class LocalRepoHost implements RepoHost {
         const gitDir = dotGit.isDirectory()
           ? join(dir, '.git')
           : (await runGit(['rev-parse', '--absolute-git-dir'], { cwd: dir })).stdout.toString('utf8').trim();
-        repo = { name, gitDir, workTree: dir, realWorkTree: await realpath(dir), realGitDir: await realpath(gitDir) };
+        repo = { name, folder, gitDir, workTree: dir, realWorkTree: await realpath(dir), realGitDir: await realpath(gitDir) };
       } else if ((await isFile(join(dir, 'HEAD'))) && (await isFolder(join(dir, 'objects'))) && (await isFolder(join(dir, 'refs')))) {
-        repo = { name, gitDir: dir, workTree: null, realWorkTree: null, realGitDir: await realpath(dir) };
+        repo = { name, folder, gitDir: dir, workTree: null, realWorkTree: null, realGitDir: await realpath(dir) };
       }
     } catch {
       repo = null;
     }
-    if (repo !== null) this.repos.set(name, repo);
+    if (repo !== null) this.repos.set(folder, repo);
     return repo;
   }
 
   /** Drops what is remembered about a repository that went away or changed its layout. */
   private forgetRepo(repo: LocalRepo): void {
-    this.repos.delete(repo.name);
+    this.repos.delete(repo.folder);
     this.known.delete(repo.gitDir);
     if (repo.workTree !== null) {
       this.watches.get(repo.workTree)?.close();
@@ -1048,4 +1100,16 @@ async function isFile(path: string): Promise<boolean> {
 
 async function isFolder(path: string): Promise<boolean> {
   return (await stat(path).catch(() => null))?.isDirectory() ?? false;
+}
+
+/**
+ * The name a repository folder is served as: the folder's name without a final `.git`, as Git
+ * names bare repositories (`handbook.git` is `handbook`); any other folder by its own name.
+ */
+export function repoNameOf(folder: string): string {
+  return folder.length > '.git'.length && folder.endsWith('.git') ? folder.slice(0, -'.git'.length) : folder;
+}
+
+function nameTakenMessage(folder: string, name: string): string {
+  return `skipped the folder ${folder}: it would be served as "${name}", which the folder ${name} already is; rename one of them`;
 }
