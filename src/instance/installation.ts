@@ -21,6 +21,8 @@ export interface InstallationOptions {
   log?: Log;
   /** How often the background poll looks for outside changes, in milliseconds. Default 1000. */
   pollIntervalMs?: number;
+  /** The time budget of one call's matching of note text, in milliseconds (ToolContext `matchBudgetMs`). */
+  matchBudgetMs?: number;
 }
 
 /** Progress of the startup indexing: the repository and its files done out of total. */
@@ -108,6 +110,7 @@ export class Installation {
     readonly sql: SqlClient,
     log: Log,
     private readonly pollIntervalMs: number,
+    private readonly matchBudgetMs: number | undefined,
   ) {
     this.log = log;
     this.index = createNoteIndex(sql);
@@ -116,7 +119,7 @@ export class Installation {
 
   /** Creates the installation; nothing is indexed until {@link start}. */
   static open(options: InstallationOptions): Installation {
-    return new Installation(options.name, options.host, options.sql, options.log ?? stderrLog, options.pollIntervalMs ?? 1000);
+    return new Installation(options.name, options.host, options.sql, options.log ?? stderrLog, options.pollIntervalMs ?? 1000, options.matchBudgetMs);
   }
 
   /**
@@ -236,6 +239,7 @@ export class Installation {
       host: this.toolHost,
       clientName,
       refresh: (repo) => this.refresh(repo),
+      ...(this.matchBudgetMs !== undefined ? { matchBudgetMs: this.matchBudgetMs } : {}),
     };
   }
 

@@ -42,6 +42,12 @@ export interface ToolContext {
    * the background poll within about two seconds; reads never wait for that check.
    */
   refresh(repo: string): Promise<void>;
+  /**
+   * The time budget of one call's matching of note text (search_notes, find_references), in
+   * milliseconds; past it the call answers what it found with a note on how to narrow it.
+   * Default: `DEFAULT_MATCH_BUDGET_MS` of tools/match-pool.ts (3 s).
+   */
+  matchBudgetMs?: number;
 }
 
 /** MCP tool annotations (MCP spec: ToolAnnotations). */

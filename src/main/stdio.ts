@@ -11,6 +11,7 @@ import { allTools } from '../instance/all-tools.ts';
 import { catalogueRepos, createCatalogueServer, createVaultServer } from '../instance/create-server.ts';
 import { IndexUnavailableError, readVaults } from '../instance/installation.ts';
 import { stderrLog, type Log } from '../instance/log.ts';
+import { startMatchPool } from '../instance/tools/match-pool.ts';
 import type { Access } from '../repo-host/person.ts';
 import type { RepoHost } from '../repo-host/repo-host.ts';
 import { LocalRepoHost } from '../repo-host/local/local-repo-host.ts';
@@ -53,6 +54,7 @@ export async function serveLocalStdio(settings: StdioSettings, options: { log?: 
   const early = accessOf(folder, token).then((access) => readVaults(folder, access));
   early.catch(() => undefined);
 
+  startMatchPool();
   let local: LocalInstallation | null = null;
   const opening = early.then(
     () => undefined,
