@@ -150,8 +150,9 @@ export interface NoteIndex {
   fieldValues(scopes: readonly Scope[], field: 'type' | 'status'): Promise<Array<{ value: string; notes: number }>>;
   /**
    * Up to `limit` notes in the scopes after `after`, in (repo, path) order, whose content
-   * contains `needle`: exactly, or when not case-sensitive after {@link searchFold} (lower
-   * case as JavaScript's `toLowerCase`, so every note the callers' line matching finds);
+   * contains `needle`, both compared in Unicode's NFC form: exactly, or when not
+   * case-sensitive after {@link searchFold} (lower case as JavaScript's `toLowerCase`, so
+   * every note the callers' line matching finds);
    * with `needle` null, every note. The trigram posting lists narrow the candidates.
    */
   scanNotes(
@@ -309,8 +310,10 @@ export function createNoteIndex(sql: SqlClient): NoteIndex {
         for (const repo of new Set(scopes.map((scope) => scope.repo))) candidates.set(repo, await candidateNoteIds(sql, repo, keys));
       }
       const narrowed = scopes.filter((scope) => candidates.get(scope.repo)?.length !== 0);
+      // Both sides in NFC, as the keys (searchFold) and the line matching see them.
       const folded = searchFold(needle);
-      const contains = options.caseSensitive ? (content: string) => content.includes(needle) : (content: string) => searchFold(content).includes(folded);
+      const composed = needle.normalize('NFC');
+      const contains = options.caseSensitive ? (content: string) => content.normalize('NFC').includes(composed) : (content: string) => searchFold(content).includes(folded);
       const found: NoteText[] = [];
       let after = options.after;
       for (let page = Math.max(options.limit, 20); narrowed.length > 0; page = Math.min(page * 2, 1000)) {
