@@ -119,15 +119,16 @@ function parseBatch(stdout: Buffer): Map<string, Buffer> {
  * text and content character by character after mapping each to its uppercase (Unicode's
  * simple mapping, one character to one): `σ`, `ς` and `Σ` are one letter, `ı` and `i`
  * too (both `I`), but `ß` and `ẞ` are not (`ß` has no one-character uppercase), nor `k`
- * and the Kelvin sign. This maps both the same way. Returns a function of the content
- * (null: absent, 0).
+ * and the Kelvin sign. This maps both the same way. Text with other characters is counted
+ * in Unicode's NFC form on both sides, as search_notes matches, so `crème` counts `crème`
+ * stored decomposed (as macOS writes it). Returns a function of the content (null: absent, 0).
  */
 export function occurrenceCounter(text: string): (content: Buffer | null | undefined) => number {
   if (/[^\x00-\x7f]/.test(text)) {
-    const needle = simpleUpper(text);
+    const needle = simpleUpper(text.normalize('NFC'));
     return (content) => {
       if (!content) return 0;
-      const haystack = simpleUpper(content.toString('utf8'));
+      const haystack = simpleUpper(content.toString('utf8').normalize('NFC'));
       let count = 0;
       for (let at = haystack.indexOf(needle); at !== -1; at = haystack.indexOf(needle, at + needle.length)) count += 1;
       return count;

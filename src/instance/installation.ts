@@ -22,6 +22,8 @@ export interface InstallationOptions {
   log: Logger;
   /** How often the background poll looks for outside changes, in milliseconds. Default 1000. */
   pollIntervalMs?: number;
+  /** The time budget of one call's matching of note text, in milliseconds (ToolContext `matchBudgetMs`). */
+  matchBudgetMs?: number;
 }
 
 /** Progress of the startup indexing: the repository and its files done out of total. */
@@ -109,6 +111,7 @@ export class Installation {
     readonly sql: SqlClient,
     log: Logger,
     private readonly pollIntervalMs: number,
+    private readonly matchBudgetMs: number | undefined,
   ) {
     this.log = log;
     this.index = createNoteIndex(sql);
@@ -117,7 +120,7 @@ export class Installation {
 
   /** Creates the installation; nothing is indexed until {@link start}. */
   static open(options: InstallationOptions): Installation {
-    return new Installation(options.name, options.host, options.sql, options.log, options.pollIntervalMs ?? 1000);
+    return new Installation(options.name, options.host, options.sql, options.log, options.pollIntervalMs ?? 1000, options.matchBudgetMs);
   }
 
   /**
@@ -238,6 +241,7 @@ export class Installation {
       clientName,
       refresh: (repo) => this.refresh(repo),
       log: this.log,
+      ...(this.matchBudgetMs !== undefined ? { matchBudgetMs: this.matchBudgetMs } : {}),
     };
   }
 

@@ -45,6 +45,12 @@ export interface ToolContext {
   refresh(repo: string): Promise<void>;
   /** Where the call says what it did (writes: see log.ts); bound to the tool and person during a call. */
   log: Logger;
+  /**
+   * The time budget of one call's matching of note text (search_notes, find_references), in
+   * milliseconds; past it the call answers what it found with a note on how to narrow it.
+   * Default: `DEFAULT_MATCH_BUDGET_MS` of tools/match-pool.ts (3 s).
+   */
+  matchBudgetMs?: number;
 }
 
 /** MCP tool annotations (MCP spec: ToolAnnotations). */

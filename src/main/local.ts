@@ -18,6 +18,7 @@ import { allTools } from '../instance/all-tools.ts';
 import { Installation, type IndexProgress } from '../instance/installation.ts';
 import type { Logger } from '../instance/log.ts';
 import type { ToolDefinition } from '../instance/tool.ts';
+import { startMatchPool } from '../instance/tools/match-pool.ts';
 import { migrate } from '../note-index/migrate.ts';
 import { openPglite } from '../note-index/pglite-client.ts';
 import { openPostgres } from '../note-index/postgres-client.ts';
@@ -86,7 +87,7 @@ export function installationName(settings: LocalSettings): string {
  */
 export async function openLocalInstallation(
   settings: LocalSettings,
-  options: { log?: Logger; onProgress?: IndexProgress; poll?: boolean; as?: string; childBuildFiles?: number; sharedIndexOnly?: boolean } = {},
+  options: { log?: Logger; onProgress?: IndexProgress; poll?: boolean; as?: string; childBuildFiles?: number; sharedIndexOnly?: boolean; matchBudgetMs?: number } = {},
 ): Promise<LocalInstallation> {
   const log = options.log ?? processLogger();
   const reposDir = resolve(settings.reposDir);
@@ -101,7 +102,7 @@ export async function openLocalInstallation(
   let installation: Installation | null = null;
   try {
     await migrate(index.sql);
-    installation = Installation.open({ name, host, sql: index.sql, log });
+    installation = Installation.open({ name, host, sql: index.sql, log, ...(options.matchBudgetMs !== undefined ? { matchBudgetMs: options.matchBudgetMs } : {}) });
     await installation.start({ ...(options.onProgress ? { onProgress: options.onProgress } : {}), poll: options.poll ?? true });
   } catch (error) {
     await installation?.close();
@@ -146,7 +147,7 @@ export interface LocalServer {
  */
 export async function serveLocal(
   settings: ServeSettings,
-  options: { log?: Logger; onProgress?: IndexProgress; tools?: readonly ToolDefinition[] } = {},
+  options: { log?: Logger; onProgress?: IndexProgress; tools?: readonly ToolDefinition[]; matchBudgetMs?: number } = {},
 ): Promise<LocalServer> {
   const log = options.log ?? processLogger();
   if (!settings.usersFile && !isLoopback(settings.hostname)) {
@@ -155,7 +156,13 @@ export async function serveLocal(
         `To serve ${settings.hostname}, give --users FILE with a token for each person.`,
     );
   }
-  const local = await openLocalInstallation(settings, { log, ...(options.onProgress ? { onProgress: options.onProgress } : {}) });
+  // The search threads load while the index opens, so the first search does not wait for them.
+  startMatchPool();
+  const local = await openLocalInstallation(settings, {
+    log,
+    ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+    ...(options.matchBudgetMs !== undefined ? { matchBudgetMs: options.matchBudgetMs } : {}),
+  });
   try {
     const wildcard = settings.hostname === '0.0.0.0' || settings.hostname === '::';
     const front = createFront({

@@ -150,8 +150,9 @@ export interface NoteIndex {
   fieldValues(scopes: readonly Scope[], field: 'type' | 'status'): Promise<Array<{ value: string; notes: number }>>;
   /**
    * Up to `limit` notes in the scopes after `after`, in (repo, path) order, whose content
-   * contains `needle`: exactly, or when not case-sensitive after {@link searchFold} (lower
-   * case as JavaScript's `toLowerCase`, so every note the callers' line matching finds);
+   * contains `needle`, both compared in Unicode's NFC form: exactly, or when not
+   * case-sensitive after {@link searchFold} (lower case as JavaScript's `toLowerCase`, so
+   * every note the callers' line matching finds);
    * with `needle` null, every note. The trigram posting lists narrow the candidates.
    */
   scanNotes(
@@ -200,6 +201,7 @@ const BY_PATH = 'repo, path';
 
 /** Builds the {@link NoteIndex} over one database. */
 export function createNoteIndex(sql: SqlClient): NoteIndex {
+  const longContents = new LongContents();
   return {
     async repoState(repo) {
       const row = (await sql.query<{ head: string | null; fingerprint: string; indexed_at: Date | string }>(
@@ -299,7 +301,7 @@ export function createNoteIndex(sql: SqlClient): NoteIndex {
 
     async scanNotes(scopes, options) {
       const needle = options.needle === null || options.needle === '' ? null : options.needle;
-      if (needle === null) return scanPage(sql, scopes, new Map(), options.after, options.limit);
+      if (needle === null) return scanPage(sql, longContents, scopes, new Map(), options.after, options.limit);
       // The needle's trigram keys narrow each repository to the notes that have them all (a
       // needle of fewer than three characters has none and narrows nothing); the notes are
       // then checked here, where folding case is JavaScript's, as the callers' line matching.
@@ -309,12 +311,14 @@ export function createNoteIndex(sql: SqlClient): NoteIndex {
         for (const repo of new Set(scopes.map((scope) => scope.repo))) candidates.set(repo, await candidateNoteIds(sql, repo, keys));
       }
       const narrowed = scopes.filter((scope) => candidates.get(scope.repo)?.length !== 0);
+      // Both sides in NFC, as the keys (searchFold) and the line matching see them.
       const folded = searchFold(needle);
-      const contains = options.caseSensitive ? (content: string) => content.includes(needle) : (content: string) => searchFold(content).includes(folded);
+      const composed = needle.normalize('NFC');
+      const contains = options.caseSensitive ? (content: string) => content.normalize('NFC').includes(composed) : (content: string) => searchFold(content).includes(folded);
       const found: NoteText[] = [];
       let after = options.after;
       for (let page = Math.max(options.limit, 20); narrowed.length > 0; page = Math.min(page * 2, 1000)) {
-        const notes = await scanPage(sql, narrowed, candidates, after, page);
+        const notes = await scanPage(sql, longContents, narrowed, candidates, after, page);
         for (const note of notes) {
           if (!contains(note.content)) continue;
           found.push(note);
@@ -336,15 +340,76 @@ export function createNoteIndex(sql: SqlClient): NoteIndex {
   };
 }
 
-/** Up to `limit` notes in the scopes after `after`, in (repo, path) order; `ids` limits a repository to those notes. */
-async function scanPage(sql: SqlClient, scopes: readonly Scope[], ids: ReadonlyMap<string, readonly number[]>, after: ScanPosition | null, limit: number): Promise<NoteText[]> {
+/** Notes of more than this many bytes are read one per statement and kept in {@link LongContents}. */
+const LONG_CONTENT_BYTES = 256 * 1024;
+
+/**
+ * The contents of long notes, by repository, path and blob id, kept for the next scan: the
+ * index (PGlite) runs on the event loop, and copying and decoding megabytes of text on every
+ * search of them would hold every other call. A changed note has a new blob id, so an entry
+ * is never stale. Bounded to about 128 MB of text; the oldest read is dropped first.
+ */
+class LongContents {
+  private readonly entries = new Map<string, Promise<string>>();
+  private readonly sizes = new Map<string, number>();
+  private total = 0;
+  private static readonly limit = 128 * 1024 * 1024;
+
+  /** The content of the note (read with one statement when not kept). */
+  read(sql: SqlClient, note: { repo: string; path: string; oid: string; bytes: number }): Promise<string> {
+    const key = `${note.repo}\0${note.path}\0${note.oid}`;
+    let entry = this.entries.get(key);
+    if (entry) return entry;
+    entry = sql
+      .query<{ content: string }>('SELECT content FROM notes WHERE repo = $1 AND path = $2 AND oid = $3', [note.repo, note.path, note.oid])
+      .then(async (result) => {
+        if (result.rows[0]) return result.rows[0].content;
+        // Changed since the page was read: its text as it is now, not kept under the old blob id.
+        this.forget(key);
+        return (await sql.query<{ content: string }>('SELECT content FROM notes WHERE repo = $1 AND path = $2', [note.repo, note.path])).rows[0]?.content ?? '';
+      });
+    entry.catch(() => this.forget(key));
+    this.entries.set(key, entry);
+    this.sizes.set(key, note.bytes);
+    this.total += note.bytes;
+    for (const oldest of this.entries.keys()) {
+      if (this.total <= LongContents.limit || oldest === key) break;
+      this.forget(oldest);
+    }
+    return entry;
+  }
+
+  private forget(key: string): void {
+    if (!this.entries.delete(key)) return;
+    this.total -= this.sizes.get(key) ?? 0;
+    this.sizes.delete(key);
+  }
+}
+
+/**
+ * Up to `limit` notes in the scopes after `after`, in (repo, path) order; `ids` limits a
+ * repository to those notes. Long notes' contents come from `long`.
+ */
+async function scanPage(
+  sql: SqlClient,
+  long: LongContents,
+  scopes: readonly Scope[],
+  ids: ReadonlyMap<string, readonly number[]>,
+  after: ScanPosition | null,
+  limit: number,
+): Promise<NoteText[]> {
   const params: unknown[] = [];
   const conditions = [scopeClause(scopes, params, (repo) => ids.get(repo)).sql];
   if (after) conditions.push(`(repo, path) > ($${params.push(after.repo)}, $${params.push(after.path)})`);
-  return (await sql.query<NoteText>(
-    `SELECT repo, path, content FROM notes WHERE ${conditions.join(' AND ')} ORDER BY ${BY_PATH} LIMIT $${params.push(limit)}`,
+  // octet_length reads the stored size only; the text of a long note is left in the table.
+  const rows = (await sql.query<{ repo: string; path: string; oid: string; bytes: number; content: string | null }>(
+    `SELECT repo, path, oid, octet_length(content) AS bytes, CASE WHEN octet_length(content) <= ${LONG_CONTENT_BYTES} THEN content END AS content
+       FROM notes WHERE ${conditions.join(' AND ')} ORDER BY ${BY_PATH} LIMIT $${params.push(limit)}`,
     params,
   )).rows;
+  const notes: NoteText[] = [];
+  for (const row of rows) notes.push({ repo: row.repo, path: row.path, content: row.content ?? (await long.read(sql, row)) });
+  return notes;
 }
 
 /**

@@ -18,6 +18,13 @@ describe('trigramKeys', () => {
     expect([...trigramKeys('the budget')].sort()).toEqual([...trigramKeys('THE BUDGET')].sort());
   });
 
+  it('gives text stored decomposed (as macOS writes it) the keys of its composed form', () => {
+    expect([...trigramKeys('la cre\u0300me bru\u0302le\u0301e')].sort()).toEqual([...trigramKeys('la crème brûlée')].sort());
+    expect(hasAll('La CRE\u0300ME', 'crème')).toBe(true);
+    expect(hasAll('La crème', 'cre\u0300me')).toBe(true);
+    expect(searchFold('CRE\u0300ME')).toBe('crème');
+  });
+
   it('gives a text every key of each of its substrings and of their lower case', () => {
     const texts = [
       '# Über uns\n\nStraße, ÜBER, über — 東京の会議メモ 😀 ΟΔΟΣ ΟΔΟΣ.',

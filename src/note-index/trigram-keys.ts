@@ -6,15 +6,17 @@
 // it after folding too, and so has all of its keys.
 
 /**
- * The text as the trigram keys see it: lower case (JavaScript's full Unicode mapping, what
- * the line matcher compares), with final sigma `ς` taken as `σ` and U+0307 (combining dot
- * above) left out. `toLowerCase` is per character except for those two: `Σ` becomes `ς`
- * only at the end of a word, and `İ` becomes `i` + U+0307; erasing both differences makes
- * folding a map of each character to at most one, so it keeps every substring a substring.
+ * The text as the trigram keys see it: in Unicode's composed form (NFC, as the line matcher
+ * compares: `crème` stored decomposed, as macOS writes it, has the keys of `crème`), then
+ * lower case (JavaScript's full Unicode mapping, what the line matcher compares), with final
+ * sigma `ς` taken as `σ` and U+0307 (combining dot above) left out. `toLowerCase` is per
+ * character except for those two: `Σ` becomes `ς` only at the end of a word, and `İ` becomes
+ * `i` + U+0307; erasing both differences makes folding a map of each character to at most
+ * one, so a substring of a text's NFC form stays a substring after folding.
  * That also holds for Postgres's ILIKE, which lowers each character alone (`İ` → `i`).
  */
 export function searchFold(text: string): string {
-  const lower = text.toLowerCase();
+  const lower = text.normalize('NFC').toLowerCase();
   return lower.includes('ς') || lower.includes('\u0307') ? lower.replaceAll('ς', 'σ').replaceAll('\u0307', '') : lower;
 }
 
@@ -32,7 +34,7 @@ let distinctKeys = new Int32Array(1 << 13);
 
 /**
  * The distinct trigram keys of `text`, in order of first appearance: one 32-bit hash of every
- * window of three consecutive code points of {@link searchFold}`(text)` — spaces, line
+ * window of three consecutive code points of {@link searchFold}`(text)` (so of its NFC form) — spaces, line
  * breaks and punctuation included, so a phrase's keys span its words. Text of fewer than
  * three code points has none. Equal text always gives equal keys (they are stored).
  */

@@ -11,7 +11,7 @@ import { defineTool, type ToolContext, type Vault } from '../tool.ts';
 import { cutEcho, fitAnswer, pastTheEnd } from './answer-budget.ts';
 import { existingPath } from './existing-path.ts';
 import { baseFileReferences, folderReferences } from './folder-references.ts';
-import { plainMatcher } from './line-matcher.ts';
+import { MatchRun } from './match-pool.ts';
 import { lineWindow } from './line-window.ts';
 import { closestPaths, folderScope, lookupVault } from './read-scope.ts';
 
@@ -99,7 +99,8 @@ export const findReferences = defineTool({
     }
     const vault = await lookupVault(ctx, input.repo);
     const scope = folderScope(vault, '', true);
-    const { counts, found } = input.values !== undefined ? await valueReferences(ctx, scope, input.values) : await pathReferences(ctx, vault, scope, input.path!);
+    const run = new MatchRun(ctx.matchBudgetMs);
+    const { counts, found } = input.values !== undefined ? await valueReferences(ctx, scope, input.values, run) : await pathReferences(ctx, vault, scope, input.path!, run);
 
     const page: Reference[] = found.slice(input.offset, input.offset + input.limit).map((ref) => {
       const shown = lineWindow(ref.text, ref.start, ref.length);
@@ -115,7 +116,8 @@ export const findReferences = defineTool({
     const { answer } = fitAnswer(page, (kept, cut) => {
       const hasMore = input.offset + kept.length < found.length;
       const note: string[] = [];
-      if (found.length === 0) note.push('Nothing mentions it in the notes you can read here.');
+      if (run.stopped) note.push(stoppedSearch(run.budgetMs, found.length));
+      else if (found.length === 0) note.push('Nothing mentions it in the notes you can read here.');
       else if (kept.length === 0 && input.offset >= found.length) note.push(pastTheEnd(input.offset, found.length, 'references', 'find_references', input.limit));
       if (counts.some((count) => count.capped)) note.push(`Counting stops at ${COUNT_CAP} lines per value; only those can be paged through.`);
       if (kept.some((ref) => ref.struck)) note.push('struck: true marks a mention inside ~~strikethrough~~, which the vault has crossed out.');
@@ -139,27 +141,27 @@ export const findReferences = defineTool({
  * Lines mentioning each value, case-insensitively, value by value, each in path and line
  * order; counting a value stops after {@link COUNT_CAP} lines.
  */
-async function valueReferences(ctx: ToolContext, scope: Scope, values: readonly string[]): Promise<{ counts: Array<{ value: string; lines: number; capped: boolean }>; found: FoundReference[] }> {
+async function valueReferences(ctx: ToolContext, scope: Scope, values: readonly string[], run: MatchRun): Promise<{ counts: Array<{ value: string; lines: number; capped: boolean }>; found: FoundReference[] }> {
   const counts: Array<{ value: string; lines: number; capped: boolean }> = [];
   const found: FoundReference[] = [];
   for (const value of values) {
-    const matcher = plainMatcher(value, false);
+    const query = { regex: false, query: value, caseSensitive: false };
     let lines = 0;
     let capped = false;
     let after: ScanPosition | null = null;
-    scan: for (;;) {
+    for (;;) {
+      if (run.stopped) break;
       const notes = await ctx.index.scanNotes([scope], { needle: value, caseSensitive: false, after, limit: 200 });
-      for (const note of notes) {
-        for (const match of matcher(note.content)) {
-          if (lines === COUNT_CAP) {
-            capped = true;
-            break scan;
-          }
-          lines++;
-          found.push({ value, path: note.path, ...match });
+      const { matches } = await run.match(query, notes.map((note) => note.content), COUNT_CAP + 1 - lines);
+      for (const match of matches) {
+        if (lines === COUNT_CAP) {
+          capped = true;
+          break;
         }
+        lines++;
+        found.push({ value, path: notes[match.note]!.path, line: match.line, text: match.text, start: match.start, length: match.length });
       }
-      if (notes.length < 200) break;
+      if (capped || run.stopped || notes.length < 200) break;
       after = { repo: notes[notes.length - 1]!.repo, path: notes[notes.length - 1]!.path };
     }
     counts.push({ value, lines, capped });
@@ -179,6 +181,7 @@ async function pathReferences(
   vault: Vault,
   scope: Scope,
   asked: string,
+  run: MatchRun,
 ): Promise<{ counts: Array<{ value: string; lines: number; capped: boolean }>; found: FoundReference[] }> {
   // The spelling the repository holds: exactly as given first, then ignoring Unicode normalisation; `<repo>/<path>` understood.
   const { path: spelled } = await existingPath(ctx.host, vault.name, asked, 'folder', { repo: vault.name, noteSuffix: true, folders: vault.config.settings.folders });
@@ -224,12 +227,19 @@ async function pathReferences(
         if (!byLine.has(key(note.path, mention.line))) byLine.set(key(note.path, mention.line), { value: target, path: note.path, ...mention });
       }
     }
-    if (notes.length < 200) break;
+    if (run.stopped || notes.length < 200) break;
     after = { repo: notes[notes.length - 1]!.repo, path: notes[notes.length - 1]!.path };
   }
   const found = [...byLine.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, ref]) => ref);
   const capped = found.length > COUNT_CAP;
   return { counts: [{ value: target, lines: Math.min(found.length, COUNT_CAP), capped }], found: found.slice(0, COUNT_CAP) };
+}
+
+/** The note of a search stopped by its time budget: what the references and counts are, and how to narrow it. */
+function stoppedSearch(budgetMs: number, found: number): string {
+  const seconds = `${Math.round(budgetMs / 100) / 10} s`;
+  const what = found === 0 ? 'No mention was found before that' : 'The references and counts are those found before that, in order; there may be more';
+  return `The search stopped after its time budget of ${seconds}: some notes have very long lines or a lot of text. ${what}. To find them all, look for a longer, more distinctive value, one value per call, or use search_notes with path set to a folder.`;
 }
 
 /** The indexed file at `path`, or the note `path.md`; else VaultError `note_not_found` with the closest paths. */

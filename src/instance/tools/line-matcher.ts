@@ -11,8 +11,29 @@ export interface LineMatch {
   length: number;
 }
 
-/** Yields each matching line of a note's content once, in order. */
-export type LineMatcher = (content: string) => Generator<LineMatch>;
+/**
+ * When matching must stop: `deadline` in ms since the epoch (`Date.now()`); the matcher sets
+ * `cut` when it stopped before the end of the content because the deadline had passed.
+ */
+export interface MatchStop {
+  deadline: number;
+  cut: boolean;
+}
+
+/**
+ * Yields each matching line of a note's content once, in order. With `stop`, it checks the
+ * clock between lines and ends early (setting `stop.cut`) once the deadline has passed; one
+ * line is never interrupted, so a single huge line can overrun it (the worker pool's abort
+ * covers that, see match-pool.ts).
+ */
+export type LineMatcher = (content: string, stop?: MatchStop) => Generator<LineMatch>;
+
+/** True (and `stop.cut` set) when the deadline of `stop` has passed. */
+function pastDeadline(stop: MatchStop | undefined): boolean {
+  if (stop === undefined || Date.now() <= stop.deadline) return false;
+  stop.cut = true;
+  return true;
+}
 
 /**
  * Smart case (spec: search_notes `query`): a query with a capital letter counts case, an
@@ -26,7 +47,7 @@ export function isCaseSensitive(query: string, regex: boolean): boolean {
 /** Lines containing `needle` literally; `caseSensitive` false compares lower case. */
 export function plainMatcher(needle: string, caseSensitive: boolean): LineMatcher {
   const wanted = caseSensitive ? needle : needle.toLowerCase();
-  return function* (content) {
+  return function* (content, stop) {
     const hay = caseSensitive ? content : content.toLowerCase();
     let starts: number[] | null = null;
     let hayStarts: number[] | null = null;
@@ -41,6 +62,7 @@ export function plainMatcher(needle: string, caseSensitive: boolean): LineMatche
       hayStarts ??= hay.length === content.length ? starts : lineStarts(hay);
       const text = lineText(content, starts, line);
       yield { line, text, start: Math.max(0, at - (hayStarts[line - 1] ?? 0)), length: needle.length };
+      if (pastDeadline(stop)) return;
       const next = hay.indexOf('\n', at + Math.max(1, wanted.length));
       if (next === -1) break;
       line++;
@@ -73,11 +95,18 @@ export function regexMatcher(regex: RE2JS): LineMatcher {
   // The whole-note test is a superset of the line tests, except where \r ends lines or the
   // pattern anchors at the text's start or end (\A, \z).
   const prefilter = !/\\[Az]/.test(regex.pattern());
-  return function* (content) {
+  return function* (content, stop) {
     if (prefilter && !content.includes('\r') && !multiline.test(content)) return;
     const starts = lineStarts(content);
+    let sinceCheck = 0;
     for (let line = 1; line <= starts.length; line++) {
       const text = lineText(content, starts, line);
+      // The clock is read every 64 lines, or before a long one.
+      sinceCheck += 1 + (text.length >> 10);
+      if (sinceCheck >= 64) {
+        sinceCheck = 0;
+        if (pastDeadline(stop)) return;
+      }
       if (!regex.test(text)) continue;
       const matcher = regex.matcher(text);
       const found = matcher.find();

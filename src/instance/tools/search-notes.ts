@@ -5,7 +5,9 @@ import { isInFolders } from '../../notes/vault-path.ts';
 import type { ScanPosition, Scope } from '../../note-index/note-index.ts';
 import { defineTool, type ToolContext } from '../tool.ts';
 import { cutEcho, fitAnswer, pastTheEnd } from './answer-budget.ts';
-import { compileRegex, isCaseSensitive, plainMatcher, regexMatcher, type LineMatcher } from './line-matcher.ts';
+import { compileRegex, isCaseSensitive } from './line-matcher.ts';
+import type { MatchQuery } from './match-notes.ts';
+import { MatchRun } from './match-pool.ts';
 import { lineWindow } from './line-window.ts';
 import { answerPath, assertFolderExists, callTargets, folderScope, liveScopes, type VaultTarget } from './read-scope.ts';
 
@@ -59,13 +61,16 @@ export const searchNotes = defineTool({
   output,
   async handler(input, ctx) {
     const caseSensitive = isCaseSensitive(input.query, input.regex);
-    const matcher = input.regex ? regexMatcher(compileRegex(input.query, caseSensitive)) : plainMatcher(input.query, caseSensitive);
+    // Checked here, so a regex that does not parse is refused with its VaultError.
+    if (input.regex) compileRegex(input.query.normalize('NFC'), caseSensitive);
     const { across, namedByPath, targets } = await callTargets(ctx, input.repo, input.path, 'folder');
     const scopes = await searchScopes(ctx, targets, !across || namedByPath);
     const wanted = input.offset + input.limit + 1;
-    const found = await collectMatches(ctx, scopes, input.regex ? null : input.query, caseSensitive, matcher, wanted);
+    const run = new MatchRun(ctx.matchBudgetMs);
+    const query = { regex: input.regex, query: input.query, caseSensitive };
+    const { found, stoppedIn } = await collectMatches(ctx, scopes, query, run, wanted);
     // Nothing found in a folder must mean an existing folder: a wrong path is refused.
-    if (found.length === 0 && scopes.every((scope) => scope.file === undefined)) await assertFolderExists(ctx.index, targets, across, 'folder or file');
+    if (found.length === 0 && stoppedIn === null && scopes.every((scope) => scope.file === undefined)) await assertFolderExists(ctx.index, targets, across, 'folder or file');
 
     const page: SearchMatch[] = found.slice(input.offset, input.offset + input.limit).map((match) => {
       const shown = lineWindow(match.text, match.start, match.length);
@@ -74,7 +79,8 @@ export const searchNotes = defineTool({
     const { answer } = fitAnswer(page, (kept, cut) => {
       const hasMore = input.offset + kept.length < found.length;
       const note: string[] = [];
-      if (found.length === 0) note.push(nothingFound(input.query, input.regex, caseSensitive));
+      if (stoppedIn !== null) note.push(stoppedSearch(run.budgetMs, stoppedIn === '' ? null : answerPath(stoppedIn.repo, stoppedIn.path, across), found.length, input.regex, input.path));
+      else if (found.length === 0) note.push(nothingFound(input.query, input.regex, caseSensitive));
       else if (kept.length === 0 && input.offset >= found.length) note.push(pastTheEnd(input.offset, found.length, 'matches', 'search_notes', input.limit));
       if (cut) note.push(`The page was cut at ${kept.length} matches to stay within 40000 characters.`);
       if (hasMore) note.push(`More matches follow: call search_notes again with offset ${input.offset + kept.length}.`);
@@ -132,32 +138,52 @@ interface FoundMatch {
 /**
  * The first `wanted` matching lines in (repo, path, line) order. Notes are read from the
  * index in growing batches, narrowed by the trigram index to those containing `needle`
- * (plain queries), and reading stops as soon as enough lines are found.
+ * (plain queries), matched by `run` off the event loop, and reading stops as soon as enough
+ * lines are found. `stoppedIn`: null when the search ran to its end (or to `wanted`), else
+ * the note it was in when its time budget ran out ('' when that was between notes); the
+ * matches are then those found before it.
  */
 async function collectMatches(
   ctx: ToolContext,
   scopes: readonly Scope[],
-  needle: string | null,
-  caseSensitive: boolean,
-  matcher: LineMatcher,
+  query: MatchQuery,
+  run: MatchRun,
   wanted: number,
-): Promise<FoundMatch[]> {
+): Promise<{ found: FoundMatch[]; stoppedIn: ScanPosition | '' | null }> {
   const found: FoundMatch[] = [];
+  const needle = query.regex ? null : query.query;
+  const caseSensitive = query.caseSensitive;
   let after: ScanPosition | null = null;
   let batch = needle === null ? 100 : Math.min(wanted, 200);
   for (;;) {
+    if (run.stopped) return { found, stoppedIn: '' };
     const notes = await ctx.index.scanNotes(scopes, { needle, caseSensitive, after, limit: batch });
-    for (const note of notes) {
-      for (const match of matcher(note.content)) {
-        found.push({ repo: note.repo, path: note.path, ...match });
-        if (found.length >= wanted) return found;
-      }
+    const { matches, stopped, searched } = await run.match(query, notes.map((note) => note.content), wanted - found.length);
+    for (const match of matches) {
+      const note = notes[match.note]!;
+      found.push({ repo: note.repo, path: note.path, line: match.line, text: match.text, start: match.start, length: match.length });
     }
-    if (notes.length < batch) return found;
+    if (stopped) return { found, stoppedIn: notes[searched] ?? '' };
+    if (found.length >= wanted || notes.length < batch) return { found, stoppedIn: null };
     const last = notes[notes.length - 1]!;
     after = { repo: last.repo, path: last.path };
     batch = Math.min(batch * 2, 1000);
   }
+}
+
+/**
+ * The note of a search stopped by its time budget: what the matches are, where it stopped,
+ * and how to make the search smaller.
+ */
+function stoppedSearch(budgetMs: number, stoppedIn: string | null, found: number, regex: boolean, path: string | undefined): string {
+  const seconds = `${Math.round(budgetMs / 100) / 10} s`;
+  const where = stoppedIn === null ? '' : ` while reading ${stoppedIn}`;
+  const what = found === 0 ? 'No match was found before that' : 'The matches shown are those found before that, in order; there may be more';
+  const narrow = [
+    path === undefined ? 'give path a folder (or one note) to search' : 'give path a smaller folder or one note',
+    regex ? 'make the regex start with literal text and avoid .* and repeated groups, or search for a plain phrase with regex left out' : 'use a longer, more distinctive phrase',
+  ];
+  return `The search stopped after its time budget of ${seconds}${where}, which has very long lines or a lot of text. ${what}. To search all of it, narrow the search: ${narrow.join('; ')}.`;
 }
 
 function nothingFound(query: string, regex: boolean, caseSensitive: boolean): string {

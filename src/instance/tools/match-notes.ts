@@ -1,0 +1,102 @@
+// Matching a batch of notes against one query, within a deadline: the work that the match
+// pool runs on a worker thread (match-pool.ts), or inline for small batches.
+//
+// Matching ignores Unicode normalisation: the query and each note are compared in NFC, so
+// `crème` finds `crème` stored decomposed (`e` + U+0300, as macOS writes it). Line numbers
+// are the same in both forms (NFC never touches a line break); the line text and the match's
+// position are given back in the note as stored.
+import { compileRegex, plainMatcher, regexMatcher, type LineMatch, type LineMatcher, type MatchStop } from './line-matcher.ts';
+
+/** What to look for: plain text or an RE2 regex (already checked by `compileRegex`), and whether case counts. */
+export interface MatchQuery {
+  regex: boolean;
+  query: string;
+  caseSensitive: boolean;
+}
+
+/** One matching line of note number `note` (its index in the batch). */
+export interface NoteLineMatch extends LineMatch {
+  note: number;
+}
+
+/** A batch: the notes' contents, how many matches are wanted at most, and the deadline (ms since the epoch). */
+export interface MatchNotesTask {
+  query: MatchQuery;
+  contents: readonly string[];
+  wanted: number;
+  deadline: number;
+}
+
+/**
+ * The matches, in note and line order; `searched` notes were searched to their end (the
+ * matches all lie in the first `searched + 1` notes); `cut` is true when the deadline passed
+ * before the batch was done (or the wanted count reached).
+ */
+export interface MatchNotesResult {
+  matches: NoteLineMatch[];
+  searched: number;
+  cut: boolean;
+}
+
+const compiled = new Map<string, LineMatcher>();
+
+/** The matcher of `query`, compiled once per query and kept for the next batch (at most 32). */
+function matcherOf(query: MatchQuery): LineMatcher {
+  const key = `${query.regex ? 'r' : 'p'}${query.caseSensitive ? 'C' : 'c'}${query.query}`;
+  let matcher = compiled.get(key);
+  if (!matcher) {
+    const text = query.query.normalize('NFC');
+    matcher = query.regex ? regexMatcher(compileRegex(text, query.caseSensitive)) : plainMatcher(text, query.caseSensitive);
+    if (compiled.size >= 32) compiled.delete(compiled.keys().next().value!);
+    compiled.set(key, matcher);
+  }
+  return matcher;
+}
+
+/**
+ * Matches `task.contents` one note after another, line by line, until `task.wanted` matches
+ * are found, the notes end, or the deadline passes (checked between lines). Throws VaultError
+ * `invalid_regex` for a regex that does not parse.
+ */
+export function matchNotes(task: MatchNotesTask): MatchNotesResult {
+  const matcher = matcherOf(task.query);
+  const stop: MatchStop = { deadline: task.deadline, cut: false };
+  const matches: NoteLineMatch[] = [];
+  for (let note = 0; note < task.contents.length; note++) {
+    if (note > 0 && Date.now() > task.deadline) return { matches, searched: note, cut: true };
+    const stored = task.contents[note]!;
+    const normal = stored.normalize('NFC');
+    const storedLines = normal === stored ? null : stored.split('\n');
+    for (const match of matcher(normal, stop)) {
+      matches.push({ note, ...(storedLines ? inStoredLine(storedLines[match.line - 1] ?? '', match) : match) });
+      if (matches.length >= task.wanted) return { matches, searched: note, cut: false };
+    }
+    if (stop.cut) return { matches, searched: note, cut: true };
+  }
+  return { matches, searched: task.contents.length, cut: false };
+}
+
+/**
+ * A match found in a line's NFC form, moved to the line as stored (`withBreak` may still end
+ * in `\r`): the stored text, with start and length mapped chunk by chunk (a character and the
+ * marks or conjoining jamo that follow it normalise together).
+ */
+function inStoredLine(withBreak: string, match: LineMatch): LineMatch {
+  const text = withBreak.endsWith('\r') ? withBreak.slice(0, -1) : withBreak;
+  if (text === match.text) return match;
+  const start = storedOffset(text, match.start);
+  const end = storedOffset(text, match.start + match.length);
+  return { line: match.line, text, start, length: Math.max(0, end - start) };
+}
+
+const chunk = /[\s\S][\p{M}\u1160-\u11ff\ud7b0-\ud7ff]*/gu;
+
+/** The offset in `stored` of UTF-16 offset `normalOffset` of `stored.normalize('NFC')`, at a chunk boundary. */
+function storedOffset(stored: string, normalOffset: number): number {
+  let normal = 0;
+  for (const piece of stored.matchAll(chunk)) {
+    if (normal >= normalOffset) return piece.index;
+    normal += piece[0].normalize('NFC').length;
+  }
+  return stored.length;
+}
