@@ -226,7 +226,7 @@ describe('reads follow the rules writes follow', () => {
   });
 
   it('edit_note refuses a link to a closed file as one to a hidden file, never naming where it leads', async () => {
-    const refusal = async (path: string) => (await outcome(editNote as unknown as ToolDefinition<z.ZodRawShape, z.ZodRawShape>, { repo: 'linkvault', path, old_text: 'x', new_text: 'y' }, ctx)).replaceAll(path, '<link>');
+    const refusal = async (path: string) => (await outcome(editNote as unknown as ToolDefinition<z.ZodRawShape, z.ZodRawShape>, { repo: 'linkvault', path, old_text: 'x', new_text: 'y', summary: 'Try' }, ctx)).replaceAll(path, '<link>');
     const closed = await refusal('notes/to-private.md');
     expect(closed).toBe(await refusal('notes/to-secret.md'));
     expect(closed).toContain('"refused": "not_a_note"');
