@@ -1,7 +1,7 @@
 // Symbolic links on the way to a path: a write tool never replaces one with a file, nor writes through one.
 import { lstat, readlink } from 'node:fs/promises';
 import { isAbsolute, join, relative, sep, posix } from 'node:path';
-import { isHiddenPath } from '../notes/vault-path.ts';
+import { isHiddenPath, isReadable } from '../notes/vault-path.ts';
 import { catFileBatch } from '../repo-host/git/cat-file-batch.ts';
 import { runGit, splitNul } from '../repo-host/git/run-git.ts';
 import type { Mirror } from '../repo-host/repo-host.ts';
@@ -115,16 +115,19 @@ function repoTarget(link: string, text: string, workTree: string | null): string
 /**
  * The refusal for writing `path` when `found` is a symbolic link on its way (`not_a_note`):
  * names the link and where it points, says that `tool` would `harm` it, and, when the link
- * stays inside the repository, which path to use instead (`use`: the verb, such as "Edit").
+ * leads to a readable path (isReadable with the open `folders`), which path to use instead
+ * (`use`: the verb, such as "Edit"). A target outside the open folders is never named, as a
+ * hidden one or one outside the repository is not: a closed path reads as missing.
  */
-export function linkRefusal(path: string, found: LinkOnPath, tool: string, harm: string, use: string): VaultError {
+export function linkRefusal(path: string, link: LinkOnPath, tool: string, harm: string, use: string, folders: readonly string[]): VaultError {
+  const found = link.target !== null && !isReadable({ path: link.target }, folders) ? { ...link, target: null } : link;
   const details = { path, link: found.link, target: found.target };
   const what =
     found.link === path
       ? `"${path}" is a symbolic link${found.target === null ? '' : ` to "${found.target}"`}, not a note of its own`
       : `"${path}" lies in "${found.link}", which is a symbolic link${found.target === null ? '' : ` to "${found.target}"`}, not a folder of its own`;
   if (found.target === null) {
-    return new VaultError('not_a_note', `${what}; it leads outside the repository or into a hidden path, and ${tool} never writes through a link, so this path cannot be changed with these tools. Nothing was written.`, details);
+    return new VaultError('not_a_note', `${what}; it leads outside the repository or into a hidden or closed path, and ${tool} never writes through a link, so this path cannot be changed with these tools. Nothing was written.`, details);
   }
   const instead = found.link === path ? found.target : `${found.target}${path.slice(found.link.length)}`;
   return new VaultError('not_a_note', `${what}, and ${tool} ${harm}. ${use} "${instead}" instead. Nothing was written.`, { ...details, instead });

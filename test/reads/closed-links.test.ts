@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { baseView } from '../../src/instance/tools/base-view.ts';
+import { editNote } from '../../src/instance/tools/edit-note.ts';
 import { findReferences } from '../../src/instance/tools/find-references.ts';
 import { listNotes } from '../../src/instance/tools/list-notes.ts';
 import { noteHistory } from '../../src/instance/tools/note-history.ts';
@@ -222,5 +223,13 @@ describe('reads follow the rules writes follow', () => {
   it('base_view: file(), link().asFile(), file.links and backlinks never reach a closed file; a link to a closed .base reads as absent', async () => {
     await alike(tools.baseView!, { path: 'notes/Overview.base' });
     for (const path of ['notes/to-private.base', 'private/secret.base', 'notes/private-dir/secret.base', 'notes/untracked-dir/secret.base']) await alike(tools.baseView!, { path });
+  });
+
+  it('edit_note refuses a link to a closed file as one to a hidden file, never naming where it leads', async () => {
+    const refusal = async (path: string) => (await outcome(editNote as unknown as ToolDefinition<z.ZodRawShape, z.ZodRawShape>, { repo: 'linkvault', path, old_text: 'x', new_text: 'y', summary: 'Try' }, ctx)).replaceAll(path, '<link>');
+    const closed = await refusal('notes/to-private.md');
+    expect(closed).toBe(await refusal('notes/to-secret.md'));
+    expect(closed).toContain('"refused": "not_a_note"');
+    expect(closed).not.toContain('private/y.md');
   });
 });

@@ -78,7 +78,7 @@ export const createNote = defineTool({
     const done = await commitChange(ctx, input.repo, { tool: 'create_note', summary: `Created ${posix.basename(planned.path)}`.slice(0, 60) }, async (read) => {
       // A folder on the way that is a symbolic link: the note would land wherever it points.
       const link = (await read.links([planned.path])).get(planned.path);
-      if (link !== undefined && link.link !== planned.path) throw linkRefusal(planned.path, link, 'create_note', 'never writes through a link', 'Create the note at');
+      if (link !== undefined && link.link !== planned.path) throw linkRefusal(planned.path, link, 'create_note', 'never writes through a link', 'Create the note at', vault.config.settings.folders);
       // The note's folder: the path and the names that would be the same file on this checkout
       // (Unicode normalisation, and case on a case-insensitive one).
       const entries = await read.folder(folder);

@@ -375,7 +375,7 @@ describe('edit_note', () => {
       for (const path of ['notes/away.md', 'notes/git.md']) {
         const away = await refusalOf(edit(path));
         expect(away.code).toBe('not_a_note');
-        expect(away.message).toContain(`"${path}" is a symbolic link, not a note of its own; it leads outside the repository or into a hidden path`);
+        expect(away.message).toContain(`"${path}" is a symbolic link, not a note of its own; it leads outside the repository or into a hidden or closed path`);
         expect(away.message).not.toMatch(/outside\.md|config/);
       }
       // In more_edits too: the first edit would work, but none is made.

@@ -138,7 +138,7 @@ async function applyEdits(read: WriteRead, config: VaultConfig, edits: readonly 
     const path = paths[i]!;
     try {
       const link = links.get(path);
-      if (link !== undefined) throw linkRefusal(path, link, 'edit_note', 'would replace the link with a file of its own', 'Edit');
+      if (link !== undefined) throw linkRefusal(path, link, 'edit_note', 'would replace the link with a file of its own', 'Edit', config.settings.folders);
       if (!texts.has(path)) {
         const text = await read.text(path);
         if (text === null) {

@@ -165,13 +165,13 @@ async function prepareMove(
       return { files: [], result: { from, to, files: 0, links: 0, updated: [], outsideReferences: 0, notes: [`Nothing was at "${from}"; "${to}" is already there, so nothing was moved.`], already: commit } };
     }
     const link = (await read.links([from])).get(from);
-    if (link !== undefined) throw linkRefusal(from, link, 'move_note', 'would replace it with a copy of what it points to', 'Move');
+    if (link !== undefined) throw linkRefusal(from, link, 'move_note', 'would replace it with a copy of what it points to', 'Move', config.settings.folders);
     throw new VaultError('note_not_found', `There is no note or folder "${from}". Check the path with tree or list_notes.`, { path: from });
   }
   // A symbolic link is not a note: moving it would write a copy of what it points to.
   const memberLinks = await read.links(members);
   if (memberLinks.size > 0) {
-    if (!isFolder) throw linkRefusal(source!, memberLinks.get(source!)!, 'move_note', 'would replace it with a copy of what it points to', 'Move');
+    if (!isFolder) throw linkRefusal(source!, memberLinks.get(source!)!, 'move_note', 'would replace it with a copy of what it points to', 'Move', config.settings.folders);
     const named = [...memberLinks.values()].slice(0, 5).map((link) => `"${link.link}"${link.target === null ? '' : ` → "${link.target}"`}`);
     throw new VaultError(
       'not_a_note',
