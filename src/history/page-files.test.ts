@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { occurrenceCounter } from './page-files.ts';
 
 describe('occurrenceCounter', () => {
-  it('counts text with non-ASCII characters in NFC on both sides: composed finds decomposed and back', () => {
+  it('counts both normalisation forms of text with non-ASCII characters: composed finds decomposed and back', () => {
     const composed = occurrenceCounter('crème');
     const decomposed = occurrenceCounter('cre\u0300me');
     const stored = Buffer.from('La cre\u0300me, la CRÈME, la crème.', 'utf8');

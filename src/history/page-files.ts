@@ -112,27 +112,46 @@ function parseBatch(stdout: Buffer): Map<string, Buffer> {
 }
 
 /**
+ * The spellings of `text` that a search treats as one (issue 9, item 7: search ignores
+ * Unicode normalisation): the text as given, its NFC and its NFD form, without repeats. One
+ * entry for ASCII text and for text no normalisation changes.
+ */
+export function normalisationForms(text: string): string[] {
+  return [...new Set([text, text.normalize('NFC'), text.normalize('NFD')])];
+}
+
+/**
+ * The pickaxe arguments that find every commit changing how often `text` (any of its
+ * {@link normalisationForms}) occurs: `-S<text>` when it has one form; otherwise
+ * `-S<form|form> --pickaxe-regex`, each form escaped as a POSIX extended regular expression,
+ * so `crème` finds `crème` stored decomposed (as macOS writes it). Case is ignored by the
+ * caller's `--regexp-ignore-case` either way.
+ */
+export function pickaxeArgs(text: string): string[] {
+  const forms = normalisationForms(text);
+  if (forms.length === 1) return [`-S${text}`];
+  return [`-S${forms.map((form) => form.replace(/[\\.[\](){}*+?|^$]/g, '\\$&')).join('|')}`, '--pickaxe-regex'];
+}
+
+/**
  * Counts `text` in content the way Git's pickaxe (`-S… --regexp-ignore-case`, in the C.UTF-8
- * locale) counts it: non-overlapping occurrences from the left. For ASCII text Git matches
- * byte by byte with ASCII letters in either case (its kwset), and so does this. For text
- * with other characters Git uses glibc's case-ignoring regular expression, which compares
- * text and content character by character after mapping each to its uppercase (Unicode's
- * simple mapping, one character to one): `σ`, `ς` and `Σ` are one letter, `ı` and `i`
- * too (both `I`), but `ß` and `ẞ` are not (`ß` has no one-character uppercase), nor `k`
- * and the Kelvin sign. This maps both the same way. Text with other characters is counted
- * in Unicode's NFC form on both sides, as search_notes matches, so `crème` counts `crème`
- * stored decomposed (as macOS writes it). Returns a function of the content (null: absent, 0).
+ * locale, with the arguments of {@link pickaxeArgs}) counts it: non-overlapping occurrences
+ * from the left. For ASCII text Git matches byte by byte with ASCII letters in either case
+ * (its kwset), and so does this. For text with other characters Git uses glibc's
+ * case-ignoring regular expression, which compares text and content character by character
+ * after mapping each to its uppercase (Unicode's simple mapping, one character to one): `σ`,
+ * `ς` and `Σ` are one letter, `ı` and `i` too (both `I`), but `ß` and `ẞ` are not (`ß` has no
+ * one-character uppercase), nor `k` and the Kelvin sign. This maps both the same way, and
+ * counts every one of the text's normalisation forms (composed and decomposed) as the
+ * pickaxe's alternation does; the content itself is never normalised, as Git never does.
+ * Returns a function of the content (null: absent, 0).
  */
 export function occurrenceCounter(text: string): (content: Buffer | null | undefined) => number {
   if (/[^\x00-\x7f]/.test(text)) {
-    const needle = simpleUpper(text.normalize('NFC'));
-    return (content) => {
-      if (!content) return 0;
-      const haystack = simpleUpper(content.toString('utf8').normalize('NFC'));
-      let count = 0;
-      for (let at = haystack.indexOf(needle); at !== -1; at = haystack.indexOf(needle, at + needle.length)) count += 1;
-      return count;
-    };
+    // Longest first: at one position, the longer spelling is the one a POSIX regex takes.
+    const needles = [...new Set(normalisationForms(text).map(simpleUpper))].sort((a, b) => b.length - a.length);
+    const pattern = new RegExp(needles.map((needle) => needle.replace(/[\\^$.*+?()[\]{}|]/g, '\\$&')).join('|'), 'gu');
+    return (content) => (content ? (simpleUpper(content.toString('utf8')).match(pattern)?.length ?? 0) : 0);
   }
   let source = '';
   for (const byte of Buffer.from(text, 'utf8')) {

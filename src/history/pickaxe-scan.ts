@@ -7,7 +7,7 @@ import { startGit, type GitProcess } from '../repo-host/git/run-git.ts';
 import type { Mirror } from '../repo-host/repo-host.ts';
 import { CommitFiles } from './commit-files.ts';
 import { literalPathspec, mirrorGit } from './mirror-git.ts';
-import { occurrenceCounter } from './page-files.ts';
+import { occurrenceCounter, pickaxeArgs } from './page-files.ts';
 import { isSymlinkChange, LOG_FORMAT, LogParser, type FileChange, type LogCommit } from './parse-log.ts';
 
 /**
@@ -222,7 +222,7 @@ export class PickaxeScan {
   private startWalk(target: number): void {
     const pathspec = ['--', ...this.query.where];
     const renames = this.query.where.length === 0 ? ['--no-renames'] : [];
-    const pickaxe = ['-z', LOG_FORMAT, '--raw', '--numstat', '--no-abbrev', ...renames, `-S${this.query.text}`];
+    const pickaxe = ['-z', LOG_FORMAT, '--raw', '--numstat', '--no-abbrev', ...renames, ...pickaxeArgs(this.query.text)];
     if (this.last === null && this.order === null) {
       this.run(['log', ...pickaxe, ...this.query.walk, this.head, ...pathspec], undefined, target);
       return;

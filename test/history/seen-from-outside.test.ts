@@ -3,6 +3,7 @@
 // commit dates are out of order.
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pickaxeArgs } from '../../src/history/page-files.ts';
 import { forgetSearches } from '../../src/history/search-commits.ts';
 import type { ToolContext } from '../../src/instance/tool.ts';
 import { noteHistory } from '../../src/instance/tools/note-history.ts';
@@ -79,9 +80,14 @@ beforeAll(() => {
     join(temp.path, 'letters'),
     letters.map((letter, i) => ({ message: `letter ${i}`, date: `2026-08-${String(i + 1).padStart(2, '0')}T10:00:00+02:00`, files: { 'l.md': `x ${letter} y\n` } })),
   );
+  makeRepo(join(temp.path, 'nfd'), [
+    { message: 'Decomposed', date: '2026-08-01T10:00:00+02:00', files: { 'a.md': 'La cre\u0300me\n' } },
+    { message: 'Composed', date: '2026-08-02T10:00:00+02:00', files: { 'b.md': 'La CRÈME\n' } },
+    { message: 'Respelled', date: '2026-08-03T10:00:00+02:00', files: { 'a.md': 'La crème\n' } },
+  ]);
   r2 = makeRepo(join(temp.path, 'r2'), [{ message: 'X', date: '2026-10-03T10:00:00+02:00', author: skewer, files: { 'x.md': 'x\n' } }]);
   host = new LocalRepoHost({ reposDir: temp.path, as: reader });
-  ctx = gitOnlyContext(host, ['v', 'r1', 'r2', 'copies', 'reuse', 'side', 'letters', 'snippets']);
+  ctx = gitOnlyContext(host, ['v', 'r1', 'r2', 'copies', 'reuse', 'side', 'letters', 'snippets', 'nfd']);
 });
 
 afterAll(async () => {
@@ -104,11 +110,23 @@ describe('search_history: case ignored beyond ASCII', () => {
 
   it("lists what Git's pickaxe lists for letters whose case is tricky, each file saying whether it gained or lost the text", async () => {
     for (const text of letters) {
-      const byGit = git(join(temp.path, 'letters'), ['log', `-S${text}`, '--regexp-ignore-case', '--format=%s'], { LC_ALL: 'C.UTF-8' });
+      // Git itself is the reference, asked for every normalisation form of the text at once.
+      const byGit = git(join(temp.path, 'letters'), ['log', ...pickaxeArgs(text), '--regexp-ignore-case', '--format=%s'], { LC_ALL: 'C.UTF-8' });
       const answer = await callTool(searchHistory, ctx, { repo: 'letters', text, limit: 50 });
       expect([text, answer.commits.map((c) => c.subject)]).toEqual([text, byGit === '' ? [] : byGit.split('\n')]);
       // Git saw the count change in each; the tool's own count must see it too, and which way.
       for (const found of answer.commits) expect([text, found.subject, found.files.map((f) => f.text)]).toEqual([text, found.subject, [expect.stringMatching(/^(added|removed)$/)]]);
+    }
+  });
+
+  it('finds text whatever its Unicode normalisation, composed or decomposed as macOS stores it', async () => {
+    for (const text of ['crème', 'cre\u0300me']) {
+      const answer = await callTool(searchHistory, ctx, { repo: 'nfd', text });
+      // Respelling the same word in another form adds and removes nothing.
+      expect(answer.commits.map((c) => [c.subject, c.files.map((f) => [f.path, f.text])])).toEqual([
+        ['Composed', [['b.md', 'added']]],
+        ['Decomposed', [['a.md', 'added']]],
+      ]);
     }
   });
 
