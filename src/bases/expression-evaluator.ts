@@ -69,7 +69,11 @@ export class BaseEvaluator {
    * reference, naming the formula.
    */
   evaluate(expression: Expression, rowPath: string, locals: Readonly<Record<string, BaseValue>> | null = null): BaseValue {
-    return this.evaluateNode(expression, rowPath, locals);
+    try {
+      return this.evaluateNode(expression, rowPath, locals);
+    } catch (error) {
+      throw tooLargeAsEvalError(error, 0);
+    }
   }
 
   /** The value of formula `name` for the row at `rowPath` (memoised). `position` is where it is referenced. */
@@ -97,7 +101,8 @@ export class BaseEvaluator {
       const value = this.evaluateNode(compiled.expression, rowPath, null);
       states.set(name, { value });
       return value;
-    } catch (error) {
+    } catch (thrown) {
+      const error = tooLargeAsEvalError(thrown, position);
       if (!(error instanceof BaseEvalError)) throw error;
       const wrapped = error.message.startsWith('formula "')
         ? new BaseEvalError(error.message, position)
@@ -299,4 +304,14 @@ const VERBS = { '+': 'add', '-': 'subtract', '*': 'multiply', '/': 'divide', '%'
 function kindPhrase(value: BaseValue): string {
   const kind = value.kind === 'string' ? 'text' : value.kind;
   return /^[aeiou]/.test(kind) ? `an ${kind}` : `a ${kind}`;
+}
+
+/**
+ * A JavaScript RangeError (a string or list too long to make, a recursion too deep: what
+ * chained `repeat()`s or deeply nested formulas can ask for) as the formula's own failure, so
+ * the cell is left empty with a reason instead of the whole view failing; other errors as they are.
+ */
+function tooLargeAsEvalError(error: unknown, position: number): unknown {
+  if (!(error instanceof RangeError)) return error;
+  return new BaseEvalError(`the result is too large to compute (${error.message}); simplify the formula`, position);
 }

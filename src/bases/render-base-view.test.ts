@@ -160,6 +160,14 @@ describe('renderBaseView', () => {
     ]);
   });
 
+  it('leaves a cell empty, with a reason, when a formula asks for a string too long to make', () => {
+    const base = ['formulas:', '  huge: file.name.repeat(10000).repeat(10000).length', 'views:', '  - type: table', '    name: Table', '    order: [file.name, formula.huge]'].join('\n');
+    const page = render(base);
+    expect(page.total).toBe(vault.notes.length);
+    expect(page.rows.every((row) => row.cells[1] === '')).toBe(true);
+    expect(page.problems.join('\n')).toContain('too large to compute');
+  });
+
   it('counts a statement that fails at run time as false for that row', () => {
     const page = render('filters: file.hasTag("project") && priority.toFixed(0) == "2"\n');
     expect(names(page)).toEqual(['Apollo', 'Echo']);

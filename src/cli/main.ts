@@ -109,7 +109,10 @@ addInstallationOptions(program.command('index').description('Build or update the
     const local = await openLocalInstallation(settingsOf(options), { log, onProgress: progress.onProgress, poll: false, sharedIndexOnly: true });
     progress.stop();
     if (local.indexNote) log.warn(local.indexNote);
-    console.log(`Indexed ${local.name}: ${local.installation.repoNames().join(', ') || 'no repositories'}`);
+    const done = `Indexed ${local.name}: ${local.installation.repoNames().join(', ') || 'no repositories'}`;
+    // A person at a terminal reads a sentence; a pipe (a server's child build, a script) gets a log line.
+    if (process.stdout.isTTY) console.log(done);
+    else log.info({ event: 'index_built', repos: local.installation.repoNames() }, done);
     await local.close();
   } catch (error) {
     progress.stop();

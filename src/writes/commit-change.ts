@@ -209,7 +209,7 @@ export async function commitChange<R>(
       if (outcome.ok) {
         rememberCommit(ctx.host, repo, outcome.commit);
         ctx.log.info(
-          { event: 'write', repo, tool: parts.tool, commit: outcome.commit, person: ctx.access.person.login, files: prepared.files.length },
+          { event: 'write', repo, commit: outcome.commit, person: ctx.access.person.login, files: prepared.files.length },
           `${parts.tool} by ${ctx.access.person.login} committed ${outcome.commit.slice(0, 12)} to ${repo}`,
         );
         const notes = [...placed.notes];
