@@ -1,7 +1,8 @@
 // A write in a work tree commits only its own change (issue 9, item 4): the person's
 // uncommitted edits stay uncommitted and in place; what cannot be kept apart is said.
 import { readFileSync, unlinkSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createNote } from '../../src/instance/tools/create-note.ts';
 import { editNote } from '../../src/instance/tools/edit-note.ts';
@@ -80,5 +81,25 @@ describe('a write in a work tree with uncommitted edits', () => {
     expect(refusal.code).toBe('exists');
     expect(refusal.message).toContain('deletion is not committed');
     expect(fixture.git(['rev-parse', 'HEAD'])).toBe(head);
+  });
+});
+
+describe('a person committing by hand while the server writes', () => {
+  it('finds the new commit in the index the moment the branch moves, so a plain git commit never reverts it', async () => {
+    fixture = await openWriteFixture({ 'n.md': 'one\ntwo\n' });
+    // Git runs this hook inside update-ref, right after the branch moved: what a person's
+    // `git commit` (which reads HEAD, then the index, without the lock) could see then.
+    const hook = join(fixture.repoDir, '.git', 'hooks', 'reference-transaction');
+    mkdirSync(dirname(hook), { recursive: true });
+    writeFileSync(
+      hook,
+      '#!/bin/sh\n[ "$1" = committed ] || exit 0\nwhile read old new ref; do\n  if git diff --cached --quiet "$new" --; then echo same; else echo differs; fi >> "$GIT_DIR/index-check"\ndone\n',
+      { mode: 0o755 },
+    );
+    await callTool(editNote, { repo: 'notes', path: 'n.md', old_text: 'two', new_text: 'TWO', summary: 'S' }, await fixture.context());
+    const seen = readFileSync(join(fixture.repoDir, '.git', 'index-check'), 'utf8').trim().split('\n');
+    expect(seen.length).toBeGreaterThan(0);
+    expect(seen.every((line) => line === 'same')).toBe(true);
+    expect(fixture.git(['status', '--porcelain'])).toBe('');
   });
 });

@@ -94,6 +94,15 @@ async function finish(repo: RecoveryRepo, lock: IndexLock, journal: CommitJourna
   const head = code === 0 ? stdout.toString('utf8').trim() : null;
   const short = journal.new.slice(0, 7);
   if (head !== journal.new) {
+    // The index may already hold the commit's entries (it goes in place before the branch
+    // moves): the paths' entries go back to the branch head's.
+    const paths = journal.paths.map((entry) => entry.path);
+    const entries = head === null ? new Map<string, { mode: string; oid: string }>() : await commitEntries(repo.gitDir, head, paths);
+    const kept = paths.flatMap((path) => {
+      const entry = entries.get(path);
+      return entry === undefined ? [] : [{ path, ...entry }];
+    });
+    await writeIndexEntries(repo, lock, journal.token, kept, paths.filter((path) => !entries.has(path)), { refresh: false });
     const where = head === journal.old ? 'it never landed on the branch' : `the branch has moved on since, to ${head?.slice(0, 7) ?? 'nothing'}`;
     return `dropped the commit ${short} that an interrupted Major Vault write left unfinished in "${repo.name}": ${where}, so none of its files were written`;
   }
@@ -131,7 +140,7 @@ async function finish(repo: RecoveryRepo, lock: IndexLock, journal: CommitJourna
 }
 
 /** Each path's entry (mode, blob id) in `commit`'s tree; paths not there are left out. */
-async function commitEntries(gitDir: string, commit: string, paths: readonly string[]): Promise<Map<string, { mode: string; oid: string }>> {
+export async function commitEntries(gitDir: string, commit: string, paths: readonly string[]): Promise<Map<string, { mode: string; oid: string }>> {
   const entries = new Map<string, { mode: string; oid: string }>();
   if (paths.length === 0) return entries;
   const { stdout } = await runGit(['ls-tree', '-z', '--full-tree', commit, '--', ...paths], { gitDir, env: { GIT_LITERAL_PATHSPECS: '1' } });

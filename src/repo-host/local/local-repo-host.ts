@@ -16,13 +16,13 @@ import { CommitGraphKeeper } from './commit-graph.ts';
 import { fastImportCommit } from './fast-import-commit.ts';
 import { newToken, removeJournal, tempName, writeJournal, type JournalPath } from './commit-journal.ts';
 import { IndexLock, inspectIndexLock, waitForIndexUnlocked } from './index-lock.ts';
-import { finishUnderLock, needsRecovery, recoverInterruptedCommit } from './interrupted-commit.ts';
+import { commitEntries, finishUnderLock, needsRecovery, recoverInterruptedCommit } from './interrupted-commit.ts';
 import { thisProcess } from './lock-owner.ts';
 import { lookAtPaths, type PathLook, type TreeItem } from './path-look.ts';
 import { isWritableInside, readAsGitSeesIt, readWorkTreeEntry, readWorkTreeFile } from './work-tree-file.ts';
 import { WorkTreeWatch } from './work-tree-watch.ts';
 import { WorkTreeWrite, type DiskBefore } from './work-tree-write.ts';
-import { writeIndexEntries } from './write-index-entries.ts';
+import { writeIndexEntries, type IndexEntry } from './write-index-entries.ts';
 
 /** Options of {@link LocalRepoHost}. */
 export interface LocalRepoHostOptions {
@@ -593,22 +593,36 @@ export class LocalRepoHost implements RepoHost {
     const format = await this.objectFormat(repo);
     const files = change.files.map((file) => ({ path: file.path, content: onDisk(file), mode: newOids.get(file.path)?.mode ?? '100644' }));
     const staged = await WorkTreeWrite.stage(repo.workTree!, files, (path) => tempName(token, path));
+    // The index goes in place before the branch moves. A person's plain `git commit` reads
+    // HEAD, then the index, without taking the lock, and its own ref update expects the HEAD
+    // it read: with the index first, it either commits on the new head with the new index, or
+    // its ref update is refused because this one moved the branch. With the branch first, it
+    // could see the new head with the old index and commit a revert of this change.
+    try {
+      await writeIndexEntries({ gitDir: repo.gitDir, workTree: repo.workTree! }, lock, token, ...indexEntriesOf(change, newOids), { refresh: false });
+    } catch (error) {
+      await staged.discard();
+      throw error;
+    }
     let landed: CommitResult;
     try {
       landed = await this.updateRef(repo, commit, parent, format, subject);
     } catch (error) {
       await staged.discard();
+      await this.restoreIndexEntries(repo, lock, token, change, parent);
       throw error;
     }
     if (!landed.ok) {
       await staged.discard();
+      // The branch moved meanwhile: these paths' entries go back to the head it moved to.
+      await this.restoreIndexEntries(repo, lock, token, change, landed.head);
       return landed;
     }
     try {
       await staged.place();
-      await this.writeIndex(repo, lock, token, change, newOids);
     } catch (error) {
       await staged.restore(before);
+      await this.restoreIndexEntries(repo, lock, token, change, parent).catch(() => undefined);
       const undone = await this.moveBranchBack(repo, commit, parent);
       const cause = error instanceof Error ? error.message : String(error);
       throw new Error(
@@ -701,9 +715,18 @@ export class LocalRepoHost implements RepoHost {
 
   /** The changed paths' index entries (see {@link writeIndexEntries}); the index is put in place, the lock stays held. */
   private async writeIndex(repo: LocalRepo, lock: IndexLock, token: string, change: Change, newOids: ReadonlyMap<string, TreeItem>): Promise<void> {
-    const written = change.files.filter((file) => file.content !== null).map((file) => ({ path: file.path, ...newOids.get(file.path)! }));
-    const deleted = change.files.filter((file) => file.content === null).map((file) => file.path);
-    await writeIndexEntries({ gitDir: repo.gitDir, workTree: repo.workTree! }, lock, token, written, deleted);
+    await writeIndexEntries({ gitDir: repo.gitDir, workTree: repo.workTree! }, lock, token, ...indexEntriesOf(change, newOids));
+  }
+
+  /** Puts the index entries of the change's paths back to those of `parent` (a commit; null: none), after a failed landing. */
+  private async restoreIndexEntries(repo: LocalRepo, lock: IndexLock, token: string, change: Change, parent: string | null): Promise<void> {
+    const paths = change.files.map((file) => file.path);
+    const entries = parent === null ? new Map<string, { mode: string; oid: string }>() : await commitEntries(repo.gitDir, parent, paths);
+    const written = paths.flatMap((path) => {
+      const entry = entries.get(path);
+      return entry === undefined ? [] : [{ path, ...entry }];
+    });
+    await writeIndexEntries({ gitDir: repo.gitDir, workTree: repo.workTree! }, lock, token, written, paths.filter((path) => !entries.has(path)), { refresh: false });
   }
 
   /**
@@ -1112,4 +1135,11 @@ export function repoNameOf(folder: string): string {
 
 function nameTakenMessage(folder: string, name: string): string {
   return `skipped the folder ${folder}: it would be served as "${name}", which the folder ${name} already is; rename one of them`;
+}
+
+/** The index entries a change sets (written files with their mode and blob) and the paths it removes. */
+function indexEntriesOf(change: Change, newOids: ReadonlyMap<string, TreeItem>): [IndexEntry[], string[]] {
+  const written = change.files.filter((file) => file.content !== null).map((file) => ({ path: file.path, ...newOids.get(file.path)! }));
+  const deleted = change.files.filter((file) => file.content === null).map((file) => file.path);
+  return [written, deleted];
 }
