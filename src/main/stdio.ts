@@ -49,7 +49,7 @@ export async function serveLocalStdio(settings: StdioSettings, options: { log?: 
   const users = settings.usersFile ? await loadUsersFile(resolve(settings.usersFile)) : null;
   const token = pickToken(users, settings.as);
   // Reads the folder for the first answers, before the installation's own host exists.
-  const folder = new LocalRepoHost({ reposDir, users, log, onRecovery: (sentence) => log.warn({ event: 'recovered' }, sentence) });
+  const folder = new LocalRepoHost({ reposDir, users, onRecovery: (sentence) => log.warn({ event: 'recovered' }, sentence) });
 
   // The first answers' repositories, read before the index opens: PGlite's start holds the
   // event loop for a while, and the client's first requests should not wait behind it.
