@@ -56,7 +56,9 @@ export interface NoteLog {
  * listed too, with the old name as their path, each placed by its date among `--follow`'s
  * commits, whose order stays. The whole history is always read, since a rename anywhere in
  * it decides which commits a page holds: `maxCount` cuts the list only at the end, so every
- * page of a long list is a slice of the same list. The whole list is kept per head commit
+ * page of a long list is a slice of the same list. A move Git reads as a deletion and an
+ * addition (a short note whose links the move rewrote) is followed through the `Moved:`
+ * trailer move_note writes ({@link followRecordedMoves}). The whole list is kept per head commit
  * (64 notes), so the pages after the first cost next to nothing.
  * Merge commits are not listed (like `--follow`: their changes are the branches' commits).
  * An empty repository or a path with no history gives no commits. Throws GitError when
@@ -162,6 +164,24 @@ async function recordedOldPath(mirror: Mirror, commit: NoteCommit, parent: strin
   if (oldPath === null || oldPath === commit.path) return null;
   const { code } = await mirrorGit(mirror, ['cat-file', '-e', `${parent}:${oldPath}`], { okCodes: [0, 1, 128] });
   return code === 0 ? oldPath : null;
+}
+
+/**
+ * The move commit `commit` made of the note at `path`, when its `Moved:` trailers name it and
+ * it created `path` (Git saw no rename): its first parent and the note's path there; null
+ * otherwise (for blame, which follows Git's own renames by itself).
+ */
+export async function recordedMove(mirror: Mirror, commit: string, path: string): Promise<{ parent: string; oldPath: string } | null> {
+  const { stdout } = await mirrorGit(mirror, ['show', '-s', '--format=%P%x00%B', commit]);
+  const [parents = '', message = ''] = stdout.toString('utf8').split('\0');
+  const parent = parents.trim().split(' ')[0] ?? '';
+  const oldPath = pathBeforeMove(parseMovedTrailers(message), path);
+  if (parent === '' || oldPath === null || oldPath === path) return null;
+  const [{ code: before }, { code: there }] = await Promise.all([
+    mirrorGit(mirror, ['cat-file', '-e', `${parent}:${oldPath}`], { okCodes: [0, 1, 128] }),
+    mirrorGit(mirror, ['cat-file', '-e', `${parent}:${path}`], { okCodes: [0, 1, 128] }),
+  ]);
+  return before === 0 && there !== 0 ? { parent, oldPath } : null;
 }
 
 /** Lines added and removed from blob `before` to blob `after` (`git diff --numstat`); nothing for binary content. */
