@@ -162,8 +162,26 @@ async function recordedOldPath(mirror: Mirror, commit: NoteCommit, parent: strin
   const { stdout } = await mirrorGit(mirror, ['show', '-s', '--format=%B', commit.commit]);
   const oldPath = pathBeforeMove(parseMovedTrailers(stdout.toString('utf8')), commit.path);
   if (oldPath === null || oldPath === commit.path) return null;
-  const { code } = await mirrorGit(mirror, ['cat-file', '-e', `${parent}:${oldPath}`], { okCodes: [0, 1, 128] });
-  return code === 0 ? oldPath : null;
+  return await spelledIn(mirror, parent, oldPath);
+}
+
+/**
+ * The path of the file at `path` in `commit` as that commit spells it: `path` itself when
+ * it is there, else the one file equal to it in Unicode NFC (a folder move names the notes
+ * inside in NFC, the old tree may hold another form); null when there is none.
+ */
+async function spelledIn(mirror: Mirror, commit: string, path: string): Promise<string | null> {
+  const { code } = await mirrorGit(mirror, ['cat-file', '-e', `${commit}:${path}`], { okCodes: [0, 1, 128] });
+  if (code === 0) return path;
+  const top = path.split('/')[0] ?? '';
+  // The moved folder's own name is as the old tree spells it (move_note took it from there).
+  const { stdout } = await mirrorGit(mirror, ['ls-tree', '-r', '-z', '--name-only', commit, '--', literalPathspec(top)], { okCodes: [0, 128] });
+  const wanted = path.normalize('NFC');
+  const found = stdout
+    .toString('utf8')
+    .split('\0')
+    .filter((name) => name !== '' && name.normalize('NFC') === wanted);
+  return found.length === 1 ? (found[0] as string) : null;
 }
 
 /**
@@ -177,11 +195,11 @@ export async function recordedMove(mirror: Mirror, commit: string, path: string)
   const parent = parents.trim().split(' ')[0] ?? '';
   const oldPath = pathBeforeMove(parseMovedTrailers(message), path);
   if (parent === '' || oldPath === null || oldPath === path) return null;
-  const [{ code: before }, { code: there }] = await Promise.all([
-    mirrorGit(mirror, ['cat-file', '-e', `${parent}:${oldPath}`], { okCodes: [0, 1, 128] }),
+  const [before, { code: there }] = await Promise.all([
+    spelledIn(mirror, parent, oldPath),
     mirrorGit(mirror, ['cat-file', '-e', `${parent}:${path}`], { okCodes: [0, 1, 128] }),
   ]);
-  return before === 0 && there !== 0 ? { parent, oldPath } : null;
+  return before !== null && there !== 0 ? { parent, oldPath: before } : null;
 }
 
 /** Lines added and removed from blob `before` to blob `after` (`git diff --numstat`); nothing for binary content. */

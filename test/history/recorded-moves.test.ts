@@ -113,4 +113,17 @@ describe('note_history after move_note rewrote the moved note itself', () => {
       ]);
     }
   });
+
+  it('follows a note whose old name the repository spells in another Unicode form', async () => {
+    fixture = await openWriteFixture({ 'Team.md': '# Team\n' });
+    const decomposed = 'kit/Mu\u0308ller.md';
+    const created = commitOutside(fixture, { [decomposed]: 'Hi\n[team](../Team.md)\n' }, 'Add Müller');
+    const ctx = await fixture.context();
+    const moved = (await callTool(moveNote, { repo: 'notes', from: 'kit', to: 'people/kit', summary: 'Moved the kit' }, ctx)) as { commit: string };
+    const list = await history(fixture, { path: 'people/kit/M\u00fcller.md' });
+    expect(list.commits.map((c) => [c.commit, c.path])).toEqual([
+      [moved.commit, 'people/kit/M\u00fcller.md'],
+      [created, decomposed],
+    ]);
+  });
 });
