@@ -4,6 +4,7 @@ import type { Mirror } from '../repo-host/repo-host.ts';
 import { headCommit, literalPathspec, mirrorGit } from './mirror-git.ts';
 import { isSymlinkChange, LOG_FORMAT, parseLog, type ChangeStatus, type LogCommit } from './parse-log.ts';
 import { streamLog } from './stream-log.ts';
+import { parseMovedTrailers, pathBeforeMove } from './moved-trailer.ts';
 
 /**
  * One commit that changed a note: who, when, the subject, the note's `path` after the
@@ -55,7 +56,9 @@ export interface NoteLog {
  * listed too, with the old name as their path, each placed by its date among `--follow`'s
  * commits, whose order stays. The whole history is always read, since a rename anywhere in
  * it decides which commits a page holds: `maxCount` cuts the list only at the end, so every
- * page of a long list is a slice of the same list. The whole list is kept per head commit
+ * page of a long list is a slice of the same list. A move Git reads as a deletion and an
+ * addition (a short note whose links the move rewrote) is followed through the `Moved:`
+ * trailer move_note writes ({@link followRecordedMoves}). The whole list is kept per head commit
  * (64 notes), so the pages after the first cost next to nothing.
  * Merge commits are not listed (like `--follow`: their changes are the branches' commits).
  * An empty repository or a path with no history gives no commits. Throws GitError when
@@ -85,7 +88,7 @@ const KEPT_LISTS = 64;
 
 async function wholeList(mirror: Mirror, head: string, path: string): Promise<NoteCommit[]> {
   const sideEdits: Promise<NoteCommit[]>[] = [];
-  const followed = await followLog(mirror, head, path, (commit) => {
+  const watchRename = (commit: NoteCommit): void => {
     // A copy's source lives on: its later edits are its own, not the note's.
     if (commit.status !== 'R' || !isRename(commit) || commit.previousPath === null) return;
     const oldName = commit.previousPath;
@@ -99,9 +102,10 @@ async function wholeList(mirror: Mirror, head: string, path: string): Promise<No
     });
     edits.catch(() => undefined); // awaited below
     sideEdits.push(edits);
-  });
+  };
+  const followed = await followLog(mirror, head, path, watchRename);
   if (followed === null) return [];
-  const commits = followed.commits;
+  const commits = await followRecordedMoves(mirror, followed.commits, watchRename);
   if (sideEdits.length === 0) return commits;
   const listed = new Set(commits.map((commit) => commit.commit));
   const missed = new Map<string, NoteCommit>();
@@ -117,6 +121,92 @@ async function wholeList(mirror: Mirror, head: string, path: string): Promise<No
   }
   widened.push(...added.slice(next));
   return widened;
+}
+
+/** At most this many recorded moves are followed in one note's history (a guard against a loop of hand-written trailers). */
+const MAX_RECORDED_MOVES = 1000;
+
+/**
+ * `commits` (a `--follow` list) continued through the moves their commits record: the newest
+ * commit that creates the note (status `A`) and whose message carries a `Moved:` trailer
+ * naming the note's path (see moved-trailer.ts; move_note writes one) becomes the rename it
+ * is, when the old path held a file in its first parent: its `previousPath` is the old path,
+ * its line counts those between the two versions, and the list goes on with the old path's
+ * `--follow` history from that parent (whose own recorded moves are followed in turn; what
+ * `--follow` listed older than the move at the new path was another file's). Each such rename
+ * goes to `onRename` too. Git's rename detection needs half of the file unchanged, which a
+ * short note whose relative links the move rewrote no longer has; the trailer says what became
+ * what. Commits without a trailer stay as Git reads them.
+ */
+async function followRecordedMoves(mirror: Mirror, commits: NoteCommit[], onRename: (commit: NoteCommit) => void): Promise<NoteCommit[]> {
+  const whole: NoteCommit[] = [];
+  let segment = commits;
+  for (let hop = 0; hop < MAX_RECORDED_MOVES; hop += 1) {
+    const created = segment.findIndex((commit) => commit.status === 'A' && commit.previousPath === null && !commit.symlink);
+    const creation = segment[created];
+    const parent = creation?.parents[0];
+    const oldPath = creation === undefined || parent === undefined ? null : await recordedOldPath(mirror, creation, parent);
+    if (creation === undefined || parent === undefined || oldPath === null) break;
+    const counts = await lineCounts(mirror, `${parent}:${oldPath}`, `${creation.commit}:${creation.path}`);
+    const rename: NoteCommit = { ...creation, previousPath: oldPath, status: 'R', ...counts };
+    whole.push(...segment.slice(0, created), rename);
+    onRename(rename);
+    segment = (await followLog(mirror, parent, oldPath, onRename))?.commits ?? [];
+  }
+  whole.push(...segment);
+  return whole;
+}
+
+/** The path the note `commit` created had in `parent`, by the commit's `Moved:` trailers; null when none names it or nothing was there. */
+async function recordedOldPath(mirror: Mirror, commit: NoteCommit, parent: string): Promise<string | null> {
+  const { stdout } = await mirrorGit(mirror, ['show', '-s', '--format=%B', commit.commit]);
+  const oldPath = pathBeforeMove(parseMovedTrailers(stdout.toString('utf8')), commit.path);
+  if (oldPath === null || oldPath === commit.path) return null;
+  return await spelledIn(mirror, parent, oldPath);
+}
+
+/**
+ * The path of the file at `path` in `commit` as that commit spells it: `path` itself when
+ * it is there, else the one file equal to it in Unicode NFC (a folder move names the notes
+ * inside in NFC, the old tree may hold another form); null when there is none.
+ */
+async function spelledIn(mirror: Mirror, commit: string, path: string): Promise<string | null> {
+  const { code } = await mirrorGit(mirror, ['cat-file', '-e', `${commit}:${path}`], { okCodes: [0, 1, 128] });
+  if (code === 0) return path;
+  const top = path.split('/')[0] ?? '';
+  // The moved folder's own name is as the old tree spells it (move_note took it from there).
+  const { stdout } = await mirrorGit(mirror, ['ls-tree', '-r', '-z', '--name-only', commit, '--', literalPathspec(top)], { okCodes: [0, 128] });
+  const wanted = path.normalize('NFC');
+  const found = stdout
+    .toString('utf8')
+    .split('\0')
+    .filter((name) => name !== '' && name.normalize('NFC') === wanted);
+  return found.length === 1 ? (found[0] as string) : null;
+}
+
+/**
+ * The move commit `commit` made of the note at `path`, when its `Moved:` trailers name it and
+ * it created `path` (Git saw no rename): its first parent and the note's path there; null
+ * otherwise (for blame, which follows Git's own renames by itself).
+ */
+export async function recordedMove(mirror: Mirror, commit: string, path: string): Promise<{ parent: string; oldPath: string } | null> {
+  const { stdout } = await mirrorGit(mirror, ['show', '-s', '--format=%P%x00%B', commit]);
+  const [parents = '', message = ''] = stdout.toString('utf8').split('\0');
+  const parent = parents.trim().split(' ')[0] ?? '';
+  const oldPath = pathBeforeMove(parseMovedTrailers(message), path);
+  if (parent === '' || oldPath === null || oldPath === path) return null;
+  const [before, { code: there }] = await Promise.all([
+    spelledIn(mirror, parent, oldPath),
+    mirrorGit(mirror, ['cat-file', '-e', `${parent}:${path}`], { okCodes: [0, 1, 128] }),
+  ]);
+  return before !== null && there !== 0 ? { parent, oldPath: before } : null;
+}
+
+/** Lines added and removed from blob `before` to blob `after` (`git diff --numstat`); nothing for binary content. */
+async function lineCounts(mirror: Mirror, before: string, after: string): Promise<{ added?: number; removed?: number }> {
+  const { stdout } = await mirrorGit(mirror, ['diff', '--numstat', before, after]);
+  const match = /^(\d+)\t(\d+)\t/.exec(stdout.toString('utf8'));
+  return match ? { added: Number(match[1]), removed: Number(match[2]) } : {};
 }
 
 /** The first `maxCount` of `commits` (all without it), and whether that is all of them. */

@@ -10,7 +10,7 @@ import type { FileChange, Mirror, RepoHost, Snapshot } from '../repo-host/repo-h
 import { rebaseSplices, splicesBetween, type Splice } from '../notes/text-splices.ts';
 import type { ToolContext, Vault } from '../instance/tool.ts';
 import { isVaultError, VaultError } from '../vault-error.ts';
-import { commitMessage } from './commit-message.ts';
+import { commitMessage, withTrailers } from './commit-message.ts';
 import { linksOnPaths, type LinkOnPath } from './symlinks.ts';
 
 /** How many times a change is prepared and committed before a moving head is a conflict. */
@@ -92,6 +92,8 @@ export interface PreparedFile extends FileChange {
 export interface PreparedChange<R> {
   files: PreparedFile[];
   result: R;
+  /** Trailer lines the commit message ends with (move_note's `Moved: <old> -> <new>`); the subject never changes. */
+  trailers?: string[];
 }
 
 /** What {@link commitChange} did: the commit that holds the change (null when nothing was committed) and the answer. */
@@ -205,7 +207,7 @@ export async function commitChange<R>(
         touched.add(file.path);
       }
       const placed = await onBranchHead(mirror, read, prepared.files);
-      const outcome = await ctx.host.commit(repo, { parent: read.head, files: placed.files, author: ctx.access.person, message }, preparedFrom);
+      const outcome = await ctx.host.commit(repo, { parent: read.head, files: placed.files, author: ctx.access.person, message: withTrailers(message, current.prepared.trailers) }, preparedFrom);
       if (outcome.ok) {
         rememberCommit(ctx.host, repo, outcome.commit);
         ctx.log.info(

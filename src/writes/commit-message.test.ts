@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cleanClientName, commitMessage } from './commit-message.ts';
+import { cleanClientName, commitMessage, withTrailers } from './commit-message.ts';
 
 describe('commitMessage', () => {
   it('puts the tool and client after the summary line, further lines in the body', () => {
@@ -22,5 +22,11 @@ describe('commitMessage', () => {
 
   it('keeps control characters and line breaks of the client name out of the subject', () => {
     expect(commitMessage({ summary: 'S', tool: 't', clientName: 'a\nb\u0007c' })).toBe('S (t via a b c)\n');
+  });
+
+  it('ends the message with trailers as its last paragraph, the subject unchanged', () => {
+    expect(withTrailers('S (t)\n', ['Moved: a.md -> b.md'])).toBe('S (t)\n\nMoved: a.md -> b.md\n');
+    expect(withTrailers('S (t)\n\nWhy.\n', ['Moved: a/ -> b/'])).toBe('S (t)\n\nWhy.\n\nMoved: a/ -> b/\n');
+    expect(withTrailers('S (t)\n', [])).toBe('S (t)\n');
   });
 });

@@ -54,6 +54,16 @@ export function commitMessage(parts: CommitMessageParts): string {
 }
 
 /**
+ * `message` (from {@link commitMessage}) with `trailers` (full lines such as
+ * `Moved: a.md -> b.md`) added as its last paragraph, in `git interpret-trailers` style: the
+ * subject stays as it is. No trailers: `message` unchanged.
+ */
+export function withTrailers(message: string, trailers: readonly string[] | undefined): string {
+  if (trailers === undefined || trailers.length === 0) return message;
+  return `${message.replace(/\n+$/, '')}\n\n${trailers.join('\n')}\n`;
+}
+
+/**
  * A client's name as the subject can carry it: control characters, line breaks and
  * parentheses (which close the subject's own `(<tool> via <client>)`) become spaces, runs of
  * space collapse; a name longer than {@link CLIENT_MAX} characters is cut after its last whole

@@ -5,6 +5,7 @@
 // parsing), instead of asking the index. That is always exactly as fresh as the commit's
 // parent, catches links that a move would capture (a bare [[Name]] that would start to reach
 // the moved note), and stays fast: the 6,289 notes of obsidian-help take a few hundred ms.
+import { movedTrailer } from '../../history/moved-trailer.ts';
 import { posix } from 'node:path';
 import { z } from 'zod';
 import { asWikiLink, fromWikiLink, rewriteBaseReferences } from '../../bases/base-references.ts';
@@ -150,7 +151,7 @@ async function prepareMove(
   read: WriteRead,
   config: VaultConfig,
   move: { from: string; to: string; type: string | null; ignoreCase: boolean },
-): Promise<{ files: PreparedFile[]; result: MoveResult }> {
+): Promise<{ files: PreparedFile[]; result: MoveResult; trailers?: string[] }> {
   const paths = read.snapshot!.files.map((file) => file.path);
   const { from, to } = move;
   const source = sameFileAs(paths, from, move.ignoreCase);
@@ -326,7 +327,10 @@ async function prepareMove(
   }
   for (const [path, text] of texts) if (!moved.has(path)) files.push({ path, content: Buffer.from(text, 'utf8') });
   updated.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  return { files, result: { from, to, files: moved.size, links, updated, outsideReferences, notes, already: null } };
+  // The commit says which path became which (one line for a whole folder): note_history
+  // follows it where Git's rename detection cannot (a short note whose links changed).
+  const trailers = [movedTrailer({ from, to, folder: isFolder })];
+  return { files, result: { from, to, files: moved.size, links, updated, outsideReferences, notes, already: null }, trailers };
 }
 
 /**
