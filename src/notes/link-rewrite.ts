@@ -184,7 +184,8 @@ function rewriteMarkdown(link: Link, was: string, expected: string, pathBefore: 
   const dest = destinationSpan(link.raw);
   if (dest === null) return null;
   const writtenDest = link.raw.slice(dest.start, dest.end);
-  const hash = writtenDest.indexOf('#');
+  // The path ends at a `?query` or `#fragment`, kept as written.
+  const hash = writtenDest.search(/[?#]/);
   const writtenPath = hash === -1 ? writtenDest : writtenDest.slice(0, hash);
   const decoded = link.target;
   const withMd = /\.md$/i.test(decoded) || !expected.endsWith('.md');
@@ -230,7 +231,8 @@ function rewriteMarkdownFolder(link: Link, was: string, expected: string, pathBe
   const dest = destinationSpan(link.raw);
   if (dest === null) return null;
   const writtenDest = link.raw.slice(dest.start, dest.end);
-  const hash = writtenDest.indexOf('#');
+  // The path ends at a `?query` or `#fragment`, kept as written.
+  const hash = writtenDest.search(/[?#]/);
   const writtenPath = hash === -1 ? writtenDest : writtenDest.slice(0, hash);
   const decoded = link.target;
   const slash = /\/>?$/.test(writtenPath) ? '/' : '';

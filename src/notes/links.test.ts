@@ -99,6 +99,10 @@ describe('findLinks: link reference definitions', () => {
     expect(findLinks('```\n[t]: target.md\n```')).toEqual([]);
     expect(findLinks('# Links\n[t]: a.md\n[u]: b.md').map((link) => link.target)).toEqual(['a.md', 'b.md']);
   });
+  it('splits a query off the path, in links and definitions', () => {
+    expect(only('[q](kit/inner/?x=1#top)')).toMatchObject({ target: 'kit/inner/', subpath: '#top', raw: '[q](kit/inner/?x=1#top)' });
+    expect(only('[q]: a%3Fb.md?x=1')).toMatchObject({ target: 'a?b.md', subpath: null });
+  });
   it('marks a definition as link syntax', () => {
     expect(linkSyntaxSpans('[t]: target.md "x"')).toEqual([[0, 18]]);
   });

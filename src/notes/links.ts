@@ -42,7 +42,7 @@ const SCHEME = /^(?:[a-z][a-z0-9+.-]*:|\/\/)/i;
  *   `[[#Heading]]`, `[[a\|b]]` (table rows), and each of these as an embed with `!`.
  * - Markdown `[text](dest)`, `[text](<dest with spaces>)`, `[text](dest "title")` and
  *   images `![alt](dest)`; the destination is URL-decoded (`%20` → space) after the `#`
- *   fragment is split off.
+ *   fragment and a `?query` are split off (the query is kept in `raw` only).
  * - link reference definitions (CommonMark): a line `[label]: dest` or `[label]: <dest> "title"`,
  *   indented at most 3 spaces, not continuing a paragraph (the line before is blank, code, a
  *   heading or another definition); its destination is the link, for every `[text][label]`
@@ -105,15 +105,11 @@ function definitionIn(line: MarkdownLine): Link | 'external' | null {
   const dest = parseDefinitionDestination(line.text, head[0].length);
   if (dest === null) return null;
   if (SCHEME.test(dest.url)) return 'external';
-  const hash = dest.url.indexOf('#');
-  const pathPart = hash === -1 ? dest.url : dest.url.slice(0, hash);
-  const fragment = hash === -1 ? null : dest.url.slice(hash);
   const from = line.text.indexOf('[');
   return {
     kind: 'markdown',
     raw: line.text.slice(from, dest.end),
-    target: percentDecode(pathPart),
-    subpath: fragment === null || fragment === '#' ? null : percentDecode(fragment),
+    ...splitDestination(dest.url),
     alias: head[1]!,
     line: line.number,
     start: line.start + from,
@@ -202,14 +198,10 @@ function markdownLinksIn(line: MarkdownLine, spans: Array<[number, number]>, wik
     const from = image ? i - 1 : i;
     if (touchesCode(spans, from, dest.end)) continue;
     if (dest.url === '' || SCHEME.test(dest.url)) continue;
-    const hash = dest.url.indexOf('#');
-    const pathPart = hash === -1 ? dest.url : dest.url.slice(0, hash);
-    const fragment = hash === -1 ? null : dest.url.slice(hash);
     found.push({
       kind: image ? 'embed' : 'markdown',
       raw: s.slice(from, dest.end),
-      target: percentDecode(pathPart),
-      subpath: fragment === null || fragment === '#' ? null : percentDecode(fragment),
+      ...splitDestination(dest.url),
       alias: s.slice(i + 1, close),
       line: line.number,
       start: line.start + from,
@@ -301,6 +293,21 @@ function parseDestination(s: string, at: number): { url: string; end: number } |
   }
   if (s[i] !== ')') return null;
   return { url, end: i + 1 };
+}
+
+/**
+ * A Markdown destination's path and `#fragment`: the path URL-decoded and without a `?query`
+ * (`kit/inner/?x=1` names the folder `kit/inner/`; a `?` in a file name is written `%3F`).
+ */
+function splitDestination(url: string): { target: string; subpath: string | null } {
+  const hash = url.indexOf('#');
+  const pathPart = hash === -1 ? url : url.slice(0, hash);
+  const fragment = hash === -1 ? null : url.slice(hash);
+  const query = pathPart.indexOf('?');
+  return {
+    target: percentDecode(query === -1 ? pathPart : pathPart.slice(0, query)),
+    subpath: fragment === null || fragment === '#' ? null : percentDecode(fragment),
+  };
 }
 
 /** URL-decodes a link target; text that is not valid percent-encoding stays as written. */

@@ -79,6 +79,7 @@ describe('move_note and find_references with folders and bases', () => {
       'linker.md': [
         '[f](adr-templates/nygard-style/) [f2](adr-templates/nygard-style) [n](adr-templates/nygard-style/adr.md) [root](/adr-templates/nygard-style/)',
         '[e](%E8%A8%AD%E5%AE%9A%20%E3%83%95%E3%82%A9%E3%83%AB%E3%83%80/) [a](<設定 フォルダ/>)',
+        '[q](adr-templates/nygard-style/?x=1) [qn](adr-templates/nygard-style/adr.md?x=1#top)',
         '',
       ].join('\n'),
     });
@@ -88,10 +89,11 @@ describe('move_note and find_references with folders and bases', () => {
       [
         '[f](../adr-templates/nygard-style/) [f2](../adr-templates/nygard-style) [n](../adr-templates/nygard-style/adr.md) [root](/adr-templates/nygard-style/)',
         '[e](../%E8%A8%AD%E5%AE%9A%20%E3%83%95%E3%82%A9%E3%83%AB%E3%83%80/) [a](<../設定 フォルダ/>)',
+        '[q](../adr-templates/nygard-style/?x=1) [qn](../adr-templates/nygard-style/adr.md?x=1#top)',
         '',
       ].join('\n'),
     );
-    expect(answer).toMatchObject({ links: 5, updated: [{ path: 'sub/linker.md', links: 5 }] });
+    expect(answer).toMatchObject({ links: 7, updated: [{ path: 'sub/linker.md', links: 7 }] });
   });
 
   it('rewrites link reference definitions in their own form, counts them and finds them', async () => {
