@@ -116,13 +116,17 @@ export function applyEdits(text: string, edits: ReadonlyArray<{ start: number; e
  */
 function lostExactCase(link: Link, wiki: boolean, pathBefore: string, was: string, pathAfter: string, expected: string): boolean {
   if (wiki && !link.target.includes('/')) return false;
-  const spelled = (from: string) => {
+  const spelled = (from: string, rooted: boolean) => {
     const folder = posix.dirname(from) === '.' ? '' : posix.dirname(from);
-    const base = wiki || link.target.startsWith('/') ? link.target.replace(/^\/+/, '') : posix.normalize(posix.join(folder, link.target));
+    const base = rooted ? link.target.replace(/^\/+/, '') : posix.normalize(posix.join(folder, link.target));
     return base.normalize('NFC');
   };
   const exact = (written: string, file: string) => written === file.normalize('NFC') || `${written}.md` === file.normalize('NFC');
-  return exact(spelled(pathBefore), was) && !exact(spelled(pathAfter), expected);
+  // The form that named the file exactly before (relative first for Markdown links) must still do so after.
+  const relativeOnly = link.target.startsWith('./') || link.target.startsWith('../');
+  const forms = wiki || link.target.startsWith('/') ? [true] : relativeOnly ? [false] : [false, true];
+  const form = forms.find((rooted) => exact(spelled(pathBefore, rooted), was));
+  return form !== undefined && !exact(spelled(pathAfter, form), expected);
 }
 
 /**

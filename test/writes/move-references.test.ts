@@ -137,13 +137,13 @@ describe('move_note and find_references with folders and bases', () => {
     fixture = await openWriteFixture({
       'adr-templates/nygard-style/adr.md': 'adr\n',
       'README.md': '[f](adr-templates/nygard-style/) [r](/adr-templates/) [n](adr-templates/nygard-style/adr.md)\n',
-      'docs/guide.md': '[up](../adr-templates) [abs](adr-templates/nygard-style/)\n',
+      'docs/guide.md': '[up](../adr-templates) [abs](adr-templates/nygard-style/) [note](adr-templates/nygard-style/adr.md)\n',
     });
     const ctx = await fixture.context();
     const answer = await callTool(moveNote, { repo: 'notes', from: 'adr-templates', to: 'ADR-templates', summary: 'Upper-cased the templates' }, ctx);
     expect(fixture.show('README.md').toString()).toBe('[f](ADR-templates/nygard-style/) [r](/ADR-templates/) [n](ADR-templates/nygard-style/adr.md)\n');
-    expect(fixture.show('docs/guide.md').toString()).toBe('[up](../ADR-templates) [abs](ADR-templates/nygard-style/)\n');
-    expect(answer.links).toBe(5);
+    expect(fixture.show('docs/guide.md').toString()).toBe('[up](../ADR-templates) [abs](ADR-templates/nygard-style/) [note](ADR-templates/nygard-style/adr.md)\n');
+    expect(answer.links).toBe(6);
   });
 
   it('finds a one-word folder written out as a path, never as a bare word or heading', async () => {
