@@ -65,7 +65,8 @@ export function relinkNote(input: RelinkInput): RelinkResult {
       if (wasFolder === null) continue;
       const expected = folderAfterMove(wasFolder, input.movedFolder ?? null);
       if (expected !== wasFolder) toMoved++;
-      if (after.resolveTarget(link.target, pathAfter, true) === null && after.resolveFolder(link.target, pathAfter) === expected) continue;
+      const stillThere = after.resolveTarget(link.target, pathAfter, true) === null && after.resolveFolder(link.target, pathAfter) === expected;
+      if (stillThere && !lostExactFolder(link.target, pathBefore, wasFolder, pathAfter, expected)) continue;
       const raw = rewriteMarkdownFolder(link, wasFolder, expected, pathBefore, pathAfter, after);
       if (raw === null) lost.push(link);
       else edits.push({ start: link.start, end: link.end, raw });
@@ -115,13 +116,37 @@ export function applyEdits(text: string, edits: ReadonlyArray<{ start: number; e
  */
 function lostExactCase(link: Link, wiki: boolean, pathBefore: string, was: string, pathAfter: string, expected: string): boolean {
   if (wiki && !link.target.includes('/')) return false;
-  const spelled = (from: string) => {
+  const spelled = (from: string, rooted: boolean) => {
     const folder = posix.dirname(from) === '.' ? '' : posix.dirname(from);
-    const base = wiki || link.target.startsWith('/') ? link.target.replace(/^\/+/, '') : posix.normalize(posix.join(folder, link.target));
+    const base = rooted ? link.target.replace(/^\/+/, '') : posix.normalize(posix.join(folder, link.target));
     return base.normalize('NFC');
   };
   const exact = (written: string, file: string) => written === file.normalize('NFC') || `${written}.md` === file.normalize('NFC');
-  return exact(spelled(pathBefore), was) && !exact(spelled(pathAfter), expected);
+  // The form that named the file exactly before (relative first for Markdown links) must still do so after.
+  const relativeOnly = link.target.startsWith('./') || link.target.startsWith('../');
+  const forms = wiki || link.target.startsWith('/') ? [true] : relativeOnly ? [false] : [false, true];
+  const form = forms.find((rooted) => exact(spelled(pathBefore, rooted), was));
+  return form !== undefined && !exact(spelled(pathAfter, form), expected);
+}
+
+/**
+ * True when a Markdown link to a folder named it exactly (same case, NFC) before in one form,
+ * relative to the linking note or from the root with `/`, and after the move no longer does in
+ * that form: it reaches the folder only by the resolver's fallbacks (the root for a relative
+ * link whose note moved, case-insensitive matching after a case-only rename), which Git hosts
+ * and static sites do not take. Such a link is written again.
+ */
+function lostExactFolder(target: string, pathBefore: string, was: string, pathAfter: string, expected: string): boolean {
+  const spelled = (from: string, rooted: boolean): string => {
+    const folder = posix.dirname(from) === '.' ? '' : posix.dirname(from);
+    const path = rooted ? target.replace(/^\/+/, '') : posix.join(folder, target);
+    const normal = posix.normalize(path === '' ? '.' : path).replace(/\/+$/, '');
+    return (normal === '.' ? '' : normal).normalize('NFC');
+  };
+  const rooted = target.startsWith('/');
+  const forms = rooted ? [true] : target.startsWith('./') || target.startsWith('../') ? [false] : [false, true];
+  const form = forms.find((root) => spelled(pathBefore, root) === was.normalize('NFC'));
+  return form !== undefined && spelled(pathAfter, form) !== expected.normalize('NFC');
 }
 
 function resolveWritten(resolver: LinkResolver, target: string, fromPath: string, wiki: boolean): string | null {
@@ -163,7 +188,8 @@ function rewriteMarkdown(link: Link, was: string, expected: string, pathBefore: 
   const dest = destinationSpan(link.raw);
   if (dest === null) return null;
   const writtenDest = link.raw.slice(dest.start, dest.end);
-  const hash = writtenDest.indexOf('#');
+  // The path ends at a `?query` or `#fragment`, kept as written.
+  const hash = writtenDest.search(/[?#]/);
   const writtenPath = hash === -1 ? writtenDest : writtenDest.slice(0, hash);
   const decoded = link.target;
   const withMd = /\.md$/i.test(decoded) || !expected.endsWith('.md');
@@ -209,7 +235,8 @@ function rewriteMarkdownFolder(link: Link, was: string, expected: string, pathBe
   const dest = destinationSpan(link.raw);
   if (dest === null) return null;
   const writtenDest = link.raw.slice(dest.start, dest.end);
-  const hash = writtenDest.indexOf('#');
+  // The path ends at a `?query` or `#fragment`, kept as written.
+  const hash = writtenDest.search(/[?#]/);
   const writtenPath = hash === -1 ? writtenDest : writtenDest.slice(0, hash);
   const decoded = link.target;
   const slash = /\/>?$/.test(writtenPath) ? '/' : '';
@@ -237,7 +264,7 @@ function sameFile(a: string, b: string): boolean {
 }
 
 /**
- * The destination of a Markdown link or image `raw` as offsets into it: for `<…>` from the
+ * The destination of a Markdown link, image or link reference definition `raw` as offsets into it: for `<…>` from the
  * `<` up to (not including) the `>`, otherwise the whole destination. Null when not found.
  */
 function destinationSpan(raw: string): { start: number; end: number } | null {
@@ -252,7 +279,9 @@ function destinationSpan(raw: string): { start: number; end: number } | null {
       break;
     }
   }
-  if (close === -1 || raw[close + 1] !== '(') return null;
+  // A link reference definition: `[label]: dest "title"`.
+  const definition = close !== -1 && raw[close + 1] === ':';
+  if (close === -1 || (raw[close + 1] !== '(' && !definition)) return null;
   let i = close + 2;
   while (raw[i] === ' ' || raw[i] === '\t') i++;
   const start = i;
@@ -268,6 +297,7 @@ function destinationSpan(raw: string): { start: number; end: number } | null {
       continue;
     }
     if (c === ' ' || c === '\t') break;
+    if (definition) continue;
     if (c === '(') parens++;
     if (c === ')') {
       if (parens === 0) break;

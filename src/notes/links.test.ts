@@ -83,3 +83,27 @@ describe('linkSyntaxSpans', () => {
     expect(linkSyntaxSpans(line).map(([from, to]) => line.slice(from, to))).toEqual(['[[a]]', '[[b]]', '![i](x.png)', '[t](https://e.x/p)']);
   });
 });
+
+describe('findLinks: link reference definitions', () => {
+  it('reads a definition as a link, in each of its forms', () => {
+    expect(only('[t]: target.md')).toMatchObject({ kind: 'markdown', raw: '[t]: target.md', target: 'target.md', alias: 't', definition: true, start: 0, end: 14 });
+    expect(only('   [f]: ./%E8%A8%AD%20x/#top "Title"')).toMatchObject({ raw: '[f]: ./%E8%A8%AD%20x/#top "Title"', target: './設 x/', subpath: '#top', start: 3 });
+    expect(only("[g]: <a b.md> 'T'")).toMatchObject({ raw: "[g]: <a b.md> 'T'", target: 'a b.md' });
+  });
+  it('takes no footnote, external URL, paragraph line or code as one', () => {
+    expect(findLinks('[^1]: target.md')).toEqual([]);
+    expect(findLinks('[w]: https://example.com')).toEqual([]);
+    expect(findLinks('A paragraph\n[t]: target.md')).toEqual([]);
+    expect(findLinks('[t]: target.md trailing words')).toEqual([]);
+    expect(findLinks('    [t]: target.md')).toEqual([]);
+    expect(findLinks('```\n[t]: target.md\n```')).toEqual([]);
+    expect(findLinks('# Links\n[t]: a.md\n[u]: b.md').map((link) => link.target)).toEqual(['a.md', 'b.md']);
+  });
+  it('splits a query off the path, in links and definitions', () => {
+    expect(only('[q](kit/inner/?x=1#top)')).toMatchObject({ target: 'kit/inner/', subpath: '#top', raw: '[q](kit/inner/?x=1#top)' });
+    expect(only('[q]: a%3Fb.md?x=1')).toMatchObject({ target: 'a?b.md', subpath: null });
+  });
+  it('marks a definition as link syntax', () => {
+    expect(linkSyntaxSpans('[t]: target.md "x"')).toEqual([[0, 18]]);
+  });
+});

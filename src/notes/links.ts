@@ -15,6 +15,9 @@ import { codeSpans, scanMarkdownLines, type MarkdownLine } from './markdown-line
  * - `escapedPipe`: the alias was separated with `\|`, as a wiki-link in a table row must be.
  * - `inFrontmatter`: true for a wiki-link written in a frontmatter value (Obsidian's
  *   "properties" links, e.g. `related: "[[Plan]]"`); absent otherwise.
+ * - `definition`: true for a link reference definition (`[label]: dest "title"`, kind
+ *   `'markdown'`, `alias` the label, `raw` from `[` to the end of the destination or title);
+ *   absent otherwise.
  */
 export interface Link {
   kind: 'wiki' | 'embed' | 'markdown';
@@ -27,6 +30,7 @@ export interface Link {
   end: number;
   escapedPipe: boolean;
   inFrontmatter?: boolean;
+  definition?: boolean;
 }
 
 const WIKI = /(!?)\[\[([^[\]\n]+?)\]\]/g;
@@ -38,7 +42,11 @@ const SCHEME = /^(?:[a-z][a-z0-9+.-]*:|\/\/)/i;
  *   `[[#Heading]]`, `[[a\|b]]` (table rows), and each of these as an embed with `!`.
  * - Markdown `[text](dest)`, `[text](<dest with spaces>)`, `[text](dest "title")` and
  *   images `![alt](dest)`; the destination is URL-decoded (`%20` → space) after the `#`
- *   fragment is split off. Reference-style links (`[text][ref]`) are not followed.
+ *   fragment and a `?query` are split off (the query is kept in `raw` only).
+ * - link reference definitions (CommonMark): a line `[label]: dest` or `[label]: <dest> "title"`,
+ *   indented at most 3 spaces, not continuing a paragraph (the line before is blank, code, a
+ *   heading or another definition); its destination is the link, for every `[text][label]`
+ *   that uses it. A footnote (`[^1]: …`) is none.
  * - not links: anything inside fenced or indented code or an inline code span, an escaped
  *   `\[`, an external URL (a destination with a scheme such as `https:` or `mailto:`, or
  *   starting `//`), an empty destination, `[[]]`.
@@ -47,11 +55,21 @@ const SCHEME = /^(?:[a-z][a-z0-9+.-]*:|\/\/)/i;
  */
 export function findLinks(text: string, lines: MarkdownLine[] = scanMarkdownLines(text)): Link[] {
   const links: Link[] = [];
+  // Whether the line before may precede a definition: a definition cannot interrupt a paragraph.
+  let open = true;
   for (const line of lines) {
+    const mayDefine = open;
+    open = line.kind !== 'text' || /^ {0,3}#{1,6}(?:[ \t]|$)/.test(line.text);
     if (line.kind === 'frontmatter') {
       for (const link of wikiLinksIn(line, [])) links.push({ ...link, inFrontmatter: true });
     } else if (line.kind === 'text') {
       if (!line.text.includes('[')) continue;
+      const definition = mayDefine ? definitionIn(line) : null;
+      if (definition !== null) {
+        open = true;
+        if (definition !== 'external') links.push(definition);
+        continue;
+      }
       const spans = codeSpans(line.text);
       const wiki = wikiLinksIn(line, spans);
       links.push(...wiki, ...markdownLinksIn(line, spans, wiki));
@@ -75,6 +93,73 @@ export function parseWikiContent(content: string): { target: string; subpath: st
   const target = (hash === -1 ? pathPart : pathPart.slice(0, hash)).trim();
   const subpath = hash === -1 ? null : pathPart.slice(hash).trim();
   return { target, subpath: subpath === '#' ? null : subpath, alias, escapedPipe };
+}
+
+/**
+ * The link reference definition `line` holds (`[label]: dest "title"`, CommonMark 4.7, on one
+ * line), `'external'` for one whose destination has a scheme, or null when it holds none.
+ */
+function definitionIn(line: MarkdownLine): Link | 'external' | null {
+  const head = /^ {0,3}\[((?:[^[\]\\]|\\.){1,999})\]:[ \t]*/.exec(line.text);
+  if (head === null || head[1]!.startsWith('^') || head[1]!.trim() === '') return null;
+  const dest = parseDefinitionDestination(line.text, head[0].length);
+  if (dest === null) return null;
+  if (SCHEME.test(dest.url)) return 'external';
+  const from = line.text.indexOf('[');
+  return {
+    kind: 'markdown',
+    raw: line.text.slice(from, dest.end),
+    ...splitDestination(dest.url),
+    alias: head[1]!,
+    line: line.number,
+    start: line.start + from,
+    end: line.start + dest.end,
+    escapedPipe: false,
+    definition: true,
+  };
+}
+
+/**
+ * A definition's destination and optional title from `at` to the end of the line: the
+ * destination (`<…>` or without spaces, backslash escapes removed) and the offset after the
+ * title or destination. Null when the rest of the line is not that.
+ */
+function parseDefinitionDestination(s: string, at: number): { url: string; end: number } | null {
+  let i = at;
+  let url = '';
+  if (s[i] === '<') {
+    i++;
+    while (i < s.length && s[i] !== '>') {
+      if (s[i] === '<') return null;
+      if (s[i] === '\\' && i + 1 < s.length) i++;
+      url += s[i];
+      i++;
+    }
+    if (s[i] !== '>') return null;
+    i++;
+  } else {
+    while (i < s.length && s[i] !== ' ' && s[i] !== '\t') {
+      if (s[i] === '\\' && i + 1 < s.length && /[!-/:-@[-`{-~]/.test(s[i + 1]!)) i++;
+      url += s[i];
+      i++;
+    }
+    if (url === '') return null;
+  }
+  let end = i;
+  while (s[i] === ' ' || s[i] === '\t') i++;
+  const quote = s[i];
+  if (i > end && (quote === '"' || quote === "'" || quote === '(')) {
+    const closeQuote = quote === '(' ? ')' : quote;
+    i++;
+    while (i < s.length && s[i] !== closeQuote) {
+      if (s[i] === '\\') i++;
+      i++;
+    }
+    if (s[i] !== closeQuote) return null;
+    end = ++i;
+    while (s[i] === ' ' || s[i] === '\t') i++;
+  }
+  return i === s.length ? { url, end } : null;
 }
 
 function wikiLinksIn(line: MarkdownLine, spans: Array<[number, number]>): Link[] {
@@ -113,14 +198,10 @@ function markdownLinksIn(line: MarkdownLine, spans: Array<[number, number]>, wik
     const from = image ? i - 1 : i;
     if (touchesCode(spans, from, dest.end)) continue;
     if (dest.url === '' || SCHEME.test(dest.url)) continue;
-    const hash = dest.url.indexOf('#');
-    const pathPart = hash === -1 ? dest.url : dest.url.slice(0, hash);
-    const fragment = hash === -1 ? null : dest.url.slice(hash);
     found.push({
       kind: image ? 'embed' : 'markdown',
       raw: s.slice(from, dest.end),
-      target: percentDecode(pathPart),
-      subpath: fragment === null || fragment === '#' ? null : percentDecode(fragment),
+      ...splitDestination(dest.url),
       alias: s.slice(i + 1, close),
       line: line.number,
       start: line.start + from,
@@ -214,6 +295,21 @@ function parseDestination(s: string, at: number): { url: string; end: number } |
   return { url, end: i + 1 };
 }
 
+/**
+ * A Markdown destination's path and `#fragment`: the path URL-decoded and without a `?query`
+ * (`kit/inner/?x=1` names the folder `kit/inner/`; a `?` in a file name is written `%3F`).
+ */
+function splitDestination(url: string): { target: string; subpath: string | null } {
+  const hash = url.indexOf('#');
+  const pathPart = hash === -1 ? url : url.slice(0, hash);
+  const fragment = hash === -1 ? null : url.slice(hash);
+  const query = pathPart.indexOf('?');
+  return {
+    target: percentDecode(query === -1 ? pathPart : pathPart.slice(0, query)),
+    subpath: fragment === null || fragment === '#' ? null : percentDecode(fragment),
+  };
+}
+
 /** URL-decodes a link target; text that is not valid percent-encoding stays as written. */
 function percentDecode(value: string): string {
   if (!value.includes('%')) return value;
@@ -240,6 +336,8 @@ export function linkSyntaxSpans(line: string): Array<[number, number]> {
   const spans: Array<[number, number]> = [];
   if (!line.includes('[')) return spans;
   for (const match of line.matchAll(WIKI)) spans.push([match.index, match.index + match[0].length]);
+  const definition = /^ {0,3}\[[^\]]+\]:[ \t]*(?:<[^>]*>|\S+)(?:[ \t]+(?:"[^"]*"|'[^']*'|\([^)]*\)))?/.exec(line);
+  if (definition !== null && !definition[0].trimStart().startsWith('[^')) spans.push([definition[0].indexOf('['), definition[0].length]);
   for (let i = line.indexOf('['); i !== -1; i = line.indexOf('[', i + 1)) {
     const close = matchingBracket(line, i);
     if (close === -1 || line[close + 1] !== '(') continue;

@@ -72,6 +72,93 @@ describe('move_note and find_references with folders and bases', () => {
     expect(after.references.map((ref) => `${ref.path}:${ref.line}`)).toEqual(['README.md:1', 'guide.md:1']);
   });
 
+  it('keeps a moved note\'s own relative links to folders, in every form', async () => {
+    fixture = await openWriteFixture({
+      'adr-templates/nygard-style/adr.md': 'adr\n',
+      '設定 フォルダ/a.md': 'a\n',
+      'linker.md': [
+        '[f](adr-templates/nygard-style/) [f2](adr-templates/nygard-style) [n](adr-templates/nygard-style/adr.md) [root](/adr-templates/nygard-style/)',
+        '[e](%E8%A8%AD%E5%AE%9A%20%E3%83%95%E3%82%A9%E3%83%AB%E3%83%80/) [a](<設定 フォルダ/>)',
+        '[q](adr-templates/nygard-style/?x=1) [qn](adr-templates/nygard-style/adr.md?x=1#top)',
+        '',
+      ].join('\n'),
+    });
+    const ctx = await fixture.context();
+    const answer = await callTool(moveNote, { repo: 'notes', from: 'linker.md', to: 'sub/linker.md', summary: 'Moved the linker down' }, ctx);
+    expect(fixture.show('sub/linker.md').toString()).toBe(
+      [
+        '[f](../adr-templates/nygard-style/) [f2](../adr-templates/nygard-style) [n](../adr-templates/nygard-style/adr.md) [root](/adr-templates/nygard-style/)',
+        '[e](../%E8%A8%AD%E5%AE%9A%20%E3%83%95%E3%82%A9%E3%83%AB%E3%83%80/) [a](<../設定 フォルダ/>)',
+        '[q](../adr-templates/nygard-style/?x=1) [qn](../adr-templates/nygard-style/adr.md?x=1#top)',
+        '',
+      ].join('\n'),
+    );
+    expect(answer).toMatchObject({ links: 7, updated: [{ path: 'sub/linker.md', links: 7 }] });
+  });
+
+  it('rewrites link reference definitions in their own form, counts them and finds them', async () => {
+    fixture = await openWriteFixture({
+      'target.md': 'the target\n',
+      '設定 フォルダ/a.md': 'a\n',
+      'docs/refs.md': [
+        'See [the target][t] and [the folder][f].',
+        '',
+        '[t]: ../target.md',
+        '[f]: ./../設定%20フォルダ/ "Settings"',
+        '  [g]: <../設定 フォルダ> \'Settings\'',
+        '[^1]: ../target.md is a footnote',
+        '',
+      ].join('\n'),
+    });
+    const ctx = await fixture.context();
+    const noteRefs = await callTool(findReferences, { repo: 'notes', path: 'target.md' }, ctx);
+    expect(noteRefs.references.map((ref) => `${ref.path}:${ref.line}`)).toEqual(['docs/refs.md:3']);
+    const folderRefs = await callTool(findReferences, { repo: 'notes', path: '設定 フォルダ' }, ctx);
+    expect(folderRefs.references.map((ref) => `${ref.path}:${ref.line}`)).toEqual(['docs/refs.md:4', 'docs/refs.md:5']);
+
+    const note = await callTool(moveNote, { repo: 'notes', from: 'target.md', to: 'archive/target.md', summary: 'Archived the target' }, ctx);
+    expect(note.links).toBe(1);
+    const folder = await callTool(moveNote, { repo: 'notes', from: '設定 フォルダ', to: 'docs/設定 フォルダ', summary: 'Moved the settings' }, ctx);
+    expect(folder.links).toBe(2);
+    expect(fixture.show('docs/refs.md').toString()).toBe(
+      [
+        'See [the target][t] and [the folder][f].',
+        '',
+        '[t]: ../archive/target.md',
+        '[f]: ./設定%20フォルダ/ "Settings"',
+        '  [g]: <設定 フォルダ> \'Settings\'',
+        '[^1]: ../target.md is a footnote',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('writes folder links in the new case after a case-only folder rename', async () => {
+    fixture = await openWriteFixture({
+      'adr-templates/nygard-style/adr.md': 'adr\n',
+      'README.md': '[f](adr-templates/nygard-style/) [r](/adr-templates/) [n](adr-templates/nygard-style/adr.md)\n',
+      'docs/guide.md': '[up](../adr-templates) [abs](adr-templates/nygard-style/) [note](adr-templates/nygard-style/adr.md)\n',
+    });
+    const ctx = await fixture.context();
+    const answer = await callTool(moveNote, { repo: 'notes', from: 'adr-templates', to: 'ADR-templates', summary: 'Upper-cased the templates' }, ctx);
+    expect(fixture.show('README.md').toString()).toBe('[f](ADR-templates/nygard-style/) [r](/ADR-templates/) [n](ADR-templates/nygard-style/adr.md)\n');
+    expect(fixture.show('docs/guide.md').toString()).toBe('[up](../ADR-templates) [abs](ADR-templates/nygard-style/) [note](ADR-templates/nygard-style/adr.md)\n');
+    expect(answer.links).toBe(6);
+  });
+
+  it('finds a one-word folder written out as a path, never as a bare word or heading', async () => {
+    fixture = await openWriteFixture({
+      'kit/a.md': '# kit\n',
+      'team/b.md': '# Draft team\n',
+      'notes.md': ['# kit', 'The kit is ready.', 'Look in `kit/` for it.', 'Or /kit at the root.', 'Not other/kit nor kits.', '# Draft team', 'See team/ too.', ''].join('\n'),
+    });
+    const ctx = await fixture.context();
+    const kit = await callTool(findReferences, { repo: 'notes', path: 'kit' }, ctx);
+    expect(kit.references.map((ref) => `${ref.path}:${ref.line}`)).toEqual(['notes.md:3', 'notes.md:4']);
+    const team = await callTool(findReferences, { repo: 'notes', path: 'team' }, ctx);
+    expect(team.references.map((ref) => `${ref.path}:${ref.line}`)).toEqual(['notes.md:7']);
+  });
+
   it('rewrites the notes and folders a .base names, so its views show the same rows', async () => {
     const peopleBase = ['filters:', '  and:', '    - file.inFolder("People/")', '    - \'file.ext == "md"\'', 'views:', '  - type: table', '    name: All', ''].join('\n');
     const meetingsBase = [

@@ -23,15 +23,17 @@ export interface PathReference {
 /**
  * Lines of the notes in `scope` that point at `folder` (a folder of `paths`, the repository's
  * files): Markdown links that reach it ({@link LinkResolver.resolveFolder}: relative or from
- * the root, with or without the trailing slash, URL-encoded or in `<…>`), and plain mentions of
- * its path (`templates/nygard/` in a table or code span); one per line, unsorted.
+ * the root, with or without the trailing slash, URL-encoded or in `<…>`, link reference
+ * definitions too), and plain mentions of its path written out as one (`templates/nygard/`
+ * in a table or code span; a one-word folder `kit` only as `kit/` or `/kit`, never the bare
+ * word, as in a heading `# kit`); one per line, unsorted.
  */
 export async function folderReferences(ctx: ToolContext, scope: Scope, folder: string, paths: readonly string[]): Promise<PathReference[]> {
   const resolver = new LinkResolver(paths);
   const name = folder.slice(folder.lastIndexOf('/') + 1);
   // Every link to the folder holds this much of its name as written, encoded or not.
   const needle = (name.match(/[A-Za-z0-9_.~-]+/g) ?? []).sort((a, b) => b.length - a.length)[0] ?? null;
-  const mention = new RegExp(`(?<![\\p{L}\\p{N}_/.-])/?${escapeRegExp(folder)}/?(?![\\p{L}\\p{N}_/-]|\\.[\\p{L}\\p{N}])`, 'u');
+  const mention = new RegExp(`(?<![\\p{L}\\p{N}_/.-])/?${escapeRegExp(folder)}/?(?![\\p{L}\\p{N}_/-]|\\.[\\p{L}\\p{N}])`, 'gu');
   const found: PathReference[] = [];
   let after: ScanPosition | null = null;
   for (;;) {
@@ -52,7 +54,8 @@ export async function folderReferences(ctx: ToolContext, scope: Scope, folder: s
       for (let line = 1; line <= starts.length; line++) {
         if (lines.has(line)) continue;
         const text = lineText(note.content, starts, line);
-        const hit = mention.exec(text);
+        // A path written out holds a slash: `kit/`, `/kit`, `a/kit`; the bare word `kit` (a heading, a sentence) is no mention.
+        const hit = [...text.matchAll(mention)].find((match) => match[0].includes('/'));
         if (hit) found.push({ value: folder, path: note.path, line, text, start: hit.index, length: hit[0].length });
       }
     }
