@@ -2,6 +2,7 @@
 // Tools import only this module from note-index/; the rows are written by indexer.ts.
 import type { Graded } from '../notes/grades.ts';
 import type { Heading } from '../notes/headings.ts';
+import { decodeNoteText } from '../notes/note-text.ts';
 import type { SqlClient } from './sql-client.ts';
 import { searchFold, trigramKeys } from './trigram-keys.ts';
 import { candidateNoteIds } from './trigram-postings.ts';
@@ -120,8 +121,13 @@ export interface ScanPosition {
 export interface NoteIndex {
   /** The snapshot the repository was indexed at; null before its first sync. */
   repoState(repo: string): Promise<RepoIndexState | null>;
-  /** One note, or null when there is no note (text `.md` file) at `path`. */
-  getNote(repo: string, path: string): Promise<IndexedNote | null>;
+  /**
+   * One note, or null when there is no note (text `.md` file) at `path`. The text of a long
+   * note (over 256 KB) is taken from `readBlob(oid)` when given (the caller's Git object
+   * store, read by a child process, off the event loop), else from the index, and kept by
+   * blob id for the next call; a blob `readBlob` cannot give (null) is read from the index.
+   */
+  getNote(repo: string, path: string, readBlob?: (oid: string) => Promise<Buffer | null>): Promise<IndexedNote | null>;
   /** One file of any kind, or null when the index has none at `path`. */
   getFile(repo: string, path: string): Promise<IndexedFile | null>;
   /** Every indexed (non-hidden) file path, sorted (byte order). */
@@ -211,9 +217,17 @@ export function createNoteIndex(sql: SqlClient): NoteIndex {
       return row ? { head: row.head, fingerprint: row.fingerprint, indexedAt: new Date(row.indexed_at) } : null;
     },
 
-    async getNote(repo, path) {
-      const row = (await sql.query<NoteDbRow>('SELECT * FROM notes WHERE repo = $1 AND path = $2', [repo, path])).rows[0];
-      return row ? toIndexedNote(row) : null;
+    async getNote(repo, path, readBlob) {
+      // The text of a long note is left in the table here: copying megabytes out of PGlite runs on the event loop.
+      const row = (await sql.query<NoteDbRow & { bytes: number }>(
+        `SELECT repo, path, oid, size, total_lines, title, type, summary, frontmatter, frontmatter_error, headings, tags, grades,
+                octet_length(content) AS bytes, CASE WHEN octet_length(content) <= ${LONG_CONTENT_BYTES} THEN content END AS content
+           FROM notes WHERE repo = $1 AND path = $2`,
+        [repo, path],
+      )).rows[0];
+      if (!row) return null;
+      if (row.content === null) row.content = await longContents.read(sql, row, readBlob);
+      return toIndexedNote(row);
     },
 
     async getFile(repo, path) {
