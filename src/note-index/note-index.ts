@@ -3,6 +3,7 @@
 import type { Graded } from '../notes/grades.ts';
 import type { Heading } from '../notes/headings.ts';
 import { decodeNoteText } from '../notes/note-text.ts';
+import { runPoolTask } from '../instance/tools/match-pool.ts';
 import type { SqlClient } from './sql-client.ts';
 import { searchFold, trigramKeys } from './trigram-keys.ts';
 import { candidateNoteIds } from './trigram-postings.ts';
@@ -328,13 +329,17 @@ export function createNoteIndex(sql: SqlClient): NoteIndex {
       // Both sides in NFC, as the keys (searchFold) and the line matching see them.
       const folded = searchFold(needle);
       const composed = needle.normalize('NFC');
-      const contains = options.caseSensitive ? (content: string) => content.normalize('NFC').includes(composed) : (content: string) => searchFold(content).includes(folded);
+      // A long note is folded on the worker pool: lower-casing costs milliseconds per MB.
+      const contains = async (content: string): Promise<boolean> => {
+        if (content.length > LONG_CONTENT_BYTES) return runPoolTask('contains', { text: content, needle, caseSensitive: options.caseSensitive });
+        return options.caseSensitive ? content.normalize('NFC').includes(composed) : searchFold(content).includes(folded);
+      };
       const found: NoteText[] = [];
       let after = options.after;
       for (let page = Math.max(options.limit, 20); narrowed.length > 0; page = Math.min(page * 2, 1000)) {
         const notes = await scanPage(sql, longContents, narrowed, candidates, after, page);
         for (const note of notes) {
-          if (!contains(note.content)) continue;
+          if (!(await contains(note.content))) continue;
           found.push(note);
           if (found.length === options.limit) return found;
         }
@@ -369,13 +374,21 @@ class LongContents {
   private total = 0;
   private static readonly limit = 128 * 1024 * 1024;
 
-  /** The content of the note (read with one statement when not kept). */
-  read(sql: SqlClient, note: { repo: string; path: string; oid: string; bytes: number }): Promise<string> {
+  /**
+   * The content of the note (when not kept: from `readBlob` when it gives the blob, else read
+   * with one statement).
+   */
+  read(sql: SqlClient, note: { repo: string; path: string; oid: string; bytes: number }, readBlob?: (oid: string) => Promise<Buffer | null>): Promise<string> {
     const key = `${note.repo}\0${note.path}\0${note.oid}`;
     let entry = this.entries.get(key);
     if (entry) return entry;
-    entry = sql
-      .query<{ content: string }>('SELECT content FROM notes WHERE repo = $1 AND path = $2 AND oid = $3', [note.repo, note.path, note.oid])
+    const fromIndex = () => sql.query<{ content: string }>('SELECT content FROM notes WHERE repo = $1 AND path = $2 AND oid = $3', [note.repo, note.path, note.oid]);
+    const fromBlob = async () => {
+      const buffer = await readBlob!(note.oid).catch(() => null);
+      const text = buffer === null ? null : decodeNoteText(buffer);
+      return text === null ? fromIndex() : { rows: [{ content: text }] };
+    };
+    entry = (readBlob ? fromBlob() : fromIndex())
       .then(async (result) => {
         if (result.rows[0]) return result.rows[0].content;
         // Changed since the page was read: its text as it is now, not kept under the old blob id.

@@ -3,7 +3,7 @@
 // event loop for seconds, and runs inline for a short one.
 import { parseNote, type ParsedNote } from '../notes/parse-note.ts';
 import type { ParseFields } from './parse-fields.ts';
-import { trigramKeys } from './trigram-keys.ts';
+import { searchFold, trigramKeys } from './trigram-keys.ts';
 
 /** A note to parse: its repository path, its text and the repository's frontmatter fields. */
 export interface ParseNoteTask {
@@ -26,4 +26,19 @@ export function parseNoteTask(task: ParseNoteTask): ParsedNoteWithKeys {
 /** The distinct trigram keys of `text` (trigramKeys), as a pool task. */
 export function noteKeysTask(text: string): Int32Array {
   return trigramKeys(text);
+}
+
+/** A text and a needle, as scanNotes checks a long note for it. */
+export interface ContainsTask {
+  text: string;
+  needle: string;
+  caseSensitive: boolean;
+}
+
+/**
+ * Whether the text contains the needle: both in NFC when `caseSensitive`, else both folded
+ * with searchFold (as the trigram keys and the line matching compare).
+ */
+export function containsTask(task: ContainsTask): boolean {
+  return task.caseSensitive ? task.text.normalize('NFC').includes(task.needle.normalize('NFC')) : searchFold(task.text).includes(searchFold(task.needle));
 }

@@ -8,7 +8,7 @@
 // Batches of a few kilobytes are matched inline: a round-trip to a thread would cost more.
 import { availableParallelism } from 'node:os';
 import { Piscina } from 'piscina';
-import type { ParsedNoteWithKeys, ParseNoteTask } from '../../note-index/parse-task.ts';
+import type { ContainsTask, ParsedNoteWithKeys, ParseNoteTask } from '../../note-index/parse-task.ts';
 import { matchNotes, type MatchNotesResult, type MatchNotesTask, type MatchQuery, type NoteLineMatch } from './match-notes.ts';
 
 /** The time budget of one call's matching, in milliseconds, unless the installation sets another. */
@@ -60,6 +60,8 @@ export interface PoolTasks {
   parseNote: { task: ParseNoteTask; result: ParsedNoteWithKeys };
   /** The trigram keys of one text. */
   noteKeys: { task: string; result: Int32Array };
+  /** Whether a long note contains a plain needle (scanNotes). */
+  contains: { task: ContainsTask; result: boolean };
 }
 
 /**

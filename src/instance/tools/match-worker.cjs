@@ -6,8 +6,9 @@
 /* eslint-disable @typescript-eslint/no-require-imports */
 require('tsx/cjs/api').register();
 
-const { parseNoteTask, noteKeysTask } = require('../../note-index/parse-task.ts');
+const { parseNoteTask, noteKeysTask, containsTask } = require('../../note-index/parse-task.ts');
 
 module.exports = require('./match-notes.ts').matchNotes;
 module.exports.parseNote = parseNoteTask;
 module.exports.noteKeys = noteKeysTask;
+module.exports.contains = containsTask;
