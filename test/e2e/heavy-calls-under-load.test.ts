@@ -100,13 +100,6 @@ describe('heavy calls under load, over HTTP', () => {
     expect(read.content.slice(0, 68)).toBe('---\ntitle: Dump\n---\n## Block 0\nrow 1: value 7919 measured, unchanged');
   }, 300_000);
 
-  test('a plain search finds a line deep in the 50 MB note (the note is checked for the query on the worker pool)', async () => {
-    const result = await light.callTool({ name: 'search_notes', arguments: { repo: 'notes', query: 'Block 12', path: 'dump.md' } });
-    expect(result.isError, JSON.stringify(result.content).slice(0, 500)).toBeFalsy();
-    const matches = (result.structuredContent as { matches: Array<{ path: string; line: number; text: string }> }).matches;
-    expect(matches[0]).toMatchObject({ path: 'dump.md', line: 12 * 2000 + 4, text: '## Block 12' });
-  }, 300_000);
-
   test('a small read_note answers while a heavy base view runs; the view answers what it did within its budget, and how to narrow it', async () => {
     const { order, answer } = await raceSmallRead(() => heavy.callTool({ name: 'base_view', arguments: { repo: 'notes', path: 'Heavy.base', limit: 5 } }));
     expect(order).toEqual(['small', 'heavy']);
