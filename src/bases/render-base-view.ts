@@ -51,6 +51,28 @@ export interface BaseViewPage {
   offset: number;
   hasMore: boolean;
   problems: string[];
+  /** Set when a cooperative render ({@link renderBaseViewCooperatively}) stopped at its time budget. */
+  cut?: RenderCut;
+}
+
+/**
+ * Where a render stopped at its time budget. `filter`: only the first `done` of `of` files
+ * were checked against the filters, so the rows are those found among them, in path order,
+ * neither sorted nor grouped; `sort`/`group`: every row is there, but the rows are in path
+ * order (`sort`) or sorted and not grouped (`group`); `done` of the `of` rows had their value.
+ */
+export interface RenderCut {
+  phase: 'filter' | 'sort' | 'group';
+  done: number;
+  of: number;
+}
+
+/** Options of {@link renderBaseViewCooperatively}. */
+export interface CooperativeOptions {
+  /** Time budget of the whole render, in ms: past it the render stops and answers what it has. */
+  budgetMs: number;
+  /** Run at most about this long (ms) before yielding to the event loop; default 10. */
+  sliceMs?: number;
 }
 
 const MAX_PROBLEMS = 5;
@@ -112,6 +134,44 @@ export function selectView(base: BaseFile, name: string | null | undefined, base
  * Throws VaultError `invalid_base` (not YAML) or `unknown_view`.
  */
 export function renderBaseView(input: RenderBaseViewInput): BaseViewPage {
+  const steps = renderSteps(input);
+  for (;;) {
+    const step = steps.next(false);
+    if (step.done) return step.value;
+  }
+}
+
+/**
+ * {@link renderBaseView} in slices that yield to the event loop (every `sliceMs`, about 10 ms),
+ * so a view with heavy formulas over many rows never holds other calls. Past `budgetMs` it
+ * stops where it is and answers with what it has, `cut` saying what was left undone
+ * ({@link RenderCut}); the page's own cells are always computed. One expression is never
+ * interrupted: the slices fall between rows. Throws as renderBaseView.
+ */
+export async function renderBaseViewCooperatively(input: RenderBaseViewInput, options: CooperativeOptions): Promise<BaseViewPage> {
+  const sliceMs = options.sliceMs ?? 10;
+  const deadline = performance.now() + options.budgetMs;
+  const steps = renderSteps(input);
+  let slice = performance.now();
+  let stop = false;
+  for (;;) {
+    const step = steps.next(stop);
+    if (step.done) return step.value;
+    const now = performance.now();
+    if (now - slice > sliceMs) {
+      await new Promise((resolve) => setImmediate(resolve));
+      slice = performance.now();
+    }
+    if (now > deadline) stop = true;
+  }
+}
+
+/**
+ * The pipeline of {@link renderBaseView} as steps: it yields between rows, and the value sent
+ * back says whether to stop at the time budget (then it skips what is left of filtering,
+ * sorting or grouping and answers with `cut` set).
+ */
+function* renderSteps(input: RenderBaseViewInput): Generator<void, BaseViewPage, boolean> {
   const base = typeof input.base === 'string' ? parseBaseFile(input.base, input.basePath) : input.base;
   const view = selectView(base, input.view, input.basePath);
   const contextNote = input.context ?? input.vault.notes.find((note) => note.path === input.basePath) ?? bareFile(input.basePath);
@@ -161,17 +221,31 @@ export function renderBaseView(input: RenderBaseViewInput): BaseViewPage {
   };
 
   const viewScope = `view ${JSON.stringify(view.name)}`;
-  let rows = input.vault.notes
-    .map((note) => note.path)
-    .filter((row) => {
-      const global = base.filters === null ? null : filterHolds(base.filters, row, `${viewScope}, global filter`);
-      if (global === false) return false;
-      const own = view.filters === null ? null : filterHolds(view.filters, row, `${viewScope}, filter`);
-      return own !== false;
-    });
+  let cut: RenderCut | undefined;
+  let rows: string[] = [];
+  const files = input.vault.notes;
+  for (let i = 0; i < files.length; i++) {
+    if (i > 0 && (yield)) {
+      cut = { phase: 'filter', done: i, of: files.length };
+      break;
+    }
+    const row = files[i]!.path;
+    const global = base.filters === null ? null : filterHolds(base.filters, row, `${viewScope}, global filter`);
+    if (global === false) continue;
+    const own = view.filters === null ? null : filterHolds(view.filters, row, `${viewScope}, filter`);
+    if (own !== false) rows.push(row);
+  }
 
-  const sortRows = (paths: string[], keys: ReadonlyArray<{ property: PropertyId; direction: 'ASC' | 'DESC' }>, scope: string): string[] => {
-    const keyed = paths.map((path) => ({ path, values: keys.map((key) => valueOf(key.property, path, scope)) }));
+  /** The rows sorted by the keys; null when stopped at the budget first. */
+  function* sortRows(paths: string[], keys: ReadonlyArray<{ property: PropertyId; direction: 'ASC' | 'DESC' }>, scope: string): Generator<void, string[] | null, boolean> {
+    const keyed: Array<{ path: string; values: BaseValue[] }> = [];
+    for (const path of paths) {
+      if (keys.length > 0 && keyed.length > 0 && (yield)) {
+        cut = { phase: 'sort', done: keyed.length, of: paths.length };
+        return null;
+      }
+      keyed.push({ path, values: keys.map((key) => valueOf(key.property, path, scope)) });
+    }
     keyed.sort((a, b) => {
       for (let i = 0; i < keys.length; i++) {
         const order = compareSortValues(a.values[i]!, b.values[i]!, keys[i]!.direction);
@@ -180,11 +254,22 @@ export function renderBaseView(input: RenderBaseViewInput): BaseViewPage {
       return a.path < b.path ? -1 : a.path > b.path ? 1 : 0;
     });
     return keyed.map((entry) => entry.path);
-  };
+  }
 
-  rows = sortRows(rows, view.sort, `${viewScope}, sort by`);
+  if (cut === undefined) rows = (yield* sortRows(rows, view.sort, `${viewScope}, sort by`)) ?? rows;
   if (view.limit !== null) rows = rows.slice(0, view.limit);
-  if (view.groupBy !== null) rows = groupRows(rows, view.groupBy.property, view.groupBy.direction, (path) => valueOf(view.groupBy!.property, path, `${viewScope}, group by`));
+  if (view.groupBy !== null && cut === undefined) {
+    const groupBy = view.groupBy;
+    const keys = new Map<string, BaseValue>();
+    for (const path of rows) {
+      if (keys.size > 0 && (yield)) {
+        cut = { phase: 'group', done: keys.size, of: rows.length };
+        break;
+      }
+      keys.set(path, valueOf(groupBy.property, path, `${viewScope}, group by`));
+    }
+    if (cut === undefined) rows = groupRows(rows, groupBy.property, groupBy.direction, (path) => keys.get(path)!);
+  }
 
   const order = view.order !== null && view.order.length > 0 ? view.order : [{ id: 'file.name', kind: 'file' as const, name: 'name' }];
   const columns = order.map((property) => ({ property: property.id, label: propertyLabel(base, property) }));
@@ -206,6 +291,7 @@ export function renderBaseView(input: RenderBaseViewInput): BaseViewPage {
     offset,
     hasMore: offset + page.length < rows.length,
     problems: problems.list(),
+    ...(cut === undefined ? {} : { cut }),
   };
 }
 

@@ -46,7 +46,8 @@ export interface ToolContext {
   /** Where the call says what it did (writes: see log.ts); bound to the tool and person during a call. */
   log: Logger;
   /**
-   * The time budget of one call's matching of note text (search_notes, find_references), in
+   * The time budget of one call's CPU-heavy work (matching note text in search_notes and
+   * find_references, evaluating a view in base_view), in
    * milliseconds; past it the call answers what it found with a note on how to narrow it.
    * Default: `DEFAULT_MATCH_BUDGET_MS` of tools/match-pool.ts (3 s).
    */

@@ -10,9 +10,11 @@ import { runGit } from '../repo-host/git/run-git.ts';
 import type { RepoHost, Snapshot } from '../repo-host/repo-host.ts';
 import { LinkResolver } from '../notes/link-resolver.ts';
 import { decodeNoteText } from '../notes/note-text.ts';
-import { parseNote, type ParsedNote } from '../notes/parse-note.ts';
+import { type ParsedNote } from '../notes/parse-note.ts';
+import { runPoolTask } from '../instance/tools/match-pool.ts';
 import { isReadable } from '../notes/vault-path.ts';
 import { parseKeyOf, readParseFields, type ParseFields } from './parse-fields.ts';
+import { parseNoteTask } from './parse-task.ts';
 import type { SqlClient } from './sql-client.ts';
 import { trigramKeys } from './trigram-keys.ts';
 import { applyKeyChanges, buildPostingBuckets, deletePostingBuckets, insertPostingBuckets, type KeyChange } from './trigram-postings.ts';
@@ -105,6 +107,71 @@ interface NoteRecord {
   size: number;
   text: string;
   parsed: ParsedNote;
+  /** The distinct trigram keys of `text`. */
+  keys: Int32Array;
+}
+
+/** A note read but not parsed yet. */
+type NoteText = Omit<NoteRecord, 'parsed' | 'keys'>;
+
+/**
+ * Notes of more than this many UTF-16 code units are parsed, and their trigram keys
+ * computed, on the worker pool: parsing runs at about 5 to 10 MB a second, so a 50 MB note
+ * would hold every other call for seconds. Shorter ones are parsed here, where a round-trip
+ * to a thread (copying the text there and the result back) would cost more than it saves.
+ */
+export const PARSE_ON_POOL_CHARS = 256 * 1024;
+/** Parsing short notes here yields to the event loop after about this many ms. */
+const SLICE_MS = 10;
+
+/**
+ * Parses the notes (parseNote) and computes their trigram keys, in order: long ones
+ * ({@link PARSE_ON_POOL_CHARS}) on the worker pool, all at once (the pool queues them), short
+ * ones here, yielding to the event loop every {@link SLICE_MS} ms so a large change never
+ * holds other calls. Index work has no time budget: a note is indexed whole or not at all.
+ */
+async function parseNotes(texts: readonly NoteText[], fields: ParseFields): Promise<NoteRecord[]> {
+  const taskFields = { typeField: fields.typeField, summaryField: fields.summaryField };
+  const onPool = texts.map((note) => (note.text.length > PARSE_ON_POOL_CHARS ? runPoolTask('parseNote', { path: note.path, text: note.text, fields: taskFields }) : null));
+  // A rejection is awaited below; until then it must not count as unhandled.
+  for (const task of onPool) task?.catch(() => undefined);
+  const records: NoteRecord[] = [];
+  let slice = performance.now();
+  for (const [i, note] of texts.entries()) {
+    const task = onPool[i];
+    if (task) {
+      records.push({ ...note, ...(await task) });
+      slice = performance.now();
+      continue;
+    }
+    records.push({ ...note, ...parseNoteTask({ path: note.path, text: note.text, fields: taskFields }) });
+    if (performance.now() - slice > SLICE_MS) {
+      await new Promise((resolve) => setImmediate(resolve));
+      slice = performance.now();
+    }
+  }
+  return records;
+}
+
+/**
+ * The trigram keys of the long notes stored at these paths (as they are before a change), by
+ * blob id, computed on the worker pool, so taking their keys out of the posting lists does
+ * not hold the event loop; short notes are left to the caller.
+ */
+async function storedLongNoteKeys(sql: SqlClient, repo: string, paths: readonly string[]): Promise<Map<string, Int32Array>> {
+  const keys = new Map<string, Int32Array>();
+  if (paths.length === 0) return keys;
+  const long = (await sql.query<{ path: string; oid: string }>(
+    `SELECT path, oid FROM notes WHERE repo = $1 AND path = ANY($2::text[]) AND length(content) > ${PARSE_ON_POOL_CHARS}`,
+    [repo, [...paths]],
+  )).rows;
+  await Promise.all(
+    long.map(async (row) => {
+      const content = (await sql.query<{ content: string }>('SELECT content FROM notes WHERE repo = $1 AND path = $2 AND oid = $3', [repo, row.path, row.oid])).rows[0]?.content;
+      if (content !== undefined) keys.set(row.oid, await runPoolTask('noteKeys', content));
+    }),
+  );
+  return keys;
 }
 
 async function syncOnce(sql: SqlClient, host: RepoHost, repo: string, options: SyncOptions): Promise<SyncResult> {
@@ -131,7 +198,7 @@ async function syncOnce(sql: SqlClient, host: RepoHost, repo: string, options: S
 
   const contents = await readChanged(host, repo, changed, options);
   const files: Array<{ path: string; oid: string; size: number | null; isNote: boolean }> = [];
-  const notes: NoteRecord[] = [];
+  const texts: NoteText[] = [];
   for (const [path, oid] of changed) {
     const content = contents.get(path);
     const size = content?.size ?? null;
@@ -141,8 +208,9 @@ async function syncOnce(sql: SqlClient, host: RepoHost, repo: string, options: S
       continue;
     }
     files.push({ path, oid, size, isNote: true });
-    notes.push({ path, oid, size: size ?? Buffer.byteLength(text), text, parsed: parseNote(path, text, fields) });
+    texts.push({ path, oid, size: size ?? Buffer.byteLength(text), text });
   }
+  const notes = await parseNotes(texts, fields);
 
   const resolver = new LinkResolver(current.keys());
   const pathSetChanged = added.length > 0 || removed.length > 0;
@@ -150,6 +218,7 @@ async function syncOnce(sql: SqlClient, host: RepoHost, repo: string, options: S
   // Every note written afresh (the first build, or a change of what parsing stores): ids
   // from 1 and the posting lists built whole, instead of changed key by key.
   const rebuildNotes = firstBuild || reparseAll;
+  const oldKeys = rebuildNotes ? new Map<string, Int32Array>() : await storedLongNoteKeys(sql, repo, [...removed, ...changed.map(([path]) => path)]);
 
   await sql.transaction(async (tx) => {
     await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`major-vault:index:${repo}`]);
@@ -173,7 +242,7 @@ async function syncOnce(sql: SqlClient, host: RepoHost, repo: string, options: S
       }
       ids = notes.map((_, i) => i + 1);
     } else {
-      ({ ids, keyChanges } = await noteIdsAndKeyChanges(tx, repo, gone, notes));
+      ({ ids, keyChanges } = await noteIdsAndKeyChanges(tx, repo, gone, notes, oldKeys));
     }
     if (!firstBuild && gone.length > 0) {
       await tx.query('DELETE FROM links WHERE repo = $1 AND source = ANY($2::text[])', [repo, gone]);
@@ -200,7 +269,7 @@ async function syncOnce(sql: SqlClient, host: RepoHost, repo: string, options: S
     }
     if (!firstBuild && pathSetChanged) await reresolveLinks(tx, repo, resolver, [...added, ...removed], new Set(notes.map((note) => note.path)));
     if (rebuildNotes) {
-      await insertPostingBuckets(tx, repo, buildPostingBuckets(notes.map((note, i) => ({ id: ids[i]!, keys: trigramKeys(note.text) }))));
+      await insertPostingBuckets(tx, repo, buildPostingBuckets(notes.map((note, i) => ({ id: ids[i]!, keys: note.keys }))));
     } else {
       await applyKeyChanges(tx, repo, keyChanges);
     }
@@ -257,7 +326,7 @@ async function applyOnce(sql: SqlClient, repo: string, commit: CommittedFiles): 
   const format = commit.head.length === 64 ? 'sha256' : 'sha1';
   const current = new Set(stored);
   const files: Array<{ path: string; oid: string; size: number | null; isNote: boolean }> = [];
-  const notes: NoteRecord[] = [];
+  const texts: NoteText[] = [];
   const removed: string[] = [];
   const added: string[] = [];
   for (const { path, content } of commit.files) {
@@ -273,11 +342,13 @@ async function applyOnce(sql: SqlClient, repo: string, commit: CommittedFiles): 
     const oid = blobId(content, format);
     const text = path.endsWith('.md') ? decodeNoteText(content) : null;
     files.push({ path, oid, size: content.length, isNote: text !== null });
-    if (text !== null) notes.push({ path, oid, size: content.length, text, parsed: parseNote(path, text, commit.fields) });
+    if (text !== null) texts.push({ path, oid, size: content.length, text });
   }
+  const notes = await parseNotes(texts, commit.fields);
+  const oldKeys = await storedLongNoteKeys(sql, repo, [...removed, ...files.map((file) => file.path)]);
   const resolver = new LinkResolver(current);
   try {
-    await writeCommitted(sql, repo, state, { files, notes, removed, added, resolver, head: commit.head });
+    await writeCommitted(sql, repo, state, { files, notes, removed, added, resolver, head: commit.head, oldKeys });
   } catch (error) {
     if (error instanceof StaleSync) return false; // a sync got there first; the next one covers these files
     throw error;
@@ -289,7 +360,15 @@ async function writeCommitted(
   sql: SqlClient,
   repo: string,
   state: RepoState,
-  change: { files: Array<{ path: string; oid: string; size: number | null; isNote: boolean }>; notes: NoteRecord[]; removed: string[]; added: string[]; resolver: LinkResolver; head: string },
+  change: {
+    files: Array<{ path: string; oid: string; size: number | null; isNote: boolean }>;
+    notes: NoteRecord[];
+    removed: string[];
+    added: string[];
+    resolver: LinkResolver;
+    head: string;
+    oldKeys: ReadonlyMap<string, Int32Array>;
+  },
 ): Promise<void> {
   const { files, notes, removed, added, resolver } = change;
   await sql.transaction(async (tx) => {
@@ -297,7 +376,7 @@ async function writeCommitted(
     const now = (await tx.query<RepoState>('SELECT head, fingerprint, parse_key FROM repos WHERE name = $1', [repo])).rows[0] ?? null;
     if (now?.fingerprint !== state.fingerprint || now.parse_key !== state.parse_key) throw new StaleSync('another sync of this repository committed first');
     const gone = [...removed, ...files.map((file) => file.path)];
-    const { ids, keyChanges } = await noteIdsAndKeyChanges(tx, repo, gone, notes);
+    const { ids, keyChanges } = await noteIdsAndKeyChanges(tx, repo, gone, notes, change.oldKeys);
     if (gone.length > 0) {
       await tx.query('DELETE FROM links WHERE repo = $1 AND source = ANY($2::text[])', [repo, gone]);
       await tx.query('DELETE FROM notes WHERE repo = $1 AND path = ANY($2::text[])', [repo, gone]);
@@ -355,13 +434,16 @@ function noteRow(repo: string, id: number, note: NoteRecord): unknown[] {
  * The id of each note to write (its old one when the path had a note, else a new one above
  * every id in use) and how the trigram keys of each note change: a note whose content
  * changed loses the keys it no longer has and gains the new ones; a removed note loses all
- * of its keys; a new note gains all. Reads the previous notes at the `gone` paths.
+ * of its keys; a new note gains all. Reads the previous notes at the `gone` paths; the keys
+ * of a previous note whose blob id is in `oldKeys` are taken from there (computed off the
+ * event loop by {@link storedLongNoteKeys}), and its text is not read.
  */
 async function noteIdsAndKeyChanges(
   tx: SqlClient,
   repo: string,
   gone: readonly string[],
   notes: readonly NoteRecord[],
+  oldKeys: ReadonlyMap<string, Int32Array>,
 ): Promise<{ ids: number[]; keyChanges: KeyChange[] }> {
   const before = new Map<string, { id: number; oid: string }>();
   if (gone.length > 0) {
@@ -371,25 +453,28 @@ async function noteIdsAndKeyChanges(
   let next = ((await tx.query<{ max: number | null }>('SELECT max(id) AS max FROM notes WHERE repo = $1', [repo])).rows[0]?.max ?? 0) + 1;
   const written = new Map(notes.map((note) => [note.path, note]));
   const rewritten = [...before].filter(([path, old]) => written.get(path)?.oid !== old.oid).map(([path]) => path);
-  const oldContent = new Map<string, string>();
+  const oldContent = new Map<string, Int32Array>();
   if (rewritten.length > 0) {
-    const rows = (await tx.query<{ path: string; content: string }>('SELECT path, content FROM notes WHERE repo = $1 AND path = ANY($2::text[])', [repo, rewritten])).rows;
-    for (const row of rows) oldContent.set(row.path, row.content);
+    const rows = (await tx.query<{ path: string; oid: string; content: string | null }>(
+      'SELECT path, oid, CASE WHEN oid = ANY($3::text[]) THEN NULL ELSE content END AS content FROM notes WHERE repo = $1 AND path = ANY($2::text[])',
+      [repo, rewritten, [...oldKeys.keys()]],
+    )).rows;
+    for (const row of rows) oldContent.set(row.path, oldKeys.get(row.oid) ?? trigramKeys(row.content ?? ''));
   }
   const none = new Int32Array(0);
   const keyChanges: KeyChange[] = [];
-  for (const [path, content] of oldContent) {
-    if (!written.has(path)) keyChanges.push({ id: before.get(path)!.id, added: none, removed: trigramKeys(content) });
+  for (const [path, keys] of oldContent) {
+    if (!written.has(path)) keyChanges.push({ id: before.get(path)!.id, added: none, removed: keys });
   }
   const ids = notes.map((note) => {
     const old = before.get(note.path);
     if (!old) {
       const id = next++;
-      keyChanges.push({ id, added: trigramKeys(note.text), removed: none });
+      keyChanges.push({ id, added: note.keys, removed: none });
       return id;
     }
-    const content = oldContent.get(note.path);
-    if (content !== undefined) keyChanges.push({ id: old.id, ...keyDifference(trigramKeys(content), trigramKeys(note.text)) });
+    const keys = oldContent.get(note.path);
+    if (keys !== undefined) keyChanges.push({ id: old.id, ...keyDifference(keys, note.keys) });
     return old.id;
   });
   return { ids, keyChanges };

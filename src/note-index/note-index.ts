@@ -2,6 +2,8 @@
 // Tools import only this module from note-index/; the rows are written by indexer.ts.
 import type { Graded } from '../notes/grades.ts';
 import type { Heading } from '../notes/headings.ts';
+import { decodeNoteText } from '../notes/note-text.ts';
+import { runPoolTask } from '../instance/tools/match-pool.ts';
 import type { SqlClient } from './sql-client.ts';
 import { searchFold, trigramKeys } from './trigram-keys.ts';
 import { candidateNoteIds } from './trigram-postings.ts';
@@ -120,8 +122,13 @@ export interface ScanPosition {
 export interface NoteIndex {
   /** The snapshot the repository was indexed at; null before its first sync. */
   repoState(repo: string): Promise<RepoIndexState | null>;
-  /** One note, or null when there is no note (text `.md` file) at `path`. */
-  getNote(repo: string, path: string): Promise<IndexedNote | null>;
+  /**
+   * One note, or null when there is no note (text `.md` file) at `path`. The text of a long
+   * note (over 256 KB) is taken from `readBlob(oid)` when given (the caller's Git object
+   * store, read by a child process, off the event loop), else from the index, and kept by
+   * blob id for the next call; a blob `readBlob` cannot give (null) is read from the index.
+   */
+  getNote(repo: string, path: string, readBlob?: (oid: string) => Promise<Buffer | null>): Promise<IndexedNote | null>;
   /** One file of any kind, or null when the index has none at `path`. */
   getFile(repo: string, path: string): Promise<IndexedFile | null>;
   /** Every indexed (non-hidden) file path, sorted (byte order). */
@@ -211,9 +218,17 @@ export function createNoteIndex(sql: SqlClient): NoteIndex {
       return row ? { head: row.head, fingerprint: row.fingerprint, indexedAt: new Date(row.indexed_at) } : null;
     },
 
-    async getNote(repo, path) {
-      const row = (await sql.query<NoteDbRow>('SELECT * FROM notes WHERE repo = $1 AND path = $2', [repo, path])).rows[0];
-      return row ? toIndexedNote(row) : null;
+    async getNote(repo, path, readBlob) {
+      // The text of a long note is left in the table here: copying megabytes out of PGlite runs on the event loop.
+      const row = (await sql.query<NoteDbRow & { bytes: number }>(
+        `SELECT repo, path, oid, size, total_lines, title, type, summary, frontmatter, frontmatter_error, headings, tags, grades,
+                octet_length(content) AS bytes, CASE WHEN octet_length(content) <= ${LONG_CONTENT_BYTES} THEN content END AS content
+           FROM notes WHERE repo = $1 AND path = $2`,
+        [repo, path],
+      )).rows[0];
+      if (!row) return null;
+      if (row.content === null) row.content = await longContents.read(sql, row, readBlob);
+      return toIndexedNote(row);
     },
 
     async getFile(repo, path) {
@@ -314,13 +329,17 @@ export function createNoteIndex(sql: SqlClient): NoteIndex {
       // Both sides in NFC, as the keys (searchFold) and the line matching see them.
       const folded = searchFold(needle);
       const composed = needle.normalize('NFC');
-      const contains = options.caseSensitive ? (content: string) => content.normalize('NFC').includes(composed) : (content: string) => searchFold(content).includes(folded);
+      // A long note is folded on the worker pool: lower-casing costs milliseconds per MB.
+      const contains = async (content: string): Promise<boolean> => {
+        if (content.length > LONG_CONTENT_BYTES) return runPoolTask('contains', { text: content, needle, caseSensitive: options.caseSensitive });
+        return options.caseSensitive ? content.normalize('NFC').includes(composed) : searchFold(content).includes(folded);
+      };
       const found: NoteText[] = [];
       let after = options.after;
       for (let page = Math.max(options.limit, 20); narrowed.length > 0; page = Math.min(page * 2, 1000)) {
         const notes = await scanPage(sql, longContents, narrowed, candidates, after, page);
         for (const note of notes) {
-          if (!contains(note.content)) continue;
+          if (!(await contains(note.content))) continue;
           found.push(note);
           if (found.length === options.limit) return found;
         }
@@ -355,13 +374,21 @@ class LongContents {
   private total = 0;
   private static readonly limit = 128 * 1024 * 1024;
 
-  /** The content of the note (read with one statement when not kept). */
-  read(sql: SqlClient, note: { repo: string; path: string; oid: string; bytes: number }): Promise<string> {
+  /**
+   * The content of the note (when not kept: from `readBlob` when it gives the blob, else read
+   * with one statement).
+   */
+  read(sql: SqlClient, note: { repo: string; path: string; oid: string; bytes: number }, readBlob?: (oid: string) => Promise<Buffer | null>): Promise<string> {
     const key = `${note.repo}\0${note.path}\0${note.oid}`;
     let entry = this.entries.get(key);
     if (entry) return entry;
-    entry = sql
-      .query<{ content: string }>('SELECT content FROM notes WHERE repo = $1 AND path = $2 AND oid = $3', [note.repo, note.path, note.oid])
+    const fromIndex = () => sql.query<{ content: string }>('SELECT content FROM notes WHERE repo = $1 AND path = $2 AND oid = $3', [note.repo, note.path, note.oid]);
+    const fromBlob = async () => {
+      const buffer = await readBlob!(note.oid).catch(() => null);
+      const text = buffer === null ? null : decodeNoteText(buffer);
+      return text === null ? fromIndex() : { rows: [{ content: text }] };
+    };
+    entry = (readBlob ? fromBlob() : fromIndex())
       .then(async (result) => {
         if (result.rows[0]) return result.rows[0].content;
         // Changed since the page was read: its text as it is now, not kept under the old blob id.

@@ -2,7 +2,7 @@
 // repository's files (spec: "base_view"; semantics: src/bases/SUPPORTED.md).
 import { z } from 'zod';
 import type { BaseNote } from '../../bases/base-vault.ts';
-import { renderBaseView } from '../../bases/render-base-view.ts';
+import { renderBaseViewCooperatively, type RenderCut } from '../../bases/render-base-view.ts';
 import { LinkResolver } from '../../notes/link-resolver.ts';
 import { assertInFolders, isHiddenPath, isInFolders, isReadable } from '../../notes/vault-path.ts';
 import type { LinkTarget, NoteIndex } from '../../note-index/note-index.ts';
@@ -11,6 +11,7 @@ import type { RepoHost } from '../../repo-host/repo-host.ts';
 import { VaultError } from '../../vault-error.ts';
 import { defineTool } from '../tool.ts';
 import { existingPath } from './existing-path.ts';
+import { DEFAULT_MATCH_BUDGET_MS } from './match-pool.ts';
 import { lookupVault } from './read-scope.ts';
 
 const output = z
@@ -84,7 +85,12 @@ export const baseView = defineTool({
     const text = content.toString('utf8');
     const { notes, resolveLink } = await baseRows(ctx.index, ctx.host, vault.name, folders);
     const context = notes.find((note) => note.path === path) ?? { path, frontmatter: null, tags: [], links: [], embeds: [], size: content.length, ctime: null, mtime: null };
-    const page = renderBaseView({ basePath: path, base: text, view: input.view ?? null, vault: { notes, resolveLink }, context, limit: input.limit, offset: input.offset });
+    // Evaluated in slices between other calls, within the call's time budget.
+    const budgetMs = ctx.matchBudgetMs ?? DEFAULT_MATCH_BUDGET_MS;
+    const page = await renderBaseViewCooperatively(
+      { basePath: path, base: text, view: input.view ?? null, vault: { notes, resolveLink }, context, limit: input.limit, offset: input.offset },
+      { budgetMs },
+    );
     const answer: z.output<typeof output> = {
       path,
       view: page.view,
@@ -97,12 +103,28 @@ export const baseView = defineTool({
       repo: vault.name,
     };
     const notesText: string[] = [];
+    if (page.cut) notesText.push(cutRemark(page.cut, budgetMs, path));
     if (page.problems.length > 0) notesText.push(`Some of the view could not be evaluated, and those cells are empty: ${page.problems.join(' ')}`);
     if (page.hasMore) notesText.push(`${page.total - page.offset - page.rows.length} more rows follow: call again with offset ${page.offset + page.rows.length}.`);
     if (notesText.length > 0) answer.note = notesText.join(' ');
     return answer;
   },
 });
+
+/**
+ * What base_view says when the view stopped at its time budget: what the rows are, and how
+ * to narrow the view (a filter or a limit in the .base file) so that it fits.
+ */
+function cutRemark(cut: RenderCut, budgetMs: number, path: string): string {
+  const budget = `${Math.round(budgetMs / 100) / 10} s`;
+  const what =
+    cut.phase === 'filter'
+      ? `it checked only ${cut.done} of ${cut.of} files against its filters, so the rows (and total) are those found among them, in path order, not sorted or grouped`
+      : cut.phase === 'sort'
+        ? `it found every row but sorted none (their sort values were computed for ${cut.done} of ${cut.of}), so the rows are in path order`
+        : `it found and sorted every row but did not group them (group values computed for ${cut.done} of ${cut.of})`;
+  return `The view took longer than its time budget of ${budget}: ${what}. To see it whole, narrow it in "${path}": a filter that keeps fewer notes (for example file.inFolder("some/folder")) or a limit on the view, or formulas that do less per note.`;
+}
 
 /** Every indexed file of a repository as a row, with the resolver over all its paths. */
 interface RepoRows {

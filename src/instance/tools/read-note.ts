@@ -8,7 +8,7 @@ import { lineStarts } from '../../notes/lines.ts';
 import { assertInFolders, isExempt } from '../../notes/vault-path.ts';
 import type { IndexedNote, NoteIndex } from '../../note-index/note-index.ts';
 import { VaultError } from '../../vault-error.ts';
-import { defineTool, type Vault } from '../tool.ts';
+import { defineTool, type ToolContext, type Vault } from '../tool.ts';
 import { ANSWER_LIMIT } from './answer-budget.ts';
 import { callTargets, closestPaths } from './read-scope.ts';
 
@@ -76,7 +76,7 @@ export const readNote = defineTool({
     const { targets } = await callTargets(ctx, input.repo, input.path, 'note');
     const { vault, path: asked } = targets[0]!;
     assertInFolders(asked, vault.config.settings.folders);
-    const note = await findNote(ctx.index, vault, asked);
+    const note = await findNote(ctx.index, ctx.host, vault, asked);
     if (input.heading !== undefined && (input.from_line !== undefined || input.to_line !== undefined)) {
       throw new VaultError(
         'bad_arguments',
@@ -162,8 +162,10 @@ export const readNote = defineTool({
  * The note at `path`, or a refusal: `not_a_note` for a file that is not a text `.md` file,
  * `note_not_found` with the closest paths by name. A path without `.md` finds the note with it.
  */
-async function findNote(index: NoteIndex, vault: Vault, path: string): Promise<IndexedNote> {
-  const note = (await index.getNote(vault.name, path)) ?? (path.endsWith('.md') ? null : await index.getNote(vault.name, `${path}.md`));
+async function findNote(index: NoteIndex, host: ToolContext['host'], vault: Vault, path: string): Promise<IndexedNote> {
+  // A long note's text comes from Git (a child process), not out of PGlite on the event loop.
+  const readBlob = async (oid: string) => (await host.readBlobs(vault.name, [oid]))[0] ?? null;
+  const note = (await index.getNote(vault.name, path, readBlob)) ?? (path.endsWith('.md') ? null : await index.getNote(vault.name, `${path}.md`, readBlob));
   if (note) return note;
   const file = await index.getFile(vault.name, path);
   if (file) {

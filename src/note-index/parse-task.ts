@@ -1,0 +1,44 @@
+// Parsing one note and computing its trigram keys: the work the indexer gives the worker
+// pool (instance/tools/match-pool.ts) for a long note, so a 50 MB note never holds the
+// event loop for seconds, and runs inline for a short one.
+import { parseNote, type ParsedNote } from '../notes/parse-note.ts';
+import type { ParseFields } from './parse-fields.ts';
+import { searchFold, trigramKeys } from './trigram-keys.ts';
+
+/** A note to parse: its repository path, its text and the repository's frontmatter fields. */
+export interface ParseNoteTask {
+  path: string;
+  text: string;
+  fields: Pick<ParseFields, 'typeField' | 'summaryField'>;
+}
+
+/** What the index stores of a note besides its text: the parsed note and its distinct trigram keys. */
+export interface ParsedNoteWithKeys {
+  parsed: ParsedNote;
+  keys: Int32Array;
+}
+
+/** Parses the note (parseNote) and computes its trigram keys (trigramKeys). Never throws for any text. */
+export function parseNoteTask(task: ParseNoteTask): ParsedNoteWithKeys {
+  return { parsed: parseNote(task.path, task.text, task.fields), keys: trigramKeys(task.text) };
+}
+
+/** The distinct trigram keys of `text` (trigramKeys), as a pool task. */
+export function noteKeysTask(text: string): Int32Array {
+  return trigramKeys(text);
+}
+
+/** A text and a needle, as scanNotes checks a long note for it. */
+export interface ContainsTask {
+  text: string;
+  needle: string;
+  caseSensitive: boolean;
+}
+
+/**
+ * Whether the text contains the needle: both in NFC when `caseSensitive`, else both folded
+ * with searchFold (as the trigram keys and the line matching compare).
+ */
+export function containsTask(task: ContainsTask): boolean {
+  return task.caseSensitive ? task.text.normalize('NFC').includes(task.needle.normalize('NFC')) : searchFold(task.text).includes(searchFold(task.needle));
+}
