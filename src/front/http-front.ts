@@ -150,6 +150,11 @@ export interface ListeningFront {
 export async function listenFront(front: Front, options: { port: number; hostname: string; log: Logger }): Promise<ListeningFront> {
   const handle = toNodeHandler(front, { onerror: (error) => options.log.error({ err: error }, 'an HTTP request failed') });
   const server = createServer((req, res) => void handle(req, res));
+  // Node closes an idle kept-alive connection after 5 s by default; after a busy moment that
+  // timer can fire as a client's next request arrives on it, which the client sees as a reset
+  // connection. A minute, as load balancers keep them, leaves clients to close first.
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port, options.hostname, () => {
