@@ -72,7 +72,9 @@ describe('a pathological search under load, over HTTP', () => {
       readsBeforeSearch.push(!searchDone);
     }
     const answer = (await search).structuredContent as { matches: Array<{ path: string; line: number }>; note?: string; hasMore: boolean };
-    expect(readsBeforeSearch).toEqual([true, true, true]);
+    // The first small read answers while the search still runs (later ones may finish after
+    // it on a loaded machine: the search's budget is wall time).
+    expect(readsBeforeSearch[0]).toBe(true);
     // The regex needs over a second per dump: the budget ends in one of them.
     expect(answer.matches.map((match) => [match.path, match.line])[0]).toEqual(['a-first.md', 3]);
     expect(answer.note).toMatch(/stopped after its time budget of 4 s while reading dumps\/dump-\d\.md/);
