@@ -4,6 +4,7 @@
 import { closeSync, mkdirSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { processRuns } from '../repo-host/local/lock-owner.ts';
 
 /** A held lock; `release` removes it (also done when the process exits). */
 export interface IndexLock {
@@ -75,13 +76,5 @@ function holderPid(path: string): number | null {
 
 function holderAlive(path: string): boolean {
   const pid = holderPid(path);
-  if (pid === null) return false;
-  if (pid === process.pid) return true;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: the process exists but belongs to someone else.
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
+  return pid !== null && processRuns(pid);
 }

@@ -10,7 +10,7 @@ import { VaultError } from '../../vault-error.ts';
 import { defineTool, type ToolContext, type Vault } from '../tool.ts';
 import { cutEcho, fitAnswer, pastTheEnd } from './answer-budget.ts';
 import { existingPath } from './existing-path.ts';
-import { baseFileReferences, folderReferences } from './folder-references.ts';
+import { baseFileReferences, folderReferences, type PathReference } from './folder-references.ts';
 import { MatchRun } from './match-pool.ts';
 import { lineWindow } from './line-window.ts';
 import { closestPaths, folderScope, lookupVault } from './read-scope.ts';
@@ -51,14 +51,8 @@ const output = z
 
 type Reference = z.output<typeof referenceSchema>;
 
-interface FoundReference {
-  value: string;
-  path: string;
-  line: number;
-  text: string;
-  start: number;
-  length: number;
-}
+/** One line found, with the value or path it mentions and where in the line. */
+type FoundReference = PathReference;
 
 /** The find_references tool (spec: "find_references"; contract: spec/acme-tools-list.json). */
 export const findReferences = defineTool({

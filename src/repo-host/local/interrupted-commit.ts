@@ -6,7 +6,7 @@ import { catFileBatch } from '../git/cat-file-batch.ts';
 import { runGit, splitNul } from '../git/run-git.ts';
 import { readJournal, removeJournal, tempName, type CommitJournal } from './commit-journal.ts';
 import { IndexLock, indexCopyPath, inspectIndexLock, LONG_HELD_LOCK_MS, READ_LOCK_WAIT_MS, removeStaleOwnLock, serverFolder } from './index-lock.ts';
-import { ownerAlive } from './lock-owner.ts';
+import { ownerAlive, processRuns } from './lock-owner.ts';
 import { readAsGitSeesIt } from './work-tree-file.ts';
 import { WorkTreeWrite } from './work-tree-write.ts';
 import { writeIndexEntries, type IndexEntry } from './write-index-entries.ts';
@@ -178,12 +178,3 @@ async function removeDeadMarkers(gitDir: string): Promise<void> {
   }
 }
 
-function processRuns(pid: number): boolean {
-  if (pid === process.pid) return true;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}

@@ -30,12 +30,7 @@ export function ownerAlive(owner: LockOwner): boolean {
   const me = thisProcess();
   if (owner.host !== me.host) return true;
   if (owner.pid === me.pid) return owner.start === me.start;
-  try {
-    process.kill(owner.pid, 0);
-  } catch (error) {
-    // EPERM: the process exists but belongs to someone else.
-    if ((error as NodeJS.ErrnoException).code !== 'EPERM') return false;
-  }
+  if (!processRuns(owner.pid)) return false;
   const start = procStart(owner.pid);
   return start === null || !owner.start.startsWith('ticks:') || start === owner.start;
 }
@@ -67,5 +62,17 @@ function procStart(pid: number): string | null {
     return ticks === undefined ? null : `ticks:${ticks}`;
   } catch {
     return null;
+  }
+}
+
+/** Whether a process with id `pid` runs on this machine now (this process included; one of another user counts). */
+export function processRuns(pid: number): boolean {
+  if (pid === process.pid) return true;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: the process exists but belongs to someone else.
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
