@@ -1,0 +1,53 @@
+// Reads from a local repository: blobs by id and a file's current content.
+import { blobId } from '../git/blob-id.ts';
+import { catFileBatch } from '../git/cat-file-batch.ts';
+import type { FileEntry } from '../repo-host.ts';
+import { waitForIndexUnlocked } from './index-lock.ts';
+import { headRef, resolveHead, treeEntries, type LocalRepo, type ObjectFormats } from './local-repo.ts';
+import { readWorkTreeEntry, readWorkTreeFile } from './work-tree-file.ts';
+
+/**
+ * The content of blobs by id, in the order asked (RepoHost.readBlobs). A blob that is not in the
+ * object database is read from the work tree at `workTreePath(oid)` (the path the last snapshot
+ * hashed it from), only if the file still has that content. Error: a missing blob, or an id
+ * that names another kind of object.
+ */
+export async function readBlobs(repo: LocalRepo, oids: readonly string[], formats: ObjectFormats, workTreePath: (oid: string) => string | undefined): Promise<Buffer[]> {
+  const objects = await catFileBatch(repo.gitDir, oids);
+  const format = await formats.of(repo);
+  return Promise.all(
+    objects.map(async (object) => {
+      if (object.content !== null) {
+        if (object.type !== 'blob') throw new Error(`${object.oid} in repository "${repo.name}" is a ${object.type}, not a blob`);
+        return object.content;
+      }
+      // Work-tree contents are hashed for the snapshot but never written to the object
+      // database: read them from disk, and only if they still have that content.
+      const path = workTreePath(object.oid);
+      if (path !== undefined && repo.realWorkTree !== null) {
+        const content = await readWorkTreeFile(repo.realWorkTree, repo.realGitDir, path);
+        if (content !== null && blobId(content, format) === object.oid) return content;
+      }
+      throw new Error(`Blob ${object.oid} is not in repository "${repo.name}" (nor in its work tree any more); take a new snapshot.`);
+    }),
+  );
+}
+
+/**
+ * A file's current content (RepoHost.readFileEntry), `path` already checked: from the work tree
+ * where there is one (once no other writer holds its index lock), else from the head commit.
+ * In a bare repository a symbolic link is no file (as in the snapshot), so no entry has a `target`.
+ */
+export async function readFileEntry(repo: LocalRepo, path: string): Promise<FileEntry | null> {
+  if (repo.realWorkTree !== null) {
+    await waitForIndexUnlocked(repo.gitDir);
+    return readWorkTreeEntry(repo.realWorkTree, repo.realGitDir, path);
+  }
+  const head = await resolveHead(repo, await headRef(repo));
+  if (head === null) return null;
+  const entry = (await treeEntries(repo, head, [path])).get(path);
+  if (entry === undefined || entry.mode === '120000') return null;
+  const [blob] = await catFileBatch(repo.gitDir, [entry.oid]);
+  const content = blob?.content ?? null;
+  return content === null ? null : { content };
+}

@@ -1,0 +1,288 @@
+// The current state of a local repository (snapshot) and its cheap fingerprint, kept by watching work trees.
+import { createHash } from 'node:crypto';
+import { join } from 'node:path';
+import { blobId } from '../git/blob-id.ts';
+import { runGit, splitNul } from '../git/run-git.ts';
+import type { Snapshot, SnapshotEntry } from '../repo-host.ts';
+import type { CommitRecovery } from './commit-recovery.ts';
+import { waitForIndexUnlocked } from './index-lock.ts';
+import { byCodeUnits, exists, headRef, inWorkTree, parseTreeRecord, resolveHead, statLine, type LocalRepo, type ObjectFormats, type TreeEntry } from './local-repo.ts';
+import { readWorkTreeEntry } from './work-tree-file.ts';
+import { WorkTreeWatch } from './work-tree-watch.ts';
+
+/**
+ * However quiet a work tree's watch and `.git` look, `git status` runs at least this often
+ * (ms): a safety net for what no watch sees (an edited `.git/info/exclude`, a network mount).
+ */
+const FULL_CHECK_INTERVAL_MS = 30_000;
+
+/** A fingerprint and what it was computed from, to answer the next call without git when nothing moved. */
+interface KnownFingerprint {
+  fingerprint: string;
+  /** The ref HEAD named then (`refs/heads/main`, or `HEAD` when detached). */
+  ref: string;
+  /** The commit it pointed at then; null when the branch had no commit. */
+  head: string | null;
+  /** Stat data of HEAD, the ref, packed-refs (and, with a work tree, the index), taken before git ran. */
+  gitFiles: string;
+  /** The work-tree watch's change count taken before git ran; null for a bare repository. */
+  changes: number | null;
+  /** When git last ran for it, ms since the epoch. */
+  at: number;
+}
+
+/** What `git status --porcelain=v2 --branch` tells: the branch, its head and the changed paths. */
+interface WorkTreeStatus {
+  ref: string;
+  head: string | null;
+  /** The status records without the `# branch.*` headers, NUL-separated as git wrote them. */
+  raw: string;
+  paths: string[];
+}
+
+/**
+ * Snapshots and fingerprints of local repositories. In a work tree the current state is what
+ * the person's editor shows, uncommitted edits included: files git status names are read from
+ * disk and hashed (their blob ids remembered, so {@link workTreePath} can find them again).
+ * The last fingerprint is remembered with the stat data it rests on and a watch of the work
+ * tree, so an unchanged repository is answered without starting git.
+ */
+export class LocalSnapshots {
+  /** Per repository: blob ids of work-tree contents (not in the object database) → their path, from the last snapshot. */
+  private readonly workTreeBlobs = new Map<string, Map<string, string>>();
+  /** Per repository: the last fingerprint and what it rests on (see {@link fingerprint}). */
+  private readonly known = new Map<string, KnownFingerprint>();
+  /** Per work tree (by its path): the watch that tells whether anything in it changed. */
+  private readonly watches = new Map<string, WorkTreeWatch>();
+
+  constructor(
+    private readonly formats: ObjectFormats,
+    private readonly recovery: CommitRecovery,
+  ) {}
+
+  /** The state of the repository's branch, work-tree edits included (RepoHost.snapshot). */
+  async snapshot(repo: LocalRepo): Promise<Snapshot> {
+    if (repo.workTree === null || repo.realWorkTree === null) {
+      const ref = await headRef(repo);
+      const head = await resolveHead(repo, ref);
+      const files: SnapshotEntry[] = [];
+      if (head !== null) {
+        const listed = await runGit(['ls-tree', '-r', '-z', '--full-tree', head], { gitDir: repo.gitDir });
+        for (const record of splitNul(listed.stdout)) {
+          const parsed = parseTreeRecord(record);
+          // Symbolic links and submodules are not files of the vault.
+          if (parsed && parsed.type === 'blob' && parsed.mode !== '120000') files.push({ path: parsed.path, oid: parsed.oid });
+        }
+      }
+      files.sort((a, b) => byCodeUnits(a.path, b.path));
+      return { head, fingerprint: bareFingerprint(ref, head), files };
+    }
+
+    // Not while another writer holds the index lock: its branch may have moved while the
+    // files on disk are still the old ones (bounded: a stale lock only delays the read).
+    await this.recovery.ifNeeded(repo);
+    await waitForIndexUnlocked(repo.gitDir);
+    const { status, fingerprint } = await this.checkWorkTree(repo);
+    const head = status.head;
+    const listed = await runGit(['ls-files', '-s', '-z'], inWorkTree(repo));
+    const tracked = new Map<string, TreeEntry>();
+    for (const record of splitNul(listed.stdout)) {
+      const tab = record.indexOf('\t');
+      const [mode = '', oid = ''] = record.slice(0, tab).split(' ');
+      if (mode === '160000') continue; // a submodule: not a file
+      tracked.set(record.slice(tab + 1), { mode, oid });
+    }
+    // Read from disk: what git status says differs, plus tracked symbolic links (the editor
+    // shows their target's content).
+    const fromDisk = new Set(status.paths);
+    for (const [path, entry] of tracked) if (entry.mode === '120000') fromDisk.add(path);
+    const format = await this.formats.of(repo);
+    const diskBlobs = new Map<string, string>();
+    const entries = new Map<string, SnapshotEntry>();
+    for (const [path, entry] of tracked) if (!fromDisk.has(path)) entries.set(path, { path, oid: entry.oid });
+    for (const path of fromDisk) {
+      const read = await readWorkTreeEntry(repo.realWorkTree, repo.realGitDir, path);
+      if (read === null) continue;
+      const oid = blobId(read.content, format);
+      entries.set(path, read.target === undefined ? { path, oid } : { path, oid, target: read.target });
+      diskBlobs.set(oid, path);
+    }
+    this.workTreeBlobs.set(repo.name, diskBlobs);
+    const files = [...entries.values()].sort((a, b) => byCodeUnits(a.path, b.path));
+    return { head, fingerprint, files };
+  }
+
+  /** The work-tree path whose content had blob id `oid` at the last snapshot of `repoName`, if any. */
+  workTreePath(repoName: string, oid: string): string | undefined {
+    return this.workTreeBlobs.get(repoName)?.get(oid);
+  }
+
+  /**
+   * Cheap when nothing changed: git runs only when the stat data of HEAD, the branch's ref,
+   * packed-refs or the index moved, or (with a work tree) the work tree's watch saw a change,
+   * or {@link FULL_CHECK_INTERVAL_MS} passed; otherwise the last fingerprint is the answer.
+   * With a work tree, one `git status` gives the branch, its head and the changes.
+   */
+  async fingerprint(repo: LocalRepo): Promise<string> {
+    const known = this.known.get(repo.gitDir);
+    if (known !== undefined && (await this.unchangedSince(repo, known))) return known.fingerprint;
+    if (repo.workTree === null) {
+      const gitFiles = await this.gitFilesStat(repo, known?.ref ?? null);
+      const ref = await headRef(repo);
+      const head = await resolveHead(repo, ref);
+      const fingerprint = bareFingerprint(ref, head);
+      this.known.set(repo.gitDir, { fingerprint, ref, head, gitFiles, changes: null, at: Date.now() });
+      return fingerprint;
+    }
+    await this.recovery.ifNeeded(repo);
+    return (await this.checkWorkTree(repo)).fingerprint;
+  }
+
+  /**
+   * The ref HEAD names and its commit: from the last fingerprint when the stat data of HEAD,
+   * the ref, packed-refs and the index are still what they were then (no git process), else
+   * from git.
+   */
+  async branchOf(repo: LocalRepo): Promise<{ ref: string; head: string | null }> {
+    const known = this.known.get(repo.gitDir);
+    if (known !== undefined && known.gitFiles !== '' && (await this.gitFilesStat(repo, known.ref)) === known.gitFiles) return { ref: known.ref, head: known.head };
+    const ref = await headRef(repo);
+    return { ref, head: await resolveHead(repo, ref) };
+  }
+
+  /** Drops the fingerprint and the watch of a repository that went away or changed its layout. */
+  forget(repo: LocalRepo): void {
+    this.known.delete(repo.gitDir);
+    if (repo.workTree !== null) {
+      this.watches.get(repo.workTree)?.close();
+      this.watches.delete(repo.workTree);
+    }
+  }
+
+  /** Stops every watch and forgets every fingerprint. */
+  close(): void {
+    for (const watch of this.watches.values()) watch.close();
+    this.watches.clear();
+    this.known.clear();
+  }
+
+  /**
+   * Runs `git status` on a work tree and fingerprints what it says; remembers the result with
+   * the watch's change count and the `.git` files' stat data taken before git ran, so a change
+   * while git runs shows at the next call.
+   */
+  private async checkWorkTree(repo: LocalRepo): Promise<{ status: WorkTreeStatus; fingerprint: string }> {
+    const watch = this.watchOf(repo);
+    await watch.start();
+    await watch.settle();
+    const changes = watch.changes;
+    const gitFiles = await this.gitFilesStat(repo, this.known.get(repo.gitDir)?.ref ?? null);
+    const status = await workTreeStatus(repo);
+    const fingerprint = await workTreeFingerprint(repo, status);
+    const known = this.known.get(repo.gitDir);
+    // The stat data was taken without the loose ref HEAD names now: take it again next time.
+    const stale = known === undefined || known.ref !== status.ref;
+    this.known.set(repo.gitDir, { fingerprint, ref: status.ref, head: status.head, gitFiles: stale ? '' : gitFiles, changes, at: Date.now() });
+    return { status, fingerprint };
+  }
+
+  /** Whether nothing `known` rests on moved: the `.git` files' stat data and the work tree's watch. */
+  private async unchangedSince(repo: LocalRepo, known: KnownFingerprint): Promise<boolean> {
+    if (Date.now() - known.at >= FULL_CHECK_INTERVAL_MS || known.gitFiles === '') return false;
+    if (repo.workTree !== null) {
+      const watch = this.watches.get(repo.workTree);
+      if (watch === undefined || !watch.healthy || known.changes === null) return false;
+      // Let the events of writes that finished before this call arrive.
+      await watch.settle();
+      if (watch.changes !== known.changes) return false;
+    }
+    return (await this.gitFilesStat(repo, known.ref)) === known.gitFiles;
+  }
+
+  /**
+   * The stat data of what says where the branch is: HEAD, the loose ref it names (`ref`, when
+   * known), packed-refs, and the index of a work tree. Git replaces each by renaming a new
+   * file over it, so any update shows. '' (never equal) where the refs live elsewhere: a
+   * linked work tree (`commondir`) or the reftable format.
+   */
+  private async gitFilesStat(repo: LocalRepo, ref: string | null): Promise<string> {
+    if ((await exists(join(repo.gitDir, 'commondir'))) || (await exists(join(repo.gitDir, 'reftable')))) return '';
+    const files = ['HEAD', 'packed-refs', ...(repo.workTree !== null ? ['index'] : []), ...(ref !== null && ref.startsWith('refs/') ? [ref] : [])];
+    const lines = await Promise.all(files.map((file) => statLine(join(repo.gitDir, ...file.split('/')))));
+    return files.map((file, i) => `${file}\0${lines[i]}`).join('');
+  }
+
+  /** The work tree's watch, created on first use (it starts watching when checked). */
+  private watchOf(repo: LocalRepo): WorkTreeWatch {
+    let watch = this.watches.get(repo.workTree!);
+    if (watch === undefined) {
+      watch = new WorkTreeWatch(repo.workTree!);
+      this.watches.set(repo.workTree!, watch);
+    }
+    return watch;
+  }
+}
+
+/** One `git status` for the branch, its head and every changed, deleted or untracked path. */
+async function workTreeStatus(repo: LocalRepo): Promise<WorkTreeStatus> {
+  const { stdout } = await runGit(
+    ['status', '--porcelain=v2', '--branch', '--no-ahead-behind', '-z', '--untracked-files=all', '--no-renames', '--ignore-submodules=all'],
+    inWorkTree(repo),
+  );
+  const records = splitNul(stdout);
+  let branch = '(detached)';
+  let oid = '(initial)';
+  for (const record of records) {
+    if (record.startsWith('# branch.head ')) branch = record.slice('# branch.head '.length);
+    else if (record.startsWith('# branch.oid ')) oid = record.slice('# branch.oid '.length);
+  }
+  const changes = records.filter((record) => !record.startsWith('# '));
+  return {
+    ref: branch === '(detached)' ? 'HEAD' : `refs/heads/${branch}`,
+    head: oid === '(initial)' ? null : oid,
+    raw: changes.map((record) => `${record}\0`).join(''),
+    paths: parseStatusPaths(changes),
+  };
+}
+
+/** Branch, head, status and the stat data of the index and of every file status names, hashed. */
+async function workTreeFingerprint(repo: LocalRepo, status: WorkTreeStatus): Promise<string> {
+  const hash = createHash('sha1').update(`worktree\0${status.ref}\0${status.head ?? ''}\0`);
+  hash.update(await statLine(join(repo.gitDir, 'index')));
+  hash.update(status.raw);
+  // A file edited twice keeps the same status line: its size and mtime tell the edits apart.
+  for (const path of status.paths) hash.update(`${path}\0${await statLine(join(repo.workTree!, ...path.split('/')))}`);
+  return hash.digest('hex');
+}
+
+/**
+ * The paths `git status --porcelain=v2 -z --no-renames` names (changed, unmerged, untracked),
+ * from its records: `1 XY sub mH mI mW hH hI path`, `u XY sub m1 m2 m3 mW h1 h2 h3 path`,
+ * `? path`; `2 …` (renames) also carries the original path in the next field. Folders (a
+ * nested repository shows as `dir/`) are skipped.
+ */
+export function parseStatusPaths(records: readonly string[]): string[] {
+  const paths: string[] = [];
+  for (let i = 0; i < records.length; i++) {
+    const record = records[i]!;
+    let path: string | null = null;
+    if (record.startsWith('1 ')) path = afterFields(record, 8);
+    else if (record.startsWith('2 ')) {
+      path = afterFields(record, 9);
+      i++; // the original path of a rename
+    } else if (record.startsWith('u ')) path = afterFields(record, 10);
+    else if (record.startsWith('? ')) path = record.slice(2);
+    if (path !== null && path !== '' && !path.endsWith('/')) paths.push(path);
+  }
+  return paths;
+}
+
+function afterFields(record: string, count: number): string {
+  let at = 0;
+  for (let i = 0; i < count; i++) at = record.indexOf(' ', at) + 1;
+  return record.slice(at);
+}
+
+function bareFingerprint(ref: string, head: string | null): string {
+  return createHash('sha1').update(`bare\0${ref}\0${head ?? ''}`).digest('hex');
+}
