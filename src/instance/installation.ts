@@ -482,5 +482,6 @@ function withCommitHook(host: RepoHost, onCommitted: (repo: string, change: Chan
       return result;
     },
     close: () => host.close(),
+    blobSizes: (repo, oids) => host.blobSizes(repo, oids),
   };
 }

@@ -5,8 +5,7 @@
 // and only through the target's file name (Obsidian: exact path, else the file with that
 // name), so when files are added or removed, just the links whose `target_key` (the
 // target's file name, lower case, without `.md`) names one of those files are resolved again.
-import { blobId } from '../repo-host/git/blob-id.ts';
-import { runGit } from '../repo-host/git/run-git.ts';
+import { blobId } from '../repo-host/blob-id.ts';
 import type { RepoHost, Snapshot } from '../repo-host/repo-host.ts';
 import { LinkResolver } from '../notes/link-resolver.ts';
 import { decodeNoteText } from '../notes/note-text.ts';
@@ -491,8 +490,8 @@ function keyDifference(before: Int32Array, after: Int32Array): { added: Int32Arr
  * The content (notes) and size (every file) of the changed files. Blobs in the object
  * store are read in batches with `readBlobs`; a work-tree file whose blob Git does not
  * have yet (modified, not committed) is read with `readFile`. Only `.md` files are read in
- * full; other files only need their size, which `git cat-file --batch-check` gives (null for
- * one Git does not have yet).
+ * full; other files only need their size, which `blobSizes` gives (null for one the object
+ * store does not have yet).
  */
 async function readChanged(
   host: RepoHost,
@@ -502,7 +501,7 @@ async function readChanged(
 ): Promise<Map<string, { size: number | null; buffer: Buffer | null }>> {
   const result = new Map<string, { size: number | null; buffer: Buffer | null }>();
   if (changed.length === 0) return result;
-  const sizes = await blobSizes(host, repo, [...new Set(changed.map(([, oid]) => oid))]);
+  const sizes = await host.blobSizes(repo, [...new Set(changed.map(([, oid]) => oid))]);
   const total = changed.length;
   let done = 0;
   const inStore: Array<readonly [string, string]> = [];
@@ -541,22 +540,6 @@ async function readChanged(
     start = end;
   }
   return result;
-}
-
-/** Sizes of the blobs the repository's object store has, by id; missing blobs are left out. */
-async function blobSizes(host: RepoHost, repo: string, oids: readonly string[]): Promise<Map<string, number>> {
-  const sizes = new Map<string, number>();
-  if (oids.length === 0) return sizes;
-  const mirror = await host.mirror(repo);
-  const output = await runGit(['cat-file', '--batch-check=%(objectname) %(objecttype) %(objectsize)'], {
-    gitDir: mirror.gitDir,
-    input: `${oids.join('\n')}\n`,
-  });
-  for (const line of output.stdout.toString('utf8').split('\n')) {
-    const [oid, kind, size] = line.split(' ');
-    if (oid && kind === 'blob' && size !== undefined) sizes.set(oid, Number(size));
-  }
-  return sizes;
 }
 
 /**

@@ -326,5 +326,49 @@ export function describeRepoHostContract(name: string, makeHost: (repos: Contrac
         for (const login of callers) for (let i = 0; i < perCaller; i++) expect(paths.has(`concurrent/${login}-${i}.md`)).toBe(true);
       });
     });
+
+    describe('blob sizes', () => {
+      let made: ContractHost;
+      let host: RepoHost;
+      beforeAll(async () => {
+        made = await makeHost(contractRepos());
+        host = made.host;
+      });
+      afterAll(async () => {
+        await host.close();
+        await made.cleanup();
+      });
+
+      it('gives the size in bytes of each blob asked, once per id', async () => {
+        const snapshot = await host.snapshot('projects');
+        const oidOf = (path: string) => snapshot.files.find((file) => file.path === path)!.oid;
+        const plan = oidOf('active/plan.md');
+        const binary = oidOf('binary.bin');
+        const awkward = oidOf(awkwardNames[0]);
+        const sizes = await host.blobSizes('projects', [plan, binary, plan, awkward]);
+        expect(sizes).toEqual(
+          new Map([
+            [plan, Buffer.byteLength('# Plan\n\nFirst.\n')],
+            [binary, 7],
+            [awkward, Buffer.byteLength(`# ${awkwardNames[0]}\n`)],
+          ]),
+        );
+        const all = await host.blobSizes('projects', snapshot.files.map((file) => file.oid));
+        expect(all.size).toBe(new Set(snapshot.files.map((file) => file.oid)).size);
+      });
+
+      it('leaves out ids the repository does not hold and ids of other objects', async () => {
+        const snapshot = await host.snapshot('projects');
+        const missing = '0123456789012345678901234567890123456789';
+        const sizes = await host.blobSizes('projects', [missing, snapshot.head!, snapshot.files[0]!.oid]);
+        expect([...sizes.keys()]).toEqual([snapshot.files[0]!.oid]);
+        expect(await host.blobSizes('projects', [])).toEqual(new Map());
+        expect(await host.blobSizes('handbook', [snapshot.files[0]!.oid])).toEqual(new Map());
+      });
+
+      it('refuses a repository the installation does not have', async () => {
+        await expect(host.blobSizes('no-such-repo', ['0123456789012345678901234567890123456789'])).rejects.toSatisfy((error) => isVaultError(error, 'repo_not_found'));
+      });
+    });
   });
 }

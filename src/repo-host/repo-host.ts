@@ -123,4 +123,12 @@ export interface RepoHost {
   commit(repo: string, change: Change, preparedFrom?: ReadonlyMap<string, string | null>): Promise<CommitResult>;
   /** Stops background work (watchers, timers). */
   close(): Promise<void>;
+  /**
+   * The size in bytes of each blob the repository's object store holds, by id (an id asked
+   * twice appears once); ids it does not hold, or that name another kind of object (a tree, a
+   * commit), are left out. Content seen only in a work tree (the oid a snapshot gives an
+   * uncommitted edit) is not in the store: read it with readFile. Lets a caller learn sizes
+   * without reading contents (the indexer records every file's size but reads only notes).
+   */
+  blobSizes(repo: string, oids: readonly string[]): Promise<Map<string, number>>;
 }

@@ -1,10 +1,13 @@
-// Reads from a local repository: blobs by id and a file's current content.
+// Reads from a local repository: blobs by id, their sizes, and a file's current content.
 import { blobId } from '../git/blob-id.ts';
 import { catFileBatch } from '../git/cat-file-batch.ts';
+import { runGit } from '../git/run-git.ts';
 import type { FileEntry } from '../repo-host.ts';
 import { waitForIndexUnlocked } from './index-lock.ts';
 import { headRef, resolveHead, treeEntries, type LocalRepo, type ObjectFormats } from './local-repo.ts';
 import { readWorkTreeEntry, readWorkTreeFile } from './work-tree-file.ts';
+
+const OBJECT_ID = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
 
 /**
  * The content of blobs by id, in the order asked (RepoHost.readBlobs). A blob that is not in the
@@ -50,4 +53,27 @@ export async function readFileEntry(repo: LocalRepo, path: string): Promise<File
   const [blob] = await catFileBatch(repo.gitDir, [entry.oid]);
   const content = blob?.content ?? null;
   return content === null ? null : { content };
+}
+
+/**
+ * The sizes of the blobs in `repo`'s object database, by id (RepoHost.blobSizes), from one
+ * `git cat-file --batch-check`: ids git answers as missing, or as another type, are left out,
+ * and so is work-tree content not yet hashed into the object database. Throws an Error for an
+ * id that is not 40 or 64 lowercase hex digits (it would break git's line protocol).
+ */
+export async function blobSizes(repo: LocalRepo, oids: readonly string[]): Promise<Map<string, number>> {
+  const sizes = new Map<string, number>();
+  if (oids.length === 0) return sizes;
+  for (const oid of oids) {
+    if (!OBJECT_ID.test(oid)) throw new Error(`Not an object id: ${JSON.stringify(oid)}`);
+  }
+  const output = await runGit(['cat-file', '--batch-check=%(objectname) %(objecttype) %(objectsize)'], {
+    gitDir: repo.gitDir,
+    input: `${oids.join('\n')}\n`,
+  });
+  for (const line of output.stdout.toString('utf8').split('\n')) {
+    const [oid, kind, size] = line.split(' ');
+    if (oid && kind === 'blob' && size !== undefined) sizes.set(oid, Number(size));
+  }
+  return sizes;
 }

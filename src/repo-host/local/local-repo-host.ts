@@ -8,7 +8,7 @@ import { CommitGraphKeeper } from './commit-graph.ts';
 import { CommitRecovery } from './commit-recovery.ts';
 import { RepoDiscovery } from './discover-repos.ts';
 import { LocalCommits } from './local-commit.ts';
-import { readBlobs, readFileEntry } from './local-reads.ts';
+import { blobSizes, readBlobs, readFileEntry } from './local-reads.ts';
 import { ObjectFormats, type LocalRepo } from './local-repo.ts';
 import { LocalSignIn } from './local-sign-in.ts';
 import { LocalSnapshots } from './local-snapshot.ts';
@@ -109,6 +109,10 @@ export class LocalRepoHost implements RepoHost {
   async readBlobs(repoName: string, oids: readonly string[]): Promise<Buffer[]> {
     const repo = await this.repo(repoName);
     return readBlobs(repo, oids, this.formats, (oid) => this.snapshots.workTreePath(repo.name, oid));
+  }
+
+  async blobSizes(repoName: string, oids: readonly string[]): Promise<Map<string, number>> {
+    return blobSizes(await this.repo(repoName), oids);
   }
 
   async readFile(repoName: string, path: string): Promise<Buffer | null> {
