@@ -1,0 +1,384 @@
+// The indexer's SQL: the stored state of a repository, and the rows one update writes, each in one transaction.
+import { runPoolTask } from '../instance/tools/match-pool.ts';
+import type { LinkResolver } from '../notes/link-resolver.ts';
+import { PARSE_ON_POOL_CHARS, type NoteRecord } from './parse-notes.ts';
+import type { SqlClient } from './sql-client.ts';
+import { targetKey } from './target-key.ts';
+import { trigramKeys } from './trigram-keys.ts';
+import { applyKeyChanges, buildPostingBuckets, deletePostingBuckets, insertPostingBuckets, type KeyChange } from './trigram-postings.ts';
+
+/** A repository's row in `repos`: what the index was last built from. */
+export interface RepoState {
+  head: string | null;
+  fingerprint: string;
+  parse_key: string;
+}
+
+/** A row of `files`: a readable file, its blob id, its size in bytes (null: unknown) and whether it is a note. */
+export interface FileRow {
+  path: string;
+  oid: string;
+  size: number | null;
+  isNote: boolean;
+}
+
+/** Thrown inside a write when another update of the repository committed since this one read the stored state. */
+export class StaleSync extends Error {}
+
+/** The stored state of `repo`; null when it was never indexed. */
+export async function readRepoState(sql: SqlClient, repo: string): Promise<RepoState | null> {
+  return (await sql.query<RepoState>('SELECT head, fingerprint, parse_key FROM repos WHERE name = $1', [repo])).rows[0] ?? null;
+}
+
+/** The stored files of `repo`, by path: blob id and whether each is a note. */
+export async function readStoredFiles(sql: SqlClient, repo: string): Promise<Map<string, { oid: string; is_note: boolean }>> {
+  const stored = new Map<string, { oid: string; is_note: boolean }>();
+  for (const row of (await sql.query<{ path: string; oid: string; is_note: boolean }>('SELECT path, oid, is_note FROM files WHERE repo = $1', [repo])).rows) {
+    stored.set(row.path, row);
+  }
+  return stored;
+}
+
+/** The paths of the stored files of `repo`. */
+export async function readStoredPaths(sql: SqlClient, repo: string): Promise<Set<string>> {
+  return new Set((await sql.query<{ path: string }>('SELECT path FROM files WHERE repo = $1', [repo])).rows.map((row) => row.path));
+}
+
+/** Removes every row of `repo` from the index (a repository taken out of the installation). */
+export async function deleteRepoRows(sql: SqlClient, repo: string): Promise<void> {
+  await sql.transaction(async (tx) => {
+    await tx.query('DELETE FROM links WHERE repo = $1', [repo]);
+    await tx.query('DELETE FROM notes WHERE repo = $1', [repo]);
+    await tx.query('DELETE FROM files WHERE repo = $1', [repo]);
+    await deletePostingBuckets(tx, repo);
+    await tx.query('DELETE FROM repos WHERE name = $1', [repo]);
+  });
+}
+
+/** Fresh planner statistics, after a large change. */
+export async function refreshStatistics(sql: SqlClient): Promise<void> {
+  await sql.exec('ANALYZE files, notes, links, trigram_buckets');
+}
+
+/** What {@link writeSnapshotRows} writes: the rows of one snapshot's changed files, and the state they come from. */
+export interface SnapshotRows {
+  head: string | null;
+  fingerprint: string;
+  parseKey: string;
+  files: FileRow[];
+  notes: NoteRecord[];
+  /** Paths of files rewritten (`changed`, see diffSnapshot). */
+  changed: string[];
+  removed: string[];
+  added: string[];
+  resolver: LinkResolver;
+  /** The repository was never indexed and has no rows. */
+  firstBuild: boolean;
+  /** Every note is written afresh (first build, or a change of what parsing stores). */
+  rebuildNotes: boolean;
+  /** Trigram keys of stored long notes by blob id (storedLongNoteKeys); empty when `rebuildNotes`. */
+  oldKeys: ReadonlyMap<string, Int32Array>;
+}
+
+/**
+ * Writes the rows of one snapshot in one transaction (DESIGN.md "Index"): deletes the rows of
+ * the removed and changed paths, inserts files, notes and links, re-resolves the links the added
+ * or removed paths change, updates the trigram postings and the repository's state. Throws
+ * {@link StaleSync} when the stored state is no longer `state` (another sync committed first).
+ * A first build of many notes into an empty index loads in bulk.
+ */
+export async function writeSnapshotRows(sql: SqlClient, repo: string, state: RepoState | null, rows: SnapshotRows): Promise<void> {
+  const { files, notes, removed, added, resolver, firstBuild, rebuildNotes } = rows;
+  const pathSetChanged = added.length > 0 || removed.length > 0;
+  await sql.transaction(async (tx) => {
+    await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`major-vault:index:${repo}`]);
+    const now = (await tx.query<RepoState>('SELECT head, fingerprint, parse_key FROM repos WHERE name = $1', [repo])).rows[0] ?? null;
+    if ((now?.fingerprint ?? null) !== (state?.fingerprint ?? null) || (now?.parse_key ?? null) !== (state?.parse_key ?? null)) {
+      throw new StaleSync('another sync of this repository committed first');
+    }
+    const bulkLoad = firstBuild && notes.length > 1000 && (await tablesAreEmpty(tx));
+    // Tables emptied in this transaction get new files: with wal_level minimal (PGlite,
+    // pglite-client.ts) Postgres then writes them without logging each row.
+    if (bulkLoad) await tx.exec('TRUNCATE files, notes, links, trigram_buckets');
+
+    const gone = [...removed, ...rows.changed];
+    let ids: number[];
+    let keyChanges: KeyChange[] = [];
+    if (rebuildNotes) {
+      if (!firstBuild) {
+        await tx.query('DELETE FROM links WHERE repo = $1', [repo]);
+        await tx.query('DELETE FROM notes WHERE repo = $1', [repo]);
+        await deletePostingBuckets(tx, repo);
+      }
+      ids = notes.map((_, i) => i + 1);
+    } else {
+      ({ ids, keyChanges } = await noteIdsAndKeyChanges(tx, repo, gone, notes, rows.oldKeys));
+    }
+    if (!firstBuild && gone.length > 0) {
+      await tx.query('DELETE FROM links WHERE repo = $1 AND source = ANY($2::text[])', [repo, gone]);
+      await tx.query('DELETE FROM notes WHERE repo = $1 AND path = ANY($2::text[])', [repo, gone]);
+      await tx.query('DELETE FROM files WHERE repo = $1 AND path = ANY($2::text[])', [repo, gone]);
+    }
+    await insertRows(
+      tx,
+      'files',
+      ['repo', 'path', 'oid', 'size', 'is_note'],
+      files.map((file) => [repo, file.path, file.oid, file.size, file.isNote]),
+    );
+    await insertRows(
+      tx,
+      'notes',
+      ['repo', 'id', 'path', 'oid', 'size', 'content', 'total_lines', 'title', 'type', 'summary', 'frontmatter', 'frontmatter_error', 'headings', 'tags', 'grades'],
+      notes.map((note, i) => noteRow(repo, ids[i]!, note)),
+    );
+    // Indexes built once after a bulk load, from sorted input, cost less than kept up row by row.
+    if (bulkLoad) await tx.exec('DROP INDEX IF EXISTS links_resolved; DROP INDEX IF EXISTS links_target_key; ALTER TABLE links DROP CONSTRAINT links_pkey');
+    await insertLinks(tx, repo, notes, resolver);
+    if (bulkLoad) {
+      await tx.exec('ALTER TABLE links ADD PRIMARY KEY (repo, source, ordinal); CREATE INDEX links_resolved ON links (repo, resolved); CREATE INDEX links_target_key ON links (repo, target_key)');
+    }
+    if (!firstBuild && pathSetChanged) await reresolveLinks(tx, repo, resolver, [...added, ...removed], new Set(notes.map((note) => note.path)));
+    if (rebuildNotes) {
+      await insertPostingBuckets(tx, repo, buildPostingBuckets(notes.map((note, i) => ({ id: ids[i]!, keys: note.keys }))));
+    } else {
+      await applyKeyChanges(tx, repo, keyChanges);
+    }
+    await tx.query(
+      `INSERT INTO repos (name, head, fingerprint, parse_key, indexed_at) VALUES ($1, $2, $3, $4, now())
+       ON CONFLICT (name) DO UPDATE SET head = EXCLUDED.head, fingerprint = EXCLUDED.fingerprint, parse_key = EXCLUDED.parse_key, indexed_at = now()`,
+      [repo, rows.head, rows.fingerprint, rows.parseKey],
+    );
+  });
+}
+
+/** What {@link writeCommittedRows} writes: the rows of one commit's files. */
+export interface CommittedRows {
+  files: FileRow[];
+  notes: NoteRecord[];
+  removed: string[];
+  added: string[];
+  resolver: LinkResolver;
+  head: string;
+  oldKeys: ReadonlyMap<string, Int32Array>;
+}
+
+/**
+ * Writes the rows of one commit's files in one transaction (as {@link writeSnapshotRows} does
+ * for its changed files) and sets the stored fingerprint to `committed:<head>`. Throws
+ * {@link StaleSync} when the stored state is no longer `state`.
+ */
+export async function writeCommittedRows(sql: SqlClient, repo: string, state: RepoState, change: CommittedRows): Promise<void> {
+  const { files, notes, removed, added, resolver } = change;
+  await sql.transaction(async (tx) => {
+    await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`major-vault:index:${repo}`]);
+    const now = (await tx.query<RepoState>('SELECT head, fingerprint, parse_key FROM repos WHERE name = $1', [repo])).rows[0] ?? null;
+    if (now?.fingerprint !== state.fingerprint || now.parse_key !== state.parse_key) throw new StaleSync('another sync of this repository committed first');
+    const gone = [...removed, ...files.map((file) => file.path)];
+    const { ids, keyChanges } = await noteIdsAndKeyChanges(tx, repo, gone, notes, change.oldKeys);
+    if (gone.length > 0) {
+      await tx.query('DELETE FROM links WHERE repo = $1 AND source = ANY($2::text[])', [repo, gone]);
+      await tx.query('DELETE FROM notes WHERE repo = $1 AND path = ANY($2::text[])', [repo, gone]);
+      await tx.query('DELETE FROM files WHERE repo = $1 AND path = ANY($2::text[])', [repo, gone]);
+    }
+    await insertRows(tx, 'files', ['repo', 'path', 'oid', 'size', 'is_note'], files.map((file) => [repo, file.path, file.oid, file.size, file.isNote]));
+    await insertRows(
+      tx,
+      'notes',
+      ['repo', 'id', 'path', 'oid', 'size', 'content', 'total_lines', 'title', 'type', 'summary', 'frontmatter', 'frontmatter_error', 'headings', 'tags', 'grades'],
+      notes.map((note, i) => noteRow(repo, ids[i]!, note)),
+    );
+    await insertLinks(tx, repo, notes, resolver);
+    if (added.length > 0 || removed.length > 0) await reresolveLinks(tx, repo, resolver, [...added, ...removed], new Set(notes.map((note) => note.path)));
+    await applyKeyChanges(tx, repo, keyChanges);
+    await tx.query('UPDATE repos SET head = $2, fingerprint = $3, indexed_at = now() WHERE name = $1', [repo, change.head, `committed:${change.head}`]);
+  });
+}
+
+/**
+ * The trigram keys of the long notes stored at these paths (as they are before a change), by
+ * blob id, computed on the worker pool, so taking their keys out of the posting lists does
+ * not hold the event loop; short notes are left to the caller.
+ */
+export async function storedLongNoteKeys(sql: SqlClient, repo: string, paths: readonly string[]): Promise<Map<string, Int32Array>> {
+  const keys = new Map<string, Int32Array>();
+  if (paths.length === 0) return keys;
+  const long = (await sql.query<{ path: string; oid: string }>(
+    `SELECT path, oid FROM notes WHERE repo = $1 AND path = ANY($2::text[]) AND length(content) > ${PARSE_ON_POOL_CHARS}`,
+    [repo, [...paths]],
+  )).rows;
+  await Promise.all(
+    long.map(async (row) => {
+      const content = (await sql.query<{ content: string }>('SELECT content FROM notes WHERE repo = $1 AND path = $2 AND oid = $3', [repo, row.path, row.oid])).rows[0]?.content;
+      if (content !== undefined) keys.set(row.oid, await runPoolTask('noteKeys', content));
+    }),
+  );
+  return keys;
+}
+
+function noteRow(repo: string, id: number, note: NoteRecord): unknown[] {
+  const { parsed } = note;
+  return [
+    repo,
+    id,
+    note.path,
+    note.oid,
+    note.size,
+    note.text,
+    parsed.totalLines,
+    parsed.title,
+    parsed.type,
+    parsed.summary,
+    parsed.frontmatter.data === null ? null : JSON.stringify(parsed.frontmatter.data),
+    parsed.frontmatter.error,
+    JSON.stringify(parsed.headings),
+    parsed.tags,
+    JSON.stringify(parsed.grades),
+  ];
+}
+
+/**
+ * The id of each note to write (its old one when the path had a note, else a new one above
+ * every id in use) and how the trigram keys of each note change: a note whose content
+ * changed loses the keys it no longer has and gains the new ones; a removed note loses all
+ * of its keys; a new note gains all. Reads the previous notes at the `gone` paths; the keys
+ * of a previous note whose blob id is in `oldKeys` are taken from there (computed off the
+ * event loop by {@link storedLongNoteKeys}), and its text is not read.
+ */
+async function noteIdsAndKeyChanges(
+  tx: SqlClient,
+  repo: string,
+  gone: readonly string[],
+  notes: readonly NoteRecord[],
+  oldKeys: ReadonlyMap<string, Int32Array>,
+): Promise<{ ids: number[]; keyChanges: KeyChange[] }> {
+  const before = new Map<string, { id: number; oid: string }>();
+  if (gone.length > 0) {
+    const rows = (await tx.query<{ path: string; id: number; oid: string }>('SELECT path, id, oid FROM notes WHERE repo = $1 AND path = ANY($2::text[])', [repo, gone])).rows;
+    for (const row of rows) before.set(row.path, row);
+  }
+  let next = ((await tx.query<{ max: number | null }>('SELECT max(id) AS max FROM notes WHERE repo = $1', [repo])).rows[0]?.max ?? 0) + 1;
+  const written = new Map(notes.map((note) => [note.path, note]));
+  const rewritten = [...before].filter(([path, old]) => written.get(path)?.oid !== old.oid).map(([path]) => path);
+  const oldContent = new Map<string, Int32Array>();
+  if (rewritten.length > 0) {
+    const rows = (await tx.query<{ path: string; oid: string; content: string | null }>(
+      'SELECT path, oid, CASE WHEN oid = ANY($3::text[]) THEN NULL ELSE content END AS content FROM notes WHERE repo = $1 AND path = ANY($2::text[])',
+      [repo, rewritten, [...oldKeys.keys()]],
+    )).rows;
+    for (const row of rows) oldContent.set(row.path, oldKeys.get(row.oid) ?? trigramKeys(row.content ?? ''));
+  }
+  const none = new Int32Array(0);
+  const keyChanges: KeyChange[] = [];
+  for (const [path, keys] of oldContent) {
+    if (!written.has(path)) keyChanges.push({ id: before.get(path)!.id, added: none, removed: keys });
+  }
+  const ids = notes.map((note) => {
+    const old = before.get(note.path);
+    if (!old) {
+      const id = next++;
+      keyChanges.push({ id, added: note.keys, removed: none });
+      return id;
+    }
+    const keys = oldContent.get(note.path);
+    if (keys !== undefined) keyChanges.push({ id: old.id, ...keyDifference(keys, note.keys) });
+    return old.id;
+  });
+  return { ids, keyChanges };
+}
+
+/** What changes from keys `before` to keys `after` (each distinct). */
+function keyDifference(before: Int32Array, after: Int32Array): { added: Int32Array; removed: Int32Array } {
+  const had = new Set(before);
+  const has = new Set(after);
+  return { added: after.filter((key) => !had.has(key)), removed: before.filter((key) => !has.has(key)) };
+}
+
+/**
+ * Resolves again the links whose target names one of the added or removed files (by
+ * {@link targetKey}), except those of notes written in this sync, and stores what changed.
+ */
+async function reresolveLinks(tx: SqlClient, repo: string, resolver: LinkResolver, paths: readonly string[], fresh: ReadonlySet<string>): Promise<void> {
+  const keys = [...new Set(paths.map(targetKey))];
+  const rows = (
+    await tx.query<{ source: string; ordinal: number; kind: 'wiki' | 'embed' | 'markdown'; target: string; resolved: string | null }>(
+      'SELECT source, ordinal, kind, target, resolved FROM links WHERE repo = $1 AND target_key = ANY($2::text[])',
+      [repo, keys],
+    )
+  ).rows;
+  const updates = rows
+    .filter((row) => !fresh.has(row.source))
+    .map((row) => ({ ...row, next: row.target === '' ? null : resolver.resolve(row, row.source) }))
+    .filter((row) => row.next !== row.resolved);
+  for (let i = 0; i < updates.length; i += 5000) {
+    const batch = updates.slice(i, i + 5000);
+    await tx.query(
+      `UPDATE links SET resolved = v.resolved
+       FROM (SELECT unnest($2::text[]) AS source, unnest($3::int[]) AS ordinal, unnest($4::text[]) AS resolved) AS v
+       WHERE links.repo = $1 AND links.source = v.source AND links.ordinal = v.ordinal`,
+      [repo, batch.map((row) => row.source), batch.map((row) => row.ordinal), batch.map((row) => row.next)],
+    );
+  }
+}
+
+/** Whether no repository has rows yet (a first build into a new index). */
+async function tablesAreEmpty(tx: SqlClient): Promise<boolean> {
+  const row = (await tx.query<{ empty: boolean }>(
+    'SELECT NOT (EXISTS (SELECT FROM files) OR EXISTS (SELECT FROM notes) OR EXISTS (SELECT FROM links) OR EXISTS (SELECT FROM trigram_buckets)) AS empty',
+  )).rows[0];
+  return row?.empty === true;
+}
+
+/**
+ * Inserts the links of `notes`, resolved, as one array parameter per column (`unnest`):
+ * tens of thousands of small rows go faster that way than as multi-row VALUES.
+ */
+async function insertLinks(tx: SqlClient, repo: string, notes: readonly NoteRecord[], resolver: LinkResolver): Promise<void> {
+  const rows = notes.flatMap((note) => note.parsed.links.map((link, ordinal) => ({ source: note.path, ordinal, link })));
+  for (let start = 0; start < rows.length; start += 10_000) {
+    const batch = rows.slice(start, start + 10_000);
+    const column = <T>(pick: (row: (typeof batch)[number]) => T) => batch.map(pick);
+    await tx.query(
+      `INSERT INTO links (repo, source, ordinal, line, kind, raw, target, subpath, alias, start_offset, end_offset, in_frontmatter, target_key, resolved)
+       SELECT $1, * FROM unnest($2::text[], $3::int[], $4::int[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::int[], $11::int[], $12::bool[], $13::text[], $14::text[])`,
+      [
+        repo,
+        column((r) => r.source),
+        column((r) => r.ordinal),
+        column((r) => r.link.line),
+        column((r) => r.link.kind),
+        column((r) => r.link.raw),
+        column((r) => r.link.target),
+        column((r) => r.link.subpath),
+        column((r) => r.link.alias),
+        column((r) => r.link.start),
+        column((r) => r.link.end),
+        column((r) => r.link.inFrontmatter === true),
+        column((r) => targetKey(r.link.target)),
+        column((r) => (r.link.target === '' ? null : resolver.resolve(r.link, r.source))),
+      ],
+    );
+  }
+}
+
+/**
+ * Multi-row INSERTs, batched to stay under Postgres's 65,535 parameters and about 4 MB of
+ * values per statement (a full build sends thousands of notes).
+ */
+async function insertRows(tx: SqlClient, table: string, columns: readonly string[], rows: readonly unknown[][]): Promise<void> {
+  const maxRows = Math.floor(30_000 / columns.length);
+  for (let start = 0; start < rows.length; ) {
+    let end = start;
+    let bytes = 0;
+    while (end < rows.length && end - start < maxRows && (end === start || bytes < 4 * 1024 * 1024)) {
+      for (const value of rows[end]!) if (typeof value === 'string') bytes += value.length;
+      end++;
+    }
+    const params: unknown[] = [];
+    const tuples: string[] = [];
+    for (const row of rows.slice(start, end)) {
+      tuples.push(`(${row.map((value) => `$${params.push(value)}`).join(', ')})`);
+    }
+    await tx.query(`INSERT INTO ${table} (${columns.join(', ')}) VALUES ${tuples.join(', ')}`, params);
+    start = end;
+  }
+}
