@@ -4,7 +4,7 @@
 // Only readable files count (isReadable): a hidden or closed file, or a symbolic link to one,
 // is looked up exactly like a path where nothing is, so no answer tells the two apart.
 import { existingPathForms, isReadable, type PathKind } from '../../notes/vault-path.ts';
-import { literalPathspec, mirrorGit } from '../../history/mirror-git.ts';
+import { literalPathspec, mirrorGit } from '../../repo-host/git/history/mirror-git.ts';
 import type { Mirror, RepoHost } from '../../repo-host/repo-host.ts';
 
 /** The files of a repository now, and the folders holding them, by exact spelling. */

@@ -1,13 +1,14 @@
 // note_history: a note's commits (following its moves), its change since a day, an earlier
 // version, or who last changed each line (spec: "note_history").
 import { z } from 'zod';
-import { blame, startWholeBlame, type BlameRun, type EarlyBlame } from '../../history/blame.ts';
+import { blame, startWholeBlame, type BlameRun, type EarlyBlame } from '../../repo-host/git/history/blame.ts';
 import { jsonLength, jsonPrefix, lineWindow, MAX_ANSWER_CHARS, type LineWindow } from '../../history/line-window.ts';
 import { localMoment } from '../../history/local-time.ts';
-import { mirrorGit } from '../../history/mirror-git.ts';
-import { noteDiffSince } from '../../history/note-diff.ts';
-import { noteCommits, type NoteCommit } from '../../history/note-log.ts';
-import { decodeText, noteNow, readBlob } from '../../history/note-text.ts';
+import { mirrorGit } from '../../repo-host/git/history/mirror-git.ts';
+import { noteDiffSince } from '../../repo-host/git/history/note-diff.ts';
+import { noteCommits, type NoteCommit } from '../../repo-host/git/history/note-log.ts';
+import { decodeText, noteNow } from '../../history/note-text.ts';
+import { readBlob } from '../../repo-host/git/history/note-blobs.ts';
 import { splitLines } from '../../notes/lines.ts';
 import { assertInFolders, isHiddenPath, isInFolders } from '../../notes/vault-path.ts';
 import type { Mirror } from '../../repo-host/repo-host.ts';

@@ -2,9 +2,9 @@
 // across every readable one (spec: "search_history").
 import { z } from 'zod';
 import { localMoment } from '../../history/local-time.ts';
-import { openRoots } from '../../history/mirror-git.ts';
-import { describeCommits, findCommits, pageFilesFor, type CommitSearch, type FoundCommit } from '../../history/search-commits.ts';
-import type { LogCommit } from '../../history/parse-log.ts';
+import { openRoots } from '../../history/open-roots.ts';
+import { describeCommits, findCommits, pageFilesFor, type CommitSearch, type FoundCommit } from '../../repo-host/git/history/search-commits.ts';
+import type { LogCommit } from '../../repo-host/git/history/parse-log.ts';
 import { assertInFolders } from '../../notes/vault-path.ts';
 import { VaultError } from '../../vault-error.ts';
 import { defineTool } from '../tool.ts';

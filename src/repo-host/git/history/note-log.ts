@@ -1,10 +1,10 @@
 // The commits that changed one note, newest first, following its renames (spec: note_history).
-import { GitError } from '../repo-host/git/run-git.ts';
-import type { Mirror } from '../repo-host/repo-host.ts';
+import { GitError } from '../run-git.ts';
+import type { Mirror } from '../mirror.ts';
 import { headCommit, literalPathspec, mirrorGit } from './mirror-git.ts';
 import { isSymlinkChange, LOG_FORMAT, parseLog, type ChangeStatus, type LogCommit } from './parse-log.ts';
 import { streamLog } from './stream-log.ts';
-import { parseMovedTrailers, pathBeforeMove } from './moved-trailer.ts';
+import { parseMovedTrailers, pathBeforeMove } from '../../../history/moved-trailer.ts';
 
 /**
  * One commit that changed a note: who, when, the subject, the note's `path` after the

@@ -2,12 +2,13 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runGit } from '../repo-host/git/run-git.ts';
-import type { Mirror } from '../repo-host/repo-host.ts';
-import { gitDate } from './local-time.ts';
+import { runGit } from '../run-git.ts';
+import type { Mirror } from '../mirror.ts';
+import { gitDate } from '../../../history/local-time.ts';
 import { mirrorGit } from './mirror-git.ts';
 import { noteNameAt, type NoteCommit } from './note-log.ts';
-import { decodeText, noteBlobAt, readBlob } from './note-text.ts';
+import { decodeText } from '../../../history/note-text.ts';
+import { noteBlobAt, readBlob } from './note-blobs.ts';
 
 /**
  * The change of a note since a moment: `base` (the last commit of the branch before it, on

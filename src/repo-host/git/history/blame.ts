@@ -1,12 +1,13 @@
 // Who last changed each line of a note: `git blame --porcelain -M -C`, grouped into runs.
-import { GitError, startGit } from '../repo-host/git/run-git.ts';
-import type { Mirror } from '../repo-host/repo-host.ts';
-import { splitLines } from '../notes/lines.ts';
+import { GitError, startGit } from '../run-git.ts';
+import type { Mirror } from '../mirror.ts';
+import { splitLines } from '../../../notes/lines.ts';
 import { mirrorGit } from './mirror-git.ts';
-import { blobAt, decodeText } from './note-text.ts';
-import { parseMovedTrailers, pathBeforeMove, type MovedEntry } from './moved-trailer.ts';
+import { decodeText } from '../../../history/note-text.ts';
+import { blobAt } from './note-blobs.ts';
+import { parseMovedTrailers, pathBeforeMove, type MovedEntry } from '../../../history/moved-trailer.ts';
 import { recordedMove } from './note-log.ts';
-import { unquoteGitPath } from './unquote-git-path.ts';
+import { unquoteGitPath } from '../../../history/unquote-git-path.ts';
 
 /**
  * Consecutive lines `from_line`–`to_line` (from 1) last changed by one commit: its hash,

@@ -1,7 +1,7 @@
 // Commits by text (Git's pickaxe), author, time and path, with the files each changed (spec: search_history).
-import type { Mirror } from '../repo-host/repo-host.ts';
-import { isHiddenPath } from '../notes/vault-path.ts';
-import { gitDate } from './local-time.ts';
+import type { Mirror } from '../mirror.ts';
+import { isHiddenPath } from '../../../notes/vault-path.ts';
+import { gitDate } from '../../../history/local-time.ts';
 import { headCommit, hiddenExcludes, literalPathspec, mirrorGit } from './mirror-git.ts';
 import { occurrenceCounter, PageFiles } from './page-files.ts';
 import { isSymlinkChange, LOG_FORMAT, parseDiffTree, parseLog, type FileChange, type LogCommit } from './parse-log.ts';
