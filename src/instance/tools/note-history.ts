@@ -1,16 +1,17 @@
 // note_history: a note's commits (following its moves), its change since a day, an earlier
 // version, or who last changed each line (spec: "note_history").
 import { z } from 'zod';
-import { blame, startWholeBlame, type BlameRun, type EarlyBlame } from '../../repo-host/git/history/blame.ts';
+import { blame, startWholeBlame } from '../../repo-host/git/history/blame.ts';
 import { jsonLength, jsonPrefix, lineWindow, MAX_ANSWER_CHARS, type LineWindow } from '../../history/line-window.ts';
 import { localMoment } from '../../history/local-time.ts';
 import { mirrorGit } from '../../repo-host/git/history/mirror-git.ts';
 import { noteDiffSince } from '../../repo-host/git/history/note-diff.ts';
-import { noteCommits, type NoteCommit } from '../../repo-host/git/history/note-log.ts';
+import { noteCommits } from '../../repo-host/git/history/note-log.ts';
 import { decodeText, noteNow } from '../../history/note-text.ts';
 import { readBlob } from '../../repo-host/git/history/note-blobs.ts';
 import { splitLines } from '../../notes/lines.ts';
 import { assertInFolders, isHiddenPath, isInFolders } from '../../notes/vault-path.ts';
+import type { BlameRun, EarlyBlame, NoteCommit } from '../../repo-host/history.ts';
 import type { Mirror } from '../../repo-host/repo-host.ts';
 import { VaultError } from '../../vault-error.ts';
 import { defineTool } from '../tool.ts';

@@ -3,9 +3,10 @@
 import { z } from 'zod';
 import { localMoment } from '../../history/local-time.ts';
 import { openRoots } from '../../history/open-roots.ts';
-import { describeCommits, findCommits, pageFilesFor, type CommitSearch, type FoundCommit } from '../../repo-host/git/history/search-commits.ts';
+import { describeCommits, findCommits, pageFilesFor } from '../../repo-host/git/history/search-commits.ts';
 import type { LogCommit } from '../../repo-host/git/history/parse-log.ts';
 import { assertInFolders } from '../../notes/vault-path.ts';
+import type { CommitSearch, FoundCommit } from '../../repo-host/history.ts';
 import { VaultError } from '../../vault-error.ts';
 import { defineTool } from '../tool.ts';
 import { fitAnswer } from './answer-budget.ts';

@@ -9,7 +9,9 @@ import { VaultError } from '../../vault-error.ts';
 import { blobId, type ObjectFormat } from '../git/blob-id.ts';
 import { catFileBatch } from '../git/cat-file-batch.ts';
 import { cleanIdentPart } from '../git/commit-ident.ts';
+import { gitRepoHistory } from '../git/history/git-repo-history.ts';
 import { GitError, runGit, splitNul } from '../git/run-git.ts';
+import type { RepoHistory } from '../history.ts';
 import type { Access, Person } from '../person.ts';
 import type { Change, CommitResult, FileChange, FileEntry, Mirror, RepoHost, RepoInfo, Snapshot, SnapshotEntry } from '../repo-host.ts';
 import { CommitGraphKeeper } from './commit-graph.ts';
@@ -269,6 +271,10 @@ export class LocalRepoHost implements RepoHost {
     await this.recoverIfNeeded(repo);
     this.commitGraphs.refresh(repo.gitDir);
     return { gitDir: repo.gitDir, workTree: repo.workTree };
+  }
+
+  async history(repoName: string): Promise<RepoHistory> {
+    return gitRepoHistory(await this.mirror(repoName));
   }
 
   async snapshot(repoName: string): Promise<Snapshot> {
