@@ -1,18 +1,12 @@
 // note_history: a note's commits (following its moves), its change since a day, an earlier
 // version, or who last changed each line (spec: "note_history").
 import { z } from 'zod';
-import { blame, startWholeBlame } from '../../repo-host/git/history/blame.ts';
 import { jsonLength, jsonPrefix, lineWindow, MAX_ANSWER_CHARS, type LineWindow } from '../../history/line-window.ts';
 import { localMoment } from '../../history/local-time.ts';
-import { mirrorGit } from '../../repo-host/git/history/mirror-git.ts';
-import { noteDiffSince } from '../../repo-host/git/history/note-diff.ts';
-import { noteCommits } from '../../repo-host/git/history/note-log.ts';
 import { decodeText, noteNow } from '../../history/note-text.ts';
-import { readBlob } from '../../repo-host/git/history/note-blobs.ts';
 import { splitLines } from '../../notes/lines.ts';
 import { assertInFolders, isHiddenPath, isInFolders } from '../../notes/vault-path.ts';
-import type { BlameRun, EarlyBlame, NoteCommit } from '../../repo-host/history.ts';
-import type { Mirror } from '../../repo-host/repo-host.ts';
+import type { BlameRun, EarlyBlame, NoteCommit, RepoHistory } from '../../repo-host/history.ts';
 import { VaultError } from '../../vault-error.ts';
 import { defineTool } from '../tool.ts';
 import { historyPath } from './existing-path.ts';
@@ -157,9 +151,9 @@ export const noteHistory = defineTool({
     refuseCombinations(input);
     const vault = await lookupVault(ctx, input.repo);
     const folders = vault.config.settings.folders;
-    const mirror = await ctx.host.mirror(vault.name);
+    const history = await ctx.host.history(vault.name);
     // Exact Unicode, as Git holds it: a file there now or in the history, .md added only when the path as given has none.
-    const path = await historyPath(ctx.host, mirror, vault.name, input.path, folders);
+    const path = await historyPath(ctx.host, history, vault.name, input.path, folders);
     assertInFolders(path, folders);
     const visible = (p: string) => !isHiddenPath(p) && isInFolders(p, folders);
     // A commit where the path was a symbolic link made no version of a note: its blob is a link target.
@@ -176,15 +170,15 @@ export const noteHistory = defineTool({
 
     if (input.blame) {
       // Git starts on the whole note while the note is read and its path checked.
-      const early = input.from_line === undefined && input.to_line === undefined ? startWholeBlame(mirror, path) : undefined;
+      const early = input.from_line === undefined && input.to_line === undefined ? history.startWholeBlame(path) : undefined;
       try {
-        return await blameAnswer(answer, mirror, path, await now(), input.from_line, input.to_line, visible, early);
+        return await blameAnswer(answer, history, path, await now(), input.from_line, input.to_line, visible, early);
       } finally {
         early?.cancel();
       }
     }
     if (input.at !== undefined) {
-      const version = await versionAt(mirror, path, input.at, isNoteCommit, async () => ((await now()) === null ? noNote() : null));
+      const version = await versionAt(history, path, input.at, isNoteCommit, async () => ((await now()) === null ? noNote() : null));
       return fitText((maxChars) => {
         const window = lineWindow(version.text, input.from_line, input.to_line, `the note in commit ${input.at}`, maxChars);
         const note = windowNote(window, `the note in commit ${input.at}`, 'the same at');
@@ -195,7 +189,7 @@ export const noteHistory = defineTool({
     const since = input.since === undefined ? undefined : localMoment(input.since, 'start', 'since');
     const end = input.offset + input.limit;
     // The whole list is read: a rename anywhere in it decides the order of every page.
-    const log = await noteCommits(mirror, path, { since });
+    const log = await history.noteCommits(path, { since });
     const shown = log.commits.filter(isNoteCommit);
     const page = shown.slice(input.offset, end).map(listed);
     // With a diff, the page takes at most half an answer: the diff gets the rest.
@@ -204,14 +198,14 @@ export const noteHistory = defineTool({
     answer.hasMore = shown.length > end || answer.commits.length < page.length;
     const next = input.offset + answer.commits.length;
 
-    const history = input.diff || shown.length === 0 ? (since === undefined ? log : await noteCommits(mirror, path)) : null;
-    if (shown.length === 0 && history !== null && !history.commits.some(isNoteCommit) && (await now()) === null) throw noNote();
+    const whole = input.diff || shown.length === 0 ? (since === undefined ? log : await history.noteCommits(path)) : null;
+    if (shown.length === 0 && whole !== null && !whole.commits.some(isNoteCommit) && (await now()) === null) throw noNote();
     const notes: string[] = [];
-    if (input.diff && input.since !== undefined && since !== undefined && history !== null) {
-      const change = await noteDiffSince(mirror, path, since, history.commits, await now(), visible);
+    if (input.diff && input.since !== undefined && since !== undefined && whole !== null) {
+      const change = await history.noteDiffSince(path, since, whole.commits, await now(), visible);
       if (change.binary) throw notATextNote(path);
       const text = change.diff;
-      const base = change.base ?? (await emptyTree(mirror));
+      const base = change.base ?? (await history.emptyTree());
       if (change.base === null) notes.push(`The repository has no commit before ${input.since}: the diff starts from nothing.`);
       else if (!change.existedAtBase && !change.existsNow) notes.push(`The note did not exist before ${input.since} and does not exist now: there is nothing to diff.`);
       else if (change.hiddenAtBase) notes.push(`Before ${input.since} the note lay at a path that is hidden or outside the open folders: the diff shows all of it as added.`);
@@ -346,17 +340,16 @@ function fitCommits(answer: NoteHistoryAnswer, page: readonly ListedCommit[], li
  * date, the note's path then and its text. `missing()` gives the refusal when the note has no
  * commit at all (null: it exists now, uncommitted).
  */
-async function versionAt(mirror: Mirror, path: string, at: string, isNoteCommit: (commit: NoteCommit) => boolean, missing: () => Promise<VaultError | null>) {
-  const { stdout, code } = await mirrorGit(mirror, ['rev-parse', '--verify', '--quiet', `${at}^{commit}`], { okCodes: [0, 1, 128] });
-  if (code !== 0) {
+async function versionAt(history: RepoHistory, path: string, at: string, isNoteCommit: (commit: NoteCommit) => boolean, missing: () => Promise<VaultError | null>) {
+  const commit = await history.resolveCommit(at);
+  if (commit === null) {
     throw new VaultError(
       'unknown_commit',
       `There is no commit ${at} in this repository${at.length < 40 ? ' (or several start with these digits: give more of them)' : ''}. Ask note_history without at to list the note's commits.`,
       { at },
     );
   }
-  const commit = stdout.toString('utf8').trim();
-  const commits = (await noteCommits(mirror, path)).commits.filter(isNoteCommit);
+  const commits = (await history.noteCommits(path)).commits.filter(isNoteCommit);
   const index = commits.findIndex((c) => c.commit === commit);
   const found = commits[index];
   if (!found) {
@@ -383,7 +376,7 @@ async function versionAt(mirror: Mirror, path: string, at: string, isNoteCommit:
       { at, path: found.path },
     );
   }
-  const text = decodeText(await readBlob(mirror, found.blob));
+  const text = decodeText(await history.readBlob(found.blob));
   if (text === null) throw notATextNote(found.path, at);
   return { commit, date: found.date, path: found.path, text };
 }
@@ -397,28 +390,28 @@ async function versionAt(mirror: Mirror, path: string, at: string, isNoteCommit:
  * author or subject of closed paths shows, as the list and `at` never show them either. Runs of one commit that then
  * touch are joined. The note's history is read only when some run needs it.
  */
-async function creditVisibleCommits(mirror: Mirror, path: string, content: Buffer, runs: readonly BlameRun[], visible: (path: string) => boolean): Promise<BlameRun[]> {
+async function creditVisibleCommits(history: RepoHistory, path: string, content: Buffer, runs: readonly BlameRun[], visible: (path: string) => boolean): Promise<BlameRun[]> {
   const hidden = (run: BlameRun) => run.commit !== null && !(run.path !== undefined && visible(run.path));
   if (!runs.some(hidden)) return [...runs];
-  const history = (await noteCommits(mirror, path)).commits;
-  const inHistory = new Set(history.map((commit) => commit.commit));
+  const commits = (await history.noteCommits(path)).commits;
+  const inHistory = new Set(commits.map((commit) => commit.commit));
   // Lines copied from a hidden or closed file: blamed again without -C, they go to the commit
   // that brought them into the note.
   const rerun: BlameRun[] = [];
   for (const run of runs) {
     if (!hidden(run) || inHistory.has(run.commit ?? '')) rerun.push(run);
-    else rerun.push(...((await blame(mirror, path, content, run.from_line, run.to_line, undefined, false))?.runs ?? [run]));
+    else rerun.push(...((await history.blame(path, content, run.from_line, run.to_line, undefined, false))?.runs ?? [run]));
   }
   runs = rerun;
   const shown = (commit: NoteCommit) => !commit.symlink && visible(commit.path);
   const creditFor = (run: BlameRun): NoteCommit | undefined => {
-    const at = history.findIndex((commit) => commit.commit === run.commit);
+    const at = commits.findIndex((commit) => commit.commit === run.commit);
     if (at !== -1) {
-      for (let i = at - 1; i >= 0; i -= 1) if (shown(history[i] as NoteCommit)) return history[i];
+      for (let i = at - 1; i >= 0; i -= 1) if (shown(commits[i] as NoteCommit)) return commits[i];
       return undefined;
     }
     const time = Date.parse(run.date ?? '') / 1000;
-    return [...history].reverse().find((commit) => shown(commit) && commit.time >= time);
+    return [...commits].reverse().find((commit) => shown(commit) && commit.time >= time);
   };
   const credited: BlameRun[] = [];
   for (const run of runs) {
@@ -446,7 +439,7 @@ async function creditVisibleCommits(mirror: Mirror, path: string, content: Buffe
  */
 async function blameAnswer(
   answer: NoteHistoryAnswer,
-  mirror: Mirror,
+  history: RepoHistory,
   path: string,
   content: Buffer | null,
   fromLine: number | undefined,
@@ -475,9 +468,9 @@ async function blameAnswer(
   const wanted = Math.min(toLine ?? lines.length, lines.length);
   let to = Math.min(from, wanted);
   for (let used = jsonLength(lines[to - 1] ?? ''); to < wanted && used <= MAX_ANSWER_CHARS; to += 1) used += jsonLength(lines[to] ?? '') + 2;
-  const result = await blame(mirror, path, content, from, to, early);
+  const result = await history.blame(path, content, from, to, early);
   if (result === null) throw notATextNote(path);
-  const shownRuns = await creditVisibleCommits(mirror, path, content, result.runs, visible);
+  const shownRuns = await creditVisibleCommits(history, path, content, result.runs, visible);
 
   const room = MAX_ANSWER_CHARS - JSON.stringify({ ...answer, blame: [], hasMore: false }).length - NOTE_ROOM;
   const runs: BlameItem[] = [];
@@ -530,10 +523,4 @@ async function blameAnswer(
       next !== null ? `The blame goes on after line ${next - 1}: ask again with from_line ${next} to read on.` : null,
     ]),
   };
-}
-
-/** The id of the empty tree in this repository's hash: the diff's base when no commit is old enough. */
-async function emptyTree(mirror: Mirror): Promise<string> {
-  const { stdout } = await mirrorGit(mirror, ['hash-object', '-t', 'tree', '--stdin'], { input: '' });
-  return stdout.toString('utf8').trim();
 }
