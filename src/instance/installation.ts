@@ -471,6 +471,7 @@ function withCommitHook(host: RepoHost, onCommitted: (repo: string, change: Chan
     listRepos: () => host.listRepos(),
     authenticate: (token) => host.authenticate(token),
     mirror: (repo) => host.mirror(repo),
+    history: (repo) => host.history(repo),
     snapshot: (repo) => host.snapshot(repo),
     fingerprint: (repo) => host.fingerprint(repo),
     readBlobs: (repo, oids) => host.readBlobs(repo, oids),

@@ -6,6 +6,7 @@ import type { FixtureCommit } from '../../test/support/git-fixture.ts';
 import { alice, bob } from '../../test/support/git-fixture.ts';
 import { blobId } from './git/blob-id.ts';
 import type { Person } from './person.ts';
+import type { CommitSearch, NoteBlame } from './history.ts';
 import type { RepoHost } from './repo-host.ts';
 
 /** A repository the contract needs: its name and the commits to make in it, oldest first (none: an empty repository). */
@@ -370,5 +371,156 @@ export function describeRepoHostContract(name: string, makeHost: (repos: Contrac
         await expect(host.blobSizes('no-such-repo', ['0123456789012345678901234567890123456789'])).rejects.toSatisfy((error) => isVaultError(error, 'repo_not_found'));
       });
     });
+
+    describe('history', () => {
+      let made: ContractHost;
+      let host: RepoHost;
+      beforeAll(async () => {
+        made = await makeHost(historyRepos());
+        host = made.host;
+      });
+      afterAll(async () => {
+        await host.close();
+        await made.cleanup();
+      });
+
+      it("follows a rename in a note's log, newest first", async () => {
+        const history = await host.history('journal');
+        const log = await history.noteCommits('archive/plan.md');
+        expect(log.complete).toBe(true);
+        expect(log.commits.map((c) => [c.subject, c.author, c.path, c.previousPath, c.status])).toEqual([
+          ['Close the plan', bob.name, 'archive/plan.md', 'archive/plan.md', 'M'],
+          ['Move the plan', alice.name, 'archive/plan.md', 'notes/plan.md', 'R'],
+          ['Add the rocket', bob.name, 'notes/plan.md', 'notes/plan.md', 'M'],
+          ['Start', alice.name, 'notes/plan.md', null, 'A'],
+        ]);
+        expect(log.commits.map((c) => c.time)).toEqual(['13', '12', '11', '10'].map((day) => historyTime(day)));
+        expect(log.commits[0]?.added).toBe(1);
+        const recent = await history.noteCommits('archive/plan.md', { since: historyTime('12') });
+        expect(recent.commits.map((c) => c.subject)).toEqual(['Close the plan', 'Move the plan']);
+        expect((await history.noteCommits('archive/plan.md', { maxCount: 1 })).complete).toBe(false);
+        expect(await history.hasFileHistory('notes/plan.md')).toBe(true);
+        expect(await history.hasFileHistory('nothing.md')).toBe(false);
+        expect((await history.noteCommits('nothing.md')).commits).toEqual([]);
+      });
+
+      it("gives a note's text at a commit, by its blob", async () => {
+        const history = await host.history('journal');
+        const log = await history.noteCommits('archive/plan.md');
+        const texts = await Promise.all(log.commits.map(async (c) => (c.blob === null ? null : (await history.readBlob(c.blob)).toString('utf8'))));
+        expect(texts).toEqual([planText(3), planText(2), planText(2), planText(1)]);
+        const first = log.commits[3]?.commit ?? '';
+        expect(await history.resolveCommit(first.slice(0, 12))).toBe(first);
+        expect(await history.resolveCommit(first)).toBe(first);
+        expect(await history.resolveCommit('0000000')).toBeNull();
+        expect(await history.resolveCommit('--all')).toBeNull();
+        expect(await history.emptyTree()).toBe('4b825dc642cb6eb9a060e54bf8d69288fbee4904');
+      });
+
+      it('finds commits by text (pickaxe, case ignored), author, time and path', async () => {
+        const history = await host.history('journal');
+        const subjects = async (search: Partial<CommitSearch>, describeAhead = false) => {
+          const result = await history.searchCommits({ roots: [''], openRoots: [''], skip: 0, maxCount: 10, filesPerCommit: 20, ...search }, { describeAhead });
+          const found = await result.describe(result.matches);
+          expect(found.map((c) => c.commit)).toEqual(result.matches.map((c) => c.commit));
+          return found;
+        };
+        for (const ahead of [false, true]) {
+          const rocket = await subjects({ text: 'ACME rocket' }, ahead);
+          expect(rocket.map((c) => [c.subject, c.author, c.files, c.filesTotal])).toEqual([['Add the rocket', bob.name, [{ path: 'notes/plan.md', added: 1, removed: 1, text: 'added' }], 1]]);
+        }
+        expect((await subjects({ text: 'no such words' })).map((c) => c.subject)).toEqual([]);
+        expect((await subjects({ author: 'BOB' })).map((c) => c.subject)).toEqual(['Close the plan', 'Add the rocket']);
+        expect((await subjects({ since: historyTime('11'), until: historyTime('12') })).map((c) => c.subject)).toEqual(['Move the plan', 'Add the rocket']);
+        const archived = await subjects({ roots: ['archive'] });
+        expect(archived.map((c) => [c.subject, c.files.map((f) => f.path)])).toEqual([
+          ['Close the plan', ['archive/plan.md']],
+          ['Move the plan', ['archive/plan.md']],
+        ]);
+        const paged = await history.searchCommits({ roots: [''], openRoots: [''], skip: 1, maxCount: 2, filesPerCommit: 20 });
+        expect((await paged.describe(paged.matches)).map((c) => c.subject)).toEqual(['Move the plan', 'Add the rocket']);
+      });
+
+      it('blames lines, following the rename, for the whole note or a range', async () => {
+        const history = await host.history('journal');
+        const content = (await host.readFile('journal', 'archive/plan.md')) as Buffer;
+        const runs = (blame: NoteBlame | null) => blame?.runs.map((run) => [run.from_line, run.to_line, run.subject, run.path]);
+        const whole = await history.blame('archive/plan.md', content);
+        expect(whole?.totalLines).toBe(8);
+        expect(runs(whole)).toEqual([
+          [1, 4, 'Start', 'notes/plan.md'],
+          [5, 5, 'Add the rocket', 'notes/plan.md'],
+          [6, 7, 'Start', 'notes/plan.md'],
+          [8, 8, 'Close the plan', 'archive/plan.md'],
+        ]);
+        expect(whole?.runs[1]?.content).toBe('The Acme rocket launches in May.');
+        expect(runs(await history.blame('archive/plan.md', content, 5, 6))).toEqual([
+          [5, 5, 'Add the rocket', 'notes/plan.md'],
+          [6, 6, 'Start', 'notes/plan.md'],
+        ]);
+        const early = history.startWholeBlame('archive/plan.md');
+        expect(runs(await history.blame('archive/plan.md', content, undefined, undefined, early))).toEqual(runs(whole));
+        expect(await history.blame('archive/plan.md', Buffer.from([0, 1, 2]))).toBeNull();
+      });
+
+      it('diffs a note since a moment, from its name then', async () => {
+        const history = await host.history('journal');
+        const { commits } = await history.noteCommits('archive/plan.md');
+        const now = await host.readFile('journal', 'archive/plan.md');
+        const sinceMove = await history.noteDiffSince('archive/plan.md', historyTime('13'), commits, now);
+        expect(sinceMove).toMatchObject({ base: commits[1]?.commit, basePath: 'archive/plan.md', existedAtBase: true, hiddenAtBase: false, existsNow: true, binary: false });
+        expect(sinceMove.diff).toContain('--- a/archive/plan.md\n+++ b/archive/plan.md\n');
+        expect(sinceMove.diff).toContain('\n+Done.\n');
+        const sinceRocket = await history.noteDiffSince('archive/plan.md', historyTime('12'), commits, now);
+        expect(sinceRocket).toMatchObject({ base: commits[2]?.commit, basePath: 'notes/plan.md', existedAtBase: true });
+        expect(sinceRocket.diff).toContain('--- a/notes/plan.md\n+++ b/archive/plan.md\n');
+        const hidden = await history.noteDiffSince('archive/plan.md', historyTime('12'), commits, now, (path) => !path.startsWith('notes/'));
+        expect(hidden).toMatchObject({ basePath: 'archive/plan.md', existedAtBase: false, hiddenAtBase: true });
+        const before = await history.noteDiffSince('archive/plan.md', historyTime('01'), commits, now);
+        expect(before).toMatchObject({ base: null, existedAtBase: false });
+        expect(before.diff).toContain('--- /dev/null\n');
+      });
+
+      it('answers an empty repository with no history, and refuses an unknown one', async () => {
+        const history = await host.history('empty');
+        expect(await history.noteCommits('a.md')).toEqual({ commits: [], complete: true });
+        expect(await history.hasFileHistory('a.md')).toBe(false);
+        const search = await history.searchCommits({ text: 'a', roots: [''], openRoots: [''], skip: 0, maxCount: 10, filesPerCommit: 20 });
+        expect(search.matches).toEqual([]);
+        expect(await search.describe([])).toEqual([]);
+        await expect(host.history('nope')).rejects.toSatisfy((error) => isVaultError(error, 'repo_not_found'));
+      });
+    });
   });
+}
+
+/** The note of the history repository in its `version` (1: first, 2: with the rocket, 3: closed), eight lines at the end. */
+function planText(version: 1 | 2 | 3): string {
+  const lines = ['# Plan', '', 'Goals for the quarter.', '', version === 1 ? 'Launch something.' : 'The Acme rocket launches in May.', '', 'Owner: Alice.'];
+  return `${[...lines, ...(version === 3 ? ['Done.'] : [])].join('\n')}\n`;
+}
+
+/** Epoch seconds of noon on day `day` (two digits) of January 2026, UTC: when the history repository's commits were made. */
+function historyTime(day: string): number {
+  return Date.parse(`2026-01-${day}T12:00:00Z`) / 1000;
+}
+
+/**
+ * The repositories the history contract reads: `journal`, whose note was written, edited,
+ * moved (Git sees a rename) and edited again on four days, and `empty`.
+ */
+export function historyRepos(): ContractRepo[] {
+  const at = (day: string) => `2026-01-${day}T12:00:00+00:00`;
+  return [
+    {
+      name: 'journal',
+      commits: [
+        { message: 'Start', author: alice, date: at('10'), files: { 'notes/plan.md': planText(1), 'other.md': '# Other\n' } },
+        { message: 'Add the rocket', author: bob, date: at('11'), files: { 'notes/plan.md': planText(2) } },
+        { message: 'Move the plan', author: alice, date: at('12'), files: { 'notes/plan.md': null, 'archive/plan.md': planText(2) } },
+        { message: 'Close the plan', author: bob, date: at('13'), files: { 'archive/plan.md': planText(3) } },
+      ],
+    },
+    { name: 'empty', commits: [] },
+  ];
 }

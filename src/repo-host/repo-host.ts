@@ -1,5 +1,6 @@
 // The RepoHost port: everything the core needs from where the repositories live.
 // Local adapter: Git repositories in a folder (repo-host/local). Hosted: a GitHub App (later).
+import type { RepoHistory } from './history.ts';
 import type { Access, Person } from './person.ts';
 
 /** One repository of the installation, as the host lists it. */
@@ -97,6 +98,12 @@ export interface RepoHost {
   readonly requiresToken: boolean;
   /** Brings the local mirror up to date (a no-op locally) and says where it is. */
   mirror(repo: string): Promise<Mirror>;
+  /**
+   * The repository's history (log with renames followed, pickaxe search, blame, versions and
+   * diffs of a note), answered by the `git` program on the adapter's mirror, brought up to
+   * date first. See {@link RepoHistory}.
+   */
+  history(repo: string): Promise<RepoHistory>;
   /** The current state of the repository's default branch (and work tree, if any). */
   snapshot(repo: string): Promise<Snapshot>;
   /**

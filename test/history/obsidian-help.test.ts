@@ -10,7 +10,7 @@ import { noteHistory } from '../../src/instance/tools/note-history.ts';
 import { searchHistory } from '../../src/instance/tools/search-history.ts';
 import { LocalRepoHost } from '../../src/repo-host/local/local-repo-host.ts';
 import { cloneCorpus, corpusBundle, tempDir } from '../support/git-fixture.ts';
-import { forgetSearches } from '../../src/history/search-commits.ts';
+import { forgetSearches } from '../../src/repo-host/git/history/search-commits.ts';
 import { childGits, gitOnlyContext } from './history-fixture.ts';
 
 const bundle = corpusBundle('obsidian-help');

@@ -2,8 +2,8 @@
 // matches skipped across page ends, later pages going on from the scan kept, a new head starting afresh.
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readAhead } from '../../src/history/pickaxe-scan.ts';
-import { forgetSearches } from '../../src/history/search-commits.ts';
+import { readAhead } from '../../src/repo-host/git/history/pickaxe-scan.ts';
+import { forgetSearches } from '../../src/repo-host/git/history/search-commits.ts';
 import type { ToolContext } from '../../src/instance/tool.ts';
 import { searchHistory } from '../../src/instance/tools/search-history.ts';
 import { LocalRepoHost } from '../../src/repo-host/local/local-repo-host.ts';

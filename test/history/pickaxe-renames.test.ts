@@ -2,7 +2,7 @@
 // afterwards: the commits and files it lists are those `git log -S` (with renames) gives.
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { forgetSearches } from '../../src/history/search-commits.ts';
+import { forgetSearches } from '../../src/repo-host/git/history/search-commits.ts';
 import type { ToolContext } from '../../src/instance/tool.ts';
 import { searchHistory } from '../../src/instance/tools/search-history.ts';
 import { LocalRepoHost } from '../../src/repo-host/local/local-repo-host.ts';

@@ -3,8 +3,8 @@
 // commit dates are out of order.
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pickaxeArgs } from '../../src/history/page-files.ts';
-import { forgetSearches } from '../../src/history/search-commits.ts';
+import { pickaxeArgs } from '../../src/repo-host/git/history/page-files.ts';
+import { forgetSearches } from '../../src/repo-host/git/history/search-commits.ts';
 import type { ToolContext } from '../../src/instance/tool.ts';
 import { noteHistory } from '../../src/instance/tools/note-history.ts';
 import { searchHistory } from '../../src/instance/tools/search-history.ts';

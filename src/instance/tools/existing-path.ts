@@ -4,8 +4,8 @@
 // Only readable files count (isReadable): a hidden or closed file, or a symbolic link to one,
 // is looked up exactly like a path where nothing is, so no answer tells the two apart.
 import { existingPathForms, isReadable, type PathKind } from '../../notes/vault-path.ts';
-import { literalPathspec, mirrorGit } from '../../history/mirror-git.ts';
-import type { Mirror, RepoHost } from '../../repo-host/repo-host.ts';
+import type { RepoHistory } from '../../repo-host/history.ts';
+import type { RepoHost } from '../../repo-host/repo-host.ts';
 
 /** The files of a repository now, and the folders holding them, by exact spelling. */
 interface Listing {
@@ -158,8 +158,8 @@ export async function existingPath(host: RepoHost, repo: string, given: string, 
 }
 
 /**
- * The path note_history looks at for a caller's `given` path in `repo`, whose history is in
- * `mirror`: a file there now, found as {@link existingPath} finds a note (so `.base` and
+ * The path note_history looks at for a caller's `given` path in `repo`, whose history is
+ * `history`: a file there now, found as {@link existingPath} finds a note (so `.base` and
  * other files are taken as given, and `.md` is added only when the path as given has no
  * file); else the first spelling that some commit changed (as given, then with `.md`, then
  * the `<repo>/<path>` reading; only readable spellings, and only commits where the path was a
@@ -168,31 +168,13 @@ export async function existingPath(host: RepoHost, repo: string, given: string, 
  * where nothing ever was. One `git log` per spelling tried, only when nothing has the path
  * now. A line break in the path is refused (VaultError `invalid_path`).
  */
-export async function historyPath(host: RepoHost, mirror: Mirror, repo: string, given: string, folders: readonly string[]): Promise<string> {
+export async function historyPath(host: RepoHost, history: RepoHistory, repo: string, given: string, folders: readonly string[]): Promise<string> {
   const options: ExistingPathOptions = { repo, lineBreaks: 'refuse', tool: 'note_history', folders };
   const now = await existingPath(host, repo, given, 'note', options);
   if (now.found) return now.path;
   for (const reading of callerSpellings(given, 'note', options)) {
-    for (const spelling of withNoteSuffix(reading, true)) if (isReadable({ path: spelling }, folders) && (await hasFileHistory(mirror, spelling))) return spelling;
+    for (const spelling of withNoteSuffix(reading, true)) if (isReadable({ path: spelling }, folders) && (await history.hasFileHistory(spelling))) return spelling;
   }
   // Nothing anywhere: a name with an extension (.base, .canvas) is named as given, any other with .md.
   return /\.[^./]+$/.test(now.path) ? now.path : `${now.path}.md`;
-}
-
-/**
- * True when a commit reachable from HEAD changed `path` (exactly that path) while it was a
- * file: a commit where it was a symbolic link before and after (mode 120000, or none) does
- * not count. False in an empty repository.
- */
-async function hasFileHistory(mirror: Mirror, path: string): Promise<boolean> {
-  const { stdout, code } = await mirrorGit(mirror, ['log', '--format=', '--raw', '--no-renames', 'HEAD', '--', literalPathspec(path)], { okCodes: [0, 128] });
-  if (code !== 0) return false;
-  // Raw lines: `:<old mode> <new mode> <old id> <new id> <status>\t<path>`.
-  return stdout
-    .toString('utf8')
-    .split('\n')
-    .some((line) => {
-      const modes = /^:(\d{6}) (\d{6}) /.exec(line);
-      return modes !== null && [modes[1], modes[2]].some((mode) => mode !== '000000' && mode !== '120000');
-    });
 }

@@ -2,10 +2,9 @@
 // across every readable one (spec: "search_history").
 import { z } from 'zod';
 import { localMoment } from '../../history/local-time.ts';
-import { openRoots } from '../../history/mirror-git.ts';
-import { describeCommits, findCommits, pageFilesFor, type CommitSearch, type FoundCommit } from '../../history/search-commits.ts';
-import type { LogCommit } from '../../history/parse-log.ts';
+import { openRoots } from '../../history/open-roots.ts';
 import { assertInFolders } from '../../notes/vault-path.ts';
+import type { CommitMatch, CommitSearch, FoundCommit } from '../../repo-host/history.ts';
 import { VaultError } from '../../vault-error.ts';
 import { defineTool } from '../tool.ts';
 import { fitAnswer } from './answer-budget.ts';
@@ -53,8 +52,8 @@ type ListedCommit = z.output<typeof commitSchema>;
 
 /**
  * The search_history tool (spec: "search_history"; contract: spec/acme-tools-list.json).
- * Each repository is searched by `findCommits` and `describeCommits` (one `git log` with pickaxe and filters,
- * then the page's files); without `repo`, every readable repository is searched and the
+ * Each repository is searched by `RepoHistory.searchCommits` (one `git log` with pickaxe and
+ * filters, then the page's files); without `repo`, every readable repository is searched and the
  * commits merged newest first, files named `<repo>/<path>` with their `repo`. Refuses
  * `since` after `until` and days that do not exist with `bad_arguments`, and a `path`
  * outside the open folders with `outside_folders`. Hidden and closed paths never appear,
@@ -122,7 +121,7 @@ export const searchHistory = defineTool({
           if (strict) assertInFolders(path, folders);
           return null;
         }
-        const mirror = await ctx.host.mirror(vault.name);
+        const history = await ctx.host.history(vault.name);
         const search: CommitSearch = {
           ...(input.text !== undefined ? { text: input.text } : {}),
           ...(input.author !== undefined ? { author: input.author } : {}),
@@ -135,8 +134,8 @@ export const searchHistory = defineTool({
           filesPerCommit: FILES_PER_COMMIT,
         };
         // One repository: the page's blobs are read while the walk finds the rest of it.
-        const page = across ? undefined : pageFilesFor(mirror, search);
-        return { repo: vault.name, mirror, search, page, commits: await findCommits(mirror, search, page) };
+        const found = await history.searchCommits(search, { describeAhead: !across });
+        return { repo: vault.name, found, commits: found.matches };
       }),
     );
     const lists = searched.filter((list) => list !== null);
@@ -144,7 +143,7 @@ export const searchHistory = defineTool({
     const described = await Promise.all(
       lists.map(async (list) => {
         const mine = chosen.filter((entry) => entry.repo === list.repo).map((entry) => entry.commit);
-        return new Map((await describeCommits(list.mirror, list.search, mine, list.page)).map((found) => [found.commit, found]));
+        return new Map((await list.found.describe(mine)).map((found) => [found.commit, found]));
       }),
     );
     const byRepo = new Map(lists.map((list, i) => [list.repo, described[i]]));
@@ -202,9 +201,9 @@ function listed(commit: FoundCommit, repo: string, across: boolean): ListedCommi
  * by repository name). Each list's order is kept, so a page taken from longer lists starts
  * with the same commits as one taken from shorter lists.
  */
-function mergeNewestFirst(lists: readonly { repo: string; commits: readonly LogCommit[] }[]): { repo: string; commit: LogCommit }[] {
+function mergeNewestFirst(lists: readonly { repo: string; commits: readonly CommitMatch[] }[]): { repo: string; commit: CommitMatch }[] {
   const at = lists.map(() => 0);
-  const merged: { repo: string; commit: LogCommit }[] = [];
+  const merged: { repo: string; commit: CommitMatch }[] = [];
   for (;;) {
     let best = -1;
     for (let i = 0; i < lists.length; i += 1) {
@@ -214,8 +213,8 @@ function mergeNewestFirst(lists: readonly { repo: string; commits: readonly LogC
       if (chosen === undefined || next.time > chosen.time || (next.time === chosen.time && (lists[i]?.repo ?? '') < (lists[best]?.repo ?? ''))) best = i;
     }
     if (best === -1) return merged;
-    const list = lists[best] as { repo: string; commits: readonly LogCommit[] };
-    merged.push({ repo: list.repo, commit: list.commits[at[best] ?? 0] as LogCommit });
+    const list = lists[best] as { repo: string; commits: readonly CommitMatch[] };
+    merged.push({ repo: list.repo, commit: list.commits[at[best] ?? 0] as CommitMatch });
     at[best] = (at[best] ?? 0) + 1;
   }
 }

@@ -1,6 +1,8 @@
 // The local RepoHost: Git repositories side by side in one folder, bare or with a work tree.
 import { pino, type Logger } from 'pino';
 import type { UsersFile } from '../../config/users-file.ts';
+import { gitRepoHistory } from '../git/history/git-repo-history.ts';
+import type { RepoHistory } from '../history.ts';
 import type { Access, Person } from '../person.ts';
 import type { Change, CommitResult, FileEntry, Mirror, RepoHost, RepoInfo, Snapshot } from '../repo-host.ts';
 import { CommitAuthors } from './commit-author.ts';
@@ -94,6 +96,11 @@ export class LocalRepoHost implements RepoHost {
     await this.recovery.ifNeeded(repo);
     this.commitGraphs.refresh(repo.gitDir);
     return { gitDir: repo.gitDir, workTree: repo.workTree };
+  }
+
+  /** The history of a repository (RepoHost `history`): the `git` program on its mirror. */
+  async history(repoName: string): Promise<RepoHistory> {
+    return gitRepoHistory(await this.mirror(repoName));
   }
 
   async snapshot(repoName: string): Promise<Snapshot> {

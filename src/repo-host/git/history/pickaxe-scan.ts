@@ -1,10 +1,10 @@
 // A pickaxe walk kept between the pages of a text search: it answers a page as soon as the
 // page's commits are found and reads on ahead at low priority, so that paging through a long
 // history runs Git's pickaxe over it once.
-import { isHiddenPath } from '../notes/vault-path.ts';
-import { CatFileStream } from '../repo-host/git/cat-file-batch.ts';
-import { startGit, type GitProcess } from '../repo-host/git/run-git.ts';
-import type { Mirror } from '../repo-host/repo-host.ts';
+import { isHiddenPath } from '../../../notes/vault-path.ts';
+import { CatFileStream } from '../cat-file-batch.ts';
+import { startGit, type GitProcess } from '../run-git.ts';
+import type { Mirror } from '../mirror.ts';
 import { CommitFiles } from './commit-files.ts';
 import { literalPathspec, mirrorGit } from './mirror-git.ts';
 import { occurrenceCounter, pickaxeArgs } from './page-files.ts';

@@ -2,31 +2,14 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runGit } from '../repo-host/git/run-git.ts';
-import type { Mirror } from '../repo-host/repo-host.ts';
-import { gitDate } from './local-time.ts';
+import type { NoteCommit, NoteDiff } from '../../history.ts';
+import { runGit } from '../run-git.ts';
+import type { Mirror } from '../mirror.ts';
+import { gitDate } from '../../../history/local-time.ts';
 import { mirrorGit } from './mirror-git.ts';
-import { noteNameAt, type NoteCommit } from './note-log.ts';
-import { decodeText, noteBlobAt, readBlob } from './note-text.ts';
-
-/**
- * The change of a note since a moment: `base` (the last commit of the branch before it, on
- * the first-parent line; null when the repository has none that old), `basePath` (the
- * note's name in `base`), whether the note existed there (a symbolic link there is no note),
- * whether either side is binary (`binary`: then `diff` is `""`, never the bytes), and the
- * unified diff (`""` when nothing changed). The diff's `---`/`+++` lines name
- * `a/<basePath>` and `b/<path>` (`/dev/null` for a side where the note is absent).
- */
-export interface NoteDiff {
-  base: string | null;
-  basePath: string;
-  existedAtBase: boolean;
-  /** The note existed at the base, but at a path the caller cannot see (then `existedAtBase` is false). */
-  hiddenAtBase: boolean;
-  existsNow: boolean;
-  binary: boolean;
-  diff: string;
-}
+import { noteNameAt } from './note-log.ts';
+import { decodeText } from '../../../history/note-text.ts';
+import { noteBlobAt, readBlob } from './note-blobs.ts';
 
 /**
  * Diffs the note at `path` from the last commit before `since` (epoch seconds) to `now`, its

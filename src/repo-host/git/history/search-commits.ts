@@ -1,62 +1,13 @@
 // Commits by text (Git's pickaxe), author, time and path, with the files each changed (spec: search_history).
-import type { Mirror } from '../repo-host/repo-host.ts';
-import { isHiddenPath } from '../notes/vault-path.ts';
-import { gitDate } from './local-time.ts';
+import type { CommitSearch, FoundCommit, FoundFile } from '../../history.ts';
+import type { Mirror } from '../mirror.ts';
+import { isHiddenPath } from '../../../notes/vault-path.ts';
+import { gitDate } from '../../../history/local-time.ts';
 import { headCommit, hiddenExcludes, literalPathspec, mirrorGit } from './mirror-git.ts';
 import { occurrenceCounter, PageFiles } from './page-files.ts';
 import { isSymlinkChange, LOG_FORMAT, parseDiffTree, parseLog, type FileChange, type LogCommit } from './parse-log.ts';
 import { forgetCommitFiles } from './commit-files.ts';
 import { PickaxeScan, type PickaxeQuery } from './pickaxe-scan.ts';
-
-/**
- * What to look for. `text`: commits that changed how often the text occurs (pickaxe
- * `-S`, literal, case ignored); `author`: part of the author's name or e-mail, taken
- * literally, case ignored; `since`/`until`: committer time in epoch seconds, both
- * inclusive. `roots`: the folders or files a commit must have changed (normalised paths,
- * `''` for the whole repository), already limited to what the caller may see; `openRoots`:
- * every visible root, for counting a commit's files. Hidden paths and symbolic links never count.
- * `skip`/`maxCount` page through the matches, newest first; `filesPerCommit` caps `files`.
- */
-export interface CommitSearch {
-  text?: string;
-  author?: string;
-  since?: number;
-  until?: number;
-  roots: readonly string[];
-  openRoots: readonly string[];
-  skip: number;
-  maxCount: number;
-  filesPerCommit: number;
-}
-
-/**
- * A file a found commit changed: path after the commit (a deleted file's last path),
- * lines added and removed (absent for binary files), and for a text search whether this
- * file gained (`added`) or lost (`removed`) occurrences of the text.
- */
-export interface FoundFile {
-  path: string;
-  added?: number;
-  removed?: number;
-  text?: 'added' | 'removed';
-}
-
-/**
- * A found commit: hash, committer date (ISO 8601 and epoch seconds), author name, subject,
- * the files listed (for a text search those that gained or lost the text, else those
- * within `roots`; at most `filesPerCommit`), `filesTotal` (every visible file it changed)
- * and `filesCut` when more files qualified than were listed.
- */
-export interface FoundCommit {
-  commit: string;
-  date: string;
-  time: number;
-  author: string;
-  subject: string;
-  files: FoundFile[];
-  filesTotal: number;
-  filesCut: boolean;
-}
 
 /**
  * For a text search, the {@link PageFiles} to hand to {@link findCommits} and then to

@@ -1,6 +1,6 @@
 // Reads a `git log -z LOG_FORMAT --raw --numstat` while it runs, one commit at a time.
-import { GitError, startGit } from '../repo-host/git/run-git.ts';
-import type { Mirror } from '../repo-host/repo-host.ts';
+import { GitError, startGit } from '../run-git.ts';
+import type { Mirror } from '../mirror.ts';
 import { headCommit } from './mirror-git.ts';
 import { LogParser, type LogCommit } from './parse-log.ts';
 

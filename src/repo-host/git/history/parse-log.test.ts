@@ -1,8 +1,8 @@
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeRepo, tempDir } from '../../test/support/git-fixture.ts';
-import { gitEnv } from '../repo-host/git/run-git.ts';
+import { makeRepo, tempDir } from '../../../../test/support/git-fixture.ts';
+import { gitEnv } from '../run-git.ts';
 import { LOG_FORMAT, LogParser, parseLog } from './parse-log.ts';
 
 let temp: { path: string; cleanup: () => void };

@@ -1,35 +1,14 @@
 // Who last changed each line of a note: `git blame --porcelain -M -C`, grouped into runs.
-import { GitError, startGit } from '../repo-host/git/run-git.ts';
-import type { Mirror } from '../repo-host/repo-host.ts';
-import { splitLines } from '../notes/lines.ts';
+import type { BlameRun, EarlyBlame, NoteBlame } from '../../history.ts';
+import { GitError, startGit } from '../run-git.ts';
+import type { Mirror } from '../mirror.ts';
+import { splitLines } from '../../../notes/lines.ts';
 import { mirrorGit } from './mirror-git.ts';
-import { blobAt, decodeText } from './note-text.ts';
-import { parseMovedTrailers, pathBeforeMove, type MovedEntry } from './moved-trailer.ts';
+import { decodeText } from '../../../history/note-text.ts';
+import { blobAt } from './note-blobs.ts';
+import { parseMovedTrailers, pathBeforeMove, type MovedEntry } from '../../../history/moved-trailer.ts';
 import { recordedMove } from './note-log.ts';
-import { unquoteGitPath } from './unquote-git-path.ts';
-
-/**
- * Consecutive lines `from_line`–`to_line` (from 1) last changed by one commit: its hash,
- * committer date (ISO 8601 with offset), author name, subject and the path the lines had
- * in it; `commit` is null for lines not committed yet (a work tree's changes), and then
- * the other commit fields are absent. `content` is the lines as they are now, joined by "\n".
- */
-export interface BlameRun {
-  from_line: number;
-  to_line: number;
-  commit: string | null;
-  date?: string;
-  author?: string;
-  subject?: string;
-  path?: string;
-  content: string;
-}
-
-/** The blame of a note now: its runs (within the lines asked) and how many lines it has. */
-export interface NoteBlame {
-  runs: BlameRun[];
-  totalLines: number;
-}
+import { unquoteGitPath } from '../../../history/unquote-git-path.ts';
 
 interface CommitInfo {
   author: string;
@@ -39,17 +18,6 @@ interface CommitInfo {
 
 const HEADER = /^([0-9a-f]{40}|[0-9a-f]{64}) (\d+) (\d+)(?: \d+)?$/;
 const UNCOMMITTED = /^0+$/;
-
-/**
- * A `git blame` of a whole note started before its content is read (see
- * {@link startWholeBlame}); `cancel` stops it when it is not used.
- */
-export interface EarlyBlame {
-  readonly path: string;
-  /** Hands git the content now (in a work tree) and waits for its output. */
-  finish(content: Buffer): Promise<Buffer>;
-  cancel(): void;
-}
 
 /**
  * Starts `git blame --porcelain -M -C --contents - -- <path>` (in a work tree; without one,

@@ -1,23 +1,8 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { git, initRepo, makeRepo, tempDir } from '../../test/support/git-fixture.ts';
-import type { Mirror } from '../repo-host/repo-host.ts';
-import { headCommit, openRoots } from './mirror-git.ts';
-
-describe('openRoots', () => {
-  it('opens everything without folders or with "/"', () => {
-    expect(openRoots([], '')).toEqual(['']);
-    expect(openRoots(['/'], 'a/b')).toEqual(['a/b']);
-  });
-
-  it('keeps a scope inside an open folder, or narrows a wider scope to the open folders below it', () => {
-    expect(openRoots(['active/', 'archive/'], 'active/launch')).toEqual(['active/launch']);
-    expect(openRoots(['active/', 'archive/'], '')).toEqual(['active', 'archive']);
-    expect(openRoots(['projects/active/', 'archive/'], 'projects')).toEqual(['projects/active']);
-    expect(openRoots(['active/'], 'activeX')).toBeNull();
-    expect(openRoots(['active/'], 'other/x.md')).toBeNull();
-  });
-});
+import { git, initRepo, makeRepo, tempDir } from '../../../../test/support/git-fixture.ts';
+import type { Mirror } from '../mirror.ts';
+import { headCommit } from './mirror-git.ts';
 
 describe('headCommit', () => {
   it('reads what git rev-parse HEAD reads: a loose ref, a packed one, a detached HEAD, an unborn branch, a linked work tree', async () => {

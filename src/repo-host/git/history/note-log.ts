@@ -1,46 +1,11 @@
 // The commits that changed one note, newest first, following its renames (spec: note_history).
-import { GitError } from '../repo-host/git/run-git.ts';
-import type { Mirror } from '../repo-host/repo-host.ts';
+import type { NoteCommit, NoteLog, NoteLogOptions } from '../../history.ts';
+import { GitError } from '../run-git.ts';
+import type { Mirror } from '../mirror.ts';
 import { headCommit, literalPathspec, mirrorGit } from './mirror-git.ts';
-import { isSymlinkChange, LOG_FORMAT, parseLog, type ChangeStatus, type LogCommit } from './parse-log.ts';
+import { isSymlinkChange, LOG_FORMAT, parseLog, type LogCommit } from './parse-log.ts';
 import { streamLog } from './stream-log.ts';
-import { parseMovedTrailers, pathBeforeMove } from './moved-trailer.ts';
-
-/**
- * One commit that changed a note: who, when, the subject, the note's `path` after the
- * commit (for a deletion, the path it had), its `previousPath` before (null when the
- * commit created it), the raw `status`, the blob id of its content after the commit (null
- * when deleted), whether the path was a symbolic link there (`symlink`: its blob is a link
- * target, not note text, and such a commit is no version of a note), and the lines added
- * and removed (absent for binary content).
- */
-export interface NoteCommit {
-  commit: string;
-  parents: string[];
-  date: string;
-  time: number;
-  author: string;
-  subject: string;
-  path: string;
-  previousPath: string | null;
-  status: ChangeStatus;
-  blob: string | null;
-  symlink: boolean;
-  added?: number;
-  removed?: number;
-}
-
-/** Limits for {@link noteCommits}: commits from `since` on (epoch seconds), at most `maxCount` of them. */
-export interface NoteLogOptions {
-  since?: number;
-  maxCount?: number;
-}
-
-/** The commits of a note, and whether they are all of them (false when `maxCount` cut the list). */
-export interface NoteLog {
-  commits: NoteCommit[];
-  complete: boolean;
-}
+import { parseMovedTrailers, pathBeforeMove } from '../../../history/moved-trailer.ts';
 
 /**
  * The commits that changed the note at `path` (its current path, or for a moved or deleted

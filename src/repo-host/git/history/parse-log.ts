@@ -1,7 +1,5 @@
 // Parses `git log -z` / `git diff-tree --stdin -z` output with `--raw --numstat`: exact paths, no quoting.
-
-/** How a file changed in a commit, as Git's raw status letter says. */
-export type ChangeStatus = 'A' | 'C' | 'D' | 'M' | 'R' | 'T' | 'U' | 'X';
+import type { ChangeStatus } from '../../history.ts';
 
 /**
  * One file of a commit's diff: `path` as after the commit (for a deletion, the path it

@@ -1,7 +1,7 @@
 // Runs git against a repository's mirror (bare, or a `.git` folder with its work tree).
-import { readHeadFiles } from '../repo-host/git/read-head.ts';
-import { runGit, type GitOutput, type RunGitOptions } from '../repo-host/git/run-git.ts';
-import type { Mirror } from '../repo-host/repo-host.ts';
+import { readHeadFiles } from '../read-head.ts';
+import { runGit, type GitOutput, type RunGitOptions } from '../run-git.ts';
+import type { Mirror } from '../mirror.ts';
 
 /**
  * Runs `git ARGS` on `mirror`: `--git-dir` always, `--work-tree` (and the work tree as the
@@ -41,20 +41,3 @@ export function literalPathspec(path: string): string {
 
 /** Pathspecs that leave out every hidden file and folder (any segment starting with a dot). */
 export const hiddenExcludes: readonly string[] = [':(exclude,glob)**/.*', ':(exclude,glob)**/.*/**'];
-
-/**
- * The roots a history search may look in: the open `folders` (each ending in "/"; "/" or
- * none is everything) within `scope` (a normalised folder or file path, '' for the root):
- * `scope` itself when it lies in an open folder, else the open folders below it. Null when
- * `scope` and the open folders do not overlap. Hidden paths are left out separately.
- */
-export function openRoots(folders: readonly string[], scope = ''): string[] | null {
-  const open = folders.map((folder) => folder.replace(/^\/+/, '').replace(/\/+$/, ''));
-  if (open.length === 0 || open.includes('')) return [scope];
-  const roots = new Set<string>();
-  for (const folder of open) {
-    if (scope === folder || scope.startsWith(`${folder}/`)) roots.add(scope);
-    else if (scope === '' || folder.startsWith(`${scope}/`)) roots.add(folder);
-  }
-  return roots.size === 0 ? null : [...roots];
-}

@@ -1,7 +1,7 @@
 // The files of a page of found commits, fetched while the commits are still being found:
 // every visible file (`git diff-tree --stdin -M`) and the blobs that tell whether a file gained or lost a text.
-import { startGit, type GitProcess } from '../repo-host/git/run-git.ts';
-import type { Mirror } from '../repo-host/repo-host.ts';
+import { startGit, type GitProcess } from '../run-git.ts';
+import type { Mirror } from '../mirror.ts';
 import { CommitFiles } from './commit-files.ts';
 import type { FileChange, LogCommit } from './parse-log.ts';
 

@@ -1,7 +1,7 @@
 // Every file a commit changed, within a repository's visible pathspecs: fetched from Git as
 // commits are asked for, answered one by one, and kept, since a commit's changes never change.
-import { startGit, type GitProcess } from '../repo-host/git/run-git.ts';
-import type { Mirror } from '../repo-host/repo-host.ts';
+import { startGit, type GitProcess } from '../run-git.ts';
+import type { Mirror } from '../mirror.ts';
 import { parseDiffTree, type FileChange, type LogCommit } from './parse-log.ts';
 
 /**
