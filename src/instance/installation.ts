@@ -465,11 +465,7 @@ function newRepoState(name: string, head: string | null): RepoState {
 /** `host` with `onCommitted(repo, change, commit)` called after every successful commit. */
 function withCommitHook(host: RepoHost, onCommitted: (repo: string, change: Change, commit: string) => void): RepoHost {
   return {
-    get requiresToken() {
-      return host.requiresToken;
-    },
     listRepos: () => host.listRepos(),
-    authenticate: (token) => host.authenticate(token),
     mirror: (repo) => host.mirror(repo),
     snapshot: (repo) => host.snapshot(repo),
     fingerprint: (repo) => host.fingerprint(repo),

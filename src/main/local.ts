@@ -24,6 +24,7 @@ import { openPglite } from '../note-index/pglite-client.ts';
 import { openPostgres } from '../note-index/postgres-client.ts';
 import type { SqlClient } from '../note-index/sql-client.ts';
 import { LocalRepoHost } from '../repo-host/local/local-repo-host.ts';
+import type { SignIn } from '../repo-host/sign-in.ts';
 import { lockIndexDir, type IndexLock } from './index-lock.ts';
 import { processLogger } from './logger.ts';
 
@@ -48,6 +49,8 @@ export interface LocalInstallation {
   name: string;
   installation: Installation;
   host: LocalRepoHost;
+  /** Who a bearer token belongs to: the users file, or one local person. */
+  signIn: SignIn;
   users: UsersFile | null;
   /** A sentence for the operator when the index is not the persistent one (e.g. it was in use). */
   indexNote: string | null;
@@ -115,6 +118,8 @@ export async function openLocalInstallation(
     name,
     installation: opened,
     host,
+    // The local adapter answers sign-in itself (its users file), beside repository access.
+    signIn: host,
     users,
     indexNote: index.note,
     async close() {
@@ -168,6 +173,7 @@ export async function serveLocal(
     const front = createFront({
       name: local.name,
       installation: local.installation,
+      signIn: local.signIn,
       tools: options.tools ?? allTools,
       log,
       allowedHostnames: wildcard ? 'any' : isLoopback(settings.hostname) ? [] : [hostnameForHeader(settings.hostname)],

@@ -1,4 +1,4 @@
-// Who is calling, and what they may touch: the answer of RepoHost.authenticate.
+// Who is calling, and what they may touch: the answer of SignIn.authenticate (sign-in.ts).
 
 /**
  * A signed-in person. `name` and `email` become the author of every commit they cause

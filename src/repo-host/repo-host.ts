@@ -1,6 +1,6 @@
 // The RepoHost port: everything the core needs from where the repositories live.
 // Local adapter: Git repositories in a folder (repo-host/local). Hosted: a GitHub App (later).
-import type { Access, Person } from './person.ts';
+import type { Person } from './person.ts';
 
 /** One repository of the installation, as the host lists it. */
 export interface RepoInfo {
@@ -81,20 +81,14 @@ export interface Change {
 export type CommitResult = { ok: true; commit: string } | { ok: false; conflict: 'head_moved' | 'worktree_dirty'; head: string | null; path?: string };
 
 /**
- * The port. Errors: methods throw `VaultError('repo_not_found')` for a name the
- * installation does not have; anything else unexpected is a plain Error.
+ * The port, repository side. Sign-in is its own port (sign-in.ts); starting and stopping
+ * an adapter is its composition root's business (src/main/), so no tool can reach either.
+ * Errors: methods throw `VaultError('repo_not_found')` for a name the installation does
+ * not have; anything else unexpected is a plain Error.
  */
 export interface RepoHost {
   /** Every repository of the installation, sorted by name. */
   listRepos(): Promise<RepoInfo[]>;
-  /**
-   * Who a bearer token belongs to and what they may read and write; null for an unknown
-   * or missing token. The local adapter without a users file answers every call (token or
-   * none) with its one person, who reads and writes everything.
-   */
-  authenticate(token: string | undefined): Promise<Access | null>;
-  /** Whether a bearer token is required at all (false: local single-person mode). */
-  readonly requiresToken: boolean;
   /** Brings the local mirror up to date (a no-op locally) and says where it is. */
   mirror(repo: string): Promise<Mirror>;
   /** The current state of the repository's default branch (and work tree, if any). */
