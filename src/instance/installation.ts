@@ -477,6 +477,5 @@ function withCommitHook(host: RepoHost, onCommitted: (repo: string, change: Chan
       if (result.ok) onCommitted(repo, change, result.commit);
       return result;
     },
-    close: () => host.close(),
   };
 }

@@ -14,9 +14,13 @@ export interface ContractRepo {
   commits: FixtureCommit[];
 }
 
-/** What an adapter's factory gives the contract: the host over exactly those repositories, and how to clean up. */
+/**
+ * What an adapter's factory gives the contract: the host over exactly those repositories
+ * (with its `close`, which stops its background work: the adapter's own, not the port's), and
+ * how to clean up.
+ */
 export interface ContractHost {
-  host: RepoHost;
+  host: RepoHost & { close(): Promise<void> };
   cleanup: () => Promise<void>;
 }
 
@@ -74,7 +78,7 @@ export function describeRepoHostContract(name: string, makeHost: (repos: Contrac
   describe(`RepoHost contract: ${name}`, () => {
     describe('reading', () => {
       let made: ContractHost;
-      let host: RepoHost;
+      let host: ContractHost['host'];
       beforeAll(async () => {
         made = await makeHost(contractRepos());
         host = made.host;
@@ -169,7 +173,7 @@ export function describeRepoHostContract(name: string, makeHost: (repos: Contrac
 
     describe('committing', () => {
       let made: ContractHost;
-      let host: RepoHost;
+      let host: ContractHost['host'];
       beforeAll(async () => {
         made = await makeHost(contractRepos());
         host = made.host;

@@ -115,6 +115,4 @@ export interface RepoHost {
    * change was prepared from.
    */
   commit(repo: string, change: Change, preparedFrom?: ReadonlyMap<string, string | null>): Promise<CommitResult>;
-  /** Stops background work (watchers, timers). */
-  close(): Promise<void>;
 }
