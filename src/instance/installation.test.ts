@@ -108,10 +108,10 @@ describe('Installation', () => {
     expect(vaults.get('notes')?.config.settings.summary).toBe('Changed.');
   });
 
-  test('a commit made through the tools’ host is seen by the next refresh, without waiting', async () => {
+  test('a commit made through a tool’s host is seen by the next refresh, without waiting', async () => {
     const head = (await host.listRepos()).find((repo) => repo.name === 'notes')!.head;
     await installation.refresh('notes', { force: true });
-    const result = await installation.toolHost.commit('notes', {
+    const result = await (await installation.contextFor((await host.authenticate(undefined))!, null)).host.commit('notes', {
       parent: head,
       files: [{ path: 'e.md', content: Buffer.from('# E\n') }],
       author: { login: 'alice', name: alice.name, email: alice.email },
@@ -122,10 +122,21 @@ describe('Installation', () => {
     expect(await installation.index.notePaths('notes')).toContain('e.md');
   });
 
+  test('a tool’s context holds repository access bound to the caller: no credential, no sign-in, no close', async () => {
+    const access = (await host.authenticate(undefined))!;
+    const ctx = await installation.contextFor(access, null);
+    expect(Object.keys(ctx.access).sort()).toEqual(['person', 'read', 'write']);
+    for (const member of ['authenticate', 'requiresToken', 'close']) expect(member in ctx.host, member).toBe(false);
+    // @ts-expect-error: a tool's host has no close.
+    expect(ctx.host.close).toBeUndefined();
+    // One host per caller across calls, so what tools keep per host (write queues, listings) lasts.
+    expect((await installation.contextFor(access, 'Other Client')).host).toBe(ctx.host);
+  });
+
   test('an own commit goes into the index from its own files, and the poll then finds nothing left to do', async () => {
     const head = (await host.listRepos()).find((repo) => repo.name === 'notes')!.head;
     await installation.refresh('notes', { force: true });
-    const result = await installation.toolHost.commit('notes', {
+    const result = await (await installation.contextFor((await host.authenticate(undefined))!, null)).host.commit('notes', {
       parent: head,
       files: [
         { path: 'b.md', content: Buffer.from('# B, changed\n') },

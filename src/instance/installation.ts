@@ -7,7 +7,8 @@ import { createNoteIndex, type NoteIndex } from '../note-index/note-index.ts';
 import type { SqlClient } from '../note-index/sql-client.ts';
 import { isVaultError } from '../vault-error.ts';
 import type { Access } from '../repo-host/person.ts';
-import type { Change, CommitResult, FileChange, RepoHost } from '../repo-host/repo-host.ts';
+import { bindToCaller } from '../repo-host/caller-repo-host.ts';
+import type { Change, FileChange, RepoHost } from '../repo-host/repo-host.ts';
 import type { RepoChoice, ToolContext, Vault } from './tool.ts';
 import type { Logger } from './log.ts';
 
@@ -89,10 +90,13 @@ export class IndexUnavailableError extends Error {
 export class Installation {
   readonly index: NoteIndex;
   /**
-   * The host tools get: the installation's own, except that a successful commit marks its
-   * repository for a fresh fingerprint check, so the next refresh never skips one's own write.
+   * The hosts tools get, one per caller's credential (bindToCaller): the installation's own,
+   * except that a commit carries the caller's credential and, once landed, marks its
+   * repository for a fresh check, so the next refresh never skips one's own write. One object
+   * per credential keeps what tools key by the host (write queues, listings) across calls;
+   * there are as many as sign-in hands out credentials (locally: the users file's tokens).
    */
-  readonly toolHost: RepoHost;
+  private readonly callerHosts = new Map<string | null, RepoHost>();
   private readonly repos = new Map<string, RepoState>();
   private readonly log: Logger;
   private poll: ReturnType<typeof setInterval> | null = null;
@@ -115,7 +119,6 @@ export class Installation {
   ) {
     this.log = log;
     this.index = createNoteIndex(sql);
-    this.toolHost = withCommitHook(host, (repo, change, commit) => this.markCommitted(repo, change, commit));
   }
 
   /** Creates the installation; nothing is indexed until {@link start}. */
@@ -181,7 +184,7 @@ export class Installation {
 
   /**
    * Makes one repository's index and configuration as fresh as a call needs them:
-   * - after a commit made through {@link toolHost} that no finished check has taken in yet,
+   * - after a commit made through a tool's host ({@link hostFor}) that no finished check has taken in yet,
    *   or with `force`: compares the fingerprint now (re-indexing when it moved) and resolves
    *   when the index has it, so a write is seen by the next read;
    * - otherwise resolves at once: the background poll keeps the index fresh. Without the poll
@@ -234,15 +237,27 @@ export class Installation {
   async contextFor(access: Access, clientName: string | null, vaults?: ReadonlyMap<string, Vault>): Promise<ToolContext> {
     await this.ready();
     return {
-      access,
+      access: { person: access.person, read: access.read, write: access.write },
       vaults: vaults ?? (await this.vaultsFor(access)),
       index: this.index,
-      host: this.toolHost,
+      host: this.hostFor(access.credential ?? null),
       clientName,
       refresh: (repo) => this.refresh(repo),
       log: this.log,
       ...(this.matchBudgetMs !== undefined ? { matchBudgetMs: this.matchBudgetMs } : {}),
     };
+  }
+
+  /**
+   * The installation's host bound to the caller with `credential` (see {@link callerHosts}).
+   */
+  private hostFor(credential: string | null): RepoHost {
+    let bound = this.callerHosts.get(credential);
+    if (bound === undefined) {
+      bound = bindToCaller(this.host, credential, (repo, change, commit) => this.markCommitted(repo, change, commit));
+      this.callerHosts.set(credential, bound);
+    }
+    return bound;
   }
 
   /** Stops the poll and waits for running work; the host and the database stay open (their owner closes them). */
@@ -460,22 +475,4 @@ export async function readVaults(host: RepoHost, access: Access): Promise<Map<st
 
 function newRepoState(name: string, head: string | null): RepoState {
   return { name, fingerprint: null, head, config: null, configKey: null, checkedAt: 0, commits: 0, seenCommits: 0, pending: [], inflight: null };
-}
-
-/** `host` with `onCommitted(repo, change, commit)` called after every successful commit. */
-function withCommitHook(host: RepoHost, onCommitted: (repo: string, change: Change, commit: string) => void): RepoHost {
-  return {
-    listRepos: () => host.listRepos(),
-    mirror: (repo) => host.mirror(repo),
-    snapshot: (repo) => host.snapshot(repo),
-    fingerprint: (repo) => host.fingerprint(repo),
-    readBlobs: (repo, oids) => host.readBlobs(repo, oids),
-    readFile: (repo, path) => host.readFile(repo, path),
-    readFileEntry: (repo, path) => host.readFileEntry(repo, path),
-    async commit(repo: string, change: Change, preparedFrom?: ReadonlyMap<string, string | null>): Promise<CommitResult> {
-      const result = await host.commit(repo, change, preparedFrom);
-      if (result.ok) onCommitted(repo, change, result.commit);
-      return result;
-    },
-  };
 }

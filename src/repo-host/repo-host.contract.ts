@@ -21,6 +21,8 @@ export interface ContractRepo {
  */
 export interface ContractHost {
   host: RepoHost & { close(): Promise<void> };
+  /** A caller's credential that may write every contract repository (hosted: a person's token); default: a made-up one (the local adapter checks none). */
+  credential?: string;
   cleanup: () => Promise<void>;
 }
 
@@ -328,6 +330,32 @@ export function describeRepoHostContract(name: string, makeHost: (repos: Contrac
         expect(gitIn(gitDir, ['rev-list', '--count', `${before.head}..${after.head}`])).toBe(String(callers.length * perCaller));
         const paths = new Set(after.files.map((file) => file.path));
         for (const login of callers) for (let i = 0; i < perCaller; i++) expect(paths.has(`concurrent/${login}-${i}.md`)).toBe(true);
+      });
+    });
+    describe('committing with the caller’s credential', () => {
+      let made: ContractHost;
+      beforeAll(async () => {
+        made = await makeHost(contractRepos());
+      });
+      afterAll(async () => {
+        await made.host.close();
+        await made.cleanup();
+      });
+
+      it('lands a change that carries the caller’s credential, authored by the change’s author', async () => {
+        const { host } = made;
+        const head = (await host.listRepos()).find((repo) => repo.name === 'handbook')!.head;
+        const result = await host.commit('handbook', {
+          parent: head,
+          files: [{ path: 'onboarding/second-week.md', content: Buffer.from('# Second week\n') }],
+          author: ada,
+          message: 'Add the second week',
+          credential: made.credential ?? 'contract-caller-credential',
+        });
+        if (!result.ok) throw new Error(`the commit was refused: ${result.conflict}`);
+        const { gitDir } = await host.mirror('handbook');
+        expect(gitIn(gitDir, ['log', '-1', '--format=%an <%ae>%n%s', result.commit])).toBe(`${ada.name} <${ada.email}>\nAdd the second week`);
+        expect((await host.readFile('handbook', 'onboarding/second-week.md'))?.toString('utf8')).toBe('# Second week\n');
       });
     });
   });

@@ -75,6 +75,14 @@ export interface Change {
   files: FileChange[];
   author: Person;
   message: string;
+  /**
+   * The caller's credential the host writes with: hosted, the person's GitHub token, so
+   * GitHub checks their rights and names them as the author; locally, their bearer token or
+   * null (the local adapter writes with no credential: the users file was checked at sign-in).
+   * Set by the host bound to the caller (caller-repo-host.ts) over whatever a tool put here;
+   * absent only for a commit of the installation itself (none yet) or of a test.
+   */
+  credential?: string | null;
 }
 
 /** What a commit attempt gave: the new commit, or `conflict` when the head had moved. */

@@ -247,7 +247,7 @@ export class LocalRepoHost implements RepoHost {
     const names = (await this.listRepos()).map((repo) => repo.name);
     if (this.users === null) {
       const all = new Set(names);
-      return { person: await this.onePerson(), read: all, write: new Set(all) };
+      return { person: await this.onePerson(), read: all, write: new Set(all), credential: null };
     }
     if (token === undefined || token === '') return null;
     // Compare against every user, always, in constant time per comparison: no early exit
@@ -261,7 +261,7 @@ export class LocalRepoHost implements RepoHost {
     const pick = (list: readonly string[]) => new Set(list.includes('*') ? names : names.filter((name) => list.includes(name)));
     const write = pick(match.write);
     const read = new Set([...pick(match.read), ...write]);
-    return { person: { login: match.login, name: match.name, email: match.email }, read, write };
+    return { person: { login: match.login, name: match.name, email: match.email }, read, write, credential: token };
   }
 
   async mirror(repoName: string): Promise<Mirror> {
