@@ -11,7 +11,9 @@ import { openTestDatabase } from '../../test/support/test-database.ts';
 import { removeRepo, syncRepo } from '../note-index/indexer.ts';
 import type { SqlClient } from '../note-index/sql-client.ts';
 import { LocalRepoHost } from '../repo-host/local/local-repo-host.ts';
-import { IndexUnavailableError, Installation } from './installation.ts';
+import { ChangesPoll } from '../repo-host/local/changes-poll.ts';
+import { IndexUnavailableError } from './index-unavailable-error.ts';
+import { Installation } from './installation.ts';
 import { silentLogger } from './log.ts';
 
 /** Waits until `condition` holds, checking every 50 ms; fails after `ms` (generous: no timing is asserted). */
@@ -46,7 +48,7 @@ describe('Installation', () => {
     makeRepo(join(dir.path, 'plain'), [{ message: 'Start', files: { 'readme.md': '# Plain\n' } }]);
     host = new LocalRepoHost({ reposDir: dir.path });
     logged = capturedLog();
-    installation = Installation.open({ name: 'test', host, sql, pollIntervalMs: 50, log: logged.log });
+    installation = Installation.open({ name: 'test', host, sql, changes: new ChangesPoll({ intervalMs: 50 }), log: logged.log });
     await installation.start();
   });
 
@@ -163,7 +165,7 @@ describe('Installation', () => {
     // A fresh index: the installation of beforeEach is closed and its repositories forgotten.
     await installation.close();
     for (const name of ['notes', 'plain']) await removeRepo(sql, name);
-    installation = Installation.open({ name: 'test', host, sql, pollIntervalMs: 50, log: silentLogger() });
+    installation = Installation.open({ name: 'test', host, sql, changes: new ChangesPoll({ intervalMs: 50 }), log: silentLogger() });
     await installation.startInBackground();
     const access = (await host.authenticate(undefined))!;
     const vaults = await installation.vaultsFor(access);
