@@ -10,6 +10,7 @@ import type { Installation } from '../instance/installation.ts';
 import type { Logger } from '../instance/log.ts';
 import type { ToolDefinition } from '../instance/tool.ts';
 import type { Access } from '../repo-host/person.ts';
+import type { SignIn } from '../repo-host/sign-in.ts';
 import { cachedAuthenticate } from './access-cache.ts';
 import { clientNameFromSessionId, initializeClientName, sessionIdFor } from './legacy-session.ts';
 import { addressPage } from './pages/address-page.ts';
@@ -26,6 +27,8 @@ export interface FrontOptions {
   /** The installation's name: the MCP address is `/<name>`. */
   name: string;
   installation: Installation;
+  /** Who a bearer token belongs to (the users file, or one local person). */
+  signIn: SignIn;
   tools: readonly ToolDefinition[];
   log: Logger;
   /**
@@ -62,9 +65,9 @@ interface CallerExtra {
  */
 export function createFront(options: FrontOptions): Front {
   const { name, installation, log } = options;
-  const host = installation.host;
+  const { signIn } = options;
   const mcpPath = `/${name}`;
-  const authenticate = cachedAuthenticate((token) => host.authenticate(token), accessTtlMs);
+  const authenticate = cachedAuthenticate((token) => signIn.authenticate(token), accessTtlMs);
   const metadataPaths = new Set([`/.well-known/oauth-protected-resource${mcpPath}`, '/.well-known/oauth-protected-resource']);
   const mcp: McpHttpHandler = createMcpHandler(
     async ({ authInfo }) => {
@@ -91,7 +94,7 @@ export function createFront(options: FrontOptions): Front {
   async function answerMcp(request: Request, resourceUrl: URL): Promise<Response> {
 
     const token = bearerToken(request.headers.get('authorization'));
-    if (host.requiresToken && token === undefined) return unauthorizedResponse(resourceUrl, false);
+    if (signIn.requiresToken && token === undefined) return unauthorizedResponse(resourceUrl, false);
     const access = await authenticate(token);
     if (!access) return unauthorizedResponse(resourceUrl, token !== undefined);
 
@@ -119,11 +122,11 @@ export function createFront(options: FrontOptions): Front {
 
       if (path === mcpPath) {
         if (request.method === 'GET' && wantsHtml(request)) {
-          return html(addressPage({ name, url: resourceUrl.href, requiresToken: host.requiresToken }));
+          return html(addressPage({ name, url: resourceUrl.href, requiresToken: signIn.requiresToken }));
         }
         return serveMcp(request, resourceUrl);
       }
-      if (metadataPaths.has(path) && host.requiresToken) {
+      if (metadataPaths.has(path) && signIn.requiresToken) {
         if (request.method !== 'GET' && request.method !== 'HEAD') return new Response('Method not allowed.', { status: 405, headers: { allow: 'GET' } });
         return new Response(JSON.stringify(protectedResourceMetadata(resourceUrl, name)), {
           headers: { 'content-type': 'application/json', 'access-control-allow-origin': '*', 'cache-control': 'max-age=3600' },

@@ -3,7 +3,8 @@
 import { CLIENT_INFO_META_KEY, McpServer, type CallToolResult, type ServerContext, type StandardSchemaV1, type StandardSchemaWithJSON, type Tool } from '@modelcontextprotocol/server';
 import { catalogueFor, type Catalogue, type CatalogueRepo } from '../catalogue/catalogue.ts';
 import type { Access } from '../repo-host/person.ts';
-import { IndexUnavailableError, type Installation } from './installation.ts';
+import { IndexUnavailableError } from './index-unavailable-error.ts';
+import type { Installation } from './installation.ts';
 import type { Logger } from './log.ts';
 import { serverInfo } from './server-info.ts';
 import type { ToolContext, ToolDefinition, Vault } from './tool.ts';

@@ -11,7 +11,9 @@ import { openTestDatabase } from '../../test/support/test-database.ts';
 import { removeRepo, syncRepo } from '../note-index/indexer.ts';
 import type { SqlClient } from '../note-index/sql-client.ts';
 import { LocalRepoHost } from '../repo-host/local/local-repo-host.ts';
-import { IndexUnavailableError, Installation } from './installation.ts';
+import { ChangesPoll } from '../repo-host/local/changes-poll.ts';
+import { IndexUnavailableError } from './index-unavailable-error.ts';
+import { Installation } from './installation.ts';
 import { silentLogger } from './log.ts';
 
 /** Waits until `condition` holds, checking every 50 ms; fails after `ms` (generous: no timing is asserted). */
@@ -46,7 +48,7 @@ describe('Installation', () => {
     makeRepo(join(dir.path, 'plain'), [{ message: 'Start', files: { 'readme.md': '# Plain\n' } }]);
     host = new LocalRepoHost({ reposDir: dir.path });
     logged = capturedLog();
-    installation = Installation.open({ name: 'test', host, sql, pollIntervalMs: 50, log: logged.log });
+    installation = Installation.open({ name: 'test', host, sql, changes: new ChangesPoll({ intervalMs: 50 }), log: logged.log });
     await installation.start();
   });
 
@@ -108,10 +110,10 @@ describe('Installation', () => {
     expect(vaults.get('notes')?.config.settings.summary).toBe('Changed.');
   });
 
-  test('a commit made through the tools’ host is seen by the next refresh, without waiting', async () => {
+  test('a commit made through a tool’s host is seen by the next refresh, without waiting', async () => {
     const head = (await host.listRepos()).find((repo) => repo.name === 'notes')!.head;
     await installation.refresh('notes', { force: true });
-    const result = await installation.toolHost.commit('notes', {
+    const result = await (await installation.contextFor((await host.authenticate(undefined))!, null)).host.commit('notes', {
       parent: head,
       files: [{ path: 'e.md', content: Buffer.from('# E\n') }],
       author: { login: 'alice', name: alice.name, email: alice.email },
@@ -122,10 +124,21 @@ describe('Installation', () => {
     expect(await installation.index.notePaths('notes')).toContain('e.md');
   });
 
+  test('a tool’s context holds repository access bound to the caller: no credential, no sign-in, no close', async () => {
+    const access = (await host.authenticate(undefined))!;
+    const ctx = await installation.contextFor(access, null);
+    expect(Object.keys(ctx.access).sort()).toEqual(['person', 'read', 'write']);
+    for (const member of ['authenticate', 'requiresToken', 'close']) expect(member in ctx.host, member).toBe(false);
+    // @ts-expect-error: a tool's host has no close.
+    expect(ctx.host.close).toBeUndefined();
+    // One host per caller across calls, so what tools keep per host (write queues, listings) lasts.
+    expect((await installation.contextFor(access, 'Other Client')).host).toBe(ctx.host);
+  });
+
   test('an own commit goes into the index from its own files, and the poll then finds nothing left to do', async () => {
     const head = (await host.listRepos()).find((repo) => repo.name === 'notes')!.head;
     await installation.refresh('notes', { force: true });
-    const result = await installation.toolHost.commit('notes', {
+    const result = await (await installation.contextFor((await host.authenticate(undefined))!, null)).host.commit('notes', {
       parent: head,
       files: [
         { path: 'b.md', content: Buffer.from('# B, changed\n') },
@@ -152,7 +165,7 @@ describe('Installation', () => {
     // A fresh index: the installation of beforeEach is closed and its repositories forgotten.
     await installation.close();
     for (const name of ['notes', 'plain']) await removeRepo(sql, name);
-    installation = Installation.open({ name: 'test', host, sql, pollIntervalMs: 50, log: silentLogger() });
+    installation = Installation.open({ name: 'test', host, sql, changes: new ChangesPoll({ intervalMs: 50 }), log: silentLogger() });
     await installation.startInBackground();
     const access = (await host.authenticate(undefined))!;
     const vaults = await installation.vaultsFor(access);

@@ -29,10 +29,15 @@ export interface RepoChoice {
  * read, not even its name").
  */
 export interface ToolContext {
-  access: Access;
+  /** The caller and their rights; without their credential, which only `host` sends along. */
+  access: Omit<Access, 'credential'>;
   /** The readable repositories by name, sorted by name. */
   vaults: ReadonlyMap<string, Vault>;
   index: NoteIndex;
+  /**
+   * Repository access bound to the caller (repo-host/caller-repo-host.ts): a commit carries
+   * the caller's credential to the host. No sign-in, no `close`: those are not a tool's.
+   */
   host: RepoHost;
   /** The MCP client's name from `initialize`, when known: goes into commit subjects. */
   clientName: string | null;

@@ -16,6 +16,7 @@ import { loadUsersFile, type UsersFile } from '../config/users-file.ts';
 import { createFront, listenFront, loopbackHostnames } from '../front/http-front.ts';
 import { allTools } from '../instance/all-tools.ts';
 import { Installation, type IndexProgress } from '../instance/installation.ts';
+import { InProcessQueue } from '../jobs/in-process-queue.ts';
 import type { Logger } from '../instance/log.ts';
 import type { ToolDefinition } from '../instance/tool.ts';
 import { startMatchPool } from '../instance/tools/match-pool.ts';
@@ -23,7 +24,9 @@ import { migrate } from '../note-index/migrate.ts';
 import { openPglite } from '../note-index/pglite-client.ts';
 import { openPostgres } from '../note-index/postgres-client.ts';
 import type { SqlClient } from '../note-index/sql-client.ts';
+import { ChangesPoll } from '../repo-host/local/changes-poll.ts';
 import { LocalRepoHost } from '../repo-host/local/local-repo-host.ts';
+import type { SignIn } from '../repo-host/sign-in.ts';
 import { lockIndexDir, type IndexLock } from './index-lock.ts';
 import { processLogger } from './logger.ts';
 
@@ -48,6 +51,8 @@ export interface LocalInstallation {
   name: string;
   installation: Installation;
   host: LocalRepoHost;
+  /** Who a bearer token belongs to: the users file, or one local person. */
+  signIn: SignIn;
   users: UsersFile | null;
   /** A sentence for the operator when the index is not the persistent one (e.g. it was in use). */
   indexNote: string | null;
@@ -78,7 +83,7 @@ export function installationName(settings: LocalSettings): string {
 /**
  * Opens the installation: the users file, the repository host, the index (migrated) and
  * the Installation, then indexes every repository (`onProgress` reports it). `poll: false`
- * leaves the background poll off (the `index` command). Throws an Error with a sentence
+ * leaves the poll of the repositories off (the `index` command). Throws an Error with a sentence
  * for the operator when the folder, the users file or the database is not usable.
  *
  * `childBuildFiles`: a new PGlite index whose first build has at least this many files is
@@ -102,7 +107,8 @@ export async function openLocalInstallation(
   let installation: Installation | null = null;
   try {
     await migrate(index.sql);
-    installation = Installation.open({ name, host, sql: index.sql, log, ...(options.matchBudgetMs !== undefined ? { matchBudgetMs: options.matchBudgetMs } : {}) });
+    // Changes arrive by polling the work trees and branch heads; index updates run as jobs in this process.
+    installation = Installation.open({ name, host, sql: index.sql, log, changes: new ChangesPoll(), queue: new InProcessQueue(), ...(options.matchBudgetMs !== undefined ? { matchBudgetMs: options.matchBudgetMs } : {}) });
     await installation.start({ ...(options.onProgress ? { onProgress: options.onProgress } : {}), poll: options.poll ?? true });
   } catch (error) {
     await installation?.close();
@@ -115,6 +121,8 @@ export async function openLocalInstallation(
     name,
     installation: opened,
     host,
+    // The local adapter answers sign-in itself (its users file), beside repository access.
+    signIn: host,
     users,
     indexNote: index.note,
     async close() {
@@ -168,6 +176,7 @@ export async function serveLocal(
     const front = createFront({
       name: local.name,
       installation: local.installation,
+      signIn: local.signIn,
       tools: options.tools ?? allTools,
       log,
       allowedHostnames: wildcard ? 'any' : isLoopback(settings.hostname) ? [] : [hostnameForHeader(settings.hostname)],

@@ -10,11 +10,12 @@ import { loadUsersFile, type UsersFile } from '../config/users-file.ts';
 import { allTools } from '../instance/all-tools.ts';
 import { catalogueRepos, createCatalogueServer, createVaultServer } from '../instance/create-server.ts';
 import { indexProgressLog } from '../instance/index-progress-log.ts';
-import { IndexUnavailableError, readVaults } from '../instance/installation.ts';
+import { IndexUnavailableError } from '../instance/index-unavailable-error.ts';
+import { readVaults } from '../instance/read-vaults.ts';
 import type { Logger } from '../instance/log.ts';
 import { startMatchPool } from '../instance/tools/match-pool.ts';
 import type { Access } from '../repo-host/person.ts';
-import type { RepoHost } from '../repo-host/repo-host.ts';
+import type { SignIn } from '../repo-host/sign-in.ts';
 import { LocalRepoHost } from '../repo-host/local/local-repo-host.ts';
 import { installationName, openLocalInstallation, type LocalInstallation, type LocalSettings } from './local.ts';
 import { processLogger } from './logger.ts';
@@ -76,14 +77,14 @@ export async function serveLocalStdio(settings: StdioSettings, options: { log?: 
     if (vaults === null) {
       // Open already (or the folder could not be read early): the installation answers everything.
       const opened = local ?? (await installation());
-      return createVaultServer({ installation: opened.installation, access: await accessOf(opened.host, token), tools: allTools, log });
+      return createVaultServer({ installation: opened.installation, access: await accessOf(opened.signIn, token), tools: allTools, log });
     }
     let access: Promise<Access> | null = null;
     return createCatalogueServer({
       catalogue: catalogueFor(allTools, catalogueRepos(vaults)),
       context: async (clientName) => {
         const opened = await installation();
-        access ??= accessOf(opened.host, token);
+        access ??= accessOf(opened.signIn, token);
         return opened.installation.contextFor(await access, clientName);
       },
       log,
@@ -113,8 +114,8 @@ export async function serveLocalStdio(settings: StdioSettings, options: { log?: 
 }
 
 /** The access of the person `token` names (the local person without a users file). */
-async function accessOf(host: RepoHost, token: string | undefined): Promise<Access> {
-  const access = await host.authenticate(token);
+async function accessOf(signIn: SignIn, token: string | undefined): Promise<Access> {
+  const access = await signIn.authenticate(token);
   if (!access) throw new Error('The person chosen with --as is no longer in the users file.');
   return access;
 }

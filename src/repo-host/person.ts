@@ -1,4 +1,4 @@
-// Who is calling, and what they may touch: the answer of RepoHost.authenticate.
+// Who is calling, and what they may touch: the answer of SignIn.authenticate (sign-in.ts).
 
 /**
  * A signed-in person. `name` and `email` become the author of every commit they cause
@@ -22,4 +22,11 @@ export interface Access {
   read: ReadonlySet<string>;
   /** Names of the installation's repositories this person can write. */
   write: ReadonlySet<string>;
+  /**
+   * The credential this person signed in with, which their writes carry to the host
+   * (`Change.credential`): hosted, their GitHub token; locally, their bearer token from the
+   * users file, or null for the one local person. Absent: null. A tool never sees it: its
+   * ToolContext leaves it out, and only the host bound to the caller sends it along.
+   */
+  credential?: string | null;
 }

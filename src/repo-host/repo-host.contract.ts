@@ -15,9 +15,15 @@ export interface ContractRepo {
   commits: FixtureCommit[];
 }
 
-/** What an adapter's factory gives the contract: the host over exactly those repositories, and how to clean up. */
+/**
+ * What an adapter's factory gives the contract: the host over exactly those repositories
+ * (with its `close`, which stops its background work: the adapter's own, not the port's), and
+ * how to clean up.
+ */
 export interface ContractHost {
-  host: RepoHost;
+  host: RepoHost & { close(): Promise<void> };
+  /** A caller's credential that may write every contract repository (hosted: a person's token); default: a made-up one (the local adapter checks none). */
+  credential?: string;
   cleanup: () => Promise<void>;
 }
 
@@ -75,7 +81,7 @@ export function describeRepoHostContract(name: string, makeHost: (repos: Contrac
   describe(`RepoHost contract: ${name}`, () => {
     describe('reading', () => {
       let made: ContractHost;
-      let host: RepoHost;
+      let host: ContractHost['host'];
       beforeAll(async () => {
         made = await makeHost(contractRepos());
         host = made.host;
@@ -170,7 +176,7 @@ export function describeRepoHostContract(name: string, makeHost: (repos: Contrac
 
     describe('committing', () => {
       let made: ContractHost;
-      let host: RepoHost;
+      let host: ContractHost['host'];
       beforeAll(async () => {
         made = await makeHost(contractRepos());
         host = made.host;
@@ -330,7 +336,7 @@ export function describeRepoHostContract(name: string, makeHost: (repos: Contrac
 
     describe('blob sizes', () => {
       let made: ContractHost;
-      let host: RepoHost;
+      let host: ContractHost['host'];
       beforeAll(async () => {
         made = await makeHost(contractRepos());
         host = made.host;
@@ -374,7 +380,7 @@ export function describeRepoHostContract(name: string, makeHost: (repos: Contrac
 
     describe('history', () => {
       let made: ContractHost;
-      let host: RepoHost;
+      let host: ContractHost['host'];
       beforeAll(async () => {
         made = await makeHost(historyRepos());
         host = made.host;
@@ -489,6 +495,33 @@ export function describeRepoHostContract(name: string, makeHost: (repos: Contrac
         expect(search.matches).toEqual([]);
         expect(await search.describe([])).toEqual([]);
         await expect(host.history('nope')).rejects.toSatisfy((error) => isVaultError(error, 'repo_not_found'));
+      });
+    });
+
+    describe('committing with the caller’s credential', () => {
+      let made: ContractHost;
+      beforeAll(async () => {
+        made = await makeHost(contractRepos());
+      });
+      afterAll(async () => {
+        await made.host.close();
+        await made.cleanup();
+      });
+
+      it('lands a change that carries the caller’s credential, authored by the change’s author', async () => {
+        const { host } = made;
+        const head = (await host.listRepos()).find((repo) => repo.name === 'handbook')!.head;
+        const result = await host.commit('handbook', {
+          parent: head,
+          files: [{ path: 'onboarding/second-week.md', content: Buffer.from('# Second week\n') }],
+          author: ada,
+          message: 'Add the second week',
+          credential: made.credential ?? 'contract-caller-credential',
+        });
+        if (!result.ok) throw new Error(`the commit was refused: ${result.conflict}`);
+        const { gitDir } = await host.mirror('handbook');
+        expect(gitIn(gitDir, ['log', '-1', '--format=%an <%ae>%n%s', result.commit])).toBe(`${ada.name} <${ada.email}>\nAdd the second week`);
+        expect((await host.readFile('handbook', 'onboarding/second-week.md'))?.toString('utf8')).toBe('# Second week\n');
       });
     });
   });

@@ -1,7 +1,7 @@
 // The RepoHost port: everything the core needs from where the repositories live.
 // Local adapter: Git repositories in a folder (repo-host/local). Hosted: a GitHub App (later).
 import type { RepoHistory } from './history.ts';
-import type { Access, Person } from './person.ts';
+import type { Person } from './person.ts';
 
 /** One repository of the installation, as the host lists it. */
 export interface RepoInfo {
@@ -76,26 +76,28 @@ export interface Change {
   files: FileChange[];
   author: Person;
   message: string;
+  /**
+   * The caller's credential the host writes with: hosted, the person's GitHub token, so
+   * GitHub checks their rights and names them as the author; locally, their bearer token or
+   * null (the local adapter writes with no credential: the users file was checked at sign-in).
+   * Set by the host bound to the caller (caller-repo-host.ts) over whatever a tool put here;
+   * absent only for a commit of the installation itself (none yet) or of a test.
+   */
+  credential?: string | null;
 }
 
 /** What a commit attempt gave: the new commit, or `conflict` when the head had moved. */
 export type CommitResult = { ok: true; commit: string } | { ok: false; conflict: 'head_moved' | 'worktree_dirty'; head: string | null; path?: string };
 
 /**
- * The port. Errors: methods throw `VaultError('repo_not_found')` for a name the
- * installation does not have; anything else unexpected is a plain Error.
+ * The port, repository side. Sign-in is its own port (sign-in.ts); starting and stopping
+ * an adapter is its composition root's business (src/main/), so no tool can reach either.
+ * Errors: methods throw `VaultError('repo_not_found')` for a name the installation does
+ * not have; anything else unexpected is a plain Error.
  */
 export interface RepoHost {
   /** Every repository of the installation, sorted by name. */
   listRepos(): Promise<RepoInfo[]>;
-  /**
-   * Who a bearer token belongs to and what they may read and write; null for an unknown
-   * or missing token. The local adapter without a users file answers every call (token or
-   * none) with its one person, who reads and writes everything.
-   */
-  authenticate(token: string | undefined): Promise<Access | null>;
-  /** Whether a bearer token is required at all (false: local single-person mode). */
-  readonly requiresToken: boolean;
   /** Brings the local mirror up to date (a no-op locally) and says where it is. */
   mirror(repo: string): Promise<Mirror>;
   /**
@@ -128,8 +130,6 @@ export interface RepoHost {
    * change was prepared from.
    */
   commit(repo: string, change: Change, preparedFrom?: ReadonlyMap<string, string | null>): Promise<CommitResult>;
-  /** Stops background work (watchers, timers). */
-  close(): Promise<void>;
   /**
    * The size in bytes of each blob the repository's object store holds, by id (an id asked
    * twice appears once); ids it does not hold, or that name another kind of object (a tree, a

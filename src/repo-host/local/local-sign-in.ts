@@ -50,7 +50,7 @@ export class LocalSignIn {
     const names = await this.repoNames();
     if (this.users === null) {
       const all = new Set(names);
-      return { person: await this.onePerson(), read: all, write: new Set(all) };
+      return { person: await this.onePerson(), read: all, write: new Set(all), credential: null };
     }
     if (token === undefined || token === '') return null;
     // Compare against every user, always, in constant time per comparison: no early exit
@@ -64,7 +64,7 @@ export class LocalSignIn {
     const pick = (list: readonly string[]) => new Set(list.includes('*') ? names : names.filter((name) => list.includes(name)));
     const write = pick(match.write);
     const read = new Set([...pick(match.read), ...write]);
-    return { person: { login: match.login, name: match.name, email: match.email }, read, write };
+    return { person: { login: match.login, name: match.name, email: match.email }, read, write, credential: token };
   }
 
   /**

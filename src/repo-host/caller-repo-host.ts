@@ -1,0 +1,49 @@
+// Repository access bound to one caller (DESIGN.md "Ports and adapters", rules of the seam;
+// CONVENTIONS.md 12): what a tool's handler gets in place of the installation's own host.
+import type { Change, CommitResult, RepoHost } from './repo-host.ts';
+
+/** Told after each commit that landed through a bound host: the repository, the change and the new commit (40 hex digits). */
+export type OnCommitted = (repo: string, change: Change, commit: string) => void;
+
+/**
+ * Members of an adapter that no caller may reach through a bound host, even when the adapter
+ * object has them: the sign-in side (sign-in.ts), which the local adapter answers beside its
+ * repositories, and stopping the adapter (its composition root's business).
+ */
+const notForCallers: ReadonlySet<string> = new Set(['authenticate', 'requiresToken', 'close']);
+
+/**
+ * `host` as one caller uses it: every repository operation is the host's own, except that
+ * `commit` sends `credential` along with the change (the hosted adapter writes with it, so
+ * upstream checks the caller's rights; a credential a tool put in the change is replaced)
+ * and, once the commit has landed, tells `onCommitted`. The sign-in side and `close` are not
+ * there (`undefined`, and `in` says false), and no data member of the adapter is either.
+ *
+ * A Proxy forwards the other operations by name, so an operation added to the RepoHost port
+ * reaches callers with no edit here. Each call of this function makes a new object: callers
+ * that key state by the host object (write queues, listings) should keep one per caller.
+ */
+export function bindToCaller(host: RepoHost, credential: string | null, onCommitted?: OnCommitted): RepoHost {
+  const commit: RepoHost['commit'] = async (repo, change, ...rest): Promise<CommitResult> => {
+    const result = await host.commit(repo, { ...change, credential }, ...rest);
+    if (result.ok) onCommitted?.(repo, change, result.commit);
+    return result;
+  };
+  const forwarded = new Map<string, unknown>([['commit', commit]]);
+  const operation = (key: string | symbol): unknown => {
+    if (typeof key !== 'string' || notForCallers.has(key)) return undefined;
+    if (forwarded.has(key)) return forwarded.get(key);
+    const value: unknown = Reflect.get(host, key);
+    if (typeof value !== 'function') return undefined;
+    const bound: unknown = value.bind(host);
+    forwarded.set(key, bound);
+    return bound;
+  };
+  return new Proxy(Object.create(null) as RepoHost, {
+    get: (_target, key) => operation(key),
+    has: (_target, key) => operation(key) !== undefined,
+    set: () => false,
+    defineProperty: () => false,
+    deleteProperty: () => false,
+  });
+}
