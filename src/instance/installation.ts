@@ -482,5 +482,18 @@ function withCommitHook(host: RepoHost, onCommitted: (repo: string, change: Chan
       return result;
     },
     close: () => host.close(),
+    head: (repo) => host.head(repo),
+    currentFiles: (repo, head, paths) => host.currentFiles(repo, head, paths),
+    filesAt: (repo, commit, paths) => host.filesAt(repo, commit, paths),
+    keepsUncommittedChanges: (repo) => host.keepsUncommittedChanges(repo),
+    pathReadsAreCheap: (repo) => host.pathReadsAreCheap(repo),
+    folderEntries: (repo, head, folder) => host.folderEntries(repo, head, folder),
+    foldsCase: (repo) => host.foldsCase(repo),
+    linksOnPaths: (repo, head, paths) => host.linksOnPaths(repo, head, paths),
+    lastCommit: (repo, at, path) => host.lastCommit(repo, at, path),
+    describeConflict: (repo, from, to, paths) => host.describeConflict(repo, from, to, paths),
+    commitsTouching: (repo, from, to, path) => host.commitsTouching(repo, from, to, path),
+    fileTimes: (repo, at) => host.fileTimes(repo, at),
+    fileSizes: (repo, at) => host.fileSizes(repo, at),
   };
 }

@@ -23,6 +23,14 @@ import { isWritableInside, readAsGitSeesIt, readWorkTreeEntry, readWorkTreeFile 
 import { WorkTreeWatch } from './work-tree-watch.ts';
 import { WorkTreeWrite, type DiskBefore } from './work-tree-write.ts';
 import { writeIndexEntries, type IndexEntry } from './write-index-entries.ts';
+import type { BlobFile, CommitLine, ConflictDescription, FileTimes, FolderEntry, LinkOnPath } from '../repo-host.ts';
+import { headCommit } from '../git/head-commit.ts';
+import { commitsTouching, describeConflict, lastCommit } from './commit-log.ts';
+import { fileSizes, fileTimes } from './file-times.ts';
+import { currentFiles, filesAt } from './files-at.ts';
+import { folderEntries } from './folder-entries.ts';
+import { foldsCase } from './folds-case.ts';
+import { linksOnPaths } from './links-on-paths.ts';
 
 /** Options of {@link LocalRepoHost}. */
 export interface LocalRepoHostOptions {
@@ -942,6 +950,60 @@ export class LocalRepoHost implements RepoHost {
       return DEFAULT_PERSON;
     })();
     return this.localPerson;
+  }
+
+  // Reads for the write flow and the tools: each delegates to the file that holds it.
+
+  async head(repoName: string): Promise<string | null> {
+    return headCommit((await this.mirror(repoName)).gitDir);
+  }
+
+  async currentFiles(repoName: string, head: string | null, paths: readonly string[]): Promise<Map<string, BlobFile | null>> {
+    return currentFiles(await this.mirror(repoName), head, paths, (path) => this.readFile(repoName, path));
+  }
+
+  async filesAt(repoName: string, commit: string | null, paths: readonly string[]): Promise<Map<string, BlobFile>> {
+    return filesAt((await this.mirror(repoName)).gitDir, commit, paths);
+  }
+
+  async keepsUncommittedChanges(repoName: string): Promise<boolean> {
+    return (await this.mirror(repoName)).workTree !== null;
+  }
+
+  async pathReadsAreCheap(repoName: string): Promise<boolean> {
+    return (await this.mirror(repoName)).workTree !== null;
+  }
+
+  async folderEntries(repoName: string, head: string | null, folder: string): Promise<FolderEntry[]> {
+    return folderEntries(await this.mirror(repoName), head, folder);
+  }
+
+  async foldsCase(repoName: string): Promise<boolean> {
+    return foldsCase(await this.mirror(repoName));
+  }
+
+  async linksOnPaths(repoName: string, head: string | null, paths: readonly string[]): Promise<Map<string, LinkOnPath>> {
+    return linksOnPaths(await this.mirror(repoName), head, paths);
+  }
+
+  async lastCommit(repoName: string, at: string, path: string): Promise<string | null> {
+    return lastCommit((await this.mirror(repoName)).gitDir, at, path);
+  }
+
+  async describeConflict(repoName: string, from: string, to: string, paths: readonly string[]): Promise<ConflictDescription> {
+    return describeConflict((await this.mirror(repoName)).gitDir, from, to, paths);
+  }
+
+  async commitsTouching(repoName: string, from: string | null, to: string, path: string): Promise<CommitLine[]> {
+    return commitsTouching((await this.mirror(repoName)).gitDir, from, to, path);
+  }
+
+  async fileTimes(repoName: string, at: string): Promise<Map<string, FileTimes>> {
+    return fileTimes((await this.mirror(repoName)).gitDir, at);
+  }
+
+  async fileSizes(repoName: string, at: string): Promise<Map<string, number>> {
+    return fileSizes((await this.mirror(repoName)).gitDir, at);
   }
 }
 
