@@ -115,7 +115,10 @@ describe('commitChange', () => {
           await read.files(['n.md']);
           return { files: [{ path: 'n.md', content: Buffer.from('b\n') }], result: null };
         });
-        const outside = commitOutside(fixture, { 'o.md': 'outside\n' }, 'Outside');
+        // Another writer (through the host itself, so bare repositories take part too).
+        const landed = await host.commit('notes', { parent: own.commit, files: [{ path: 'o.md', content: Buffer.from('outside\n') }], author: ctx.access.person, message: 'Outside' });
+        if (!landed.ok) throw new Error('the outside commit was refused');
+        const outside = landed.commit;
         events.length = 0;
         const heads: Array<string | null> = [];
         const done = await commitChange({ ...ctx, host: watched }, 'notes', { tool: 'edit_note', summary: 'Again' }, async (read) => {
