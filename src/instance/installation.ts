@@ -7,7 +7,7 @@ import { createNoteIndex, type NoteIndex } from '../note-index/note-index.ts';
 import type { SqlClient } from '../note-index/sql-client.ts';
 import { isVaultError } from '../vault-error.ts';
 import type { Access } from '../repo-host/person.ts';
-import type { Change, CommitResult, FileChange, RepoHost } from '../repo-host/repo-host.ts';
+import { contentAfter, type Change, type CommitResult, type FileChange, type RepoHost } from '../repo-host/repo-host.ts';
 import type { RepoChoice, ToolContext, Vault } from './tool.ts';
 import type { Logger } from './log.ts';
 
@@ -416,8 +416,8 @@ export class Installation {
     const state = this.repos.get(repo);
     if (!state) return;
     state.commits += 1;
-    // The index holds notes as read_note shows them: in a work tree, with the person's uncommitted text.
-    const files = change.files.map((file) => (file.content === null || file.workTreeContent === undefined ? file : { path: file.path, content: file.workTreeContent }));
+    // The index holds notes as read_note shows them: the current state, uncommitted text included.
+    const files = change.files.map((file) => ({ path: file.path, content: contentAfter(file) }));
     state.pending.push({ head: commit, files });
   }
 

@@ -59,11 +59,20 @@ export interface FileChange {
   path: string;
   content: Buffer | null;
   /**
-   * In a repository with a work tree: what the file there gets when that differs from the
-   * committed `content` (the same change made on the person's uncommitted text, which stays
-   * uncommitted); absent: `content`. A repository without a work tree ignores it.
+   * Where the host keeps uncommitted changes (locally, a work tree): what the file there gets
+   * when that differs from the committed `content` (the same change made on the person's
+   * uncommitted text, which stays uncommitted); absent: `content`. A host whose current state
+   * is always the head's tree (RepoHost.keepsUncommittedChanges false) ignores it.
    */
-  workTreeContent?: Buffer;
+  currentContent?: Buffer;
+}
+
+/**
+ * What the current state holds at `file.path` once the change is committed: `currentContent`
+ * where given (uncommitted edits kept around the change), else `content`; null: deleted.
+ */
+export function contentAfter(file: FileChange): Buffer | null {
+  return file.content !== null && file.currentContent !== undefined ? file.currentContent : file.content;
 }
 
 /**

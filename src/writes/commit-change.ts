@@ -347,7 +347,7 @@ async function onBranchHead(host: RepoHost, repo: string, read: WriteRead, files
       whole.push(file.path);
       out.push({ path: file.path, content: file.content });
     } else {
-      out.push({ path: file.path, content: committed, workTreeContent: file.content });
+      out.push({ path: file.path, content: committed, currentContent: file.content });
     }
   }
   const notes: string[] = [];

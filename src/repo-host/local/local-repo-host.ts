@@ -23,7 +23,7 @@ import { isWritableInside, readAsGitSeesIt, readWorkTreeEntry, readWorkTreeFile 
 import { WorkTreeWatch } from './work-tree-watch.ts';
 import { WorkTreeWrite, type DiskBefore } from './work-tree-write.ts';
 import { writeIndexEntries, type IndexEntry } from './write-index-entries.ts';
-import type { BlobFile, CommitLine, ConflictDescription, FileTimes, FolderEntry, LinkOnPath } from '../repo-host.ts';
+import { contentAfter, type BlobFile, type CommitLine, type ConflictDescription, type FileTimes, type FolderEntry, type LinkOnPath } from '../repo-host.ts';
 import { headCommit } from '../git/head-commit.ts';
 import { commitsTouching, describeConflict, lastCommit } from './commit-log.ts';
 import { fileSizes, fileTimes } from './file-times.ts';
@@ -1053,7 +1053,7 @@ function diskDiffers(change: Change, before: ReadonlyMap<string, DiskBefore>): b
 
 /** What the work-tree file gets: the committed content, unless the change carries the person's uncommitted text around it. */
 function onDisk(file: FileChange): Buffer | null {
-  return file.content !== null && file.workTreeContent !== undefined ? file.workTreeContent : file.content;
+  return contentAfter(file);
 }
 
 /** VaultError `exists`: something at `path` (or on the way to it) that the change must not replace. */
