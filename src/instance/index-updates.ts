@@ -4,7 +4,7 @@ import { applyCommittedFiles, removeRepo, syncRepo } from '../note-index/indexer
 import type { SqlClient } from '../note-index/sql-client.ts';
 import type { Queue } from '../jobs/queue.ts';
 import type { ChangeNotice } from '../repo-host/changes.ts';
-import type { Change, FileChange, RepoHost } from '../repo-host/repo-host.ts';
+import { contentAfter, type Change, type FileChange, type RepoHost } from '../repo-host/repo-host.ts';
 import { isVaultError } from '../vault-error.ts';
 import type { FailureReports } from './failure-reports.ts';
 import type { Logger } from './log.ts';
@@ -134,7 +134,7 @@ export class IndexUpdates {
     if (!state) return;
     state.commits += 1;
     // The index holds notes as read_note shows them: in a work tree, with the person's uncommitted text.
-    const files = change.files.map((file) => (file.content === null || file.workTreeContent === undefined ? file : { path: file.path, content: file.workTreeContent }));
+    const files = change.files.map((file) => ({ path: file.path, content: contentAfter(file) }));
     state.pending.push({ head: commit, files });
   }
 

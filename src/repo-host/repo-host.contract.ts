@@ -524,6 +524,136 @@ export function describeRepoHostContract(name: string, makeHost: (repos: Contrac
         expect((await host.readFile('handbook', 'onboarding/second-week.md'))?.toString('utf8')).toBe('# Second week\n');
       });
     });
+
+    describe('reads for writes and tools', () => {
+      let made: ContractHost;
+      let host: ContractHost['host'];
+      beforeAll(async () => {
+        made = await makeHost(contractRepos());
+        host = made.host;
+      });
+      afterAll(async () => {
+        await host.close();
+        await made.cleanup();
+      });
+
+      /** Commits `files` (content strings) on top of the current head of `repo`; the new commit. */
+      async function commitFiles(repo: string, message: string, files: Record<string, string>): Promise<string> {
+        const parent = await host.head(repo);
+        const result = await host.commit(repo, { parent, author: ada, message, files: Object.entries(files).map(([path, content]) => ({ path, content: Buffer.from(content) })) });
+        if (!result.ok) throw new Error(`commit refused: ${result.conflict}`);
+        return result.commit;
+      }
+
+      it('gives the head as listRepos and snapshot do, null for an empty repository, and the new head after a commit', async () => {
+        const listed = await host.listRepos();
+        expect(await host.head('projects')).toBe(listed.find((repo) => repo.name === 'projects')!.head);
+        expect(await host.head('projects')).toBe((await host.snapshot('projects')).head);
+        expect(await host.head('empty')).toBeNull();
+        const commit = await commitFiles('handbook', 'Head moves', { 'head/moves.md': 'x\n' });
+        expect(await host.head('handbook')).toBe(commit);
+        await expect(host.head('nope')).rejects.toSatisfy((e: unknown) => isVaultError(e, 'repo_not_found'));
+      });
+
+      it('reads current files with their blob ids, every path a key, absent ones null', async () => {
+        const head = await host.head('projects');
+        const files = await host.currentFiles('projects', head, ['README.md', 'binary.bin', awkwardNames[5], 'missing.md']);
+        expect([...files.keys()]).toEqual(['README.md', 'binary.bin', awkwardNames[5], 'missing.md']);
+        expect(files.get('README.md')).toEqual({ oid: blobId(Buffer.from('# Projects\n')), content: Buffer.from('# Projects\n') });
+        expect(files.get('binary.bin')?.content).toEqual(Buffer.from([0, 1, 2, 255, 0, 10, 13]));
+        expect(files.get(awkwardNames[5])?.content.toString()).toBe(`# ${awkwardNames[5]}\n`);
+        expect(files.get('missing.md')).toBeNull();
+        expect((await host.currentFiles('empty', null, ['a.md'])).get('a.md')).toBeNull();
+      });
+
+      it('reads files at a given commit, leaving absent paths out', async () => {
+        const before = (await host.head('handbook'))!;
+        const after = await commitFiles('handbook', 'Change first week', { 'onboarding/first-week.md': '# First week\n\nNew.\n' });
+        const old = await host.filesAt('handbook', before, ['onboarding/first-week.md', 'onboarding', 'missing.md']);
+        expect([...old.keys()]).toEqual(['onboarding/first-week.md']);
+        expect(old.get('onboarding/first-week.md')!.content.toString()).toBe('# First week\n');
+        expect(old.get('onboarding/first-week.md')!.oid).toBe(blobId(Buffer.from('# First week\n')));
+        expect((await host.filesAt('handbook', after, ['onboarding/first-week.md'])).get('onboarding/first-week.md')!.content.toString()).toBe('# First week\n\nNew.\n');
+        expect((await host.filesAt('empty', null, ['a.md'])).size).toBe(0);
+      });
+
+      it('answers its lookup choices as booleans, and folds no case on a case-sensitive checkout', async () => {
+        expect(typeof (await host.keepsUncommittedChanges('projects'))).toBe('boolean');
+        expect(typeof (await host.pathReadsAreCheap('projects'))).toBe('boolean');
+        expect(await host.foldsCase('projects')).toBe(false);
+      });
+
+      it('lists the entries directly in a folder, sorted, and none for a missing folder or a file', async () => {
+        const head = await host.head('projects');
+        const root = await host.folderEntries('projects', head, '');
+        expect(root.filter((entry) => ['README.md', 'active', 'binary.bin', 'many'].includes(entry.path))).toEqual([
+          { path: 'README.md', kind: 'file' },
+          { path: 'active', kind: 'folder' },
+          { path: 'binary.bin', kind: 'file' },
+          { path: 'many', kind: 'folder' },
+        ]);
+        expect(root.map((entry) => entry.path)).toEqual([...root.map((entry) => entry.path)].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)));
+        expect(root.some((entry) => entry.path === '.git')).toBe(false);
+        expect(await host.folderEntries('projects', head, 'active')).toEqual([{ path: 'active/plan.md', kind: 'file' }]);
+        expect(await host.folderEntries('projects', head, 'Café ☕')).toEqual([{ path: 'Café ☕/Crème brûlée.md', kind: 'file' }]);
+        expect(await host.folderEntries('projects', head, 'nowhere')).toEqual([]);
+        expect(await host.folderEntries('projects', head, 'README.md')).toEqual([]);
+        expect(await host.folderEntries('empty', null, '')).toEqual([]);
+      });
+
+      it('finds no symbolic link on paths that have none', async () => {
+        const head = await host.head('projects');
+        expect((await host.linksOnPaths('projects', head, ['active/plan.md', 'active/new.md', 'nowhere/x.md'])).size).toBe(0);
+        expect((await host.linksOnPaths('empty', null, ['a.md'])).size).toBe(0);
+      });
+
+      it('names the last commit that changed a file or a folder, and null for a path never committed', async () => {
+        const first = await commitFiles('handbook', 'Last commit one', { 'last/a.md': 'a\n', 'last/b.md': 'b\n' });
+        const second = await commitFiles('handbook', 'Last commit two', { 'last/b.md': 'b2\n' });
+        expect(await host.lastCommit('handbook', second, 'last/a.md')).toBe(first);
+        expect(await host.lastCommit('handbook', second, 'last/b.md')).toBe(second);
+        expect(await host.lastCommit('handbook', second, 'last')).toBe(second);
+        expect(await host.lastCommit('handbook', first, 'last/b.md')).toBe(first);
+        expect(await host.lastCommit('handbook', second, 'last/never.md')).toBeNull();
+      });
+
+      it('describes what landed between two heads, and the commits that touched one path', async () => {
+        const from = (await host.head('handbook'))!;
+        const one = await commitFiles('handbook', 'Conflict one', { 'conflict/a.md': 'a\n' });
+        const two = await commitFiles('handbook', 'Conflict two', { 'conflict/b.md': 'b\n' });
+        const described = await host.describeConflict('handbook', from, two, ['conflict/a.md', 'conflict/c.md']);
+        expect(described.commits.map((line) => [line.author, line.subject])).toEqual([
+          [ada.name, 'Conflict two'],
+          [ada.name, 'Conflict one'],
+        ]);
+        expect(two.startsWith(described.commits[0]!.shortId)).toBe(true);
+        expect(one.startsWith(described.commits[1]!.shortId)).toBe(true);
+        expect(described.changed).toEqual(['conflict/a.md']);
+        const touching = await host.commitsTouching('handbook', from, two, 'conflict/a.md');
+        expect(touching.map((line) => line.subject)).toEqual(['Conflict one']);
+        expect((await host.commitsTouching('handbook', null, two, 'conflict/b.md')).map((line) => line.subject)).toEqual(['Conflict two']);
+        expect(await host.commitsTouching('handbook', two, two, 'conflict/a.md')).toEqual([]);
+      });
+
+      it('gives each committed file its first and last commit dates, and every blob its size', async () => {
+        const head = (await host.head('projects'))!;
+        const times = await host.fileTimes('projects', head);
+        const readme = times.get('README.md')!;
+        expect(readme.ctime).toBeInstanceOf(Date);
+        expect(readme.ctime.getTime()).toBe(readme.mtime.getTime());
+        expect(times.has('many/note-0001.md')).toBe(true);
+        const first = await commitFiles('handbook', 'Times one', { 'times/t.md': '1\n' });
+        await new Promise((resolve) => setTimeout(resolve, 1100));
+        const second = await commitFiles('handbook', 'Times two', { 'times/t.md': '2\n' });
+        const t = (await host.fileTimes('handbook', second)).get('times/t.md')!;
+        expect(t.mtime.getTime()).toBeGreaterThan(t.ctime.getTime());
+        expect((await host.fileTimes('handbook', first)).get('times/t.md')!.mtime.getTime()).toBe(t.ctime.getTime());
+        const sizes = await host.fileSizes('projects', head);
+        expect(sizes.get('README.md')).toBe('# Projects\n'.length);
+        expect(sizes.get('binary.bin')).toBe(7);
+        expect(sizes.get('many/note-0010.md')).toBe(Buffer.byteLength(`# Note 10\n\n${'x'.repeat(10)}\n`));
+      });
+    });
   });
 }
 

@@ -60,11 +60,20 @@ export interface FileChange {
   path: string;
   content: Buffer | null;
   /**
-   * In a repository with a work tree: what the file there gets when that differs from the
-   * committed `content` (the same change made on the person's uncommitted text, which stays
-   * uncommitted); absent: `content`. A repository without a work tree ignores it.
+   * Where the host keeps uncommitted changes (locally, a work tree): what the file there gets
+   * when that differs from the committed `content` (the same change made on the person's
+   * uncommitted text, which stays uncommitted); absent: `content`. A host whose current state
+   * is always the head's tree (RepoHost.keepsUncommittedChanges false) ignores it.
    */
-  workTreeContent?: Buffer;
+  currentContent?: Buffer;
+}
+
+/**
+ * What the current state holds at `file.path` once the change is committed: `currentContent`
+ * where given (uncommitted edits kept around the change), else `content`; null: deleted.
+ */
+export function contentAfter(file: FileChange): Buffer | null {
+  return file.content !== null && file.currentContent !== undefined ? file.currentContent : file.content;
 }
 
 /**
@@ -138,4 +147,106 @@ export interface RepoHost {
    * without reading contents (the indexer records every file's size but reads only notes).
    */
   blobSizes(repo: string, oids: readonly string[]): Promise<Map<string, number>>;
+  /**
+   * The commit the default branch points at now, asked of the host itself (a hosted adapter
+   * asks upstream, since its mirror may be one fetch behind); null for an empty repository.
+   */
+  head(repo: string): Promise<string | null>;
+  /**
+   * The current content and blob id of each of `paths` as the state on top of `head` has it:
+   * where the host keeps uncommitted changes (locally, a work tree), the file as it is now
+   * (through a symbolic link inside the repository, as readFile reads it); elsewhere the
+   * regular file (not a link or submodule) in `head`'s tree. Every path is a key; null: absent.
+   */
+  currentFiles(repo: string, head: string | null, paths: readonly string[]): Promise<Map<string, BlobFile | null>>;
+  /** The regular files (not links or submodules) among `paths` in the tree of `commit`, with their blobs; absent paths are left out. */
+  filesAt(repo: string, commit: string | null, paths: readonly string[]): Promise<Map<string, BlobFile>>;
+  /**
+   * Whether the current state may differ from the head commit (changes not committed: locally,
+   * a work tree). False: the current state is always the head's tree (a bare or hosted repository).
+   */
+  keepsUncommittedChanges(repo: string): Promise<boolean>;
+  /**
+   * Whether reading one file by path (readFileEntry) costs less than listing the repository
+   * (locally: a work tree, read from disk); false where a listing kept until the branch moves is cheaper.
+   */
+  pathReadsAreCheap(repo: string): Promise<boolean>;
+  /**
+   * The entries directly in `folder` ('' for the root), sorted by code units: where the host
+   * keeps uncommitted changes, what is there now (untracked files too, `.git` left out; a
+   * checked-out submodule is a folder there); elsewhere the tree of `head`. Empty when the
+   * folder does not exist or is a file.
+   */
+  folderEntries(repo: string, head: string | null, folder: string): Promise<FolderEntry[]>;
+  /** Whether names that differ only in case are one file in this repository's current state (a case-insensitive checkout: `core.ignorecase`). */
+  foldsCase(repo: string): Promise<boolean>;
+  /**
+   * The paths among `paths` (normalised repository paths) that are a symbolic link or lie below
+   * one in the current state (see folderEntries; `head`'s tree where there are no uncommitted
+   * changes), each with the first link on its way. Paths without a link are left out.
+   */
+  linksOnPaths(repo: string, head: string | null, paths: readonly string[]): Promise<Map<string, LinkOnPath>>;
+  /** The newest commit reachable from `at` that changed `path` (a file or folder), 40 or 64 hex digits; null when none did. */
+  lastCommit(repo: string, at: string, path: string): Promise<string | null>;
+  /**
+   * What landed between `from` and `to` (a moved head after a failed compare-and-swap): the
+   * newest five commits of `from..to`, and which of `paths` differ between the two.
+   */
+  describeConflict(repo: string, from: string, to: string, paths: readonly string[]): Promise<ConflictDescription>;
+  /** The newest five commits of `from..to` (every commit up to `to` when `from` is null) that changed `path`. */
+  commitsTouching(repo: string, from: string | null, to: string, path: string): Promise<CommitLine[]>;
+  /**
+   * Per file ever committed up to `at`: the author dates of the first and the last commit that
+   * changed it (a rename counts as a new file), newest history first.
+   */
+  fileTimes(repo: string, at: string): Promise<Map<string, FileTimes>>;
+  /** The size in bytes of every blob in the tree of `at`, by path (all folders down). */
+  fileSizes(repo: string, at: string): Promise<Map<string, number>>;
+}
+
+/** A file's content and its Git blob id (as `git hash-object` gives it). */
+export interface BlobFile {
+  oid: string;
+  content: Buffer;
+}
+
+/** An entry directly in a folder of the current state (RepoHost.folderEntries). */
+export interface FolderEntry {
+  /** Repository path of the entry. */
+  path: string;
+  /** `file` (regular), `symlink`, `submodule` (a repository inside) or `folder`. */
+  kind: 'file' | 'symlink' | 'submodule' | 'folder';
+}
+
+/** A symbolic link met on the way to a path (RepoHost.linksOnPaths). */
+export interface LinkOnPath {
+  /** The link: the path itself, or one of its folders. */
+  link: string;
+  /**
+   * Where the link points, as a repository path (`..` and `.` resolved, no trailing `/`);
+   * null when it leads outside the repository or is empty.
+   */
+  target: string | null;
+}
+
+/** One commit as a conflict names it. */
+export interface CommitLine {
+  /** The abbreviated commit id, as `git log --format=%h` gives it. */
+  shortId: string;
+  author: string;
+  subject: string;
+}
+
+/** What RepoHost.describeConflict finds between two heads. */
+export interface ConflictDescription {
+  /** Newest first, at most five. */
+  commits: CommitLine[];
+  /** The asked paths that differ between the two heads. */
+  changed: string[];
+}
+
+/** When a file was created and last changed, as author dates of commits. */
+export interface FileTimes {
+  ctime: Date;
+  mtime: Date;
 }

@@ -12,6 +12,17 @@ afterEach(async () => {
   fixture = undefined;
 });
 
+/** `host` with the members of `replaced` replaced. */
+function withMembers(host: RepoHost, replaced: Partial<RepoHost>): RepoHost {
+  return new Proxy(host, {
+    get(target, key, receiver) {
+      if (key in replaced) return replaced[key as keyof RepoHost];
+      const value = Reflect.get(target, key, receiver);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+}
+
 /** `host` with `commit` replaced. */
 function withCommit(host: RepoHost, commit: RepoHost['commit']): RepoHost {
   return new Proxy(host, {
@@ -80,4 +91,72 @@ describe('commitChange', () => {
     expect(done).toEqual({ commit: null, parent: fixture.git(['rev-parse', 'HEAD']), result: 1, notes: [] });
     expect(fixture.commitCount()).toBe(1);
   });
+
+  for (const bare of [false, true]) {
+    describe(bare ? 'in a bare repository' : 'in a work tree', () => {
+      it('asks the host again for its head after a failed compare-and-swap, not the commit it made last', async () => {
+        fixture = await openWriteFixture({ 'n.md': 'a\n' }, { bare });
+        const ctx = await fixture.context();
+        const events: string[] = [];
+        const host = ctx.host;
+        const watched = withMembers(host, {
+          head: async (repo) => {
+            const head = await host.head(repo);
+            events.push(`head ${head}`);
+            return head;
+          },
+          commit: async (repo, change, preparedFrom) => {
+            const result = await host.commit(repo, change, preparedFrom);
+            events.push(result.ok ? `commit on ${change.parent}` : `refused on ${change.parent}`);
+            return result;
+          },
+        });
+        const own = await commitChange({ ...ctx, host: watched }, 'notes', { tool: 'edit_note', summary: 'Own' }, async (read) => {
+          await read.files(['n.md']);
+          return { files: [{ path: 'n.md', content: Buffer.from('b\n') }], result: null };
+        });
+        // Another writer (through the host itself, so bare repositories take part too).
+        const landed = await host.commit('notes', { parent: own.commit, files: [{ path: 'o.md', content: Buffer.from('outside\n') }], author: ctx.access.person, message: 'Outside' });
+        if (!landed.ok) throw new Error('the outside commit was refused');
+        const outside = landed.commit;
+        events.length = 0;
+        const heads: Array<string | null> = [];
+        const done = await commitChange({ ...ctx, host: watched }, 'notes', { tool: 'edit_note', summary: 'Again' }, async (read) => {
+          heads.push(read.head);
+          await read.files(['n.md']);
+          return { files: [{ path: 'n.md', content: Buffer.from('c\n') }], result: null };
+        });
+        // First attempt: on this process's own last commit, without asking; the refusal makes it ask.
+        expect(heads).toEqual([own.commit, outside]);
+        expect(events).toEqual([`refused on ${own.commit}`, `head ${outside}`, `commit on ${outside}`]);
+        expect(done.parent).toBe(outside);
+        expect(fixture.show('n.md').toString()).toBe('c\n');
+        expect(fixture.show('o.md').toString()).toBe('outside\n');
+      });
+
+      it('retries on the head the host answers, not on the head a refusal named', async () => {
+        fixture = await openWriteFixture({ 'n.md': 'a\n' }, { bare });
+        const ctx = await fixture.context();
+        const real = fixture.git(['rev-parse', 'HEAD']);
+        const host = ctx.host;
+        let refusals = 0;
+        const parents: Array<string | null> = [];
+        const stale = withMembers(host, {
+          commit: async (repo, change, preparedFrom) => {
+            parents.push(change.parent);
+            // A refusal naming a head the host has not seen (a mirror one fetch behind would).
+            if (refusals++ === 0) return { ok: false, conflict: 'head_moved', head: 'f'.repeat(40) };
+            return host.commit(repo, change, preparedFrom);
+          },
+        });
+        const done = await commitChange({ ...ctx, host: stale }, 'notes', { tool: 'edit_note', summary: 'S' }, async (read) => {
+          await read.files(['n.md']);
+          return { files: [{ path: 'n.md', content: Buffer.from('b\n') }], result: null };
+        });
+        expect(parents).toEqual([real, real]);
+        expect(done.parent).toBe(real);
+        expect(fixture.commitCount()).toBe(2);
+      });
+    });
+  }
 });

@@ -1,27 +1,45 @@
 // The shared write flow: read, prepare, commit with compare-and-swap, retry on a moved head,
 // then bring the index up to date. Every write tool goes through commitChange.
-import { readdir } from 'node:fs/promises';
-import { join, posix } from 'node:path';
+import { posix } from 'node:path';
+import type { VaultConfig } from '../config/vault-config.ts';
 import { decodeNoteText } from '../notes/note-text.ts';
-import { blobId, type ObjectFormat } from '../repo-host/git/blob-id.ts';
-import { catFileBatch } from '../repo-host/git/cat-file-batch.ts';
-import { runGit, splitNul } from '../repo-host/git/run-git.ts';
-import type { FileChange, Mirror, RepoHost, Snapshot } from '../repo-host/repo-host.ts';
+import type { Person } from '../repo-host/person.ts';
+import type { BlobFile, CommitLine, FileChange, FolderEntry, RepoHost, Snapshot } from '../repo-host/repo-host.ts';
 import { rebaseSplices, splicesBetween, type Splice } from '../notes/text-splices.ts';
-import type { ToolContext, Vault } from '../instance/tool.ts';
 import { isVaultError, VaultError } from '../vault-error.ts';
 import { commitMessage, withTrailers } from './commit-message.ts';
 import { linksOnPaths, type LinkOnPath } from './symlinks.ts';
 
+export type { FolderEntry } from '../repo-host/repo-host.ts';
+
 /** How many times a change is prepared and committed before a moving head is a conflict. */
 export const MAX_ATTEMPTS = 6;
 
-/** An entry directly in a folder of the current state, as {@link WriteRead.folder} lists it. */
-export interface FolderEntry {
-  /** Repository path of the entry. */
-  path: string;
-  /** `file` (regular), `symlink`, `submodule` (a repository inside) or `folder`. */
-  kind: 'file' | 'symlink' | 'submodule' | 'folder';
+/** A repository as the write flow needs to know it: its configuration and whether the caller may write it. */
+export interface WritableVault {
+  config: VaultConfig;
+  canWrite: boolean;
+}
+
+/**
+ * What the write flow gets from its caller, and nothing more (a tool passes its ToolContext,
+ * which has all of it): the repository host bound to the calling person, the repositories
+ * they can read, who they are, the MCP client's name (for the commit subject), where writes
+ * are logged, and how the index is brought up to date after a commit.
+ */
+export interface WriteContext {
+  /** Repository access bound to the caller: reads, and commits with their credential. */
+  host: RepoHost;
+  /** The repositories the caller can read, by name. */
+  vaults: ReadonlyMap<string, WritableVault>;
+  /** The caller: `person` is the commit's author. */
+  access: { person: Person };
+  /** The MCP client's name from `initialize`, when known. */
+  clientName: string | null;
+  /** Where a write is logged (`event: "write"`). */
+  log: { info(fields: Record<string, unknown>, message: string): void };
+  /** Brings the index up to date with what this process committed to `repo`. */
+  refresh(repo: string): Promise<void>;
 }
 
 /**
@@ -111,7 +129,7 @@ export interface CommittedChange<R> {
  * readable ones (answered exactly like a repository that does not exist), `forbidden` when
  * the person may read but not write it (spec: "Who writes what").
  */
-export function writableVault(ctx: ToolContext, repo: string): Vault {
+export function writableVault<V extends WritableVault>(ctx: { vaults: ReadonlyMap<string, V> }, repo: string): V {
   const vault = ctx.vaults.get(repo);
   if (vault === undefined) {
     const names = [...ctx.vaults.keys()].map((name) => `"${name}"`).join(', ');
@@ -158,7 +176,7 @@ interface Preparation<R> {
  * through unchanged; on a retry they say that the repository moved meanwhile.
  */
 export async function commitChange<R>(
-  ctx: ToolContext,
+  ctx: WriteContext,
   repo: string,
   parts: { tool: string; summary: string },
   prepare: (read: WriteRead) => Promise<PreparedChange<R>>,
@@ -166,9 +184,10 @@ export async function commitChange<R>(
 ): Promise<CommittedChange<R>> {
   writableVault(ctx, repo);
   const message = commitMessage({ summary: parts.summary, tool: parts.tool, clientName: ctx.clientName });
-  const mirror = await ctx.host.mirror(repo);
-  const readState = async (head: string | undefined) =>
-    options.snapshot ? snapshotReader(ctx.host, repo, mirror, await ctx.host.snapshot(repo)) : await pathReader(ctx.host, repo, mirror, head);
+  // The state one attempt prepares from, asked of the host: a full snapshot, or its head
+  // (`knownHead` instead, when given) and then path by path.
+  const readState = async (knownHead: string | undefined) =>
+    options.snapshot ? snapshotReader(ctx.host, repo, await ctx.host.snapshot(repo)) : await pathReader(ctx.host, repo, knownHead ?? (await ctx.host.head(repo)));
   const prepareOn = async (reader: Reader, attempt: number): Promise<Preparation<R>> => {
     const { read } = reader;
     let prepared: PreparedChange<R>;
@@ -187,7 +206,7 @@ export async function commitChange<R>(
     return { read, prepared, bases };
   };
 
-  const first = await prepareOn(await readState(lastCommitOf(ctx.host, repo)), 1);
+  const first = await prepareOn(await readState(ownLastCommit(ctx.host, repo)), 1);
   if (first.prepared.files.length === 0) return { commit: null, parent: first.read.head, result: first.prepared.result, notes: [] };
   return inQueue(ctx.host, repo, async () => {
     let lastConflict: { head: string | null; path?: string } | null = null;
@@ -195,8 +214,11 @@ export async function commitChange<R>(
     let current = first;
     for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
       if (attempt > 1) {
+        // The compare-and-swap failed: the host is asked again for its head and files, never a
+        // state kept here (not this process's last commit, not the head the refusal named),
+        // since a hosted mirror may be one fetch behind the branch that refused the commit.
         const reader = await readState(undefined);
-        await assertPassagesStand(mirror, first, reader.read);
+        await assertPassagesStand(ctx.host, repo, first, reader.read);
         current = await prepareOn(reader, attempt);
         if (current.prepared.files.length === 0) return { commit: null, parent: current.read.head, result: current.prepared.result, notes: [] };
       }
@@ -206,7 +228,7 @@ export async function commitChange<R>(
         preparedFrom.set(file.path, read.oid(file.path));
         touched.add(file.path);
       }
-      const placed = await onBranchHead(mirror, read, prepared.files);
+      const placed = await onBranchHead(ctx.host, repo, read, prepared.files);
       const outcome = await ctx.host.commit(repo, { parent: read.head, files: placed.files, author: ctx.access.person, message: withTrailers(message, current.prepared.trailers) }, preparedFrom);
       if (outcome.ok) {
         rememberCommit(ctx.host, repo, outcome.commit);
@@ -238,7 +260,7 @@ export async function commitChange<R>(
  * `conflict` naming the commits since the first read that changed the note, or saying the
  * change came from the work tree, and asking to read the note again.
  */
-async function assertPassagesStand<R>(mirror: Mirror, first: Preparation<R>, now: WriteRead): Promise<void> {
+async function assertPassagesStand<R>(host: RepoHost, repo: string, first: Preparation<R>, now: WriteRead): Promise<void> {
   for (const file of first.prepared.files) {
     if (file.splices === undefined) continue;
     const source = file.from ?? file.path;
@@ -249,7 +271,7 @@ async function assertPassagesStand<R>(mirror: Mirror, first: Preparation<R>, now
     } else if (!('touching' in rebaseSplices(base, file.splices, text))) {
       continue;
     }
-    const commits = await commitsTouching(mirror.gitDir, first.read.head, now.head, source);
+    const commits = await commitsTouching(host, repo, first.read.head, now.head, source);
     const by = commits.length > 0 ? ` by ${commits.map((line) => `"${line}"`).join(', ')}` : ' in the work tree (not committed)';
     throw new VaultError(
       'conflict',
@@ -260,12 +282,10 @@ async function assertPassagesStand<R>(mirror: Mirror, first: Preparation<R>, now
 }
 
 /** The commits between `from` and `to` that changed `path`, newest first, as "short id author: subject" (at most 5). */
-async function commitsTouching(gitDir: string, from: string | null, to: string | null, path: string): Promise<string[]> {
+async function commitsTouching(host: RepoHost, repo: string, from: string | null, to: string | null, path: string): Promise<string[]> {
   if (to === null || from === to) return [];
   try {
-    const range = from === null ? [to] : [`${from}..${to}`];
-    const log = await runGit(['log', '--format=%h %an: %s', '-n', '5', ...range, '--', path], { gitDir, env: LITERAL });
-    return log.stdout.toString('utf8').split('\n').filter(Boolean);
+    return (await host.commitsTouching(repo, from, to, path)).map(commitLine);
   } catch {
     return []; // the naming is a courtesy; the refusal stands without it
   }
@@ -286,11 +306,12 @@ async function commitsTouching(gitDir: string, from: string | null, to: string |
  *   `exists`, since writing it would replace the committed file unseen.
  * Notes name each file committed beyond the change.
  */
-async function onBranchHead(mirror: Mirror, read: WriteRead, files: readonly PreparedFile[]): Promise<{ files: FileChange[]; notes: string[] }> {
+async function onBranchHead(host: RepoHost, repo: string, read: WriteRead, files: readonly PreparedFile[]): Promise<{ files: FileChange[]; notes: string[] }> {
   const plain = files.map((file) => ({ path: file.path, content: file.content }));
-  if (mirror.workTree === null) return { files: plain, notes: [] };
+  // Where the current state is always the head's tree, what was read is what is committed.
+  if (!(await host.keepsUncommittedChanges(repo))) return { files: plain, notes: [] };
   const sources = [...new Set(files.flatMap((file) => [file.path, file.from ?? file.path]))];
-  const atHead = await blobsAtHead(mirror.gitDir, read.head, sources);
+  const atHead = await host.filesAt(repo, read.head, sources);
   const out: FileChange[] = [];
   const whole: string[] = [];
   const untracked: string[] = [];
@@ -326,7 +347,7 @@ async function onBranchHead(mirror: Mirror, read: WriteRead, files: readonly Pre
       whole.push(file.path);
       out.push({ path: file.path, content: file.content });
     } else {
-      out.push({ path: file.path, content: committed, workTreeContent: file.content });
+      out.push({ path: file.path, content: committed, currentContent: file.content });
     }
   }
   const notes: string[] = [];
@@ -379,7 +400,7 @@ interface Reader {
 }
 
 /** Reads of one snapshot: by blob id, so every read sees the same state as the head. */
-function snapshotReader(host: RepoHost, repo: string, mirror: Mirror, snapshot: Snapshot): Reader {
+function snapshotReader(host: RepoHost, repo: string, snapshot: Snapshot): Reader {
   const oids = new Map(snapshot.files.map((entry) => [entry.path, entry.oid]));
   const files = async (paths: readonly string[]): Promise<Map<string, Buffer>> => {
     const present = paths.filter((path) => oids.has(path));
@@ -400,38 +421,27 @@ function snapshotReader(host: RepoHost, repo: string, mirror: Mirror, snapshot: 
       return content === null ? null : decodeNoteText(content);
     },
     files,
-    folder: (folder) => listFolder(mirror, snapshot.head, folder),
-    links: (paths) => linksOnPaths(mirror, snapshot.head, paths),
+    folder: (folder) => host.folderEntries(repo, snapshot.head, folder),
+    links: (paths) => linksOnPaths(host, repo, snapshot.head, paths),
   };
   return { read, lookAt: async () => undefined };
 }
 
 /**
- * Reads of the current state path by path, without a snapshot: the head first (`rev-parse`, or
- * `knownHead`: the commit this process made last, which saves a git process per call while no
- * one else commits; when someone did, the compare-and-swap refuses it and the retry reads the
- * head afresh), then each file as the host has it now (`readFile`: the work tree's file, hashed here for its
- * blob id; in a bare repository the head's blob, by `ls-tree` + one `cat-file --batch`). A file
- * read after the head may be newer than it; the commit's compare-and-swap and `preparedFrom`
- * turn that into a retry, never into a lost change.
+ * Reads of the current state path by path, without a snapshot, on top of `head` (the host's
+ * head, or the commit this process made last, which saves asking per call while no one else
+ * commits; when someone did, the compare-and-swap refuses it and the retry asks the host
+ * afresh): each file as the host has it now (`currentFiles`: uncommitted changes included,
+ * where the host keeps them). A file read after the head may be newer than it; the commit's
+ * compare-and-swap and `preparedFrom` turn that into a retry, never into a lost change.
  */
-async function pathReader(host: RepoHost, repo: string, mirror: Mirror, knownHead: string | undefined): Promise<Reader> {
-  const head = knownHead ?? (await currentHead(mirror.gitDir));
-  const format = await objectFormat(mirror.gitDir);
-  const seen = new Map<string, { oid: string; content: Buffer } | null>();
+async function pathReader(host: RepoHost, repo: string, head: string | null): Promise<Reader> {
+  const seen = new Map<string, BlobFile | null>();
   const listed = new Map<string, Set<string>>();
   const files = async (paths: readonly string[]): Promise<Map<string, Buffer>> => {
     const unread = [...new Set(paths.filter((path) => !seen.has(path)))];
     if (unread.length > 0) {
-      if (mirror.workTree !== null) {
-        const contents = await Promise.all(unread.map((path) => host.readFile(repo, path)));
-        unread.forEach((path, i) => {
-          const content = contents[i] ?? null;
-          seen.set(path, content === null ? null : { oid: blobId(content, format), content });
-        });
-      } else {
-        for (const [path, entry] of await blobsAtHead(mirror.gitDir, head, unread)) seen.set(path, entry);
-      }
+      for (const [path, entry] of await host.currentFiles(repo, head, unread)) seen.set(path, entry);
     }
     const out = new Map<string, Buffer>();
     for (const path of paths) {
@@ -460,79 +470,13 @@ async function pathReader(host: RepoHost, repo: string, mirror: Mirror, knownHea
     },
     files,
     folder: async (folder) => {
-      const entries = await listFolder(mirror, head, folder);
+      const entries = await host.folderEntries(repo, head, folder);
       listed.set(folder, new Set(entries.map((entry) => entry.path)));
       return entries;
     },
-    links: (paths) => linksOnPaths(mirror, head, paths),
+    links: (paths) => linksOnPaths(host, repo, head, paths),
   };
   return { read, lookAt: async (paths) => void (await files(paths.filter((path) => !looked(path)))) };
-}
-
-/** The commit HEAD resolves to, or null for an unborn branch. */
-async function currentHead(gitDir: string): Promise<string | null> {
-  const { stdout, code } = await runGit(['rev-parse', '-q', '--verify', 'HEAD^{commit}'], { gitDir, okCodes: [0, 1] });
-  return code === 0 ? stdout.toString('utf8').trim() : null;
-}
-
-const formats = new Map<string, Promise<ObjectFormat>>();
-
-/** The repository's object format (SHA-1 or SHA-256), asked once per process. */
-function objectFormat(gitDir: string): Promise<ObjectFormat> {
-  let format = formats.get(gitDir);
-  if (format === undefined) {
-    format = runGit(['rev-parse', '--show-object-format'], { gitDir }).then((out) => (out.stdout.toString('utf8').trim() === 'sha256' ? 'sha256' : 'sha1'));
-    format.catch(() => formats.delete(gitDir));
-    formats.set(gitDir, format);
-  }
-  return format;
-}
-
-/** Regular files (not links or submodules) among `paths` at `head` of a bare repository, with their blobs; absent ones map to null. */
-async function blobsAtHead(gitDir: string, head: string | null, paths: readonly string[]): Promise<Map<string, { oid: string; content: Buffer } | null>> {
-  const found = new Map<string, { oid: string; content: Buffer } | null>(paths.map((path) => [path, null]));
-  if (head === null) return found;
-  const { stdout } = await runGit(['ls-tree', '-z', '--full-tree', head, '--', ...paths], { gitDir, env: LITERAL });
-  const oids = new Map<string, string>();
-  for (const record of splitNul(stdout)) {
-    const tab = record.indexOf('\t');
-    const [mode = '', type = '', oid = ''] = record.slice(0, tab).split(' ');
-    const path = record.slice(tab + 1);
-    if (type === 'blob' && mode !== '120000' && found.has(path)) oids.set(path, oid);
-  }
-  const blobs = await catFileBatch(gitDir, [...oids.values()]);
-  [...oids.keys()].forEach((path, i) => {
-    const blob = blobs[i];
-    if (blob?.content) found.set(path, { oid: blob.oid, content: blob.content });
-  });
-  return found;
-}
-
-/**
- * See {@link WriteRead.folder}. In a work tree the disk is the current state: the folder's
- * entries as `readdir` gives them (a checked-out submodule is a folder there). In a bare
- * repository: `ls-tree` of the folder at the head.
- */
-async function listFolder(mirror: Mirror, head: string | null, folder: string): Promise<FolderEntry[]> {
-  const entries: FolderEntry[] = [];
-  const prefix = folder === '' ? '' : `${folder}/`;
-  if (mirror.workTree !== null) {
-    const onDisk = await readdir(join(mirror.workTree, ...(folder === '' ? [] : folder.split('/'))), { withFileTypes: true }).catch(() => []);
-    for (const dirent of onDisk) {
-      if (folder === '' && dirent.name === '.git') continue;
-      entries.push({ path: `${prefix}${dirent.name}`, kind: dirent.isSymbolicLink() ? 'symlink' : dirent.isDirectory() ? 'folder' : 'file' });
-    }
-  } else if (head !== null) {
-    const { stdout } = await runGit(['ls-tree', '-z', '--full-tree', head, ...(folder === '' ? [] : ['--', prefix])], { gitDir: mirror.gitDir, env: LITERAL });
-    for (const record of splitNul(stdout)) {
-      const tab = record.indexOf('\t');
-      const mode = record.slice(0, tab).split(' ')[0] ?? '';
-      const path = record.slice(tab + 1);
-      if (parentFolder(path) !== folder) continue;
-      entries.push({ path, kind: mode === '120000' ? 'symlink' : mode === '160000' ? 'submodule' : mode === '040000' ? 'folder' : 'file' });
-    }
-  }
-  return entries.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 
 function parentFolder(path: string): string {
@@ -551,12 +495,10 @@ async function conflictError(host: RepoHost, repo: string, from: string | null, 
   }
   let what = '';
   try {
-    const mirror = await host.mirror(repo);
     if (from !== null && last?.head) {
-      const log = await runGit(['log', '--format=%h %an: %s', '-n', '5', `${from}..${last.head}`, '--'], { gitDir: mirror.gitDir });
-      const commits = log.stdout.toString('utf8').trim().split('\n').filter(Boolean);
-      const changed = await runGit(['diff', '--name-only', '-z', from, last.head, '--', ...paths], { gitDir: mirror.gitDir, env: LITERAL });
-      const files = changed.stdout.toString('utf8').split('\0').filter(Boolean);
+      const described = await host.describeConflict(repo, from, last.head, paths);
+      const commits = described.commits.map(commitLine);
+      const files = described.changed;
       what = ` Meanwhile: ${commits.map((line) => `"${line}"`).join('; ')}${files.length > 0 ? `, changing ${files.map((f) => `"${f}"`).join(', ')}` : ''}.`;
     }
   } catch {
@@ -569,13 +511,15 @@ async function conflictError(host: RepoHost, repo: string, from: string | null, 
   );
 }
 
-/** Pathspecs are literal: a `*` or `:` in a file name is just a character. */
-const LITERAL = { GIT_LITERAL_PATHSPECS: '1' };
+/** A commit as a conflict names it: "short id author: subject". */
+function commitLine(line: CommitLine): string {
+  return `${line.shortId} ${line.author}: ${line.subject}`;
+}
 
 const lastCommits = new WeakMap<RepoHost, Map<string, string>>();
 
 /** The commit this process last made in `repo` through `host`; undefined when none (or after a conflict). */
-function lastCommitOf(host: RepoHost, repo: string): string | undefined {
+function ownLastCommit(host: RepoHost, repo: string): string | undefined {
   return lastCommits.get(host)?.get(repo);
 }
 

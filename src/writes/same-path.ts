@@ -1,6 +1,4 @@
-// When two paths name the same file: Unicode normalisation always, case on a case-insensitive checkout.
-import { runGit } from '../repo-host/git/run-git.ts';
-import type { RepoHost } from '../repo-host/repo-host.ts';
+// When two paths name the same file: Unicode normalisation always, case where the host folds it.
 
 /**
  * The existing path among `paths` that names the same file as `path`, or null: equal after
@@ -14,25 +12,6 @@ export function sameFileAs(paths: Iterable<string>, path: string, ignoreCase: bo
     if (found === null && fold(existing, ignoreCase) === key) found = existing;
   }
   return found;
-}
-
-const ignoreCaseByGitDir = new Map<string, Promise<boolean>>();
-
-/**
- * True when the repository's checkout treats names that differ only in case as one
- * (`core.ignorecase`, which git sets when it creates the checkout); asked once per process and
- * repository, since a checkout's file system does not change under it.
- */
-export async function ignoresCase(host: RepoHost, repo: string): Promise<boolean> {
-  const mirror = await host.mirror(repo);
-  if (mirror.workTree === null) return false;
-  let answer = ignoreCaseByGitDir.get(mirror.gitDir);
-  if (answer === undefined) {
-    answer = runGit(['config', '--bool', '--get', 'core.ignorecase'], { gitDir: mirror.gitDir, okCodes: [0, 1] }).then((out) => out.stdout.toString('utf8').trim() === 'true');
-    answer.catch(() => ignoreCaseByGitDir.delete(mirror.gitDir));
-    ignoreCaseByGitDir.set(mirror.gitDir, answer);
-  }
-  return answer;
 }
 
 function fold(path: string, ignoreCase: boolean): string {

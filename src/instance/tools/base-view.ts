@@ -6,7 +6,6 @@ import { renderBaseViewCooperatively, type RenderCut } from '../../bases/render-
 import { LinkResolver } from '../../notes/link-resolver.ts';
 import { assertInFolders, isHiddenPath, isInFolders, isReadable } from '../../notes/vault-path.ts';
 import type { LinkTarget, NoteIndex } from '../../note-index/note-index.ts';
-import { runGit, splitNul } from '../../repo-host/git/run-git.ts';
 import type { RepoHost } from '../../repo-host/repo-host.ts';
 import { VaultError } from '../../vault-error.ts';
 import { defineTool } from '../tool.ts';
@@ -201,45 +200,20 @@ interface GitFacts {
   sizes: Map<string, number>;
 }
 
+/** By repository name; an entry counts only for the head it was read at (the facts are a function of that commit). */
 const factsCache = new Map<string, GitFacts>();
 
 /**
- * ctime and mtime of every file from one `git log --name-only` pass over the mirror (the
- * author dates of the first and last commit that touched the path; renames count as a new
- * file), and committed blob sizes from `git ls-tree -l`; cached by repository and head.
+ * ctime and mtime of every file (RepoHost.fileTimes: the author dates of the first and last
+ * commit that touched the path; renames count as a new file), and committed blob sizes
+ * (RepoHost.fileSizes), at the host's head; cached by repository and head.
  */
 async function gitFacts(host: RepoHost, repo: string): Promise<GitFacts> {
-  const mirror = await host.mirror(repo);
-  const headOut = await runGit(['rev-parse', '--verify', '-q', 'HEAD^{commit}'], { gitDir: mirror.gitDir, okCodes: [0, 1, 128] });
-  const head = headOut.code === 0 ? headOut.stdout.toString('utf8').trim() : null;
-  const key = mirror.gitDir;
-  const cached = factsCache.get(key);
+  const head = await host.head(repo);
+  const cached = factsCache.get(repo);
   if (cached !== undefined && cached.head === head) return cached;
   const facts: GitFacts = { head, times: new Map(), sizes: new Map() };
-  if (head !== null) {
-    const [log, tree] = await Promise.all([
-      runGit(['log', '-z', '--name-only', '--no-renames', '--format=%x01%aI', head, '--'], { gitDir: mirror.gitDir }),
-      runGit(['ls-tree', '-r', '-l', '-z', head], { gitDir: mirror.gitDir }),
-    ]);
-    let current: Date | null = null;
-    for (const field of splitNul(log.stdout)) {
-      if (field.startsWith('\u0001')) {
-        current = new Date(field.slice(1).trim());
-        continue;
-      }
-      const path = field.replace(/^\n/, '');
-      if (path === '' || current === null) continue;
-      const seen = facts.times.get(path);
-      // Newest first: the first commit seen is the last change, the last one seen the creation.
-      if (seen === undefined) facts.times.set(path, { ctime: current, mtime: current });
-      else seen.ctime = current;
-    }
-    for (const entry of splitNul(tree.stdout)) {
-      const tab = entry.indexOf('\t');
-      const size = Number(entry.slice(0, tab).trim().split(/\s+/)[3]);
-      if (tab !== -1 && Number.isFinite(size)) facts.sizes.set(entry.slice(tab + 1), size);
-    }
-  }
-  factsCache.set(key, facts);
+  if (head !== null) [facts.times, facts.sizes] = await Promise.all([host.fileTimes(repo, head), host.fileSizes(repo, head)]);
+  factsCache.set(repo, facts);
   return facts;
 }

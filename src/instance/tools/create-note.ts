@@ -6,10 +6,9 @@ import { fieldText } from '../../notes/field-text.ts';
 import { buildNoteText } from '../../notes/frontmatter-writer.ts';
 import { buildPlace } from '../../notes/places.ts';
 import { assertInFolders, isExempt, normalizeVaultPath } from '../../notes/vault-path.ts';
-import { runGit } from '../../repo-host/git/run-git.ts';
 import { VaultError } from '../../vault-error.ts';
 import { commitChange, writableVault } from '../../writes/commit-change.ts';
-import { ignoresCase, sameFileAs } from '../../writes/same-path.ts';
+import { sameFileAs } from '../../writes/same-path.ts';
 import { assertPortablePath } from '../../writes/portable-path.ts';
 import { linkRefusal } from '../../writes/symlinks.ts';
 import { fitsPlace, placeRefusal, requireType, schemaProblems, schemaRefusal } from '../../writes/type-rules.ts';
@@ -73,7 +72,7 @@ export const createNote = defineTool({
   async handler(input, ctx) {
     const vault = writableVault(ctx, input.repo);
     const planned = planNote(vault.config, input);
-    const ignoreCase = await ignoresCase(ctx.host, input.repo);
+    const ignoreCase = await ctx.host.foldsCase(input.repo);
     const folder = posix.dirname(planned.path) === '.' ? '' : posix.dirname(planned.path);
     const done = await commitChange(ctx, input.repo, { tool: 'create_note', summary: `Created ${posix.basename(planned.path)}`.slice(0, 60) }, async (read) => {
       // A folder on the way that is a symbolic link: the note would land wherever it points.
@@ -106,7 +105,7 @@ export const createNote = defineTool({
         );
       }
       // The same note is already there: the call was made before. Answer as it was answered.
-      const holder = await lastCommitOf(ctx, input.repo, read.head, existing);
+      const holder = await committedBy(ctx, input.repo, read.head, existing);
       if (holder !== null) return { files: [], result: { path: existing, holder } };
       return { files: [{ path: existing, content: planned.content }], result: { path: existing, holder: null } };
     });
@@ -221,13 +220,13 @@ export function fillTemplate(template: string, values: Record<string, unknown>, 
   return `${filled.replace(/\n*$/, '\n\n')}${body}`;
 }
 
-/** The commit that last wrote `path` on `head`, or null when it is not committed (only in the work tree). */
-async function lastCommitOf(ctx: ToolContext, repo: string, head: string | null, path: string): Promise<string | null> {
+/**
+ * The commit that last wrote `path` on `head` (RepoHost.lastCommit), or null when the file is
+ * not in `head`'s tree (only in the current state, uncommitted).
+ */
+async function committedBy(ctx: ToolContext, repo: string, head: string | null, path: string): Promise<string | null> {
   if (head === null) return null;
-  const mirror = await ctx.host.mirror(repo);
-  const out = await runGit(['log', '-1', '--format=%H', head, '--', path], { gitDir: mirror.gitDir, env: { GIT_LITERAL_PATHSPECS: '1' } });
-  const commit = out.stdout.toString('utf8').trim();
-  if (commit === '') return null;
-  const inTree = await runGit(['cat-file', '-e', `${head}:${path}`], { gitDir: mirror.gitDir, okCodes: [0, 128, 1] });
-  return inTree.code === 0 ? commit : null;
+  const commit = await ctx.host.lastCommit(repo, head, path);
+  if (commit === null) return null;
+  return (await ctx.host.filesAt(repo, head, [path])).has(path) ? commit : null;
 }

@@ -126,20 +126,20 @@ export function withNoteSuffix(reading: readonly string[], noteSuffix: boolean):
  * symbolic link to one, is not found, so the answer is the same as where nothing is.
  * `found: false` and the path as given (its first spelling, without `.md` added) when nothing
  * exists there, for the tool's own answer (a history, or a refusal naming closest paths).
- * `''` (a folder's root) is returned as is. In a work tree a file is first looked for by
- * reading each spelling exactly (`host.readFile`, from disk); the repository's listing (its
- * snapshot, kept until the host's fingerprint moves) is made only when none is there, and
- * is what a bare repository is always looked up in.
+ * `''` (a folder's root) is returned as is. Where the host reads one file cheaply
+ * (`host.pathReadsAreCheap`: locally, a work tree), a file is first looked for by reading each
+ * spelling exactly (`host.readFileEntry`); the repository's listing (its snapshot, kept until
+ * the host's fingerprint moves) is made only when none is there, and is what is used elsewhere.
  */
 export async function existingPath(host: RepoHost, repo: string, given: string, what: PathKind, options: ExistingPathOptions): Promise<{ path: string; found: boolean }> {
   const readings = callerSpellings(given, what, options);
   const asGiven = readings[0]![0]!;
   if (asGiven === '') return { path: '', found: true };
   const suffix = options.noteSuffix ?? what === 'note';
-  // In a work tree a path almost always names a file exactly, and reading it from disk answers
-  // without listing the repository. (A bare repository's listing is one ls-tree, kept until
-  // the branch moves: cheaper there than a git process per spelling.)
-  if ((await host.mirror(repo)).workTree !== null) {
+  // A path almost always names a file exactly: where reading one file is cheap (locally, from
+  // a work tree's disk) that answers without listing the repository. (Elsewhere the listing,
+  // kept until the branch moves, is cheaper than a read per spelling.)
+  if (await host.pathReadsAreCheap(repo)) {
     for (const reading of readings) {
       for (const spelling of withNoteSuffix(reading, suffix)) {
         if (!isReadable({ path: spelling }, options.folders)) continue;

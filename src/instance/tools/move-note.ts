@@ -17,10 +17,9 @@ import { folderAfterMove, relinkNote } from '../../notes/link-rewrite.ts';
 import { findLinks } from '../../notes/links.ts';
 import { decodeNoteText } from '../../notes/note-text.ts';
 import { assertInFolders, isHiddenPath, isInFolders, normalizeVaultPath } from '../../notes/vault-path.ts';
-import { runGit } from '../../repo-host/git/run-git.ts';
 import { VaultError } from '../../vault-error.ts';
 import { commitChange, writableVault, type PreparedFile, type WriteRead } from '../../writes/commit-change.ts';
-import { ignoresCase, sameFileAs } from '../../writes/same-path.ts';
+import { sameFileAs } from '../../writes/same-path.ts';
 import { assertPortablePath } from '../../writes/portable-path.ts';
 import { linkRefusal } from '../../writes/symlinks.ts';
 import { fitsPlace, isTypeExempt, placeRefusal, requireType, schemaProblems, schemaRefusal, typeNameOf } from '../../writes/type-rules.ts';
@@ -112,7 +111,7 @@ export const moveNote = defineTool({
     assertInFolders(from, config.settings.folders);
     assertInFolders(to, config.settings.folders);
     if (from.normalize('NFC') === to) throw new VaultError('bad_arguments', `"${from}" is already where to points. Give a different target.`, { path: from });
-    const ignoreCase = await ignoresCase(ctx.host, input.repo);
+    const ignoreCase = await ctx.host.foldsCase(input.repo);
     const done = await commitChange(
       ctx,
       input.repo,
@@ -162,7 +161,7 @@ async function prepareMove(
     const there = sameFileAs(paths, to, move.ignoreCase) ?? paths.find((path) => path.startsWith(`${to}/`));
     if (there !== undefined && there !== null) {
       // Already moved: the call was made before (move_note is idempotent).
-      const commit = await lastCommitOf(ctx, repo, read.head, to);
+      const commit = await changedLastBy(ctx, repo, read.head, to);
       return { files: [], result: { from, to, files: 0, links: 0, updated: [], outsideReferences: 0, notes: [`Nothing was at "${from}"; "${to}" is already there, so nothing was moved.`], already: commit } };
     }
     const link = (await read.links([from])).get(from);
@@ -403,10 +402,8 @@ function linkNeedles(moved: ReadonlyMap<string, string>, movedFolder: { from: st
   return [...needles];
 }
 
-/** The commit that last changed `path` (a file or folder) up to `head`; the head when unknown. */
-async function lastCommitOf(ctx: ToolContext, repo: string, head: string | null, path: string): Promise<string | null> {
+/** The commit that last changed `path` (a file or folder) up to `head` (RepoHost.lastCommit); the head when none did. */
+async function changedLastBy(ctx: ToolContext, repo: string, head: string | null, path: string): Promise<string | null> {
   if (head === null) return null;
-  const mirror = await ctx.host.mirror(repo);
-  const out = await runGit(['log', '-1', '--format=%H', head, '--', path], { gitDir: mirror.gitDir, env: { GIT_LITERAL_PATHSPECS: '1' } });
-  return out.stdout.toString('utf8').trim() || head;
+  return (await ctx.host.lastCommit(repo, head, path)) ?? head;
 }

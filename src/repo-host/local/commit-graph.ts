@@ -1,7 +1,7 @@
 // Keeps each repository's commit-graph (with changed-path Bloom filters) up to date, as
 // `git maintenance` would, so that Git's history walks read commits and paths quickly.
-import { readHeadFiles } from '../git/read-head.ts';
-import { GitError, runGit, startGit, type GitProcess } from '../git/run-git.ts';
+import { headCommit } from '../git/head-commit.ts';
+import { GitError, startGit, type GitProcess } from '../git/run-git.ts';
 
 /** How often, at most, one repository's head is looked at for a new commit-graph. */
 const CHECK_EVERY_MS = 1_000;
@@ -51,8 +51,7 @@ export class CommitGraphKeeper {
 
   private async writeIfMoved(gitDir: string, kept: Kept): Promise<void> {
     try {
-      const read = await readHeadFiles(gitDir).catch(() => undefined);
-      const head = read !== undefined ? read : await headByGit(gitDir);
+      const head = await headCommit(gitDir);
       if (head === null || head === kept.head || this.closed) return;
       const writing = startGit(['commit-graph', 'write', '--reachable', '--changed-paths', '--split', '--no-progress'], { gitDir, timeoutMs: 10 * 60_000, onStdout: () => undefined });
       kept.writing = writing;
@@ -66,10 +65,4 @@ export class CommitGraphKeeper {
       kept.writing = null;
     }
   }
-}
-
-/** HEAD's commit as `git rev-parse` says it, null when there is none. */
-async function headByGit(gitDir: string): Promise<string | null> {
-  const { stdout, code } = await runGit(['rev-parse', '-q', '--verify', 'HEAD^{commit}'], { gitDir, okCodes: [0, 1] });
-  return code === 0 ? stdout.toString('utf8').trim() : null;
 }

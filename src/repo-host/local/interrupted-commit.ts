@@ -3,6 +3,7 @@ import { lstat, readdir, unlink } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { blobId, type ObjectFormat } from '../git/blob-id.ts';
 import { catFileBatch } from '../git/cat-file-batch.ts';
+import { headCommit } from '../git/head-commit.ts';
 import { runGit, splitNul } from '../git/run-git.ts';
 import { readJournal, removeJournal, tempName, type CommitJournal } from './commit-journal.ts';
 import { IndexLock, indexCopyPath, inspectIndexLock, LONG_HELD_LOCK_MS, READ_LOCK_WAIT_MS, removeStaleOwnLock, serverFolder } from './index-lock.ts';
@@ -90,8 +91,7 @@ export async function finishUnderLock(repo: RecoveryRepo, lock: IndexLock): Prom
 /** Finishes (or drops) the journaled commit with `lock` held; a sentence saying what was done. */
 async function finish(repo: RecoveryRepo, lock: IndexLock, journal: CommitJournal): Promise<string> {
   await removeTemporaries(repo, journal);
-  const { stdout, code } = await runGit(['rev-parse', '-q', '--verify', 'HEAD^{commit}'], { gitDir: repo.gitDir, okCodes: [0, 1] });
-  const head = code === 0 ? stdout.toString('utf8').trim() : null;
+  const head = await headCommit(repo.gitDir);
   const short = journal.new.slice(0, 7);
   if (head !== journal.new) {
     // The index may already hold the commit's entries (it goes in place before the branch

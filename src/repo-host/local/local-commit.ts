@@ -6,7 +6,7 @@ import { blobId, type ObjectFormat } from '../git/blob-id.ts';
 import { cleanIdentPart } from '../git/commit-ident.ts';
 import { GitError, runGit } from '../git/run-git.ts';
 import type { Person } from '../person.ts';
-import type { Change, CommitResult, FileChange } from '../repo-host.ts';
+import { contentAfter, type Change, type CommitResult, type FileChange } from '../repo-host.ts';
 import type { CommitAuthors } from './commit-author.ts';
 import { newToken, removeJournal, tempName, writeJournal, type JournalPath } from './commit-journal.ts';
 import type { CommitRecovery } from './commit-recovery.ts';
@@ -451,7 +451,7 @@ function diskDiffers(change: Change, before: ReadonlyMap<string, DiskBefore>): b
 
 /** What the work-tree file gets: the committed content, unless the change carries the person's uncommitted text around it. */
 function onDisk(file: FileChange): Buffer | null {
-  return file.content !== null && file.workTreeContent !== undefined ? file.workTreeContent : file.content;
+  return contentAfter(file);
 }
 
 /** VaultError `exists`: something at `path` (or on the way to it) that the change must not replace. */

@@ -15,6 +15,14 @@ import { ObjectFormats, type LocalRepo } from './local-repo.ts';
 import { LocalSignIn } from './local-sign-in.ts';
 import { LocalSnapshots } from './local-snapshot.ts';
 import { assertRepoPath } from './repo-path.ts';
+import type { BlobFile, CommitLine, ConflictDescription, FileTimes, FolderEntry, LinkOnPath } from '../repo-host.ts';
+import { headCommit } from '../git/head-commit.ts';
+import { commitsTouching, describeConflict, lastCommit } from './commit-log.ts';
+import { fileSizes, fileTimes } from './file-times.ts';
+import { currentFiles, filesAt } from './files-at.ts';
+import { folderEntries } from './folder-entries.ts';
+import { foldsCase } from './folds-case.ts';
+import { linksOnPaths } from './links-on-paths.ts';
 
 /** Options of {@link LocalRepoHost}. */
 export interface LocalRepoHostOptions {
@@ -145,5 +153,59 @@ export class LocalRepoHost implements RepoHost {
 
   private repo(name: string): Promise<LocalRepo> {
     return this.discovery.repo(name);
+  }
+
+  // Reads for the write flow and the tools: each delegates to the file that holds it.
+
+  async head(repoName: string): Promise<string | null> {
+    return headCommit((await this.mirror(repoName)).gitDir);
+  }
+
+  async currentFiles(repoName: string, head: string | null, paths: readonly string[]): Promise<Map<string, BlobFile | null>> {
+    return currentFiles(await this.mirror(repoName), head, paths, (path) => this.readFile(repoName, path));
+  }
+
+  async filesAt(repoName: string, commit: string | null, paths: readonly string[]): Promise<Map<string, BlobFile>> {
+    return filesAt((await this.mirror(repoName)).gitDir, commit, paths);
+  }
+
+  async keepsUncommittedChanges(repoName: string): Promise<boolean> {
+    return (await this.mirror(repoName)).workTree !== null;
+  }
+
+  async pathReadsAreCheap(repoName: string): Promise<boolean> {
+    return (await this.mirror(repoName)).workTree !== null;
+  }
+
+  async folderEntries(repoName: string, head: string | null, folder: string): Promise<FolderEntry[]> {
+    return folderEntries(await this.mirror(repoName), head, folder);
+  }
+
+  async foldsCase(repoName: string): Promise<boolean> {
+    return foldsCase(await this.mirror(repoName));
+  }
+
+  async linksOnPaths(repoName: string, head: string | null, paths: readonly string[]): Promise<Map<string, LinkOnPath>> {
+    return linksOnPaths(await this.mirror(repoName), head, paths);
+  }
+
+  async lastCommit(repoName: string, at: string, path: string): Promise<string | null> {
+    return lastCommit((await this.mirror(repoName)).gitDir, at, path);
+  }
+
+  async describeConflict(repoName: string, from: string, to: string, paths: readonly string[]): Promise<ConflictDescription> {
+    return describeConflict((await this.mirror(repoName)).gitDir, from, to, paths);
+  }
+
+  async commitsTouching(repoName: string, from: string | null, to: string, path: string): Promise<CommitLine[]> {
+    return commitsTouching((await this.mirror(repoName)).gitDir, from, to, path);
+  }
+
+  async fileTimes(repoName: string, at: string): Promise<Map<string, FileTimes>> {
+    return fileTimes((await this.mirror(repoName)).gitDir, at);
+  }
+
+  async fileSizes(repoName: string, at: string): Promise<Map<string, number>> {
+    return fileSizes((await this.mirror(repoName)).gitDir, at);
   }
 }

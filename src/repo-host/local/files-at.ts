@@ -1,0 +1,57 @@
+// Files by path, with their blob ids: in a commit's tree, or as the current state has them.
+import { blobId } from '../git/blob-id.ts';
+import { catFileBatch } from '../git/cat-file-batch.ts';
+import { objectFormatOf } from '../git/object-format.ts';
+import { runGit, splitNul } from '../git/run-git.ts';
+import type { BlobFile } from '../repo-host.ts';
+import { LITERAL_PATHSPECS, type RepoPlace } from './repo-place.ts';
+
+/**
+ * The regular files (not links or submodules) among `paths` in the tree of `commit`, with their
+ * blobs, by one `ls-tree` and one `cat-file --batch`; absent paths (and all, for a null commit) are left out.
+ */
+export async function filesAt(gitDir: string, commit: string | null, paths: readonly string[]): Promise<Map<string, BlobFile>> {
+  const found = new Map<string, BlobFile>();
+  if (commit === null || paths.length === 0) return found;
+  const wanted = new Set(paths);
+  const { stdout } = await runGit(['ls-tree', '-z', '--full-tree', commit, '--', ...paths], { gitDir, env: LITERAL_PATHSPECS });
+  const oids = new Map<string, string>();
+  for (const record of splitNul(stdout)) {
+    const tab = record.indexOf('\t');
+    const [mode = '', type = '', oid = ''] = record.slice(0, tab).split(' ');
+    const path = record.slice(tab + 1);
+    if (type === 'blob' && mode !== '120000' && wanted.has(path)) oids.set(path, oid);
+  }
+  const blobs = await catFileBatch(gitDir, [...oids.values()]);
+  [...oids.keys()].forEach((path, i) => {
+    const blob = blobs[i];
+    if (blob?.content) found.set(path, { oid: blob.oid, content: blob.content });
+  });
+  return found;
+}
+
+/**
+ * Each of `paths` as the current state on top of `head` has it (see RepoHost.currentFiles): in a
+ * work tree the file read by `readFile` (the host's own read, from disk), hashed for its blob id;
+ * in a bare repository the regular file in `head`'s tree. Every path is a key; null: absent.
+ */
+export async function currentFiles(
+  place: RepoPlace,
+  head: string | null,
+  paths: readonly string[],
+  readFile: (path: string) => Promise<Buffer | null>,
+): Promise<Map<string, BlobFile | null>> {
+  const out = new Map<string, BlobFile | null>();
+  if (place.workTree !== null) {
+    const format = await objectFormatOf(place.gitDir);
+    const contents = await Promise.all(paths.map((path) => readFile(path)));
+    paths.forEach((path, i) => {
+      const content = contents[i] ?? null;
+      out.set(path, content === null ? null : { oid: blobId(content, format), content });
+    });
+    return out;
+  }
+  const atHead = await filesAt(place.gitDir, head, paths);
+  for (const path of paths) out.set(path, atHead.get(path) ?? null);
+  return out;
+}
