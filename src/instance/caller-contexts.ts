@@ -23,13 +23,11 @@ export interface CallerContextsOptions {
 
 /**
  * Makes ToolContexts. The host in each is the installation's own bound to the caller's
- * credential (`Access.credential`): one bound host per credential, kept, since tools key state
- * by the host object (write queues, listings) that must outlive a call; there are as many as
- * sign-in hands out credentials (locally: the users file's tokens, or none).
+ * credential (`Access.credential`), made anew for each call (nothing of a caller's credential
+ * outlives the call); state that must outlive a call (write queues, listings) is keyed by the
+ * installation's host (caller-repo-host.ts `sharedStateKey`).
  */
 export class CallerContexts {
-  private readonly hosts = new Map<string | null, RepoHost>();
-
   constructor(private readonly options: CallerContextsOptions) {}
 
   /** One call's context for `access` and the MCP client named, over `vaults` (the caller's readable repositories). */
@@ -40,20 +38,11 @@ export class CallerContexts {
       access: { person: access.person, read: access.read, write: access.write },
       vaults,
       index,
-      host: this.hostFor(access.credential ?? null),
+      host: bindToCaller(this.options.host, access.credential ?? null, this.options.onCommitted),
       clientName,
       refresh: (repo) => this.options.refresh(repo),
       log,
       ...(matchBudgetMs !== undefined ? { matchBudgetMs } : {}),
     };
-  }
-
-  private hostFor(credential: string | null): RepoHost {
-    let bound = this.hosts.get(credential);
-    if (bound === undefined) {
-      bound = bindToCaller(this.options.host, credential, this.options.onCommitted);
-      this.hosts.set(credential, bound);
-    }
-    return bound;
   }
 }

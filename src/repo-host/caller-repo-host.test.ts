@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { alice, git, makeRepo, tempDir } from '../../test/support/git-fixture.ts';
 import type { UsersFile } from '../config/users-file.ts';
-import { bindToCaller } from './caller-repo-host.ts';
+import { bindToCaller, sharedStateKey } from './caller-repo-host.ts';
 import { LocalRepoHost } from './local/local-repo-host.ts';
 import type { Change, CommitResult } from './repo-host.ts';
 
@@ -52,6 +52,15 @@ describe('bindToCaller', () => {
     // A refused commit (the head moved) tells nobody it landed.
     expect((await bound.commit('notes', change)).ok).toBe(false);
     expect(committed).toHaveLength(1);
+  });
+
+  it('keys state shared by every caller (write queues, listings) by the installation’s own host', () => {
+    const asAlice = bindToCaller(host, 'token-alice-0123456789');
+    const nobody = bindToCaller(host, null);
+    expect(sharedStateKey(asAlice)).toBe(host);
+    expect(sharedStateKey(nobody)).toBe(host);
+    expect(sharedStateKey(bindToCaller(asAlice, 'token-alice-0123456789'))).toBe(host);
+    expect(sharedStateKey(host)).toBe(host);
   });
 
   it('reaches the repository operations, and neither sign-in nor close', async () => {

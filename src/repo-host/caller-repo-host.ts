@@ -20,9 +20,21 @@ const notForCallers: ReadonlySet<string> = new Set(['authenticate', 'requiresTok
  * there (`undefined`, and `in` says false), and no data member of the adapter is either.
  *
  * A Proxy forwards the other operations by name, so an operation added to the RepoHost port
- * reaches callers with no edit here. Each call of this function makes a new object: callers
- * that key state by the host object (write queues, listings) should keep one per caller.
+ * reaches callers with no edit here. Each call of this function makes a new object: state kept
+ * per installation (write queues, listings) is keyed by {@link sharedStateKey}.
  */
+const unbound = new WeakMap<object, RepoHost>();
+
+/**
+ * The object to key per-installation state by (write queues, caches of listings): the
+ * installation's own host for a host bound to a caller, `host` itself otherwise. Writes of
+ * different callers to one repository then wait for each other in this process, as before the
+ * host was bound per caller, instead of meeting only at the compare-and-swap.
+ */
+export function sharedStateKey(host: RepoHost): object {
+  return unbound.get(host) ?? host;
+}
+
 export function bindToCaller(host: RepoHost, credential: string | null, onCommitted?: OnCommitted): RepoHost {
   const commit: RepoHost['commit'] = async (repo, change, ...rest): Promise<CommitResult> => {
     const result = await host.commit(repo, { ...change, credential }, ...rest);
@@ -39,11 +51,13 @@ export function bindToCaller(host: RepoHost, credential: string | null, onCommit
     forwarded.set(key, bound);
     return bound;
   };
-  return new Proxy(Object.create(null) as RepoHost, {
+  const bound = new Proxy(Object.create(null) as RepoHost, {
     get: (_target, key) => operation(key),
     has: (_target, key) => operation(key) !== undefined,
     set: () => false,
     defineProperty: () => false,
     deleteProperty: () => false,
   });
+  unbound.set(bound, unbound.get(host) ?? host);
+  return bound;
 }

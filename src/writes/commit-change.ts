@@ -3,6 +3,7 @@
 import { posix } from 'node:path';
 import type { VaultConfig } from '../config/vault-config.ts';
 import { decodeNoteText } from '../notes/note-text.ts';
+import { sharedStateKey } from '../repo-host/caller-repo-host.ts';
 import type { Person } from '../repo-host/person.ts';
 import type { BlobFile, CommitLine, FileChange, FolderEntry, RepoHost, Snapshot } from '../repo-host/repo-host.ts';
 import { rebaseSplices, splicesBetween, type Splice } from '../notes/text-splices.ts';
@@ -244,7 +245,7 @@ export async function commitChange<R>(
         }
         return { commit: outcome.commit, parent: read.head, result: prepared.result, notes };
       }
-      lastCommits.get(ctx.host)?.delete(repo);
+      lastCommits.get(sharedStateKey(ctx.host))?.delete(repo);
       lastConflict = outcome.path === undefined ? { head: outcome.head } : { head: outcome.head, path: outcome.path };
       if (attempt < MAX_ATTEMPTS) await pause(attempt);
     }
@@ -516,27 +517,27 @@ function commitLine(line: CommitLine): string {
   return `${line.shortId} ${line.author}: ${line.subject}`;
 }
 
-const lastCommits = new WeakMap<RepoHost, Map<string, string>>();
+const lastCommits = new WeakMap<object, Map<string, string>>();
 
 /** The commit this process last made in `repo` through `host`; undefined when none (or after a conflict). */
 function ownLastCommit(host: RepoHost, repo: string): string | undefined {
-  return lastCommits.get(host)?.get(repo);
+  return lastCommits.get(sharedStateKey(host))?.get(repo);
 }
 
 function rememberCommit(host: RepoHost, repo: string, commit: string): void {
-  let perRepo = lastCommits.get(host);
-  if (perRepo === undefined) lastCommits.set(host, (perRepo = new Map()));
+  let perRepo = lastCommits.get(sharedStateKey(host));
+  if (perRepo === undefined) lastCommits.set(sharedStateKey(host), (perRepo = new Map()));
   perRepo.set(repo, commit);
 }
 
-const queues = new WeakMap<RepoHost, Map<string, Promise<unknown>>>();
+const queues = new WeakMap<object, Map<string, Promise<unknown>>>();
 
-/** Runs `work` after every earlier write to the same repository through the same host in this process. */
+/** Runs `work` after every earlier write to the same repository of the same installation in this process. */
 function inQueue<T>(host: RepoHost, repo: string, work: () => Promise<T>): Promise<T> {
-  let perRepo = queues.get(host);
+  let perRepo = queues.get(sharedStateKey(host));
   if (perRepo === undefined) {
     perRepo = new Map();
-    queues.set(host, perRepo);
+    queues.set(sharedStateKey(host), perRepo);
   }
   const previous = perRepo.get(repo) ?? Promise.resolve();
   const next = previous.catch(() => undefined).then(work);

@@ -4,6 +4,7 @@
 // Only readable files count (isReadable): a hidden or closed file, or a symbolic link to one,
 // is looked up exactly like a path where nothing is, so no answer tells the two apart.
 import { existingPathForms, isReadable, type PathKind } from '../../notes/vault-path.ts';
+import { sharedStateKey } from '../../repo-host/caller-repo-host.ts';
 import type { RepoHistory } from '../../repo-host/history.ts';
 import type { RepoHost } from '../../repo-host/repo-host.ts';
 
@@ -18,7 +19,7 @@ interface Listing {
 /** What a path may name: a file, or a file or a folder (one holding files). */
 type Wanted = 'file' | 'file or folder';
 
-const listings = new WeakMap<RepoHost, Map<string, { fingerprint: string; listing: Listing }>>();
+const listings = new WeakMap<object, Map<string, { fingerprint: string; listing: Listing }>>();
 
 /**
  * The readable files of `repo` now (work-tree changes included, as the host's snapshot has
@@ -26,8 +27,8 @@ const listings = new WeakMap<RepoHost, Map<string, { fingerprint: string; listin
  * open folders until the host's fingerprint moves, so asking again costs one fingerprint check.
  */
 async function listingOf(host: RepoHost, repo: string, open: readonly string[]): Promise<Listing> {
-  let byRepo = listings.get(host);
-  if (byRepo === undefined) listings.set(host, (byRepo = new Map()));
+  let byRepo = listings.get(sharedStateKey(host));
+  if (byRepo === undefined) listings.set(sharedStateKey(host), (byRepo = new Map()));
   const key = `${repo}\0${JSON.stringify(open)}`;
   const fingerprint = await host.fingerprint(repo);
   const cached = byRepo.get(key);
