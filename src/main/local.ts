@@ -14,10 +14,10 @@ import { existsSync, renameSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { loadUsersFile, type UsersFile } from '../config/users-file.ts';
 import { createFront, listenFront, loopbackHostnames } from '../front/http-front.ts';
-import { allTools } from '../instance/all-tools.ts';
+import { implementedTools } from '../instance/all-tools.ts';
 import { Installation, type IndexProgress } from '../instance/installation.ts';
 import type { Logger } from '../instance/log.ts';
-import type { ToolDefinition } from '../instance/tool.ts';
+import type { Tool } from '../instance/tool.ts';
 import { startMatchPool } from '../instance/tools/match-pool.ts';
 import { migrate } from '../note-index/migrate.ts';
 import { openPglite } from '../note-index/pglite-client.ts';
@@ -147,7 +147,7 @@ export interface LocalServer {
  */
 export async function serveLocal(
   settings: ServeSettings,
-  options: { log?: Logger; onProgress?: IndexProgress; tools?: readonly ToolDefinition[]; matchBudgetMs?: number } = {},
+  options: { log?: Logger; onProgress?: IndexProgress; tools?: readonly Tool[]; matchBudgetMs?: number } = {},
 ): Promise<LocalServer> {
   const log = options.log ?? processLogger();
   if (!settings.usersFile && !isLoopback(settings.hostname)) {
@@ -168,7 +168,7 @@ export async function serveLocal(
     const front = createFront({
       name: local.name,
       installation: local.installation,
-      tools: options.tools ?? allTools,
+      tools: options.tools ?? implementedTools,
       log,
       allowedHostnames: wildcard ? 'any' : isLoopback(settings.hostname) ? [] : [hostnameForHeader(settings.hostname)],
     });
