@@ -24,6 +24,7 @@ import { openPglite } from '../note-index/pglite-client.ts';
 import { openPostgres } from '../note-index/postgres-client.ts';
 import type { SqlClient } from '../note-index/sql-client.ts';
 import { LocalRepoHost } from '../repo-host/local/local-repo-host.ts';
+import { forwardLocally } from './forward.ts';
 import { lockIndexDir, type IndexLock } from './index-lock.ts';
 import { processLogger } from './logger.ts';
 
@@ -163,13 +164,13 @@ export async function serveLocal(
     ...(options.onProgress ? { onProgress: options.onProgress } : {}),
     ...(options.matchBudgetMs !== undefined ? { matchBudgetMs: options.matchBudgetMs } : {}),
   });
+  const forwarder = forwardLocally({ installation: local.installation, tools: options.tools ?? implementedTools, log });
   try {
     const wildcard = settings.hostname === '0.0.0.0' || settings.hostname === '::';
     const front = createFront({
       name: local.name,
-      installation: local.installation,
-      tools: options.tools ?? implementedTools,
-      log,
+      signIn: local.installation.host,
+      forward: forwarder.forward,
       allowedHostnames: wildcard ? 'any' : isLoopback(settings.hostname) ? [] : [hostnameForHeader(settings.hostname)],
     });
     const listening = await listenFront(front, { port: settings.port, hostname: settings.hostname, log });
@@ -178,10 +179,12 @@ export async function serveLocal(
       local,
       async close() {
         await listening.close();
+        await forwarder.close();
         await local.close();
       },
     };
   } catch (error) {
+    await forwarder.close();
     await local.close();
     throw error;
   }
