@@ -9,7 +9,7 @@ import { performance } from 'node:perf_hooks';
 import { z } from 'zod';
 import { defaultVaultConfig } from '../src/config/load-vault-config.ts';
 import { Installation } from '../src/instance/installation.ts';
-import type { ToolContext, ToolDefinition } from '../src/instance/tool.ts';
+import type { ToolContext, Tool } from '../src/instance/tool.ts';
 import { editNote } from '../src/instance/tools/edit-note.ts';
 import { moveNote } from '../src/instance/tools/move-note.ts';
 import { syncRepo } from '../src/note-index/indexer.ts';
@@ -40,7 +40,7 @@ function generated(): Record<string, string> {
   return files;
 }
 
-const call = <I extends z.ZodRawShape, O extends z.ZodRawShape>(tool: ToolDefinition<I, O>, args: Record<string, unknown>, ctx: ToolContext) =>
+const call = <I extends z.ZodRawShape, O extends z.ZodRawShape>(tool: Tool<I, O>, args: Record<string, unknown>, ctx: ToolContext) =>
   tool.handler(tool.input(z.string()).parse(args), ctx);
 
 /** p50 and p90 of `times` in milliseconds. */

@@ -2,7 +2,7 @@
 // per set of repositories is kept and reused, and what is shared cannot be changed.
 import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
-import { allTools } from '../instance/all-tools.ts';
+import { allTools } from '../tools/all-tools.ts';
 import { buildCatalogue, catalogueFor, type CatalogueRepo } from './catalogue.ts';
 import { serviceInstructions } from './instructions.ts';
 

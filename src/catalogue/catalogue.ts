@@ -2,7 +2,7 @@
 // once per set and kept (DESIGN.md "The parts": the catalogue), so a request builds no schema.
 import type { StandardSchemaWithJSON } from '@modelcontextprotocol/server';
 import type { z } from 'zod';
-import { repoField, type RepoChoice, type ToolAnnotations, type ToolDefinition } from '../instance/tool.ts';
+import { repoField, type RepoChoice, type ToolAnnotations, type ToolDefinition } from '../tools/tool.ts';
 import { buildInstructions } from './instructions.ts';
 
 /** A readable repository as the catalogue needs it: its name, summary and instructions. */
@@ -35,21 +35,22 @@ export interface ListedTool {
  * whatever it derives from them (the `tools/call` result projection, `Mcp-Param` checks)
  * agrees with what was listed.
  */
-export interface CatalogueTool {
-  definition: ToolDefinition;
+export interface CatalogueTool<T extends ToolDefinition = ToolDefinition> {
+  /** The tool as registered (the instance's registry carries its handler). */
+  definition: T;
   listed: ListedTool;
   input: StandardSchemaWithJSON;
   output: StandardSchemaWithJSON;
 }
 
 /** The catalogue of one set of readable repositories (immutable: the listed JSON is frozen). */
-export interface Catalogue {
+export interface Catalogue<T extends ToolDefinition = ToolDefinition> {
   /** The `initialize` (and `server/discover`) instructions: {@link buildInstructions} of the repositories. */
   instructions: string;
   /** The `tools/list` result's `tools`, in the registry's order. */
   tools: readonly ListedTool[];
   /** The same tools with their definitions and schemas, in the same order. */
-  entries: readonly CatalogueTool[];
+  entries: readonly CatalogueTool<T>[];
 }
 
 /** How many catalogues {@link catalogueFor} keeps per registry (one per distinct set of repositories seen). */
@@ -68,8 +69,9 @@ const outputs = new WeakMap<ToolDefinition, { json: JsonSchemaObject; schema: St
  * {@link keptPerRegistry}). A changed summary or instructions.md is another key, so it is
  * never served stale.
  */
-export function catalogueFor(tools: readonly ToolDefinition[], repos: readonly CatalogueRepo[]): Catalogue {
-  let byKey = kept.get(tools);
+export function catalogueFor<T extends ToolDefinition>(tools: readonly T[], repos: readonly CatalogueRepo[]): Catalogue<T> {
+  // The map of a registry holds catalogues of that registry's tools only.
+  let byKey = kept.get(tools) as Map<string, Catalogue<T>> | undefined;
   if (byKey === undefined) {
     byKey = new Map();
     kept.set(tools, byKey);
@@ -93,10 +95,10 @@ export function catalogueFor(tools: readonly ToolDefinition[], repos: readonly C
  * names exactly these repositories with their summaries, its output schema, and the
  * instructions made of the service's paragraph and each repository's instructions.md.
  */
-export function buildCatalogue(tools: readonly ToolDefinition[], repos: readonly CatalogueRepo[]): Catalogue {
+export function buildCatalogue<T extends ToolDefinition>(tools: readonly T[], repos: readonly CatalogueRepo[]): Catalogue<T> {
   const choices: RepoChoice[] = repos.map((repo) => ({ name: repo.name, summary: repo.summary }));
   const repo = repoField(choices);
-  const entries = tools.map((definition): CatalogueTool => {
+  const entries = tools.map((definition): CatalogueTool<T> => {
     const input = definition.input(repo);
     const inputJson = deepFreeze(listedInputSchema(input));
     const output = outputOf(definition);

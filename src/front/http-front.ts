@@ -4,11 +4,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { toNodeHandler } from '@modelcontextprotocol/node';
-import { createMcpHandler, validateHostHeader, validateOriginHeader, type McpHttpHandler } from '@modelcontextprotocol/server';
-import { createVaultServer } from '../instance/create-server.ts';
-import type { Installation } from '../instance/installation.ts';
-import type { Logger } from '../instance/log.ts';
-import type { ToolDefinition } from '../instance/tool.ts';
+import { validateHostHeader, validateOriginHeader } from '@modelcontextprotocol/server';
+import type { Logger } from 'pino';
 import type { Access } from '../repo-host/person.ts';
 import type { SignIn } from '../repo-host/sign-in.ts';
 import { cachedAuthenticate } from './access-cache.ts';
@@ -26,11 +23,10 @@ export const loopbackHostnames: readonly string[] = ['localhost', '127.0.0.1', '
 export interface FrontOptions {
   /** The installation's name: the MCP address is `/<name>`. */
   name: string;
-  installation: Installation;
-  /** Who a bearer token belongs to (the users file, or one local person). */
+  /** Who a bearer token belongs to, and whether one is needed (the users file, or one local person). */
   signIn: SignIn;
-  tools: readonly ToolDefinition[];
-  log: Logger;
+  /** Answers an MCP request for the installation, once the front has checked its caller (built in main/). */
+  forward: Forward;
   /**
    * Hostnames (no port; IPv6 in brackets) that `Host` and `Origin` may name besides the
    * loopback names, or `'any'` when bound to every interface. `'any'` is only safe with
@@ -45,16 +41,27 @@ export interface Front {
   close(): Promise<void>;
 }
 
-/** What the MCP handler's factory gets through `authInfo.extra`. */
-interface CallerExtra {
+/** The checked caller of one MCP request, as the front hands it on with the request. */
+export interface Caller {
+  /** Who the token belongs to and what they may read and write. */
   access: Access;
+  /** The bearer token as sent (absent without a users file). */
+  token: string | undefined;
+  /** The client's name: from this request's `initialize`, else from a 2025-era session id; null when unknown. */
   clientName: string | null;
 }
 
 /**
+ * Answers one MCP request (Streamable HTTP, web-standard) for the installation on behalf of
+ * `caller`: the front's way to reach the instance without importing it (DESIGN.md "Code
+ * layout": the front never imports the instance). Resolves to the MCP response as is.
+ */
+export type Forward = (request: Request, caller: Caller) => Promise<Response>;
+
+/**
  * Builds the front. Routes:
- * - `POST /<name>` (and the 2025 revisions' `GET`/`DELETE`, answered 405): MCP, one
- *   stateless server per request, built for the caller by `createVaultServer`. With a
+ * - `POST /<name>` (and the 2025 revisions' `GET`/`DELETE`): MCP, handed with the checked
+ *   caller to `forward` (in one process: one stateless server per request). With a
  *   users file the request needs `Authorization: Bearer <token>` of a listed person, else
  *   `401` with `WWW-Authenticate: Bearer resource_metadata="…"` (RFC 9728 §5.1).
  * - `GET /<name>` from a browser (`Accept: text/html`): the address page.
@@ -64,19 +71,10 @@ interface CallerExtra {
  * present, must be an allowed name or the request's own host.
  */
 export function createFront(options: FrontOptions): Front {
-  const { name, installation, log } = options;
-  const { signIn } = options;
+  const { name, signIn } = options;
   const mcpPath = `/${name}`;
   const authenticate = cachedAuthenticate((token) => signIn.authenticate(token), accessTtlMs);
   const metadataPaths = new Set([`/.well-known/oauth-protected-resource${mcpPath}`, '/.well-known/oauth-protected-resource']);
-  const mcp: McpHttpHandler = createMcpHandler(
-    async ({ authInfo }) => {
-      const caller = authInfo?.extra as CallerExtra | undefined;
-      if (!caller) throw new Error('An MCP request reached the handler without a checked caller.');
-      return createVaultServer({ installation, access: caller.access, tools: options.tools, log, clientName: caller.clientName });
-    },
-    { onerror: (error) => log.error({ err: error }, 'an MCP request failed') },
-  );
 
   async function serveMcp(request: Request, resourceUrl: URL): Promise<Response> {
     const origin = request.headers.get('origin');
@@ -101,10 +99,7 @@ export function createFront(options: FrontOptions): Front {
     const body: unknown = request.method === 'POST' ? await request.clone().json().catch(() => null) : null;
     const initializing = initializeClientName(body);
     const clientName = initializing ?? clientNameFromSessionId(request.headers.get('mcp-session-id'));
-    const extra: CallerExtra = { access, clientName };
-    const response = await mcp.fetch(request, {
-      authInfo: { token: token ?? '', clientId: clientName ?? 'unknown', scopes: [], extra: extra as unknown as Record<string, unknown> },
-    });
+    const response = await options.forward(request, { access, token, clientName });
     // A 2025-era client gets its name back as a session id, so later stateless calls know it.
     if (initializing !== null && response.ok && !response.headers.has('mcp-session-id')) {
       return withHeaders(response, { 'mcp-session-id': sessionIdFor(initializing) });
@@ -135,7 +130,8 @@ export function createFront(options: FrontOptions): Front {
       if (path === '/' && request.method === 'GET') return new Response(null, { status: 302, headers: { location: mcpPath } });
       return new Response(`Not found. The MCP address of this server is ${resourceUrl.href}\n`, { status: 404, headers: { 'content-type': 'text/plain; charset=utf-8' } });
     },
-    close: () => mcp.close(),
+    // The front holds nothing open itself: whoever built `forward` closes it.
+    close: async () => {},
   };
 }
 

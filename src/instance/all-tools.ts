@@ -1,6 +1,8 @@
-// The one list of basic tools, in the spec's order ("Basic tools"): the instance and the
-// catalogue both build `tools/list` from it, and a test pins it to the contract.
-import type { ToolDefinition } from './tool.ts';
+// The registry's tools with their handlers: each definition of src/tools/all-tools.ts paired by
+// name with its handler file here, in the registry's order.
+import type { z } from 'zod';
+import { allTools, type ToolName } from '../tools/all-tools.ts';
+import type { Tool } from './tool.ts';
 import { baseView } from './tools/base-view.ts';
 import { createNote } from './tools/create-note.ts';
 import { editNote } from './tools/edit-note.ts';
@@ -13,21 +15,20 @@ import { searchHistory } from './tools/search-history.ts';
 import { searchNotes } from './tools/search-notes.ts';
 import { tree } from './tools/tree.ts';
 
-/**
- * Every basic tool, in the order the spec lists them (spec: "Basic tools"): read_note,
- * list_notes, tree, search_notes, find_references, note_history, search_history,
- * edit_note, move_note, base_view, create_note.
- */
-export const allTools: readonly ToolDefinition[] = [
-  readNote,
-  listNotes,
+/** Each basic tool by name: a tool of the registry without a handler here (or under another name) is a type error. */
+const byName: { readonly [N in ToolName]: Tool<z.ZodRawShape, z.ZodRawShape, N> } = {
+  read_note: readNote,
+  list_notes: listNotes,
   tree,
-  searchNotes,
-  findReferences,
-  noteHistory,
-  searchHistory,
-  editNote,
-  moveNote,
-  baseView,
-  createNote,
-];
+  search_notes: searchNotes,
+  find_references: findReferences,
+  note_history: noteHistory,
+  search_history: searchHistory,
+  edit_note: editNote,
+  move_note: moveNote,
+  base_view: baseView,
+  create_note: createNote,
+};
+
+/** Every basic tool with its handler, in the registry's order (spec: "Basic tools"); what the instance serves. */
+export const implementedTools: readonly Tool[] = allTools.map((definition) => byName[definition.name as ToolName]);

@@ -8,12 +8,12 @@ import { connectHttp, serveDemo, type ServedDemo } from '../../test/e2e/demo-fix
 import { capturedLog } from '../../test/support/captured-log.ts';
 import { demoTokens } from '../demo/build-demo.ts';
 import { VaultError } from '../vault-error.ts';
-import { defineTool } from './tool.ts';
+import type { Tool } from './tool.ts';
 import { internalErrorText } from './tool-result.ts';
 import { editNote } from './tools/edit-note.ts';
 import { readNote } from './tools/read-note.ts';
 
-const whoAmI = defineTool({
+const whoAmI = testTool({
   name: 'who_am_i',
   title: 'Who am I',
   description: 'Says who calls, with which client, and which repositories they read.',
@@ -28,7 +28,7 @@ const whoAmI = defineTool({
   }),
 });
 
-const refuse = defineTool({
+const refuse = testTool({
   name: 'refuse',
   title: 'Refuse',
   description: 'Always refuses, the way a tool does.',
@@ -40,7 +40,7 @@ const refuse = defineTool({
   },
 });
 
-const crash = defineTool({
+const crash = testTool({
   name: 'crash',
   title: 'Crash',
   description: 'Fails unexpectedly.',
@@ -52,7 +52,7 @@ const crash = defineTool({
   },
 });
 
-const slow = defineTool({
+const slow = testTool({
   name: 'slow',
   title: 'Slow',
   description: 'Answers after more than a second.',
@@ -64,6 +64,11 @@ const slow = defineTool({
     return {};
   },
 });
+
+/** A tool made for these tests: its definition and handler in one literal, typed as the registry's are. */
+function testTool<const N extends string, I extends z.ZodRawShape, O extends z.ZodRawShape>(tool: Tool<I, O, N>): Tool<I, O, N> {
+  return tool;
+}
 
 const tools = [whoAmI, refuse, crash, slow, editNote, readNote];
 

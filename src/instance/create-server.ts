@@ -7,7 +7,7 @@ import { IndexUnavailableError } from './index-unavailable-error.ts';
 import type { Installation } from './installation.ts';
 import type { Logger } from './log.ts';
 import { serverInfo } from './server-info.ts';
-import type { ToolContext, ToolDefinition, Vault } from './tool.ts';
+import type { Tool as ToolWithHandler, ToolContext, Vault } from './tool.ts';
 import { toolError, toolResult, type CallFields } from './tool-result.ts';
 
 /**
@@ -26,7 +26,7 @@ export interface VaultServerOptions {
   /** The caller and their rights: only `access.read` repositories are listed or reachable. */
   access: Access;
   /** The registry (normally `allTools`). */
-  tools: readonly ToolDefinition[];
+  tools: readonly ToolWithHandler[];
   /** Where each call is logged: refusals, failures, slow calls (see log.ts). */
   log: Logger;
   /**
@@ -61,7 +61,7 @@ export async function createVaultServer(options: VaultServerOptions): Promise<Mc
 /** What {@link createCatalogueServer} needs. */
 export interface CatalogueServerOptions {
   /** The caller's catalogue: what `initialize` and `tools/list` answer, and the tools to run. */
-  catalogue: Catalogue;
+  catalogue: Catalogue<ToolWithHandler>;
   /**
    * The ToolContext of one call, for the client named (may wait for the startup index).
    * Rejecting with {@link IndexUnavailableError} answers the call with its message.

@@ -1,10 +1,11 @@
-// What a tool is: one value per tool (name, title, description, schemas, annotations,
-// handler), registered in all-tools.ts. The instance and the catalogue both list from it.
-import { z } from 'zod';
+// What a tool gets and is on the instance: the ToolContext a handler may use, and a tool as
+// run (its definition from src/tools/ with its handler), paired by name in all-tools.ts.
+import type { z } from 'zod';
 import type { VaultConfig } from '../config/vault-config.ts';
 import type { Access } from '../repo-host/person.ts';
 import type { RepoHost } from '../repo-host/repo-host.ts';
 import type { NoteIndex } from '../note-index/note-index.ts';
+import type { ToolDefinition } from '../tools/tool.ts';
 import type { Logger } from './log.ts';
 
 /** A readable repository as a tool sees it: its name, summary and configuration. */
@@ -17,11 +18,8 @@ export interface Vault {
   canWrite: boolean;
 }
 
-/** A repository named in the `repo` field's `anyOf`: its name and summary. */
-export interface RepoChoice {
-  name: string;
-  summary: string | null;
-}
+// Where RepoChoice was defined before it moved to the tool definitions; kept so importers need not change.
+export type { RepoChoice } from '../tools/tool.ts';
 
 /**
  * Everything a handler may use. Only repositories the person can read are in `vaults`:
@@ -59,56 +57,22 @@ export interface ToolContext {
   matchBudgetMs?: number;
 }
 
-/** MCP tool annotations (MCP spec: ToolAnnotations). */
-export interface ToolAnnotations {
-  readOnlyHint?: boolean;
-  destructiveHint?: boolean;
-  idempotentHint?: boolean;
-  openWorldHint?: boolean;
-}
-
 /**
- * One tool. `input(repo)` builds the input schema around the `repo` field made for this
- * person (see {@link repoField}); the SDK lists it as JSON Schema and validates arguments
- * with it, so the handler parses nothing by hand. `output` is the `outputSchema`; the
- * handler's result is sent as `structuredContent` and, the same JSON, as a text block.
- * A handler refuses by throwing a VaultError.
+ * One tool as the instance runs it: its definition (src/tools/, what tools/list shows) and its
+ * handler. The handler gets the input as `input` parsed it and answers what `output` validates;
+ * it refuses by throwing a VaultError.
  */
-export interface ToolDefinition<I extends z.ZodRawShape = z.ZodRawShape, O extends z.ZodRawShape = z.ZodRawShape> {
-  name: string;
-  title: string;
-  description: string;
-  annotations: ToolAnnotations;
-  _meta?: Record<string, unknown>;
-  input(repo: z.ZodString): z.ZodObject<I>;
-  output: z.ZodObject<O>;
+export interface Tool<I extends z.ZodRawShape = z.ZodRawShape, O extends z.ZodRawShape = z.ZodRawShape, N extends string = string> extends ToolDefinition<I, O, N> {
   handler(input: z.output<z.ZodObject<I>>, ctx: ToolContext): Promise<z.output<z.ZodObject<O>>>;
 }
 
-/** Identity function that keeps a tool's types precise; every tool file exports one. */
-export function defineTool<I extends z.ZodRawShape, O extends z.ZodRawShape>(tool: ToolDefinition<I, O>): ToolDefinition<I, O> {
-  return tool;
-}
-
 /**
- * The `repo` field for a person: a string whose listed schema is
- * `{type: "string", description, anyOf: [{const, description}]}` over the readable
- * repositories, as in spec/acme-tools-list.json. Validation of the value itself happens
- * in the handler's lookup, so an unreadable repository is answered exactly like one that
- * does not exist; a `repo` left out (where it is required) or not a string is refused with the
- * names of the readable repositories.
+ * Pairs a definition with its handler: every handler file exports one, and all-tools.ts pairs
+ * them with the registry by name. The handler's input and answer are typed by the definition.
  */
-export function repoField(choices: readonly RepoChoice[]): z.ZodString {
-  const names = choices.map((choice) => `"${choice.name}"`).join(', ');
-  // Missing or not a string: the refusal names the repositories, as lookupVault's does.
-  const refusal =
-    choices.length === 0
-      ? 'Give "repo": the repository this call works in. You can read no repository here.'
-      : `Give "repo": the repository this call works in, one of ${names}.`;
-  return z
-    .string({ error: refusal })
-    .describe('The repository this call works in.')
-    .meta({
-      anyOf: choices.map((choice) => (choice.summary === null ? { const: choice.name } : { const: choice.name, description: choice.summary })),
-    });
+export function implement<N extends string, I extends z.ZodRawShape, O extends z.ZodRawShape>(
+  definition: ToolDefinition<I, O, N>,
+  implementation: Pick<Tool<I, O, N>, 'handler'>,
+): Tool<I, O, N> {
+  return { ...definition, handler: implementation.handler };
 }

@@ -14,11 +14,11 @@ import { existsSync, renameSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { loadUsersFile, type UsersFile } from '../config/users-file.ts';
 import { createFront, listenFront, loopbackHostnames } from '../front/http-front.ts';
-import { allTools } from '../instance/all-tools.ts';
+import { implementedTools } from '../instance/all-tools.ts';
 import { Installation, type IndexProgress } from '../instance/installation.ts';
 import { InProcessQueue } from '../jobs/in-process-queue.ts';
 import type { Logger } from '../instance/log.ts';
-import type { ToolDefinition } from '../instance/tool.ts';
+import type { Tool } from '../instance/tool.ts';
 import { startMatchPool } from '../instance/tools/match-pool.ts';
 import { migrate } from '../note-index/migrate.ts';
 import { openPglite } from '../note-index/pglite-client.ts';
@@ -27,6 +27,7 @@ import type { SqlClient } from '../note-index/sql-client.ts';
 import { ChangesPoll } from '../repo-host/local/changes-poll.ts';
 import { LocalRepoHost } from '../repo-host/local/local-repo-host.ts';
 import type { SignIn } from '../repo-host/sign-in.ts';
+import { forwardLocally } from './forward.ts';
 import { lockIndexDir, type IndexLock } from './index-lock.ts';
 import { processLogger } from './logger.ts';
 
@@ -155,7 +156,7 @@ export interface LocalServer {
  */
 export async function serveLocal(
   settings: ServeSettings,
-  options: { log?: Logger; onProgress?: IndexProgress; tools?: readonly ToolDefinition[]; matchBudgetMs?: number } = {},
+  options: { log?: Logger; onProgress?: IndexProgress; tools?: readonly Tool[]; matchBudgetMs?: number } = {},
 ): Promise<LocalServer> {
   const log = options.log ?? processLogger();
   if (!settings.usersFile && !isLoopback(settings.hostname)) {
@@ -171,14 +172,13 @@ export async function serveLocal(
     ...(options.onProgress ? { onProgress: options.onProgress } : {}),
     ...(options.matchBudgetMs !== undefined ? { matchBudgetMs: options.matchBudgetMs } : {}),
   });
+  const forwarder = forwardLocally({ installation: local.installation, tools: options.tools ?? implementedTools, log });
   try {
     const wildcard = settings.hostname === '0.0.0.0' || settings.hostname === '::';
     const front = createFront({
       name: local.name,
-      installation: local.installation,
       signIn: local.signIn,
-      tools: options.tools ?? allTools,
-      log,
+      forward: forwarder.forward,
       allowedHostnames: wildcard ? 'any' : isLoopback(settings.hostname) ? [] : [hostnameForHeader(settings.hostname)],
     });
     const listening = await listenFront(front, { port: settings.port, hostname: settings.hostname, log });
@@ -187,10 +187,12 @@ export async function serveLocal(
       local,
       async close() {
         await listening.close();
+        await forwarder.close();
         await local.close();
       },
     };
   } catch (error) {
+    await forwarder.close();
     await local.close();
     throw error;
   }

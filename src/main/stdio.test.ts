@@ -10,7 +10,7 @@ import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotoc
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { makeRepo, tempDir } from '../../test/support/git-fixture.ts';
 import { serviceInstructions } from '../catalogue/instructions.ts';
-import { allTools } from '../instance/all-tools.ts';
+import { allTools } from '../tools/all-tools.ts';
 
 const bin = fileURLToPath(new URL('../../bin/major-vault.js', import.meta.url));
 

@@ -7,7 +7,7 @@ import type { McpServer } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { catalogueFor } from '../catalogue/catalogue.ts';
 import { loadUsersFile, type UsersFile } from '../config/users-file.ts';
-import { allTools } from '../instance/all-tools.ts';
+import { implementedTools } from '../instance/all-tools.ts';
 import { catalogueRepos, createCatalogueServer, createVaultServer } from '../instance/create-server.ts';
 import { indexProgressLog } from '../instance/index-progress-log.ts';
 import { IndexUnavailableError } from '../instance/index-unavailable-error.ts';
@@ -77,11 +77,11 @@ export async function serveLocalStdio(settings: StdioSettings, options: { log?: 
     if (vaults === null) {
       // Open already (or the folder could not be read early): the installation answers everything.
       const opened = local ?? (await installation());
-      return createVaultServer({ installation: opened.installation, access: await accessOf(opened.signIn, token), tools: allTools, log });
+      return createVaultServer({ installation: opened.installation, access: await accessOf(opened.signIn, token), tools: implementedTools, log });
     }
     let access: Promise<Access> | null = null;
     return createCatalogueServer({
-      catalogue: catalogueFor(allTools, catalogueRepos(vaults)),
+      catalogue: catalogueFor(implementedTools, catalogueRepos(vaults)),
       context: async (clientName) => {
         const opened = await installation();
         access ??= accessOf(opened.signIn, token);

@@ -4,7 +4,7 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { buildDemo, type DemoLayout } from '../../src/demo/build-demo.ts';
 import type { Logger } from '../../src/instance/log.ts';
-import type { ToolDefinition } from '../../src/instance/tool.ts';
+import type { Tool } from '../../src/instance/tool.ts';
 import { serveLocal, type LocalServer } from '../../src/main/local.ts';
 import { openPostgres } from '../../src/note-index/postgres-client.ts';
 import { silentLogger } from '../../src/instance/log.ts';
@@ -29,7 +29,7 @@ export async function builtDemo(): Promise<{ layout: DemoLayout; cleanup(): void
  * Serves the demo at `http://127.0.0.1:<free port>/acme`, with the example users file
  * when `users` is set, and the registry (or `tools`), logging to `log` (default: nothing).
  */
-export async function serveDemo(options: { users?: boolean; tools?: readonly ToolDefinition[]; log?: Logger } = {}): Promise<ServedDemo> {
+export async function serveDemo(options: { users?: boolean; tools?: readonly Tool[]; log?: Logger } = {}): Promise<ServedDemo> {
   const demo = await builtDemo();
   const databaseUrl = process.env['DATABASE_URL'];
   const schema = `e2e_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { serviceInstructions } from '../../src/catalogue/instructions.ts';
 import { demoTokens } from '../../src/demo/build-demo.ts';
-import { allTools } from '../../src/instance/all-tools.ts';
+import { allTools } from '../../src/tools/all-tools.ts';
 import { runGit } from '../../src/repo-host/git/run-git.ts';
 import { connectHttp, serveDemo, type ClientEra, type ServedDemo } from './demo-fixture.ts';
 import { readCalls, runCalls, writeCalls } from './demo-calls.ts';

@@ -7,7 +7,7 @@ import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotoc
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { serviceInstructions } from '../../src/catalogue/instructions.ts';
 import type { DemoLayout } from '../../src/demo/build-demo.ts';
-import { allTools } from '../../src/instance/all-tools.ts';
+import { allTools } from '../../src/tools/all-tools.ts';
 import { builtDemo } from './demo-fixture.ts';
 import { readCalls, runCalls } from './demo-calls.ts';
 

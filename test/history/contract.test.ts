@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { repoField } from '../../src/instance/tool.ts';
+import { repoField } from '../../src/tools/tool.ts';
 import { noteHistory } from '../../src/instance/tools/note-history.ts';
 import { searchHistory } from '../../src/instance/tools/search-history.ts';
 

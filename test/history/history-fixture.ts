@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { defaultVaultConfig } from '../../src/config/load-vault-config.ts';
 import { Installation } from '../../src/instance/installation.ts';
-import type { ToolContext, ToolDefinition } from '../../src/instance/tool.ts';
+import type { ToolContext, Tool } from '../../src/instance/tool.ts';
 import type { NoteIndex } from '../../src/note-index/note-index.ts';
 import type { SqlClient } from '../../src/note-index/sql-client.ts';
 import { LocalRepoHost } from '../../src/repo-host/local/local-repo-host.ts';
@@ -77,7 +77,7 @@ export function gitOnlyContext(host: RepoHost, repos: readonly string[]): ToolCo
  * output schema. Returns the answer and its size as the JSON text of `structuredContent`.
  */
 export async function callTool<I extends z.ZodRawShape, O extends z.ZodRawShape>(
-  tool: ToolDefinition<I, O>,
+  tool: Tool<I, O>,
   ctx: ToolContext,
   args: Record<string, unknown>,
 ): Promise<z.output<z.ZodObject<O>> & { jsonLength: number }> {
@@ -87,7 +87,7 @@ export async function callTool<I extends z.ZodRawShape, O extends z.ZodRawShape>
 
 /** The message of the VaultError with `code` that the call throws; fails when it answers or throws another. */
 export async function refusalOf<I extends z.ZodRawShape, O extends z.ZodRawShape>(
-  tool: ToolDefinition<I, O>,
+  tool: Tool<I, O>,
   ctx: ToolContext,
   args: Record<string, unknown>,
   code: VaultErrorCode,

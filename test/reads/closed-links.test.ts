@@ -16,7 +16,7 @@ import { readNote } from '../../src/instance/tools/read-note.ts';
 import { searchHistory } from '../../src/instance/tools/search-history.ts';
 import { searchNotes } from '../../src/instance/tools/search-notes.ts';
 import { tree } from '../../src/instance/tools/tree.ts';
-import type { ToolContext, ToolDefinition } from '../../src/instance/tool.ts';
+import type { ToolContext, Tool } from '../../src/instance/tool.ts';
 import { isVaultError } from '../../src/vault-error.ts';
 import { cloneBare, commit, git, makeRepo, tempDir } from '../support/git-fixture.ts';
 import { openToolContext, type TestToolContext } from '../support/tool-context.ts';
@@ -146,7 +146,7 @@ afterAll(async () => {
 });
 
 /** A tool's answer, or its refusal, as JSON with commit ids blanked and the twin's name made the vault's. */
-async function outcome(tool: ToolDefinition<z.ZodRawShape, z.ZodRawShape>, args: Record<string, unknown>, context: ToolContext): Promise<string> {
+async function outcome(tool: Tool<z.ZodRawShape, z.ZodRawShape>, args: Record<string, unknown>, context: ToolContext): Promise<string> {
   let result: unknown;
   try {
     const input = tool.input(z.string()).parse(args);
@@ -166,7 +166,7 @@ const pairs = [
 ] as const;
 
 /** Asserts that `args` (with `repo` set to each) is answered alike in the vault and its twin, and that no answer shows a closed text. */
-async function alike(tool: ToolDefinition<z.ZodRawShape, z.ZodRawShape>, args: Record<string, unknown> | ((repo: string) => Record<string, unknown>)): Promise<void> {
+async function alike(tool: Tool<z.ZodRawShape, z.ZodRawShape>, args: Record<string, unknown> | ((repo: string) => Record<string, unknown>)): Promise<void> {
   for (const [vault, twin] of pairs) {
     const argsFor = (repo: string) => ({ ...(typeof args === 'function' ? args(repo) : args), repo });
     const seen = await outcome(tool, argsFor(vault), ctx);
@@ -175,7 +175,7 @@ async function alike(tool: ToolDefinition<z.ZodRawShape, z.ZodRawShape>, args: R
   }
 }
 
-const tools = { readNote, listNotes, tree, searchNotes, findReferences, noteHistory, searchHistory, baseView } as unknown as Record<string, ToolDefinition<z.ZodRawShape, z.ZodRawShape>>;
+const tools = { readNote, listNotes, tree, searchNotes, findReferences, noteHistory, searchHistory, baseView } as unknown as Record<string, Tool<z.ZodRawShape, z.ZodRawShape>>;
 
 describe('reads follow the rules writes follow', () => {
   it('read_note reads a link to a closed or hidden file, a path through one, and a closed file as absent', async () => {
@@ -226,7 +226,7 @@ describe('reads follow the rules writes follow', () => {
   });
 
   it('edit_note refuses a link to a closed file as one to a hidden file, never naming where it leads', async () => {
-    const refusal = async (path: string) => (await outcome(editNote as unknown as ToolDefinition<z.ZodRawShape, z.ZodRawShape>, { repo: 'linkvault', path, old_text: 'x', new_text: 'y', summary: 'Try' }, ctx)).replaceAll(path, '<link>');
+    const refusal = async (path: string) => (await outcome(editNote as unknown as Tool<z.ZodRawShape, z.ZodRawShape>, { repo: 'linkvault', path, old_text: 'x', new_text: 'y', summary: 'Try' }, ctx)).replaceAll(path, '<link>');
     const closed = await refusal('notes/to-private.md');
     expect(closed).toBe(await refusal('notes/to-secret.md'));
     expect(closed).toContain('"refused": "not_a_note"');

@@ -1,11 +1,11 @@
 // Calls a tool the way the server does: arguments parsed by its input schema, answer checked by its output schema.
 import { z } from 'zod';
-import type { ToolContext, ToolDefinition } from '../../src/instance/tool.ts';
+import type { ToolContext, Tool } from '../../src/instance/tool.ts';
 import { isVaultError, type VaultError } from '../../src/vault-error.ts';
 
 /** Parses `args` with the tool's input schema, runs the handler, and validates the answer. */
 export async function callTool<I extends z.ZodRawShape, O extends z.ZodRawShape>(
-  tool: ToolDefinition<I, O>,
+  tool: Tool<I, O>,
   args: Record<string, unknown>,
   ctx: ToolContext,
 ): Promise<z.output<z.ZodObject<O>>> {

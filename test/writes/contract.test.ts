@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { repoField } from '../../src/instance/tool.ts';
+import { repoField } from '../../src/tools/tool.ts';
 import { createNote } from '../../src/instance/tools/create-note.ts';
 import { editNote } from '../../src/instance/tools/edit-note.ts';
 import { moveNote } from '../../src/instance/tools/move-note.ts';

@@ -1,6 +1,5 @@
 // create_note: a new note at a path, or at its type's place, with frontmatter and body; idempotent.
 import { posix } from 'node:path';
-import { z } from 'zod';
 import type { NoteType, VaultConfig } from '../../config/vault-config.ts';
 import { fieldText } from '../../notes/field-text.ts';
 import { buildNoteText } from '../../notes/frontmatter-writer.ts';
@@ -12,7 +11,8 @@ import { sameFileAs } from '../../writes/same-path.ts';
 import { assertPortablePath } from '../../writes/portable-path.ts';
 import { linkRefusal } from '../../writes/symlinks.ts';
 import { fitsPlace, placeRefusal, requireType, schemaProblems, schemaRefusal } from '../../writes/type-rules.ts';
-import { defineTool, type ToolContext } from '../tool.ts';
+import { implement, type ToolContext } from '../tool.ts';
+import { createNote as definition } from '../../tools/create-note.ts';
 
 /** How a refusal names what is in the way. */
 const KIND_NAMES = { file: 'file', symlink: 'symbolic link', submodule: 'submodule', folder: 'folder' } as const;
@@ -48,27 +48,7 @@ interface PlannedNote {
  *   (`CON`, `a:b`, a trailing dot) with `invalid_path`. Only the folders on the way are
  *   looked at, not a snapshot.
  */
-export const createNote = defineTool({
-  name: 'create_note',
-  title: 'Create a note',
-  description: 'Creates a new note at a path, with frontmatter and body text.',
-  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-  input: (repo) =>
-    z.object({
-      path: z
-        .string()
-        .optional()
-        .describe('Where the note goes, relative to the repository root. Without types: the whole file path, ending in .md. With a type: optional, the folder below the type folder, or left out.'),
-      type: z.string().optional().describe('The note type, one of the repository types. Left out, the repository default type is used, where it has one.'),
-      frontmatter: z.record(z.string(), z.unknown()).optional().describe('The frontmatter fields, as an object. With a type, its fields.'),
-      body: z.string().describe('The note text below the frontmatter.'),
-      repo,
-    }),
-  output: z.object({
-    path: z.string().describe('Where the note was created, relative to the repository root.'),
-    commit: z.string().describe('Hash of the commit that holds the new note, as Git recorded it.'),
-    repo: z.string().optional(),
-  }),
+export const createNote = implement(definition, {
   async handler(input, ctx) {
     const vault = writableVault(ctx, input.repo);
     const planned = planNote(vault.config, input);

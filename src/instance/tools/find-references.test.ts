@@ -4,7 +4,7 @@ import { openAcme } from '../../../test/support/acme-fixture.ts';
 import { callTool } from '../../../test/support/call-tool.ts';
 import { openWriteFixture, type WriteFixture } from '../../../test/writes/write-fixture.ts';
 import { isVaultError } from '../../vault-error.ts';
-import { repoField } from '../tool.ts';
+import { repoField } from '../../tools/tool.ts';
 import { findReferences } from './find-references.ts';
 
 let acme: Awaited<ReturnType<typeof openAcme>>;

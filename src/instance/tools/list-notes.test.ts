@@ -6,7 +6,7 @@ import { makeRepo, tempDir } from '../../../test/support/git-fixture.ts';
 import { openToolContext } from '../../../test/support/tool-context.ts';
 import { refusalOf } from '../../../test/support/call-tool.ts';
 import { isVaultError } from '../../vault-error.ts';
-import { repoField } from '../tool.ts';
+import { repoField } from '../../tools/tool.ts';
 import { listNotes } from './list-notes.ts';
 
 let acme: Awaited<ReturnType<typeof openAcme>>;

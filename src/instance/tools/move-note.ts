@@ -7,7 +7,6 @@
 // the moved note), and stays fast: the 6,289 notes of obsidian-help take a few hundred ms.
 import { movedTrailer } from '../../history/moved-trailer.ts';
 import { posix } from 'node:path';
-import { z } from 'zod';
 import { asWikiLink, fromWikiLink, rewriteBaseReferences } from '../../bases/base-references.ts';
 import type { VaultConfig } from '../../config/vault-config.ts';
 import { splitFrontmatter } from '../../notes/frontmatter.ts';
@@ -23,7 +22,8 @@ import { sameFileAs } from '../../writes/same-path.ts';
 import { assertPortablePath } from '../../writes/portable-path.ts';
 import { linkRefusal } from '../../writes/symlinks.ts';
 import { fitsPlace, isTypeExempt, placeRefusal, requireType, schemaProblems, schemaRefusal, typeNameOf } from '../../writes/type-rules.ts';
-import { defineTool, type ToolContext } from '../tool.ts';
+import { implement, type ToolContext } from '../tool.ts';
+import { moveNote as definition } from '../../tools/move-note.ts';
 import { fitAnswer } from './answer-budget.ts';
 import { existingPath } from './existing-path.ts';
 
@@ -58,48 +58,7 @@ interface MoveResult {
  * one, is refused (`not_a_note`, naming where it points), and a link is never rewritten (its
  * target is, when it is a note).
  */
-export const moveNote = defineTool({
-  name: 'move_note',
-  title: 'Move or rename a note',
-  description: 'Moves a note to a new path, or renames it, updating links to it.',
-  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
-  input: (repo) =>
-    z.object({
-      from: z
-        .string()
-        .describe('The note to move, as a path relative to the vault root, for example "projects/apollo/plan.md". Or a whole folder, without a trailing slash, for example "projects/apollo".'),
-      to: z
-        .string()
-        .describe(
-          'Where it should be afterwards, as a path relative to the vault root: ending in .md for a note, a folder path for a folder. Missing folders are created. The target must not exist yet — except for a rename that only changes upper and lower case.',
-        ),
-      summary: z
-        .string()
-        .min(1)
-        .describe(
-          'Git history. First line: what changed, at most 60 characters, no client or project (the server adds it), e.g. "Moved the plan into its own folder". More lines, optional: why.',
-        ),
-      type: z
-        .string()
-        .optional()
-        .describe("Change the note's type, as its type field in the frontmatter. The note must meet the new type's schema, and the target must match a place of the new type."),
-      repo,
-    }),
-  output: z.object({
-    from: z.string().describe('Where the note or folder was.'),
-    to: z.string().describe('Where it is now.'),
-    files: z.number().optional(),
-    links: z.number().describe('How many references were changed, across all files.'),
-    updated: z.array(z.object({ path: z.string(), links: z.number(), repo: z.string().optional() })),
-    commit: z.string().describe('Hash of the commit that holds the move and every changed reference, as Git recorded it.'),
-    outsideReferences: z
-      .number()
-      .describe(
-        'References to the moved note in files outside the open folders (`folders` in .vault/settings.jsonc), which this move could not update. 0 without folders configured, or when there are none; their paths are never named, since a path outside the open folders reads as missing.',
-      ),
-    note: z.string().optional(),
-    repo: z.string().optional(),
-  }),
+export const moveNote = implement(definition, {
   async handler(input, ctx) {
     const vault = writableVault(ctx, input.repo);
     const config = vault.config;

@@ -5,7 +5,7 @@ import { openAcme } from '../../../test/support/acme-fixture.ts';
 import { join } from 'node:path';
 import type { TestToolContext } from '../../../test/support/tool-context.ts';
 import { refusalOf } from '../../../test/support/call-tool.ts';
-import { repoField } from '../tool.ts';
+import { repoField } from '../../tools/tool.ts';
 import { readNote } from './read-note.ts';
 
 let acme: Awaited<ReturnType<typeof openAcme>>;

@@ -7,7 +7,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cloneCorpus, corpusBundle, tempDir } from '../../../test/support/git-fixture.ts';
 import { openToolContext, type TestToolContext } from '../../../test/support/tool-context.ts';
-import { repoField, type ToolDefinition } from '../tool.ts';
+import { repoField } from '../../tools/tool.ts';
+import type { Tool } from '../tool.ts';
 import { findReferences } from './find-references.ts';
 import { listNotes } from './list-notes.ts';
 import { readNote } from './read-note.ts';
@@ -20,7 +21,7 @@ describe.skipIf(corpusBundle('obsidian-help') === null)('read tools on obsidian-
   const dir = tempDir('mv-corpus-');
   let ctx: TestToolContext;
 
-  async function call<T extends ToolDefinition>(tool: T, input: Record<string, unknown>) {
+  async function call<T extends Tool>(tool: T, input: Record<string, unknown>) {
     const answer = await tool.handler(tool.input(repoField([])).parse({ repo, ...input }), ctx);
     return tool.output.parse(answer) as Record<string, unknown> & Awaited<ReturnType<T['handler']>>;
   }

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { repoField, type ToolDefinition } from '../tool.ts';
+import { repoField, type ToolDefinition } from '../../tools/tool.ts';
 import { findReferences } from './find-references.ts';
 import { listNotes } from './list-notes.ts';
 import { readNote } from './read-note.ts';

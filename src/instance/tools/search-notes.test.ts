@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openAcme } from '../../../test/support/acme-fixture.ts';
 import { refusalOf } from '../../../test/support/call-tool.ts';
 import { isVaultError } from '../../vault-error.ts';
-import { repoField } from '../tool.ts';
+import { repoField } from '../../tools/tool.ts';
 import { searchNotes } from './search-notes.ts';
 
 let acme: Awaited<ReturnType<typeof openAcme>>;

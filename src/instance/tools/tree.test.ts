@@ -5,7 +5,7 @@ import { openAcme } from '../../../test/support/acme-fixture.ts';
 import { makeRepo, tempDir } from '../../../test/support/git-fixture.ts';
 import { openToolContext } from '../../../test/support/tool-context.ts';
 import { refusalOf } from '../../../test/support/call-tool.ts';
-import { repoField } from '../tool.ts';
+import { repoField } from '../../tools/tool.ts';
 import { tree } from './tree.ts';
 
 let acme: Awaited<ReturnType<typeof openAcme>>;

@@ -2,7 +2,7 @@
 import { MAX_ANSWER_CHARS, type LineWindow } from '../../../history/line-window.ts';
 import type { NoteCommit, RepoHistory } from '../../../repo-host/history.ts';
 import { VaultError } from '../../../vault-error.ts';
-import type { NoteHistoryAnswer } from '../note-history.ts';
+import type { NoteHistoryAnswer } from '../../../tools/note-history.ts';
 
 /**
  * The note a note_history call is about, as every mode sees it: the repository's `history`,

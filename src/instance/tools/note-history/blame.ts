@@ -4,7 +4,7 @@ import { decodeText } from '../../../history/note-text.ts';
 import { splitLines } from '../../../notes/lines.ts';
 import type { BlameRun, EarlyBlame, NoteCommit, RepoHistory } from '../../../repo-host/history.ts';
 import { VaultError } from '../../../vault-error.ts';
-import type { BlameItem, NoteHistoryAnswer } from '../note-history.ts';
+import type { BlameItem, NoteHistoryAnswer } from '../../../tools/note-history.ts';
 import { joinNotes, notATextNote, NOTE_ROOM, type HistoryNote } from './answer.ts';
 
 /**

@@ -1,7 +1,7 @@
 // note_history with diff: what changed in the note since the start of a day, uncommitted changes included.
 import { lineWindow } from '../../../history/line-window.ts';
 import type { NoteCommit } from '../../../repo-host/history.ts';
-import type { NoteHistoryAnswer } from '../note-history.ts';
+import type { NoteHistoryAnswer } from '../../../tools/note-history.ts';
 import { fitText, joinNotes, notATextNote, windowNote, type HistoryNote } from './answer.ts';
 
 /**

@@ -2,7 +2,7 @@
 import { jsonPrefix, MAX_ANSWER_CHARS } from '../../../history/line-window.ts';
 import { localMoment } from '../../../history/local-time.ts';
 import type { NoteCommit } from '../../../repo-host/history.ts';
-import type { ListedCommit, NoteHistoryAnswer } from '../note-history.ts';
+import type { ListedCommit, NoteHistoryAnswer } from '../../../tools/note-history.ts';
 import { joinNotes, NOTE_ROOM, type HistoryNote } from './answer.ts';
 import { diffAnswer } from './diff.ts';
 

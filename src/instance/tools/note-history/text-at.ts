@@ -3,7 +3,7 @@ import { lineWindow } from '../../../history/line-window.ts';
 import { decodeText } from '../../../history/note-text.ts';
 import type { NoteCommit, RepoHistory } from '../../../repo-host/history.ts';
 import { VaultError } from '../../../vault-error.ts';
-import type { NoteHistoryAnswer } from '../note-history.ts';
+import type { NoteHistoryAnswer } from '../../../tools/note-history.ts';
 import { fitText, notATextNote, windowNote, type HistoryNote } from './answer.ts';
 
 /** How many of a note's commits a refusal of `at` lists. */
