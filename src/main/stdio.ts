@@ -12,7 +12,7 @@ import { catalogueRepos, createCatalogueServer, createVaultServer } from '../ins
 import { indexProgressLog } from '../instance/index-progress-log.ts';
 import { IndexUnavailableError, readVaults } from '../instance/installation.ts';
 import type { Logger } from '../instance/log.ts';
-import { startMatchPool } from '../instance/tools/match-pool.ts';
+import { startWorkerPool } from '../pool/worker-pool.ts';
 import type { Access } from '../repo-host/person.ts';
 import type { RepoHost } from '../repo-host/repo-host.ts';
 import { LocalRepoHost } from '../repo-host/local/local-repo-host.ts';
@@ -56,7 +56,7 @@ export async function serveLocalStdio(settings: StdioSettings, options: { log?: 
   const early = accessOf(folder, token).then((access) => readVaults(folder, access));
   early.catch(() => undefined);
 
-  startMatchPool();
+  startWorkerPool();
   let local: LocalInstallation | null = null;
   const opening = early.then(
     () => undefined,
