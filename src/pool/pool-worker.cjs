@@ -15,4 +15,5 @@ module.exports.parseNote = parseNoteTask;
 module.exports.noteKeys = noteKeysTask;
 module.exports.contains = containsTask;
 // Loaded on a thread's first task of that kind, so a thread starts no slower for them.
+module.exports.renderBaseView = (task) => require('../bases/render-base-task.ts').renderBaseTask(task);
 module.exports.lineStarts = (text) => require('../notes/lines.ts').lineStartArray(text);
