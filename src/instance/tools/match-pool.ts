@@ -26,6 +26,8 @@ export interface MatchBatchResult {
   stopped: boolean;
   /** When stopped: the index of the note being searched then (every note before it was searched). */
   searched: number;
+  /** When stopped inside that note (not at its start): the first of its lines (from 1) not searched. */
+  line?: number;
 }
 
 /**
@@ -63,7 +65,7 @@ export class MatchRun {
       for (const match of result?.matches ?? []) matches.push({ ...match, note: match.note + from });
       if (result === null || result.cut) {
         this.stoppedAt = true;
-        return { matches, stopped: true, searched: from + (result?.searched ?? 0) };
+        return { matches, stopped: true, searched: from + (result?.searched ?? 0), ...(result?.line === undefined ? {} : { line: result.line }) };
       }
       from = to;
     }
