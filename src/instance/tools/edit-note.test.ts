@@ -46,6 +46,24 @@ describe('edit_note', () => {
     expect(fixture.show('n.md').toString()).toBe('$& $1 \\ $$\n');
   });
 
+  it('refuses an edit whose new_text equals its old_text: nothing committed, no commit named', async () => {
+    fixture = await openWriteFixture({ 'n.md': '# N\n\nPrice: 20 EUR\n' });
+    const ctx = await fixture.context();
+    const head = fixture.git(['rev-parse', 'HEAD']);
+    const same = await refusalOf(callTool(editNote, { repo: 'notes', path: 'n.md', old_text: 'Price: 20 EUR', new_text: 'Price: 20 EUR', summary: 'Nothing' }, ctx));
+    expect(same.code).toBe('bad_arguments');
+    expect(same.message).toBe('Nothing was committed: new_text is the same as old_text, so the edit of "n.md" (line 3) would change nothing. To change the passage, give new_text as it should read.');
+    expect(same.message).not.toContain(head);
+    const undone = await refusalOf(
+      callTool(editNote, { repo: 'notes', path: 'n.md', old_text: '20 EUR', new_text: '25 EUR', more_edits: [{ path: 'n.md', old_text: '25 EUR', new_text: '20 EUR' }], summary: 'Undone' }, ctx),
+    );
+    expect(undone.message).toMatch(/^Nothing was committed: the 2 edits together leave every note as it was/);
+    // A passage that is not there is still refused as such, even with the same text.
+    expect((await refusalOf(callTool(editNote, { repo: 'notes', path: 'n.md', old_text: 'Gone', new_text: 'Gone', summary: 'S' }, ctx))).code).toBe('passage_not_found');
+    expect(fixture.git(['rev-parse', 'HEAD'])).toBe(head);
+    expect(fixture.commitCount()).toBe(1);
+  });
+
   it('refuses an ambiguous or missing passage, naming lines, and writes nothing', async () => {
     fixture = await openWriteFixture({ 'n.md': '- [ ] call\n- [ ] mail\n- [ ] call\n' });
     const ctx = await fixture.context();
