@@ -64,6 +64,22 @@ describe('edit_note', () => {
     expect(fixture.commitCount()).toBe(1);
   });
 
+  it('keeps a partly staged file (MM) staged as it was: staged stays staged, unstaged stays unstaged', async () => {
+    fixture = await openWriteFixture({ 'n.md': 'one\ntwo\nthree\nfour\nfive\n' });
+    writeFileSync(join(fixture.repoDir, 'n.md'), 'ONE\ntwo\nthree\nfour\nfive\n');
+    fixture.git(['add', 'n.md']);
+    writeFileSync(join(fixture.repoDir, 'n.md'), 'ONE\ntwo\nthree\nfour\nFIVE\n');
+    expect(fixture.git(['status', '--porcelain'])).toBe('MM n.md');
+    await callTool(editNote, { repo: 'notes', path: 'n.md', old_text: 'three', new_text: 'THREE', summary: 'Shouted' }, await fixture.context());
+    // The commit holds only the tool's change; the index the staged change on top of it; the disk both and the unstaged one.
+    expect(fixture.show('n.md').toString()).toBe('one\ntwo\nTHREE\nfour\nfive\n');
+    expect(fixture.git(['show', ':n.md'])).toBe('ONE\ntwo\nTHREE\nfour\nfive');
+    expect(readFileSync(join(fixture.repoDir, 'n.md'), 'utf8')).toBe('ONE\ntwo\nTHREE\nfour\nFIVE\n');
+    expect(fixture.git(['status', '--porcelain'])).toBe('MM n.md');
+    expect(fixture.git(['diff', '--cached', '--numstat'])).toBe('1\t1\tn.md');
+    expect(fixture.git(['diff', '--numstat'])).toBe('1\t1\tn.md');
+  });
+
   it('refuses an ambiguous or missing passage, naming lines, and writes nothing', async () => {
     fixture = await openWriteFixture({ 'n.md': '- [ ] call\n- [ ] mail\n- [ ] call\n' });
     const ctx = await fixture.context();

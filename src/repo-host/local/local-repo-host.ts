@@ -16,6 +16,7 @@ import { CommitGraphKeeper } from './commit-graph.ts';
 import { fastImportCommit } from './fast-import-commit.ts';
 import { newToken, removeJournal, tempName, writeJournal, type JournalPath } from './commit-journal.ts';
 import { IndexLock, inspectIndexLock, waitForIndexUnlocked } from './index-lock.ts';
+import { keepStagedChanges } from './staged-entries.ts';
 import { commitEntries, finishUnderLock, needsRecovery, recoverInterruptedCommit } from './interrupted-commit.ts';
 import { thisProcess } from './lock-owner.ts';
 import { lookAtPaths, type PathLook, type TreeItem } from './path-look.ts';
@@ -715,7 +716,9 @@ export class LocalRepoHost implements RepoHost {
 
   /** The changed paths' index entries (see {@link writeIndexEntries}); the index is put in place, the lock stays held. */
   private async writeIndex(repo: LocalRepo, lock: IndexLock, token: string, change: Change, newOids: ReadonlyMap<string, TreeItem>): Promise<void> {
-    await writeIndexEntries({ gitDir: repo.gitDir, workTree: repo.workTree! }, lock, token, ...indexEntriesOf(change, newOids));
+    const [written, deleted] = indexEntriesOf(change, newOids);
+    const where = { gitDir: repo.gitDir, workTree: repo.workTree! };
+    await writeIndexEntries(where, lock, token, await keepStagedChanges(where, change.parent, written), deleted);
   }
 
   /** Puts the index entries of the change's paths back to those of `parent` (a commit; null: none), after a failed landing. */
