@@ -600,7 +600,9 @@ export class LocalRepoHost implements RepoHost {
     // its ref update is refused because this one moved the branch. With the branch first, it
     // could see the new head with the old index and commit a revert of this change.
     try {
-      await writeIndexEntries({ gitDir: repo.gitDir, workTree: repo.workTree! }, lock, token, ...indexEntriesOf(change, newOids), { refresh: false });
+      const [written, deleted] = indexEntriesOf(change, newOids);
+      const where = { gitDir: repo.gitDir, workTree: repo.workTree! };
+      await writeIndexEntries(where, lock, token, await keepStagedChanges(where, parent, written), deleted, { refresh: false });
     } catch (error) {
       await staged.discard();
       throw error;
