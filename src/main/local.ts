@@ -19,7 +19,7 @@ import { Installation, type IndexProgress } from '../instance/installation.ts';
 import { InProcessQueue } from '../jobs/in-process-queue.ts';
 import type { Logger } from '../instance/log.ts';
 import type { Tool } from '../instance/tool.ts';
-import { startMatchPool } from '../instance/tools/match-pool.ts';
+import { startWorkerPool } from '../pool/worker-pool.ts';
 import { migrate } from '../note-index/migrate.ts';
 import { openPglite } from '../note-index/pglite-client.ts';
 import { openPostgres } from '../note-index/postgres-client.ts';
@@ -166,7 +166,7 @@ export async function serveLocal(
     );
   }
   // The search threads load while the index opens, so the first search does not wait for them.
-  startMatchPool();
+  startWorkerPool();
   const local = await openLocalInstallation(settings, {
     log,
     ...(options.onProgress ? { onProgress: options.onProgress } : {}),

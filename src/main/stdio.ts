@@ -13,7 +13,7 @@ import { indexProgressLog } from '../instance/index-progress-log.ts';
 import { IndexUnavailableError } from '../instance/index-unavailable-error.ts';
 import { readVaults } from '../instance/read-vaults.ts';
 import type { Logger } from '../instance/log.ts';
-import { startMatchPool } from '../instance/tools/match-pool.ts';
+import { startWorkerPool } from '../pool/worker-pool.ts';
 import type { Access } from '../repo-host/person.ts';
 import type { SignIn } from '../repo-host/sign-in.ts';
 import { LocalRepoHost } from '../repo-host/local/local-repo-host.ts';
@@ -57,7 +57,7 @@ export async function serveLocalStdio(settings: StdioSettings, options: { log?: 
   const early = accessOf(folder, token).then((access) => readVaults(folder, access));
   early.catch(() => undefined);
 
-  startMatchPool();
+  startWorkerPool();
   let local: LocalInstallation | null = null;
   const opening = early.then(
     () => undefined,

@@ -1,5 +1,5 @@
 // The indexer's SQL: the stored state of a repository, and the rows one update writes, each in one transaction.
-import { runPoolTask } from '../instance/tools/match-pool.ts';
+import { runPoolTask } from './parse-task.ts';
 import type { LinkResolver } from '../notes/link-resolver.ts';
 import { PARSE_ON_POOL_CHARS, type NoteRecord } from './parse-notes.ts';
 import type { SqlClient } from './sql-client.ts';

@@ -3,7 +3,7 @@
 import type { Graded } from '../notes/grades.ts';
 import type { Heading } from '../notes/headings.ts';
 import { decodeNoteText } from '../notes/note-text.ts';
-import { runPoolTask } from '../instance/tools/match-pool.ts';
+import { runPoolTask } from './parse-task.ts';
 import type { SqlClient } from './sql-client.ts';
 import { searchFold, trigramKeys } from './trigram-keys.ts';
 import { candidateNoteIds } from './trigram-postings.ts';

@@ -1,8 +1,7 @@
 // Parsing the notes an index update writes: the notes model and trigram keys, long notes on the worker pool.
-import { runPoolTask } from '../instance/tools/match-pool.ts';
 import type { ParsedNote } from '../notes/parse-note.ts';
 import type { ParseFields } from './parse-fields.ts';
-import { parseNoteTask } from './parse-task.ts';
+import { parseNoteTask, runPoolTask } from './parse-task.ts';
 
 /** A note as the index stores it: its file, text, what parsing found, and its trigram keys. */
 export interface NoteRecord {

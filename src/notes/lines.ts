@@ -56,3 +56,18 @@ export function lineAt(text: string, starts: readonly number[], line: number): s
   if (text[end - 1] === '\r') end--;
   return text.slice(starts[line - 1] ?? 0, end);
 }
+
+/**
+ * {@link lineStarts} as an `Int32Array` (4 bytes a line, copied between threads cheaply):
+ * `starts[n - 1]` is the UTF-16 offset of line `n`. Counts first, then fills, so a note of
+ * a million lines never grows an array.
+ */
+export function lineStartArray(text: string): Int32Array {
+  if (text === '') return new Int32Array(0);
+  let count = 1;
+  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) if (i + 1 < text.length) count++;
+  const starts = new Int32Array(count);
+  let n = 1;
+  for (let i = text.indexOf('\n'); i !== -1 && n < count; i = text.indexOf('\n', i + 1)) starts[n++] = i + 1;
+  return starts;
+}

@@ -100,6 +100,24 @@ describe('heavy calls under load, over HTTP', () => {
     expect(read.content.slice(0, 68)).toBe('---\ntitle: Dump\n---\n## Block 0\nrow 1: value 7919 measured, unchanged');
   }, 300_000);
 
+  test('a small read_note answers while a range deep in the 12 MB note is read, twice (the second from cached line starts)', async () => {
+    for (let round = 0; round < 2; round++) {
+      const { order, answer } = await raceSmallRead(() =>
+        heavy.callTool({ name: 'read_note', arguments: { repo: 'notes', path: 'dump.md', from_line: 140_001, to_line: 140_003 } }),
+      );
+      expect(order).toEqual(['small', 'heavy']);
+      expect(answer.isError, JSON.stringify(answer.content).slice(0, 500)).toBeFalsy();
+      const read = answer.structuredContent as { from_line: number; to_line: number; truncated: boolean; content: string };
+      expect(read).toMatchObject({ from_line: 140_001, to_line: 140_003, truncated: false });
+      // Line 140 001 is row 139 997 (three frontmatter lines, then row 0 as "## Block 0").
+      expect(read.content.split('\n')).toEqual([
+        `row 139997: value ${(139_997 * 7919) % 100003} measured, unchanged since the last export`,
+        `row 139998: value ${(139_998 * 7919) % 100003} measured, unchanged since the last export`,
+        `row 139999: value ${(139_999 * 7919) % 100003} measured, unchanged since the last export`,
+      ]);
+    }
+  }, 300_000);
+
   test('a small read_note answers while a heavy base view runs; the view answers what it did within its budget, and how to narrow it', async () => {
     const { order, answer } = await raceSmallRead(() => heavy.callTool({ name: 'base_view', arguments: { repo: 'notes', path: 'Heavy.base', limit: 5 } }));
     expect(order).toEqual(['small', 'heavy']);

@@ -78,7 +78,24 @@ describe('a pathological search under load, over HTTP', () => {
     // The regex needs over a second per dump: the budget ends in one of them.
     expect(answer.matches.map((match) => [match.path, match.line])[0]).toEqual(['a-first.md', 3]);
     expect(answer.note).toMatch(/stopped after its time budget of 2 s while reading dumps\/dump-\d\.md/);
-    expect(answer.note).toMatch(/give path a folder/);
+    // Partial, and saying so; the advice names what would search on, not the search just made.
+    expect(answer.hasMore).toBe(true);
+    expect(answer.note).toMatch(/this answer is partial \(hasMore is true\)/);
+    expect(answer.note).toMatch(/search dumps\/dump-\d\.md alone, with path "dumps\/dump-\d\.md"/);
+    expect(answer.note).toMatch(/give path what comes after it, one at a time, to search the rest: "(dumps\/dump-\d\.md|small\.md)"/);
+    expect(answer.note).toMatch(/read dumps\/dump-\d\.md with read_note, path "dumps\/dump-\d\.md"/);
+  });
+
+  test('a search of one note that runs out of budget is partial, and does not advise the search it already is', async () => {
+    const result = await client.callTool({ name: 'search_notes', arguments: { repo: 'notes', path: 'dumps/dump-2.md', query: slowRegex, regex: true } });
+    expect(result.isError, JSON.stringify(result.content)).toBeFalsy();
+    const answer = result.structuredContent as { matches: unknown[]; note?: string; hasMore: boolean; offset: number };
+    expect(answer.matches).toEqual([]);
+    expect(answer.hasMore).toBe(true);
+    expect(answer.note).toMatch(/stopped after its time budget of 2 s while reading dumps\/dump-2\.md/);
+    expect(answer.note).not.toMatch(/alone|give path|narrow/);
+    expect(answer.note).toMatch(/read dumps\/dump-2\.md with read_note, path "dumps\/dump-2\.md"/);
+    expect(answer.note).toMatch(/make the regex start with literal text/);
   });
 
   test('a plain search finds text stored decomposed from its composed form, and the other way round', async () => {

@@ -2,10 +2,11 @@
 // repository's files (spec: "base_view"; semantics: src/bases/SUPPORTED.md).
 import { z } from 'zod';
 import type { BaseNote } from '../../bases/base-vault.ts';
-import { renderBaseViewCooperatively, type RenderCut } from '../../bases/render-base-view.ts';
-import { LinkResolver } from '../../notes/link-resolver.ts';
+import { snapshotRows, type BaseRowsSnapshot, type RenderBaseResult, type RenderBaseTask } from '../../bases/render-base-task.ts';
+import type { BaseViewPage, RenderCut } from '../../bases/render-base-view.ts';
 import { assertInFolders, isHiddenPath, isInFolders, isReadable } from '../../notes/vault-path.ts';
 import type { LinkTarget, NoteIndex } from '../../note-index/note-index.ts';
+import { runPoolTask } from '../../pool/worker-pool.ts';
 import type { RepoHost } from '../../repo-host/repo-host.ts';
 import { VaultError } from '../../vault-error.ts';
 import { implement } from '../tool.ts';
@@ -34,14 +35,13 @@ export const baseView = implement(definition, {
       throw new VaultError('note_not_found', `There is no file "${path}". ${hint}`, { path, bases: bases.slice(0, 20) });
     }
     const text = content.toString('utf8');
-    const { notes, resolveLink } = await baseRows(ctx.index, ctx.host, vault.name, folders);
-    const context = notes.find((note) => note.path === path) ?? { path, frontmatter: null, tags: [], links: [], embeds: [], size: content.length, ctime: null, mtime: null };
-    // Evaluated in slices between other calls, within the call's time budget.
+    const rows = await baseRows(ctx.index, ctx.host, vault.name);
+    // `this` when the .base file is not a row of its own.
+    const context: BaseNote = { path, frontmatter: null, tags: [], links: [], embeds: [], size: content.length, ctime: null, mtime: null };
+    // Evaluated on the worker pool, within the call's time budget.
     const budgetMs = ctx.matchBudgetMs ?? DEFAULT_MATCH_BUDGET_MS;
-    const page = await renderBaseViewCooperatively(
-      { basePath: path, base: text, view: input.view ?? null, vault: { notes, resolveLink }, context, limit: input.limit, offset: input.offset },
-      { budgetMs },
-    );
+    const page = await renderOnPool(
+      { rows, folders, basePath: path, base: text, view: input.view ?? null, context, limit: input.limit, offset: input.offset, budgetMs });
     const answer: z.output<typeof output> = {
       path,
       view: page.view,
@@ -63,6 +63,18 @@ export const baseView = implement(definition, {
 });
 
 /**
+ * Renders the view on the worker pool (bases/render-base-task.ts); throws the VaultError the
+ * render refused with. Not aborted by a timer: the wait covers a thread's start and calls
+ * queued before it, which a loaded machine stretches to tens of seconds; the render keeps
+ * its own budget, checked between rows.
+ */
+async function renderOnPool(task: RenderBaseTask): Promise<BaseViewPage> {
+  const result = await runPoolTask<RenderBaseResult>('renderBaseView', task);
+  if ('refused' in result) throw new VaultError(result.refused.code, result.refused.message, result.refused.details);
+  return result.page;
+}
+
+/**
  * What base_view says when the view stopped at its time budget: what the rows are, and how
  * to narrow the view (a filter or a limit in the .base file) so that it fits.
  */
@@ -77,32 +89,21 @@ function cutRemark(cut: RenderCut, budgetMs: number, path: string): string {
   return `The view took longer than its time budget of ${budget}: ${what}. To see it whole, narrow it in "${path}": a filter that keeps fewer notes (for example file.inFolder("some/folder")) or a limit on the view, or formulas that do less per note.`;
 }
 
-/** Every indexed file of a repository as a row, with the resolver over all its paths. */
-interface RepoRows {
-  key: string;
-  files: BaseNote[];
-  resolveLink: (target: string, fromPath: string) => string | null;
-}
-
 /** The rows of the last few repositories, by index state: rebuilt only when the index moved. */
-const rowsCache = new Map<string, RepoRows>();
+const rowsCache = new Map<string, BaseRowsSnapshot>();
 const ROWS_CACHE_REPOS = 8;
 
 /**
- * The rows a base sees in one repository: every indexed file in the open folders (hidden
- * files are never indexed), notes with their frontmatter, tags, links and embeds from the
- * index, other files with their size; ctime/mtime from Git. Links resolve over every file.
- * Built once per index state (head, fingerprint, time of indexing) and kept, since reading
- * every note's row is the expensive part of a call.
+ * The rows a base sees in one repository, as a snapshot for the worker pool: every indexed
+ * file (hidden files are never indexed), notes with their frontmatter, tags, links and
+ * embeds from the index, other files with their size; ctime/mtime from Git; every path, for
+ * link resolution. The thread keeps only those in the open folders. Built once per index
+ * state (head, fingerprint, time of indexing) and kept, since reading every note's row is
+ * the expensive part of a call.
  */
-async function baseRows(
-  index: NoteIndex,
-  host: RepoHost,
-  repo: string,
-  folders: readonly string[],
-): Promise<{ notes: BaseNote[]; resolveLink: (target: string, fromPath: string) => string | null }> {
+async function baseRows(index: NoteIndex, host: RepoHost, repo: string): Promise<BaseRowsSnapshot> {
   const [state, facts] = await Promise.all([index.repoState(repo), gitFacts(host, repo)]);
-  const key = `${state?.head ?? ''}\u0000${state?.fingerprint ?? ''}\u0000${state?.indexedAt.getTime() ?? ''}\u0000${facts.head ?? ''}`;
+  const key = `${repo}\u0000${state?.head ?? ''}\u0000${state?.fingerprint ?? ''}\u0000${state?.indexedAt.getTime() ?? ''}\u0000${facts.head ?? ''}`;
   let rows = rowsCache.get(repo);
   if (rows === undefined || rows.key !== key || state === null) {
     rows = await buildRows(index, repo, facts, key);
@@ -110,12 +111,11 @@ async function baseRows(
     rowsCache.set(repo, rows);
     if (rowsCache.size > ROWS_CACHE_REPOS) rowsCache.delete(rowsCache.keys().next().value!);
   }
-  return { notes: rows.files.filter((file) => isInFolders(file.path, folders)), resolveLink: rows.resolveLink };
+  return rows;
 }
 
-async function buildRows(index: NoteIndex, repo: string, facts: GitFacts, key: string): Promise<RepoRows> {
+async function buildRows(index: NoteIndex, repo: string, facts: GitFacts, key: string): Promise<BaseRowsSnapshot> {
   const [noteRows, filePaths] = await Promise.all([index.noteRows(repo), index.filePaths(repo)]);
-  const resolver = new LinkResolver(filePaths);
   const byPath = new Map(noteRows.map((row) => [row.path, row]));
   const files: BaseNote[] = [];
   for (const path of filePaths) {
@@ -137,7 +137,7 @@ async function buildRows(index: NoteIndex, repo: string, facts: GitFacts, key: s
           },
     );
   }
-  return { key, files, resolveLink: (target, fromPath) => resolver.resolveTarget(target, fromPath) };
+  return snapshotRows(key, files, filePaths);
 }
 
 /** A link as the engine takes it; a same-note link (`[[#Heading]]`) names its own note. */

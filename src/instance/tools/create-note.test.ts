@@ -210,6 +210,16 @@ describe('create_note', () => {
     expect(refused.code).toBe('exists');
     expect(fixture.commitCount()).toBe(1);
   });
+
+  it("refuses an untracked file with exactly the new note's text: never commits a file it did not write", async () => {
+    fixture = await openWriteFixture({ 'a.md': 'a\n' });
+    writeFileSync(join(fixture.repoDir, 'draft.md'), '# Draft\n');
+    const refused = await refusalOf(callTool(createNote, { repo: 'notes', path: 'draft.md', body: '# Draft\n' }, await fixture.context()));
+    expect(refused.code).toBe('exists');
+    expect(refused.message).toMatch(/^"draft\.md" already exists in the work tree with exactly this text, but it is not committed/);
+    expect(fixture.commitCount()).toBe(1);
+    expect(fixture.git(['status', '--porcelain'])).toBe('?? draft.md');
+  });
 });
 
 describe('fillTemplate', () => {

@@ -87,7 +87,14 @@ export const createNote = implement(definition, {
       // The same note is already there: the call was made before. Answer as it was answered.
       const holder = await committedBy(ctx, input.repo, read.head, existing);
       if (holder !== null) return { files: [], result: { path: existing, holder } };
-      return { files: [{ path: existing, content: planned.content }], result: { path: existing, holder: null } };
+      // The same text, but not committed: a person's file (untracked, or changed and not
+      // committed). Taking it over would commit their work under the assistant's subject, and
+      // the answer has no field to say so: refused.
+      throw new VaultError(
+        'exists',
+        `"${existing}" already exists in the work tree with exactly this text, but it is not committed (someone's untracked file or uncommitted change), and create_note never commits a file it did not write. Leave it for its author to commit, or create the note under another title or path.`,
+        { path: existing, committed: false },
+      );
     });
     const commit = done.result.holder ?? done.commit ?? done.parent ?? '';
     return { path: done.result.path, commit, repo: input.repo };

@@ -46,6 +46,40 @@ describe('edit_note', () => {
     expect(fixture.show('n.md').toString()).toBe('$& $1 \\ $$\n');
   });
 
+  it('refuses an edit whose new_text equals its old_text: nothing committed, no commit named', async () => {
+    fixture = await openWriteFixture({ 'n.md': '# N\n\nPrice: 20 EUR\n' });
+    const ctx = await fixture.context();
+    const head = fixture.git(['rev-parse', 'HEAD']);
+    const same = await refusalOf(callTool(editNote, { repo: 'notes', path: 'n.md', old_text: 'Price: 20 EUR', new_text: 'Price: 20 EUR', summary: 'Nothing' }, ctx));
+    expect(same.code).toBe('bad_arguments');
+    expect(same.message).toBe('Nothing was committed: new_text is the same as old_text, so the edit of "n.md" (line 3) would change nothing. To change the passage, give new_text as it should read.');
+    expect(same.message).not.toContain(head);
+    const undone = await refusalOf(
+      callTool(editNote, { repo: 'notes', path: 'n.md', old_text: '20 EUR', new_text: '25 EUR', more_edits: [{ path: 'n.md', old_text: '25 EUR', new_text: '20 EUR' }], summary: 'Undone' }, ctx),
+    );
+    expect(undone.message).toMatch(/^Nothing was committed: the 2 edits together leave every note as it was/);
+    // A passage that is not there is still refused as such, even with the same text.
+    expect((await refusalOf(callTool(editNote, { repo: 'notes', path: 'n.md', old_text: 'Gone', new_text: 'Gone', summary: 'S' }, ctx))).code).toBe('passage_not_found');
+    expect(fixture.git(['rev-parse', 'HEAD'])).toBe(head);
+    expect(fixture.commitCount()).toBe(1);
+  });
+
+  it('keeps a partly staged file (MM) staged as it was: staged stays staged, unstaged stays unstaged', async () => {
+    fixture = await openWriteFixture({ 'n.md': 'one\ntwo\nthree\nfour\nfive\n' });
+    writeFileSync(join(fixture.repoDir, 'n.md'), 'ONE\ntwo\nthree\nfour\nfive\n');
+    fixture.git(['add', 'n.md']);
+    writeFileSync(join(fixture.repoDir, 'n.md'), 'ONE\ntwo\nthree\nfour\nFIVE\n');
+    expect(fixture.git(['status', '--porcelain'])).toBe('MM n.md');
+    await callTool(editNote, { repo: 'notes', path: 'n.md', old_text: 'three', new_text: 'THREE', summary: 'Shouted' }, await fixture.context());
+    // The commit holds only the tool's change; the index the staged change on top of it; the disk both and the unstaged one.
+    expect(fixture.show('n.md').toString()).toBe('one\ntwo\nTHREE\nfour\nfive\n');
+    expect(fixture.git(['show', ':n.md'])).toBe('ONE\ntwo\nTHREE\nfour\nfive');
+    expect(readFileSync(join(fixture.repoDir, 'n.md'), 'utf8')).toBe('ONE\ntwo\nTHREE\nfour\nFIVE\n');
+    expect(fixture.git(['status', '--porcelain'])).toBe('MM n.md');
+    expect(fixture.git(['diff', '--cached', '--numstat'])).toBe('1\t1\tn.md');
+    expect(fixture.git(['diff', '--numstat'])).toBe('1\t1\tn.md');
+  });
+
   it('refuses an ambiguous or missing passage, naming lines, and writes nothing', async () => {
     fixture = await openWriteFixture({ 'n.md': '- [ ] call\n- [ ] mail\n- [ ] call\n' });
     const ctx = await fixture.context();

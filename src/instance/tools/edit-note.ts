@@ -50,12 +50,14 @@ export const editNote = implement(definition, {
     }
     const done = await commitChange(ctx, input.repo, { tool: 'edit_note', summary: input.summary }, (read) => applyEdits(read, config, edits, paths));
     const { changes, notes } = done.result;
+    // The answer's commit is one this call made (outputSchema: commit required), so a change of nothing is refused.
+    if (done.commit === null) throw unchangedRefusal(edits, changes);
     const note = [...notes, ...done.notes].join(' ');
     return {
       path: changes[0]!.path,
       line: changes[0]!.line,
       changes,
-      commit: done.commit ?? done.parent ?? '',
+      commit: done.commit,
       ...(note === '' ? {} : { note }),
       repo: input.repo,
     };
@@ -159,6 +161,27 @@ function checkNote(config: VaultConfig, path: string, oldText: string, newText: 
   if (introduced.length > 0) throw schemaRefusal(type, path, introduced);
   if (problems.length > 0) notes.push(`"${path}" already did not fit its type "${newType}" before this edit: ${problems.join('; ')}.`);
   return notes;
+}
+
+/**
+ * The refusal of edits that leave every note as it was (new_text equal to old_text, or edits
+ * that undo each other): nothing was committed, and the head is not named as if it were the
+ * edit's commit. `changes`: where each passage was found.
+ */
+function unchangedRefusal(edits: readonly Edit[], changes: ReadonlyArray<{ path: string; line: number }>): VaultError {
+  const first = changes[0]!;
+  const same = edits.every((edit) => edit.old_text === edit.new_text);
+  const why =
+    edits.length === 1
+      ? `new_text is the same as old_text, so the edit of "${first.path}" (line ${first.line}) would change nothing`
+      : same
+        ? `every new_text is the same as its old_text, so the ${edits.length} edits would change nothing`
+        : `the ${edits.length} edits together leave every note as it was`;
+  return new VaultError('bad_arguments', `Nothing was committed: ${why}. To change the passage, give new_text as it should read.`, {
+    path: first.path,
+    line: first.line,
+    unchanged: true,
+  });
 }
 
 /** Prefixes a refusal with which edit it is about, when there are several. */

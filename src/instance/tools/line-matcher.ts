@@ -13,11 +13,13 @@ export interface LineMatch {
 
 /**
  * When matching must stop: `deadline` in ms since the epoch (`Date.now()`); the matcher sets
- * `cut` when it stopped before the end of the content because the deadline had passed.
+ * `cut` when it stopped before the end of the content because the deadline had passed, and
+ * `line` to the first line (from 1) it did not search: every line before it was searched.
  */
 export interface MatchStop {
   deadline: number;
   cut: boolean;
+  line?: number;
 }
 
 /**
@@ -28,10 +30,11 @@ export interface MatchStop {
  */
 export type LineMatcher = (content: string, stop?: MatchStop) => Generator<LineMatch>;
 
-/** True (and `stop.cut` set) when the deadline of `stop` has passed. */
-function pastDeadline(stop: MatchStop | undefined): boolean {
+/** True (and `stop.cut` set, `stop.line` to `nextLine`, the first line not searched) when the deadline of `stop` has passed. */
+function pastDeadline(stop: MatchStop | undefined, nextLine: number): boolean {
   if (stop === undefined || Date.now() <= stop.deadline) return false;
   stop.cut = true;
+  stop.line = nextLine;
   return true;
 }
 
@@ -62,7 +65,7 @@ export function plainMatcher(needle: string, caseSensitive: boolean): LineMatche
       hayStarts ??= hay.length === content.length ? starts : lineStarts(hay);
       const text = lineText(content, starts, line);
       yield { line, text, start: Math.max(0, at - (hayStarts[line - 1] ?? 0)), length: needle.length };
-      if (pastDeadline(stop)) return;
+      if (pastDeadline(stop, line + 1)) return;
       const next = hay.indexOf('\n', at + Math.max(1, wanted.length));
       if (next === -1) break;
       line++;
@@ -105,7 +108,7 @@ export function regexMatcher(regex: RE2JS): LineMatcher {
       sinceCheck += 1 + (text.length >> 10);
       if (sinceCheck >= 64) {
         sinceCheck = 0;
-        if (pastDeadline(stop)) return;
+        if (pastDeadline(stop, line)) return;
       }
       if (!regex.test(text)) continue;
       const matcher = regex.matcher(text);

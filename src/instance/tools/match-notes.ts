@@ -30,12 +30,14 @@ export interface MatchNotesTask {
 /**
  * The matches, in note and line order; `searched` notes were searched to their end (the
  * matches all lie in the first `searched + 1` notes); `cut` is true when the deadline passed
- * before the batch was done (or the wanted count reached).
+ * before the batch was done (or the wanted count reached). `line`, when cut inside note
+ * `searched`: the first of its lines (from 1) not searched.
  */
 export interface MatchNotesResult {
   matches: NoteLineMatch[];
   searched: number;
   cut: boolean;
+  line?: number;
 }
 
 const compiled = new Map<string, LineMatcher>();
@@ -71,7 +73,7 @@ export function matchNotes(task: MatchNotesTask): MatchNotesResult {
       matches.push({ note, ...(storedLines ? inStoredLine(storedLines[match.line - 1] ?? '', match) : match) });
       if (matches.length >= task.wanted) return { matches, searched: note, cut: false };
     }
-    if (stop.cut) return { matches, searched: note, cut: true };
+    if (stop.cut) return { matches, searched: note, cut: true, ...(stop.line === undefined ? {} : { line: stop.line }) };
   }
   return { matches, searched: task.contents.length, cut: false };
 }

@@ -3,13 +3,13 @@
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import type { VaultConfig } from '../../config/vault-config.ts';
 import { sectionRange, type Heading } from '../../notes/headings.ts';
-import { lineStarts } from '../../notes/lines.ts';
 import { assertInFolders, isExempt } from '../../notes/vault-path.ts';
 import type { IndexedNote, NoteIndex } from '../../note-index/note-index.ts';
 import { VaultError } from '../../vault-error.ts';
 import { implement, type ToolContext, type Vault } from '../tool.ts';
 import { readNote as definition, type ReadNoteAnswer } from '../../tools/read-note.ts';
 import { ANSWER_LIMIT } from './answer-budget.ts';
+import { noteLineStarts } from './note-line-starts.ts';
 import { callTargets, closestPaths } from './read-scope.ts';
 
 /** The read_note tool (spec: "read_note"; contract: spec/acme-tools-list.json). */
@@ -30,7 +30,8 @@ export const readNote = implement(definition, {
     let to = input.to_line ?? total;
     const remarks: string[] = [];
     if (input.heading !== undefined) {
-      const section = sectionRange(note.content, note.headings, input.heading);
+      // No text given: counting a long note's lines here would hold the event loop, and the index has the count.
+      const section = sectionRange('', note.headings, input.heading);
       if (section === null) {
         const there = note.headings.map((h) => `"${h.text}"`).join(', ');
         throw new VaultError(
@@ -42,7 +43,8 @@ export const readNote = implement(definition, {
         );
       }
       from = section.fromLine;
-      to = section.toLine;
+      // Without the text, the last section ends at 0: it runs to the note's end.
+      to = section.toLine === 0 ? total : section.toLine;
       const namesake = namesakeRemark(note.headings, section.heading, total);
       if (namesake !== null) remarks.push(namesake);
     }
@@ -84,7 +86,7 @@ export const readNote = implement(definition, {
     }
     // Room for next_steps, which names the path.
     const budget = ANSWER_LIMIT - JSON.stringify(answer).length - 600 - 2 * note.path.length;
-    const cut = cutLines(note.content, from, to, budget);
+    const cut = cutLines(note.content, await noteLineStarts(note), from, to, budget);
     answer.content = cut.content;
     if (cut.lastLine < to || cut.lineCut) {
       answer.truncated = true;
@@ -151,11 +153,16 @@ function namesakeRemark(headings: readonly Heading[], read: Heading, totalLines:
  * The lines `from`..`to` of `text`, exactly as in the file (line breaks as written, the last
  * line's own break left off), as many as fit in `budget` characters of JSON. At least part
  * of the first line is always given (`lineCut` when even that had to be cut; `lineLength`
- * is then that line's length in UTF-16 code units).
+ * is then that line's length in UTF-16 code units). `starts`: the text's line starts.
  */
-function cutLines(text: string, from: number, to: number, budget: number): { content: string; lastLine: number; lineCut: boolean; lineLength: number } {
+function cutLines(
+  text: string,
+  starts: ArrayLike<number>,
+  from: number,
+  to: number,
+  budget: number,
+): { content: string; lastLine: number; lineCut: boolean; lineLength: number } {
   if (to < from) return { content: '', lastLine: to, lineCut: false, lineLength: 0 };
-  const starts = lineStarts(text);
   const lineEnd = (line: number) => {
     let end = starts[line] ?? text.length;
     if (text[end - 1] === '\n') end--;

@@ -30,14 +30,16 @@ export const searchNotes = implement(definition, {
       const shown = lineWindow(match.text, match.start, match.length);
       return { path: answerPath(match.repo, match.path, across), line: match.line, text: shown.text, shortened: shown.shortened, ...(across ? { repo: match.repo } : {}) };
     });
+    const stop = stoppedIn === null ? null : await stopAdvice(ctx, scopes, stoppedIn, across);
     const { answer } = fitAnswer(page, (kept, cut) => {
-      const hasMore = input.offset + kept.length < found.length;
+      // A search stopped by its budget is partial: more may follow past where it stopped.
+      const hasMore = input.offset + kept.length < found.length || stop !== null;
       const note: string[] = [];
-      if (stoppedIn !== null) note.push(stoppedSearch(run.budgetMs, stoppedIn === '' ? null : answerPath(stoppedIn.repo, stoppedIn.path, across), found.length, input.regex, input.path));
+      if (stop !== null) note.push(stoppedSearch(run.budgetMs, stop, found.length, input.regex, input.path));
       else if (found.length === 0) note.push(nothingFound(input.query, input.regex, caseSensitive));
       else if (kept.length === 0 && input.offset >= found.length) note.push(pastTheEnd(input.offset, found.length, 'matches', 'search_notes', input.limit));
       if (cut) note.push(`The page was cut at ${kept.length} matches to stay within 40000 characters.`);
-      if (hasMore) note.push(`More matches follow: call search_notes again with offset ${input.offset + kept.length}.`);
+      if (input.offset + kept.length < found.length) note.push(`More matches follow: call search_notes again with offset ${input.offset + kept.length}.`);
       return {
         query: cutEcho(input.query),
         matches: [...kept],
@@ -103,7 +105,7 @@ async function collectMatches(
   query: MatchQuery,
   run: MatchRun,
   wanted: number,
-): Promise<{ found: FoundMatch[]; stoppedIn: ScanPosition | '' | null }> {
+): Promise<{ found: FoundMatch[]; stoppedIn: StoppedIn | '' | null }> {
   const found: FoundMatch[] = [];
   const needle = query.regex ? null : query.query;
   const caseSensitive = query.caseSensitive;
@@ -112,12 +114,13 @@ async function collectMatches(
   for (;;) {
     if (run.stopped) return { found, stoppedIn: '' };
     const notes = await ctx.index.scanNotes(scopes, { needle, caseSensitive, after, limit: batch });
-    const { matches, stopped, searched } = await run.match(query, notes.map((note) => note.content), wanted - found.length);
+    const { matches, stopped, searched, line } = await run.match(query, notes.map((note) => note.content), wanted - found.length);
     for (const match of matches) {
       const note = notes[match.note]!;
       found.push({ repo: note.repo, path: note.path, line: match.line, text: match.text, start: match.start, length: match.length });
     }
-    if (stopped) return { found, stoppedIn: notes[searched] ?? '' };
+    const at = notes[searched];
+    if (stopped) return { found, stoppedIn: at === undefined ? '' : { repo: at.repo, path: at.path, ...(line === undefined ? {} : { line }) } };
     if (found.length >= wanted || notes.length < batch) return { found, stoppedIn: null };
     const last = notes[notes.length - 1]!;
     after = { repo: last.repo, path: last.path };
@@ -125,19 +128,88 @@ async function collectMatches(
   }
 }
 
+/** Where a search stopped: the note it was reading, and the first of its lines not searched (absent: at its start). */
+interface StoppedIn extends ScanPosition {
+  line?: number;
+}
+
+/** Where a stopped search stopped, as answers name it, and what could go on from there. */
+interface StopAdvice {
+  /** The note it was reading (as answers name it); null when it stopped between notes. */
+  note: string | null;
+  /** The first line of that note not searched (absent: it had not begun it). */
+  line?: number;
+  /** True when the search was of that one note already (path named it). */
+  onlyNote: boolean;
+  /** Up to three notes or folders of the search's scope after that note, as answers name them. */
+  later: string[];
+}
+
+/**
+ * What can go on from where a search stopped: the folders or notes of its scope that sort
+ * after the note it was reading (in the first level below the scope's folder), so the advice
+ * names places not yet searched rather than the search the person already made.
+ */
+async function stopAdvice(ctx: ToolContext, scopes: readonly Scope[], stoppedIn: StoppedIn | '', across: boolean): Promise<StopAdvice> {
+  if (stoppedIn === '') return { note: null, onlyNote: false, later: [] };
+  const scope = scopes.find((candidate) => candidate.repo === stoppedIn.repo);
+  const note = answerPath(stoppedIn.repo, stoppedIn.path, across);
+  const base = { note, ...(stoppedIn.line === undefined ? {} : { line: stoppedIn.line }) };
+  if (scope === undefined || scope.file !== undefined) return { ...base, onlyNote: scope !== undefined, later: [] };
+  const prefix = scope.prefixes.filter((candidate) => stoppedIn.path.startsWith(candidate)).sort((x, y) => y.length - x.length)[0] ?? '';
+  const paths = (await ctx.index.notePaths(stoppedIn.repo)).filter((path) => scope.prefixes.some((candidate) => path.startsWith(candidate)));
+  // First what follows the note in its own folder, then what follows that folder in the scope.
+  const folder = stoppedIn.path.slice(0, stoppedIn.path.lastIndexOf('/') + 1);
+  const later = laterEntries(paths, folder, stoppedIn.path);
+  if (folder.length > prefix.length) later.push(...laterEntries(paths, prefix, stoppedIn.path));
+  return { ...base, onlyNote: false, later: later.slice(0, 3).map((entry) => answerPath(stoppedIn.repo, entry, across)) };
+}
+
+/**
+ * The entries (notes, or folders holding notes) directly in `folder` (`""` or ending in `/`)
+ * that sort after the entry holding `path`, in path order, at most three.
+ */
+function laterEntries(paths: readonly string[], folder: string, path: string): string[] {
+  const entryOf = (file: string) => {
+    const slash = file.indexOf('/', folder.length);
+    return slash === -1 ? file : file.slice(0, slash);
+  };
+  const here = entryOf(path);
+  const later: string[] = [];
+  for (const file of paths) {
+    if (!file.startsWith(folder)) continue;
+    const entry = entryOf(file);
+    if (entry > here && !later.includes(entry)) later.push(entry);
+    if (later.length === 3) break;
+  }
+  return later;
+}
+
 /**
  * The note of a search stopped by its time budget: what the matches are, where it stopped,
- * and how to make the search smaller.
+ * and what would search on from there. Asking again with another offset would stop at the
+ * same place, so the advice names what works instead: the note alone, the folders after it,
+ * read_note from the line it reached, a more distinctive query.
  */
-function stoppedSearch(budgetMs: number, stoppedIn: string | null, found: number, regex: boolean, path: string | undefined): string {
+function stoppedSearch(budgetMs: number, stop: StopAdvice, found: number, regex: boolean, path: string | undefined): string {
   const seconds = `${Math.round(budgetMs / 100) / 10} s`;
-  const where = stoppedIn === null ? '' : ` while reading ${stoppedIn}`;
-  const what = found === 0 ? 'No match was found before that' : 'The matches shown are those found before that, in order; there may be more';
-  const narrow = [
-    path === undefined ? 'give path a folder (or one note) to search' : 'give path a smaller folder or one note',
-    regex ? 'make the regex start with literal text and avoid .* and repeated groups, or search for a plain phrase with regex left out' : 'use a longer, more distinctive phrase',
-  ];
-  return `The search stopped after its time budget of ${seconds}${where}, which has very long lines or a lot of text. ${what}. To search all of it, narrow the search: ${narrow.join('; ')}.`;
+  const what = found === 0 ? 'No match was found before that point' : 'The matches shown are all those before that point, in order';
+  const partial = `; more may follow after it, so this answer is partial (hasMore is true), and asking again with another offset would stop at the same place.`;
+  const query = regex
+    ? 'make the regex start with literal text and avoid .* and repeated groups, or search for a plain phrase with regex left out'
+    : 'use a longer, more distinctive phrase';
+  if (stop.note === null) {
+    const narrow = path === undefined ? 'give path a folder (or one note) to search part of the notes at a time' : 'give path a smaller folder or one note';
+    return `The search stopped after its time budget of ${seconds}, before it had read every note. ${what}${partial} To search on: ${narrow}; or ${query}.`;
+  }
+  const reached = stop.line === undefined || stop.line <= 1 ? `before it had searched any of ${stop.note}` : `after line ${stop.line - 1} of ${stop.note}`;
+  const where = `The search stopped after its time budget of ${seconds} while reading ${stop.note}, which has very long lines or a lot of text: it stopped ${reached}; every note before it was searched in full.`;
+  const ways: string[] = [];
+  if (!stop.onlyNote) ways.push(`search ${stop.note} alone, with path "${stop.note}" (one note gets the whole budget)`);
+  if (stop.later.length > 0) ways.push(`give path what comes after it, one at a time, to search the rest: ${stop.later.map((entry) => `"${entry}"`).join(', ')}`);
+  ways.push(`read ${stop.note} with read_note, path "${stop.note}"${stop.line !== undefined && stop.line > 1 ? ` and from_line ${stop.line}` : ''}, which reads any range of lines at once`);
+  ways.push(query);
+  return `${where} ${what}${partial} What works instead: ${ways.join('; or ')}.`;
 }
 
 function nothingFound(query: string, regex: boolean, caseSensitive: boolean): string {

@@ -20,6 +20,7 @@ import { lookAtPaths, type PathLook, type TreeItem } from './path-look.ts';
 import { assertRepoPath } from './repo-path.ts';
 import { isWritableInside, readAsGitSeesIt, readWorkTreeFile } from './work-tree-file.ts';
 import { WorkTreeWrite, type DiskBefore } from './work-tree-write.ts';
+import { keepStagedChanges } from './staged-entries.ts';
 import { writeIndexEntries, type IndexEntry } from './write-index-entries.ts';
 
 /** What {@link LocalCommits} works with. */
@@ -260,7 +261,9 @@ export class LocalCommits {
     // its ref update is refused because this one moved the branch. With the branch first, it
     // could see the new head with the old index and commit a revert of this change.
     try {
-      await writeIndexEntries({ gitDir: repo.gitDir, workTree: repo.workTree! }, lock, token, ...indexEntriesOf(change, newOids), { refresh: false });
+      const [written, deleted] = indexEntriesOf(change, newOids);
+      const where = { gitDir: repo.gitDir, workTree: repo.workTree! };
+      await writeIndexEntries(where, lock, token, await keepStagedChanges(where, parent, written), deleted, { refresh: false });
     } catch (error) {
       await staged.discard();
       throw error;
@@ -376,7 +379,9 @@ export class LocalCommits {
 
   /** The changed paths' index entries (see {@link writeIndexEntries}); the index is put in place, the lock stays held. */
   private async writeIndex(repo: LocalRepo, lock: IndexLock, token: string, change: Change, newOids: ReadonlyMap<string, TreeItem>): Promise<void> {
-    await writeIndexEntries({ gitDir: repo.gitDir, workTree: repo.workTree! }, lock, token, ...indexEntriesOf(change, newOids));
+    const [written, deleted] = indexEntriesOf(change, newOids);
+    const where = { gitDir: repo.gitDir, workTree: repo.workTree! };
+    await writeIndexEntries(where, lock, token, await keepStagedChanges(where, change.parent, written), deleted);
   }
 
   /** Puts the index entries of the change's paths back to those of `parent` (a commit; null: none), after a failed landing. */

@@ -1,0 +1,53 @@
+// The process's worker pool: CPU-heavy work of one request (matching, parsing a long note,
+// a long note's line starts, rendering a base view) runs on worker threads (piscina, one per
+// processor), so one request never holds the event loop for other calls.
+//
+// Neutral ground: the index (note-index/) and the tool handlers (instance/tools/) both give
+// it work, so it imports neither. Each consumer types its own tasks over runPoolTask; the
+// thread's entry (pool-worker.cjs) is the one list of every task a thread can run.
+import { availableParallelism } from 'node:os';
+import { Piscina } from 'piscina';
+
+let shared: Piscina | null = null;
+
+/**
+ * The process's pool: one thread per processor (`os.availableParallelism()`), started when
+ * first needed (or by {@link startWorkerPool}), at lower priority than the event loop
+ * (nice +10). A thread stopped by an abort is replaced at once, in the background.
+ */
+function workerPool(): Piscina {
+  shared ??= new Piscina({
+    filename: new URL('./pool-worker.cjs', import.meta.url).href,
+    minThreads: availableParallelism(),
+    maxThreads: availableParallelism(),
+    idleTimeout: 60_000,
+    niceIncrement: 10,
+  });
+  return shared;
+}
+
+/**
+ * Starts the process's pool now, so its threads are ready (each takes about half a second
+ * to load its code) before the first heavy call; servers call it when they start.
+ */
+export function startWorkerPool(): void {
+  workerPool();
+}
+
+/** Ends the process's pool (its threads), if it was started; a later task starts a new one. */
+export async function closeWorkerPool(): Promise<void> {
+  const pool = shared;
+  shared = null;
+  await pool?.destroy();
+}
+
+/**
+ * Runs the task `name` (an export of pool-worker.cjs) on a thread of the pool with `task`
+ * as its input; the input and the result are copied between threads (structured clone),
+ * except what `transferList` moves. With `signal`, an abort ends the task (stopping its
+ * thread) and rejects with the abort's reason. Rejects with what the task threw. The
+ * caller names the result's type `R`: the thread's entry is plain CommonJS, unchecked.
+ */
+export async function runPoolTask<R>(name: string, task: unknown, options: { signal?: AbortSignal } = {}): Promise<R> {
+  return (await workerPool().run(task, { name, ...(options.signal ? { signal: options.signal } : {}) })) as R;
+}
