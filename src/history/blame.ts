@@ -3,7 +3,8 @@ import { GitError, startGit } from '../repo-host/git/run-git.ts';
 import type { Mirror } from '../repo-host/repo-host.ts';
 import { splitLines } from '../notes/lines.ts';
 import { mirrorGit } from './mirror-git.ts';
-import { blobAt, decodeText } from './note-text.ts';
+import { decodeNoteText } from '../notes/note-text.ts';
+import { blobAt } from './note-text.ts';
 import { parseMovedTrailers, pathBeforeMove, type MovedEntry } from './moved-trailer.ts';
 import { recordedMove } from './note-log.ts';
 import { unquoteGitPath } from './unquote-git-path.ts';
@@ -96,7 +97,7 @@ export function startWholeBlame(mirror: Mirror, path: string): EarlyBlame {
  * own earlier versions (renames followed). Returns null when `content` is not text.
  */
 export async function blame(mirror: Mirror, path: string, content: Buffer, fromLine?: number, toLine?: number, early?: EarlyBlame, copies = true): Promise<NoteBlame | null> {
-  const text = decodeText(content);
+  const text = decodeNoteText(content);
   if (text === null) {
     early?.cancel();
     return null;

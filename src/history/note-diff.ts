@@ -7,7 +7,8 @@ import type { Mirror } from '../repo-host/repo-host.ts';
 import { gitDate } from './local-time.ts';
 import { mirrorGit } from './mirror-git.ts';
 import { noteNameAt, type NoteCommit } from './note-log.ts';
-import { decodeText, noteBlobAt, readBlob } from './note-text.ts';
+import { decodeNoteText } from '../notes/note-text.ts';
+import { noteBlobAt, readBlob } from './note-text.ts';
 
 /**
  * The change of a note since a moment: `base` (the last commit of the branch before it, on
@@ -54,7 +55,7 @@ export async function noteDiffSince(
   const basePath = visible(namedAtBase) ? namedAtBase : path;
   const baseBlob = base === null || basePath !== namedAtBase ? null : await noteBlobAt(mirror, base, basePath);
   const then = baseBlob === null ? null : await readBlob(mirror, baseBlob);
-  const binary = [then, now].some((content) => content !== null && decodeText(content) === null);
+  const binary = [then, now].some((content) => content !== null && decodeNoteText(content) === null);
   return {
     base,
     basePath,

@@ -42,9 +42,3 @@ export async function readBlob(mirror: Mirror, blob: string): Promise<Buffer> {
   const { stdout } = await mirrorGit(mirror, ['cat-file', 'blob', blob]);
   return stdout;
 }
-
-/** Text of a note's content: UTF-8, or null for binary content (a NUL byte). */
-export function decodeText(content: Buffer): string | null {
-  if (content.includes(0)) return null;
-  return content.toString('utf8');
-}

@@ -7,7 +7,8 @@ import { localMoment } from '../../history/local-time.ts';
 import { mirrorGit } from '../../history/mirror-git.ts';
 import { noteDiffSince } from '../../history/note-diff.ts';
 import { noteCommits, type NoteCommit } from '../../history/note-log.ts';
-import { decodeText, noteNow, readBlob } from '../../history/note-text.ts';
+import { decodeNoteText } from '../../notes/note-text.ts';
+import { noteNow, readBlob } from '../../history/note-text.ts';
 import { splitLines } from '../../notes/lines.ts';
 import { assertInFolders, isHiddenPath, isInFolders } from '../../notes/vault-path.ts';
 import type { Mirror } from '../../repo-host/repo-host.ts';
@@ -381,7 +382,7 @@ async function versionAt(mirror: Mirror, path: string, at: string, isNoteCommit:
       { at, path: found.path },
     );
   }
-  const text = decodeText(await readBlob(mirror, found.blob));
+  const text = decodeNoteText(await readBlob(mirror, found.blob));
   if (text === null) throw notATextNote(found.path, at);
   return { commit, date: found.date, path: found.path, text };
 }
@@ -459,7 +460,7 @@ async function blameAnswer(
       { path },
     );
   }
-  const text = decodeText(content);
+  const text = decodeNoteText(content);
   if (text === null) throw notATextNote(path);
   const lines = splitLines(text);
   if (fromLine !== undefined && fromLine > lines.length) {
