@@ -2,7 +2,8 @@
 // version, or who last changed each line (spec: "note_history").
 import { z } from 'zod';
 import { blame, startWholeBlame, type BlameRun, type EarlyBlame } from '../../history/blame.ts';
-import { jsonLength, jsonPrefix, lineWindow, MAX_ANSWER_CHARS, type LineWindow } from '../../history/line-window.ts';
+import { ANSWER_LIMIT } from '../../answer-limit.ts';
+import { jsonLength, jsonPrefix, lineWindow, type LineWindow } from '../../history/line-window.ts';
 import { localMoment } from '../../history/local-time.ts';
 import { mirrorGit } from '../../history/mirror-git.ts';
 import { noteDiffSince } from '../../history/note-diff.ts';
@@ -198,7 +199,7 @@ export const noteHistory = defineTool({
     const shown = log.commits.filter(isNoteCommit);
     const page = shown.slice(input.offset, end).map(listed);
     // With a diff, the page takes at most half an answer: the diff gets the rest.
-    answer.commits = fitCommits(answer, page, input.diff ? MAX_ANSWER_CHARS / 2 : MAX_ANSWER_CHARS);
+    answer.commits = fitCommits(answer, page, input.diff ? ANSWER_LIMIT / 2 : ANSWER_LIMIT);
     answer.offset = input.offset;
     answer.hasMore = shown.length > end || answer.commits.length < page.length;
     const next = input.offset + answer.commits.length;
@@ -285,13 +286,13 @@ function joinNotes(sentences: readonly (string | null)[]): { note?: string } {
 
 /**
  * The answer `build(maxChars)` makes with its text cut to `maxChars` characters of JSON,
- * shrunk until the whole answer's JSON fits in {@link MAX_ANSWER_CHARS} (spec: "Answers").
+ * shrunk until the whole answer's JSON fits in {@link ANSWER_LIMIT} (spec: "Answers").
  */
 function fitText(build: (maxChars: number) => NoteHistoryAnswer): NoteHistoryAnswer {
-  let maxChars = MAX_ANSWER_CHARS;
+  let maxChars = ANSWER_LIMIT;
   for (;;) {
     const answer = build(maxChars);
-    const over = JSON.stringify(answer).length - MAX_ANSWER_CHARS;
+    const over = JSON.stringify(answer).length - ANSWER_LIMIT;
     if (over <= 0 || maxChars === 0) return answer;
     maxChars = Math.max(0, maxChars - over);
   }
@@ -307,7 +308,7 @@ function windowNote(window: LineWindow, what: string, again: string): string | n
   const askAgain = next <= window.total_lines ? `ask again with ${again} and from_line ${next}` : null;
   if (!window.content.endsWith('\n')) {
     // Cut inside a line: the rest of that line cannot be given.
-    return `Line ${window.to_line} of ${what} is longer than one answer carries (40000 characters) and was cut.${askAgain !== null ? ` To read the lines after it, ${askAgain}.` : ''}`;
+    return `Line ${window.to_line} of ${what} is longer than one answer carries (${ANSWER_LIMIT} characters) and was cut.${askAgain !== null ? ` To read the lines after it, ${askAgain}.` : ''}`;
   }
   return `${capitalized(what)} goes on after line ${window.to_line}: ${askAgain ?? 'ask again with a later from_line'} to read on.`;
 }
@@ -439,7 +440,7 @@ async function creditVisibleCommits(mirror: Mirror, path: string, content: Buffe
 
 /**
  * The blame of the note as it is now (`content`, from noteNow; null: there is none), its
- * runs cut by line so the whole answer's JSON fits in {@link MAX_ANSWER_CHARS}: a run longer
+ * runs cut by line so the whole answer's JSON fits in {@link ANSWER_LIMIT}: a run longer
  * than the room left is split, a single line longer than a whole answer is cut inside, and
  * the note names the from_line to ask for next (with `hasMore`).
  */
@@ -473,12 +474,12 @@ async function blameAnswer(
   const from = fromLine ?? 1;
   const wanted = Math.min(toLine ?? lines.length, lines.length);
   let to = Math.min(from, wanted);
-  for (let used = jsonLength(lines[to - 1] ?? ''); to < wanted && used <= MAX_ANSWER_CHARS; to += 1) used += jsonLength(lines[to] ?? '') + 2;
+  for (let used = jsonLength(lines[to - 1] ?? ''); to < wanted && used <= ANSWER_LIMIT; to += 1) used += jsonLength(lines[to] ?? '') + 2;
   const result = await blame(mirror, path, content, from, to, early);
   if (result === null) throw notATextNote(path);
   const shownRuns = await creditVisibleCommits(mirror, path, content, result.runs, visible);
 
-  const room = MAX_ANSWER_CHARS - JSON.stringify({ ...answer, blame: [], hasMore: false }).length - NOTE_ROOM;
+  const room = ANSWER_LIMIT - JSON.stringify({ ...answer, blame: [], hasMore: false }).length - NOTE_ROOM;
   const runs: BlameItem[] = [];
   let used = 0;
   let next: number | null = null;
@@ -525,7 +526,7 @@ async function blameAnswer(
     blame: runs,
     hasMore: next !== null,
     ...joinNotes([
-      cutLine !== null ? `Line ${cutLine} is longer than one answer carries (40000 characters) and was cut.` : null,
+      cutLine !== null ? `Line ${cutLine} is longer than one answer carries (${ANSWER_LIMIT} characters) and was cut.` : null,
       next !== null ? `The blame goes on after line ${next - 1}: ask again with from_line ${next} to read on.` : null,
     ]),
   };
