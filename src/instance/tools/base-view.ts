@@ -1,5 +1,6 @@
 // base_view: one view of an Obsidian Bases `.base` file, rendered as a table from the
 // repository's files (spec: "base_view"; semantics: src/bases/SUPPORTED.md).
+import { LRUCache } from 'lru-cache';
 import { z } from 'zod';
 import type { BaseNote } from '../../bases/base-vault.ts';
 import { renderBaseViewCooperatively, type RenderCut } from '../../bases/render-base-view.ts';
@@ -134,8 +135,8 @@ interface RepoRows {
 }
 
 /** The rows of the last few repositories, by index state: rebuilt only when the index moved. */
-const rowsCache = new Map<string, RepoRows>();
 const ROWS_CACHE_REPOS = 8;
+const rowsCache = new LRUCache<string, RepoRows>({ max: ROWS_CACHE_REPOS });
 
 /**
  * The rows a base sees in one repository: every indexed file in the open folders (hidden
@@ -155,9 +156,7 @@ async function baseRows(
   let rows = rowsCache.get(repo);
   if (rows === undefined || rows.key !== key || state === null) {
     rows = await buildRows(index, repo, facts, key);
-    rowsCache.delete(repo);
     rowsCache.set(repo, rows);
-    if (rowsCache.size > ROWS_CACHE_REPOS) rowsCache.delete(rowsCache.keys().next().value!);
   }
   return { notes: rows.files.filter((file) => isInFolders(file.path, folders)), resolveLink: rows.resolveLink };
 }
