@@ -5,6 +5,7 @@
 // and only through the target's file name (Obsidian: exact path, else the file with that
 // name), so when files are added or removed, just the links whose `target_key` (the
 // target's file name, lower case, without `.md`) names one of those files are resolved again.
+import { KeyedQueue } from '../keyed-queue.ts';
 import { blobId } from '../repo-host/git/blob-id.ts';
 import { runGit } from '../repo-host/git/run-git.ts';
 import type { RepoHost, Snapshot } from '../repo-host/repo-host.ts';
@@ -39,7 +40,14 @@ export interface SyncOptions {
   onProgress?: (done: number, total: number) => void;
 }
 
-const running = new WeakMap<SqlClient, Map<string, Promise<unknown>>>();
+const running = new WeakMap<SqlClient, KeyedQueue>();
+
+/** The queue of index writes through `sql`, one repository's at a time. */
+function queueOf(sql: SqlClient): KeyedQueue {
+  let queue = running.get(sql);
+  if (!queue) running.set(sql, (queue = new KeyedQueue()));
+  return queue;
+}
 
 /**
  * Brings the index up to date with `host.snapshot(repo)` (DESIGN.md "Index"): the first
@@ -54,16 +62,7 @@ const running = new WeakMap<SqlClient, Map<string, Promise<unknown>>>();
  * repository through one client run one after another.
  */
 export async function syncRepo(sql: SqlClient, host: RepoHost, repo: string, options: SyncOptions = {}): Promise<SyncResult> {
-  let byRepo = running.get(sql);
-  if (!byRepo) running.set(sql, (byRepo = new Map()));
-  const previous = byRepo.get(repo) ?? Promise.resolve();
-  const next = previous.catch(() => undefined).then(() => syncWithRetry(sql, host, repo, options));
-  byRepo.set(repo, next);
-  try {
-    return await next;
-  } finally {
-    if (byRepo.get(repo) === next) byRepo.delete(repo);
-  }
+  return queueOf(sql).run(repo, () => syncWithRetry(sql, host, repo, options));
 }
 
 /** Removes every row of `repo` from the index (a repository taken out of the installation). */
@@ -306,16 +305,7 @@ export interface CommittedFiles {
  * repository was never indexed or was indexed with other parse fields: the next sync does it.
  */
 export async function applyCommittedFiles(sql: SqlClient, repo: string, commit: CommittedFiles): Promise<boolean> {
-  let byRepo = running.get(sql);
-  if (!byRepo) running.set(sql, (byRepo = new Map()));
-  const previous = byRepo.get(repo) ?? Promise.resolve();
-  const next = previous.catch(() => undefined).then(() => applyOnce(sql, repo, commit));
-  byRepo.set(repo, next);
-  try {
-    return await next;
-  } finally {
-    if (byRepo.get(repo) === next) byRepo.delete(repo);
-  }
+  return queueOf(sql).run(repo, () => applyOnce(sql, repo, commit));
 }
 
 async function applyOnce(sql: SqlClient, repo: string, commit: CommittedFiles): Promise<boolean> {

@@ -9,6 +9,7 @@ import { runGit, splitNul } from '../repo-host/git/run-git.ts';
 import type { FileChange, Mirror, RepoHost, Snapshot } from '../repo-host/repo-host.ts';
 import { rebaseSplices, splicesBetween, type Splice } from '../notes/text-splices.ts';
 import type { ToolContext, Vault } from '../instance/tool.ts';
+import { KeyedQueue } from '../keyed-queue.ts';
 import { isVaultError, VaultError } from '../vault-error.ts';
 import { commitMessage, withTrailers } from './commit-message.ts';
 import { linksOnPaths, type LinkOnPath } from './symlinks.ts';
@@ -585,25 +586,16 @@ function rememberCommit(host: RepoHost, repo: string, commit: string): void {
   perRepo.set(repo, commit);
 }
 
-const queues = new WeakMap<RepoHost, Map<string, Promise<unknown>>>();
+const queues = new WeakMap<RepoHost, KeyedQueue>();
 
 /** Runs `work` after every earlier write to the same repository through the same host in this process. */
 function inQueue<T>(host: RepoHost, repo: string, work: () => Promise<T>): Promise<T> {
   let perRepo = queues.get(host);
   if (perRepo === undefined) {
-    perRepo = new Map();
+    perRepo = new KeyedQueue();
     queues.set(host, perRepo);
   }
-  const previous = perRepo.get(repo) ?? Promise.resolve();
-  const next = previous.catch(() => undefined).then(work);
-  perRepo.set(repo, next);
-  const map = perRepo;
-  void next
-    .finally(() => {
-      if (map.get(repo) === next) map.delete(repo);
-    })
-    .catch(() => undefined);
-  return next;
+  return perRepo.run(repo, work);
 }
 
 /** A short, jittered wait before the next attempt, so competing writers spread out. */

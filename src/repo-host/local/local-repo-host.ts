@@ -5,6 +5,7 @@ import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { UsersFile } from '../../config/users-file.ts';
 import { pino, type Logger } from 'pino';
+import { KeyedQueue } from '../../keyed-queue.ts';
 import { VaultError } from '../../vault-error.ts';
 import { blobId, type ObjectFormat } from '../git/blob-id.ts';
 import { catFileBatch } from '../git/cat-file-batch.ts';
@@ -112,7 +113,7 @@ export class LocalRepoHost implements RepoHost {
   private readonly formats = new Map<string, Promise<ObjectFormat>>();
   /** Per repository: blob ids of work-tree contents (not in the object database) → their path, from the last snapshot. */
   private readonly workTreeBlobs = new Map<string, Map<string, string>>();
-  private readonly commitQueues = new Map<string, Promise<unknown>>();
+  private readonly commitQueues = new KeyedQueue();
   /** Per repository: the last fingerprint and what it rests on (see {@link fingerprint}). */
   private readonly known = new Map<string, KnownFingerprint>();
   /** Per work tree (by its path): the watch that tells whether anything in it changed. */
@@ -393,17 +394,11 @@ export class LocalRepoHost implements RepoHost {
   commit(repoName: string, change: Change, preparedFrom?: ReadonlyMap<string, string | null>): Promise<CommitResult> {
     // One commit at a time per repository inside this process; correctness still comes from
     // update-ref's compare-and-swap, since other processes (git itself) may commit too.
-    const previous = this.commitQueues.get(repoName) ?? Promise.resolve();
-    const next = previous.catch(() => undefined).then(() => this.commitNow(repoName, change, preparedFrom));
-    this.commitQueues.set(repoName, next);
-    void next.finally(() => {
-      if (this.commitQueues.get(repoName) === next) this.commitQueues.delete(repoName);
-    }).catch(() => undefined);
-    return next;
+    return this.commitQueues.run(repoName, () => this.commitNow(repoName, change, preparedFrom));
   }
 
   async close(): Promise<void> {
-    await Promise.allSettled([...this.commitQueues.values(), this.commitGraphs.close()]);
+    await Promise.allSettled([this.commitQueues.settled(), this.commitGraphs.close()]);
     for (const watch of this.watches.values()) watch.close();
     this.watches.clear();
     this.known.clear();
