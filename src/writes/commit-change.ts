@@ -10,6 +10,7 @@ import type { FileChange, Mirror, RepoHost, Snapshot } from '../repo-host/repo-h
 import { rebaseSplices, splicesBetween, type Splice } from '../notes/text-splices.ts';
 import type { ToolContext, Vault } from '../instance/tool.ts';
 import { KeyedQueue } from '../keyed-queue.ts';
+import { repoNotFound } from '../repo-not-found.ts';
 import { isVaultError, VaultError } from '../vault-error.ts';
 import { commitMessage, withTrailers } from './commit-message.ts';
 import { linksOnPaths, type LinkOnPath } from './symlinks.ts';
@@ -114,10 +115,7 @@ export interface CommittedChange<R> {
  */
 export function writableVault(ctx: ToolContext, repo: string): Vault {
   const vault = ctx.vaults.get(repo);
-  if (vault === undefined) {
-    const names = [...ctx.vaults.keys()].map((name) => `"${name}"`).join(', ');
-    throw new VaultError('repo_not_found', `There is no repository "${repo}" among those you can read${names === '' ? '' : ` (${names})`}. Choose one of them.`, { repo });
-  }
+  if (vault === undefined) throw repoNotFound(repo, [...ctx.vaults.keys()]);
   if (!vault.canWrite) {
     throw new VaultError('forbidden', `You can read "${repo}" but not write it, so this change was not made. Ask its admin for write access, or write in a repository you may change.`, { repo });
   }

@@ -6,6 +6,7 @@ import { join, resolve } from 'node:path';
 import type { UsersFile } from '../../config/users-file.ts';
 import { pino, type Logger } from 'pino';
 import { KeyedQueue } from '../../keyed-queue.ts';
+import { repoNotFound } from '../../repo-not-found.ts';
 import { VaultError } from '../../vault-error.ts';
 import { blobId, type ObjectFormat } from '../git/blob-id.ts';
 import { catFileBatch } from '../git/cat-file-batch.ts';
@@ -871,7 +872,7 @@ export class LocalRepoHost implements RepoHost {
 
   private async repo(name: string): Promise<LocalRepo> {
     const repo = await this.named(name);
-    if (repo === null) throw new VaultError('repo_not_found', `There is no repository "${name}"; use one of the names the tool list gives for "repo".`, { repo: name });
+    if (repo === null) throw repoNotFound(name);
     return repo;
   }
 
