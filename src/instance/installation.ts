@@ -5,7 +5,7 @@ import type { VaultConfig } from '../config/vault-config.ts';
 import { applyCommittedFiles, removeRepo, syncRepo } from '../note-index/indexer.ts';
 import { createNoteIndex, type NoteIndex } from '../note-index/note-index.ts';
 import type { SqlClient } from '../note-index/sql-client.ts';
-import { isVaultError } from '../vault-error.ts';
+import { isVaultError, VaultError } from '../vault-error.ts';
 import type { Access } from '../repo-host/person.ts';
 import type { Change, CommitResult, FileChange, RepoHost } from '../repo-host/repo-host.ts';
 import type { RepoChoice, ToolContext, Vault } from './tool.ts';
@@ -61,18 +61,17 @@ const recheckIntervalMs = 1000;
 const relistEveryTicks = 5;
 
 /**
- * The answer to a tool call when the startup indexing failed as a whole (the database would
- * not open, the repositories folder went away): the message is for the model, the cause is
- * in the server's log.
+ * VaultError `index_unavailable`, the answer to a tool call when the startup indexing failed
+ * as a whole (the database would not open, the repositories folder went away): the message is
+ * for the model, the `cause` is for the server's log.
  */
-export class IndexUnavailableError extends Error {
-  constructor(options?: { cause?: unknown }) {
-    super(
-      'Major Vault could not build its index of the repositories, so no tool can answer yet. The cause is in the server’s log; ask whoever runs Major Vault to fix it and restart it.',
-      options,
-    );
-    this.name = 'IndexUnavailableError';
-  }
+export function indexUnavailable(cause: unknown): VaultError {
+  return new VaultError(
+    'index_unavailable',
+    'Major Vault could not build its index of the repositories, so no tool can answer yet. The cause is in the server’s log; ask whoever runs Major Vault to fix it and restart it.',
+    undefined,
+    { cause },
+  );
 }
 
 /**
@@ -164,13 +163,13 @@ export class Installation {
 
   /**
    * Settles when the startup indexing is done: resolves (each repository indexed, or its
-   * failure logged), or rejects with {@link IndexUnavailableError} when the startup failed
+   * failure logged), or rejects with {@link indexUnavailable} when the startup failed
    * as a whole. Resolved at once when the installation was never started.
    */
   ready(): Promise<void> {
     if (this.startup === null) return Promise.resolve();
     return this.startup.catch((error: unknown) => {
-      throw new IndexUnavailableError({ cause: error });
+      throw indexUnavailable(error);
     });
   }
 
@@ -229,7 +228,7 @@ export class Installation {
 
   /**
    * Everything one call's handler may use, for this person and MCP client. Waits for the
-   * startup indexing ({@link ready}); rejects with {@link IndexUnavailableError} when it failed.
+   * startup indexing ({@link ready}); rejects with {@link indexUnavailable} when it failed.
    */
   async contextFor(access: Access, clientName: string | null, vaults?: ReadonlyMap<string, Vault>): Promise<ToolContext> {
     await this.ready();
