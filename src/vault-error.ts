@@ -7,8 +7,10 @@
  * (`heading_not_found`, `bad_arguments`, `invalid_regex`, `unknown_type`, `unknown_status`),
  * writing (`passage_not_found`, `ambiguous_passage`, `invalid_frontmatter`,
  * `schema_violation`, `guarded`, `conflict`, `summary_too_long`), history
- * (`unknown_commit`, `commit_not_for_note`), bases (`unknown_view`, `invalid_base`), and
- * `internal` for anything unexpected (answered generically, logged with its cause).
+ * (`unknown_commit`, `commit_not_for_note`), bases (`unknown_view`, `invalid_base`),
+ * `index_unavailable` when the index could not be built at all (the operator must act; logged
+ * as a warning), and `internal` for anything unexpected (answered generically, logged with
+ * its cause).
  */
 export type VaultErrorCode =
   | 'repo_not_found'
@@ -36,12 +38,14 @@ export type VaultErrorCode =
   | 'commit_not_for_note'
   | 'unknown_view'
   | 'invalid_base'
+  | 'index_unavailable'
   | 'internal';
 
 /**
  * A refusal the caller can act on. `message` is the whole text the model reads: what was
  * wrong and how to succeed (the allowed values, the open folders, the lines where a passage
- * occurs). `details` carries the same facts as data, for tests and logs.
+ * occurs). `details` carries the same facts as data, for tests and logs; `options.cause`
+ * what caused it, for the log only.
  * The MCP layer turns it into a tool result with `isError: true` (spec: "Answers").
  */
 export class VaultError extends Error {
@@ -49,8 +53,9 @@ export class VaultError extends Error {
     readonly code: VaultErrorCode,
     message: string,
     readonly details?: Record<string, unknown>,
+    options?: { cause?: unknown },
   ) {
-    super(message);
+    super(message, options);
     this.name = 'VaultError';
   }
 }

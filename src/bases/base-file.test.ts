@@ -115,6 +115,20 @@ describe('parseBaseFile', () => {
     expect(() => parseBaseFile('- a\n- b\n', 'List.base')).toThrow(/must be a YAML mapping/);
   });
 
+  it('gives the quoting hint for a value YAML took for a tag or an anchor, read from the line, not the error text', () => {
+    const messageOf = (text: string): string => {
+      try {
+        parseBaseFile(text, 'Bad.base');
+      } catch (error) {
+        return (error as Error).message;
+      }
+      return expect.fail('should refuse');
+    };
+    expect(messageOf('filters: !file.name.contains("x")\n')).toContain('must be put in quotes');
+    expect(messageOf('filters: &a &b x\n')).toContain('must be put in quotes');
+    expect(messageOf('filters: "file.name\n')).not.toContain('must be put in quotes');
+  });
+
   it('gives an empty file, or one without views, a table of file names', () => {
     expect(parseBaseFile('', 'Empty.base').views).toMatchObject([{ name: 'Table', type: 'table', order: null }]);
     expect(parseBaseFile('filters: file.ext == "md"\nviews: []\n', 'F.base').views).toMatchObject([{ name: 'Table' }]);

@@ -76,6 +76,15 @@ export interface BaseFile {
 const DEFAULT_VIEW_NAME = 'Table';
 
 /**
+ * True when the value on `line` (a key's, or a list item's) starts with "!" or "&": YAML took
+ * an unquoted expression there for a tag or an anchor. Read from the text, not from the YAML
+ * error's message, whose wording is the parser's.
+ */
+function valueStartsWithTagOrAnchor(line: string): boolean {
+  return /^\s*(?:-\s+)*(?:[^\s:#!&-][^:#]*:\s+)?[!&]/.test(line);
+}
+
+/**
  * Parses the text of a `.base` file. Top-level `filters`, `formulas`, `properties`
  * (`displayName`), `summaries` (read, not shown) and `views` (each `type`, `name`,
  * `filters`, `order`, `sort` with `property` or the legacy `column`, `limit`, `groupBy`);
@@ -85,12 +94,13 @@ const DEFAULT_VIEW_NAME = 'Table';
  */
 export function parseBaseFile(text: string, path: string): BaseFile {
   const lineCounter = new LineCounter();
-  const document = parseDocument(text.replace(/^\uFEFF/, ''), { lineCounter, prettyErrors: false, uniqueKeys: false, logLevel: 'error' });
+  const source = text.replace(/^\uFEFF/, '');
+  const document = parseDocument(source, { lineCounter, prettyErrors: false, uniqueKeys: false, logLevel: 'error' });
   const lineOf = (node: YamlNode | null | undefined): number => (node?.range ? lineCounter.linePos(node.range[0]).line : 0);
   if (document.errors.length > 0) {
     const error = document.errors[0]!;
     const { line, col } = lineCounter.linePos(error.pos[0]);
-    const hint = /tag|anchor/i.test(error.message)
+    const hint = valueStartsWithTagOrAnchor(source.split('\n')[line - 1] ?? '')
       ? ' A filter or formula that starts with "!", "[", "{", "&", "*" or a quote must be put in quotes, for example \'!file.name.contains("x")\'.'
       : '';
     throw new VaultError('invalid_base', `The base ${JSON.stringify(path)} is not valid YAML: ${error.message.split('\n')[0]} at line ${line}, column ${col}.${hint} Fix the file, then call again.`, {

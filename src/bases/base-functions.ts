@@ -34,11 +34,16 @@ import {
 } from './base-value.ts';
 import { type BaseVault, fileBasename, fileExtension, fileFolder, fileName } from './base-vault.ts';
 
-/** An evaluation failure: the message, and the 0-based offset in the expression it concerns. */
+/**
+ * An evaluation failure: the message, the 0-based offset in the expression it concerns, and
+ * `formula`, the name of the formula whose failure the message already tells (`formula "x"
+ * failed: …`), so an expression using it passes it on instead of wrapping it again.
+ */
 export class BaseEvalError extends Error {
   constructor(
     message: string,
     readonly position: number,
+    readonly formula: string | null = null,
   ) {
     super(message);
     this.name = 'BaseEvalError';

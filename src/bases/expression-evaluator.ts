@@ -86,13 +86,13 @@ export class BaseEvaluator {
     let states = this.formulaStates.get(rowPath);
     if (states === undefined) this.formulaStates.set(rowPath, (states = new Map()));
     const state = states.get(name);
-    if (state === 'running') throw new BaseEvalError(`formula "${name}" refers to itself (a circular reference)`, position);
+    if (state === 'running') throw new BaseEvalError(`formula "${name}" refers to itself (a circular reference)`, position, name);
     if (state !== undefined) {
       if ('value' in state) return state.value;
-      throw new BaseEvalError(state.error.message, position);
+      throw new BaseEvalError(state.error.message, position, state.error.formula);
     }
     if (compiled.expression === null) {
-      const error = new BaseEvalError(`formula "${name}" does not parse: ${compiled.error!.message} at character ${compiled.error!.position + 1} of ${JSON.stringify(compiled.source)}`, position);
+      const error = new BaseEvalError(`formula "${name}" does not parse: ${compiled.error!.message} at character ${compiled.error!.position + 1} of ${JSON.stringify(compiled.source)}`, position, name);
       states.set(name, { error });
       throw error;
     }
@@ -104,9 +104,9 @@ export class BaseEvaluator {
     } catch (thrown) {
       const error = tooLargeAsEvalError(thrown, position);
       if (!(error instanceof BaseEvalError)) throw error;
-      const wrapped = error.message.startsWith('formula "')
-        ? new BaseEvalError(error.message, position)
-        : new BaseEvalError(`formula "${name}" failed: ${error.message} at character ${error.position + 1} of ${JSON.stringify(compiled.source)}`, position);
+      const wrapped = error.formula !== null
+        ? new BaseEvalError(error.message, position, error.formula)
+        : new BaseEvalError(`formula "${name}" failed: ${error.message} at character ${error.position + 1} of ${JSON.stringify(compiled.source)}`, position, name);
       states.set(name, { error: wrapped });
       throw wrapped;
     }

@@ -1,5 +1,6 @@
 // The answers to `initialize` and `tools/list` for one set of readable repositories, built
 // once per set and kept (DESIGN.md "The parts": the catalogue), so a request builds no schema.
+import { LRUCache } from 'lru-cache';
 import type { StandardSchemaWithJSON } from '@modelcontextprotocol/server';
 import type { z } from 'zod';
 import { repoField, type RepoChoice, type ToolAnnotations, type ToolDefinition } from '../tools/tool.ts';
@@ -59,7 +60,7 @@ const keptPerRegistry = 256;
 /** The JSON Schema dialect the SDK lists tools in (its `JSON_SCHEMA_CONVERSION_TARGET`). */
 const jsonSchemaTarget = 'draft-2020-12';
 
-const kept = new WeakMap<readonly ToolDefinition[], Map<string, Catalogue>>();
+const kept = new WeakMap<readonly ToolDefinition[], LRUCache<string, Catalogue>>();
 const outputs = new WeakMap<ToolDefinition, { json: JsonSchemaObject; schema: StandardSchemaWithJSON }>();
 
 /**
@@ -71,21 +72,17 @@ const outputs = new WeakMap<ToolDefinition, { json: JsonSchemaObject; schema: St
  */
 export function catalogueFor<T extends ToolDefinition>(tools: readonly T[], repos: readonly CatalogueRepo[]): Catalogue<T> {
   // The map of a registry holds catalogues of that registry's tools only.
-  let byKey = kept.get(tools) as Map<string, Catalogue<T>> | undefined;
+  let byKey = kept.get(tools) as LRUCache<string, Catalogue<T>> | undefined;
   if (byKey === undefined) {
-    byKey = new Map();
-    kept.set(tools, byKey);
+    byKey = new LRUCache<string, Catalogue<T>>({ max: keptPerRegistry });
+    kept.set(tools, byKey as unknown as LRUCache<string, Catalogue>);
   }
   const key = JSON.stringify(repos.map((repo) => [repo.name, repo.summary, repo.instructions]));
   let catalogue = byKey.get(key);
-  if (catalogue !== undefined) {
-    // Most recently used last: Map keeps insertion order.
-    byKey.delete(key);
-  } else {
+  if (catalogue === undefined) {
     catalogue = buildCatalogue(tools, repos);
-    if (byKey.size >= keptPerRegistry) byKey.delete(byKey.keys().next().value!);
+    byKey.set(key, catalogue);
   }
-  byKey.set(key, catalogue);
   return catalogue;
 }
 

@@ -1,9 +1,8 @@
 // Reads a repository's `.vault/` folder into a VaultConfig, reporting (never throwing) what is wrong.
-import { Ajv2020 } from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
 import { parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import { z } from 'zod';
 import { splitFrontmatter } from '../notes/frontmatter.ts';
+import { frontmatterAjv } from '../notes/frontmatter-schema.ts';
 import { normalizeVaultPath } from '../notes/vault-path.ts';
 import type { ConfigProblem, NoteType, SpecialToolConfig, VaultConfig, VaultSettings } from './vault-config.ts';
 
@@ -320,9 +319,6 @@ function placeProblem(place: string): string | null {
   return null;
 }
 
-// ajv-formats is CommonJS: under Node's ESM interop its function is the default export's `default`.
-const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule) as unknown as (ajv: Ajv2020) => void;
-
 /**
  * Whether `schema` compiles as the write tools compile it (Ajv, draft 2020-12, formats, not
  * strict): `error` when it does not. `hint` names what strict mode would refuse (an unknown
@@ -330,15 +326,13 @@ const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormat
  * A fresh Ajv each time, so two types may reuse an `$id`.
  */
 function schemaProblem(schema: Record<string, unknown>): { error: string | null; hint: string | null } {
-  const lenient = new Ajv2020({ allErrors: true, strict: false });
-  addFormats(lenient);
+  const lenient = frontmatterAjv();
   try {
     lenient.compile(schema);
   } catch (error) {
     return { error: (error as Error).message, hint: null };
   }
-  const strict = new Ajv2020({ allErrors: true, strict: true, strictTypes: false, strictTuples: false, strictRequired: false, logger: false });
-  addFormats(strict);
+  const strict = frontmatterAjv({ strict: true });
   try {
     strict.compile(schema);
     return { error: null, hint: null };

@@ -1,9 +1,7 @@
 // A window of lines out of a text, cut to what one answer carries (spec: "Answers", 40,000 characters of JSON).
+import { ANSWER_LIMIT } from '../answer-limit.ts';
 import { lineStarts } from '../notes/lines.ts';
 import { VaultError } from '../vault-error.ts';
-
-/** How many characters one answer's JSON carries before it is cut. */
-export const MAX_ANSWER_CHARS = 40_000;
 
 /** How many characters `text` takes inside a JSON string: escapes counted (`"` is `\"`), the quotes around it not. */
 export function jsonLength(text: string): number {
@@ -45,7 +43,7 @@ export interface LineWindow {
  * `bad_arguments` when `fromLine` is past the end or after `toLine`; a `toLine` past the end
  * is read as the end. `what` names the text in refusals ("the diff", "the note").
  */
-export function lineWindow(text: string, fromLine: number | undefined, toLine: number | undefined, what: string, maxChars = MAX_ANSWER_CHARS): LineWindow {
+export function lineWindow(text: string, fromLine: number | undefined, toLine: number | undefined, what: string, maxChars = ANSWER_LIMIT): LineWindow {
   const starts = lineStarts(text);
   const total = starts.length;
   const from = fromLine ?? 1;

@@ -13,9 +13,3 @@ export async function noteNow(host: RepoHost, repo: string, path: string): Promi
   const entry = await host.readFileEntry(repo, path);
   return entry === null || entry.target !== undefined ? null : entry.content;
 }
-
-/** Text of a note's content: UTF-8, or null for binary content (a NUL byte). */
-export function decodeText(content: Buffer): string | null {
-  if (content.includes(0)) return null;
-  return content.toString('utf8');
-}

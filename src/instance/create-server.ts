@@ -3,7 +3,6 @@
 import { CLIENT_INFO_META_KEY, McpServer, type CallToolResult, type ServerContext, type StandardSchemaV1, type StandardSchemaWithJSON, type Tool } from '@modelcontextprotocol/server';
 import { catalogueFor, type Catalogue, type CatalogueRepo } from '../catalogue/catalogue.ts';
 import type { Access } from '../repo-host/person.ts';
-import { IndexUnavailableError } from './index-unavailable-error.ts';
 import type { Installation } from './installation.ts';
 import type { Logger } from './log.ts';
 import { serverInfo } from './server-info.ts';
@@ -64,7 +63,7 @@ export interface CatalogueServerOptions {
   catalogue: Catalogue<ToolWithHandler>;
   /**
    * The ToolContext of one call, for the client named (may wait for the startup index).
-   * Rejecting with {@link IndexUnavailableError} answers the call with its message.
+   * Rejecting with VaultError `index_unavailable` answers the call with its message.
    */
   context(clientName: string | null): Promise<ToolContext>;
   /** Where each call is logged: refusals, failures, slow calls (see log.ts). */
@@ -122,12 +121,7 @@ export function createCatalogueServer(options: CatalogueServerOptions): McpServe
           result = toolResult(await tool.handler(input, { ...context, log: context.log.child({ tool: tool.name }) }));
           log.debug({ event: 'call', ...took() }, `${tool.name} answered`);
         } catch (error) {
-          if (error instanceof IndexUnavailableError) {
-            log.warn({ event: 'call_refused', ...took(), code: 'index_unavailable' }, `${tool.name} refused: index_unavailable`);
-            result = { content: [{ type: 'text', text: error.message }], isError: true };
-          } else {
-            result = toolError(error, log, took());
-          }
+          result = toolError(error, log, took());
         }
         const done = took();
         if (done.durationMs > slowCallMs) log.warn({ event: 'call_slow', ...done }, `${tool.name} took ${done.durationMs} ms`);

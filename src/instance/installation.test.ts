@@ -12,7 +12,7 @@ import { removeRepo, syncRepo } from '../note-index/indexer.ts';
 import type { SqlClient } from '../note-index/sql-client.ts';
 import { LocalRepoHost } from '../repo-host/local/local-repo-host.ts';
 import { ChangesPoll } from '../repo-host/local/changes-poll.ts';
-import { IndexUnavailableError } from './index-unavailable-error.ts';
+import { isVaultError } from '../vault-error.ts';
 import { Installation } from './installation.ts';
 import { silentLogger } from './log.ts';
 
@@ -176,12 +176,12 @@ describe('Installation', () => {
     await expect(installation.ready()).resolves.toBeUndefined();
   });
 
-  test('a startup that fails as a whole makes ready() and every context reject with IndexUnavailableError', async () => {
+  test('a startup that fails as a whole makes ready() and every context reject with index_unavailable', async () => {
     const gone = new LocalRepoHost({ reposDir: join(dir.path, 'no such folder') });
     const failed = Installation.open({ name: 'test', host: gone, sql, log: silentLogger() });
     await expect(failed.startInBackground()).rejects.toThrow();
-    await expect(failed.ready()).rejects.toBeInstanceOf(IndexUnavailableError);
-    await expect(failed.contextFor((await host.authenticate(undefined))!, null)).rejects.toBeInstanceOf(IndexUnavailableError);
+    await expect(failed.ready()).rejects.toSatisfy((error) => isVaultError(error, 'index_unavailable'));
+    await expect(failed.contextFor((await host.authenticate(undefined))!, null)).rejects.toSatisfy((error) => isVaultError(error, 'index_unavailable'));
     await failed.close();
   });
 

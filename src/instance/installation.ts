@@ -11,7 +11,7 @@ import type { Access } from '../repo-host/person.ts';
 import type { RepoHost } from '../repo-host/repo-host.ts';
 import { CallerContexts } from './caller-contexts.ts';
 import { FailureReports } from './failure-reports.ts';
-import { IndexUnavailableError } from './index-unavailable-error.ts';
+import { indexUnavailable } from './index-unavailable-error.ts';
 import { IndexUpdates, type IndexProgress } from './index-updates.ts';
 import type { Logger } from './log.ts';
 import type { RepoChoice, ToolContext, Vault } from './tool.ts';
@@ -130,13 +130,13 @@ export class Installation {
 
   /**
    * Settles when the startup indexing is done: resolves (each repository indexed, or its
-   * failure logged), or rejects with {@link IndexUnavailableError} when the startup failed
+   * failure logged), or rejects with {@link indexUnavailable} when the startup failed
    * as a whole. Resolved at once when the installation was never started.
    */
   ready(): Promise<void> {
     if (this.startup === null) return Promise.resolve();
     return this.startup.catch((error: unknown) => {
-      throw new IndexUnavailableError({ cause: error });
+      throw indexUnavailable(error);
     });
   }
 
@@ -182,7 +182,7 @@ export class Installation {
   /**
    * Everything one call's handler may use, for this person and MCP client, with the host
    * bound to the caller (see caller-contexts.ts). Waits for the startup indexing
-   * ({@link ready}); rejects with {@link IndexUnavailableError} when it failed.
+   * ({@link ready}); rejects with {@link indexUnavailable} when it failed.
    */
   async contextFor(access: Access, clientName: string | null, vaults?: ReadonlyMap<string, Vault>): Promise<ToolContext> {
     await this.ready();

@@ -36,7 +36,9 @@ export interface CallFields {
  */
 export function toolError(error: unknown, log: Logger, call: CallFields): CallToolResult {
   if (isVaultError(error) && error.code !== 'internal') {
-    log.info({ event: 'call_refused', ...call, code: error.code }, `${call.tool} refused: ${error.code}`);
+    // An index that could not be built needs the operator, not the caller: a warning.
+    const level = error.code === 'index_unavailable' ? 'warn' : 'info';
+    log[level]({ event: 'call_refused', ...call, code: error.code }, `${call.tool} refused: ${error.code}`);
     return { content: [{ type: 'text', text: boundedMessage(error.message) }], isError: true };
   }
   log.error({ event: 'call_failed', ...call, code: 'internal', err: error }, `tool ${call.tool} failed`);

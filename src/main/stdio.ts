@@ -10,7 +10,7 @@ import { loadUsersFile, type UsersFile } from '../config/users-file.ts';
 import { implementedTools } from '../instance/all-tools.ts';
 import { catalogueRepos, createCatalogueServer, createVaultServer } from '../instance/create-server.ts';
 import { indexProgressLog } from '../instance/index-progress-log.ts';
-import { IndexUnavailableError } from '../instance/index-unavailable-error.ts';
+import { indexUnavailable } from '../instance/index-unavailable-error.ts';
 import { readVaults } from '../instance/read-vaults.ts';
 import type { Logger } from '../instance/log.ts';
 import { startWorkerPool } from '../pool/worker-pool.ts';
@@ -34,7 +34,7 @@ export interface StdioSettings extends LocalSettings {
  * `initialize`, `server/discover` and `tools/list` are answered at once: they need only the
  * repositories and their `.vault/`, read straight from the folder. The installation (index
  * lock, database, startup indexing) opens meanwhile; tool calls wait for it, and if it fails
- * they answer so ({@link IndexUnavailableError}) while the cause goes to standard error.
+ * they answer so ({@link indexUnavailable}) while the cause goes to standard error.
  * The process ends when the client closes standard input or sends SIGTERM/SIGINT; while the
  * installation is still opening it ends at once (an SDK client's short-lived probe copy must
  * not hold the index for the real one).
@@ -69,8 +69,8 @@ export async function serveLocalStdio(settings: StdioSettings, options: { log?: 
   });
   opening.catch((error: unknown) => log.error({ err: error }, 'opening the index failed; tool calls will say so until restarted'));
 
-  /** The installation once open, for tool calls: IndexUnavailableError when it could not be opened. */
-  const installation = (): Promise<LocalInstallation> => opening.catch((error: unknown) => Promise.reject(new IndexUnavailableError({ cause: error })));
+  /** The installation once open, for tool calls: VaultError `index_unavailable` when it could not be opened. */
+  const installation = (): Promise<LocalInstallation> => opening.catch((error: unknown) => Promise.reject(indexUnavailable(error)));
 
   const serverFor = async (): Promise<McpServer> => {
     const vaults = local === null ? await early.catch(() => null) : null;

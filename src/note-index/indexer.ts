@@ -9,6 +9,7 @@
 // One step per file: what changed (index-diff.ts), reading it (read-changed-files.ts),
 // parsing it (parse-notes.ts), the `.vault/` settings it depends on (parse-fields.ts), the
 // rows written (index-rows.ts, all of the indexer's SQL), a commit's files (committed-files.ts).
+import { KeyedQueue } from '../keyed-queue.ts';
 import { LinkResolver } from '../notes/link-resolver.ts';
 import type { RepoHost } from '../repo-host/repo-host.ts';
 import { committedChange, type CommittedFiles } from './committed-files.ts';
@@ -43,7 +44,14 @@ export interface SyncOptions {
   onProgress?: (done: number, total: number) => void;
 }
 
-const running = new WeakMap<SqlClient, Map<string, Promise<unknown>>>();
+const running = new WeakMap<SqlClient, KeyedQueue>();
+
+/** The queue of index writes through `sql`, one repository's at a time. */
+function queueOf(sql: SqlClient): KeyedQueue {
+  let queue = running.get(sql);
+  if (!queue) running.set(sql, (queue = new KeyedQueue()));
+  return queue;
+}
 
 /**
  * Brings the index up to date with `host.snapshot(repo)` (DESIGN.md "Index"): the first
@@ -57,8 +65,8 @@ const running = new WeakMap<SqlClient, Map<string, Promise<unknown>>>();
  * second call on an unchanged repository reads the fingerprint and returns. Syncs of one
  * repository through one client run one after another.
  */
-export function syncRepo(sql: SqlClient, host: RepoHost, repo: string, options: SyncOptions = {}): Promise<SyncResult> {
-  return inQueue(sql, repo, () => syncWithRetry(sql, host, repo, options));
+export async function syncRepo(sql: SqlClient, host: RepoHost, repo: string, options: SyncOptions = {}): Promise<SyncResult> {
+  return queueOf(sql).run(repo, () => syncWithRetry(sql, host, repo, options));
 }
 
 /** Removes every row of `repo` from the index (a repository taken out of the installation). */
@@ -76,22 +84,8 @@ export async function removeRepo(sql: SqlClient, repo: string): Promise<void> {
  * compares the files and finds these already done. Returns false and changes nothing when the
  * repository was never indexed or was indexed with other parse fields: the next sync does it.
  */
-export function applyCommittedFiles(sql: SqlClient, repo: string, commit: CommittedFiles): Promise<boolean> {
-  return inQueue(sql, repo, () => applyOnce(sql, repo, commit));
-}
-
-/** Runs `work` after every earlier sync or apply of `repo` through `sql` has settled. */
-async function inQueue<T>(sql: SqlClient, repo: string, work: () => Promise<T>): Promise<T> {
-  let byRepo = running.get(sql);
-  if (!byRepo) running.set(sql, (byRepo = new Map()));
-  const previous = byRepo.get(repo) ?? Promise.resolve();
-  const next = previous.catch(() => undefined).then(work);
-  byRepo.set(repo, next);
-  try {
-    return await next;
-  } finally {
-    if (byRepo.get(repo) === next) byRepo.delete(repo);
-  }
+export async function applyCommittedFiles(sql: SqlClient, repo: string, commit: CommittedFiles): Promise<boolean> {
+  return queueOf(sql).run(repo, () => applyOnce(sql, repo, commit));
 }
 
 async function syncWithRetry(sql: SqlClient, host: RepoHost, repo: string, options: SyncOptions): Promise<SyncResult> {

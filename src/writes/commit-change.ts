@@ -7,6 +7,8 @@ import { sharedStateKey } from '../repo-host/caller-repo-host.ts';
 import type { Person } from '../repo-host/person.ts';
 import type { BlobFile, CommitLine, FileChange, FolderEntry, RepoHost, Snapshot } from '../repo-host/repo-host.ts';
 import { rebaseSplices, splicesBetween, type Splice } from '../notes/text-splices.ts';
+import { KeyedQueue } from '../keyed-queue.ts';
+import { repoNotFound } from '../repo-not-found.ts';
 import { isVaultError, VaultError } from '../vault-error.ts';
 import { commitMessage, withTrailers } from './commit-message.ts';
 import { linksOnPaths, type LinkOnPath } from './symlinks.ts';
@@ -132,10 +134,7 @@ export interface CommittedChange<R> {
  */
 export function writableVault<V extends WritableVault>(ctx: { vaults: ReadonlyMap<string, V> }, repo: string): V {
   const vault = ctx.vaults.get(repo);
-  if (vault === undefined) {
-    const names = [...ctx.vaults.keys()].map((name) => `"${name}"`).join(', ');
-    throw new VaultError('repo_not_found', `There is no repository "${repo}" among those you can read${names === '' ? '' : ` (${names})`}. Choose one of them.`, { repo });
-  }
+  if (vault === undefined) throw repoNotFound(repo, [...ctx.vaults.keys()]);
   if (!vault.canWrite) {
     throw new VaultError('forbidden', `You can read "${repo}" but not write it, so this change was not made. Ask its admin for write access, or write in a repository you may change.`, { repo });
   }
@@ -530,25 +529,16 @@ function rememberCommit(host: RepoHost, repo: string, commit: string): void {
   perRepo.set(repo, commit);
 }
 
-const queues = new WeakMap<object, Map<string, Promise<unknown>>>();
+const queues = new WeakMap<object, KeyedQueue>();
 
 /** Runs `work` after every earlier write to the same repository of the same installation in this process. */
 function inQueue<T>(host: RepoHost, repo: string, work: () => Promise<T>): Promise<T> {
   let perRepo = queues.get(sharedStateKey(host));
   if (perRepo === undefined) {
-    perRepo = new Map();
+    perRepo = new KeyedQueue();
     queues.set(sharedStateKey(host), perRepo);
   }
-  const previous = perRepo.get(repo) ?? Promise.resolve();
-  const next = previous.catch(() => undefined).then(work);
-  perRepo.set(repo, next);
-  const map = perRepo;
-  void next
-    .finally(() => {
-      if (map.get(repo) === next) map.delete(repo);
-    })
-    .catch(() => undefined);
-  return next;
+  return perRepo.run(repo, work);
 }
 
 /** A short, jittered wait before the next attempt, so competing writers spread out. */

@@ -1,33 +1,18 @@
 // What a write checks against the repository's note types: places and the frontmatter schema.
-import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
 import type { NoteType, VaultConfig } from '../config/vault-config.ts';
+import { frontmatterValidator } from '../notes/frontmatter-schema.ts';
 import { matchPlace } from '../notes/places.ts';
 import { isExempt } from '../notes/vault-path.ts';
 import { VaultError } from '../vault-error.ts';
 
-const ajv = new Ajv2020({ allErrors: true, strict: false });
-// ajv-formats is CommonJS: its function is the default export's `default` under Node's ESM interop.
-const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule) as unknown as (a: Ajv2020) => void;
-addFormats(ajv);
-const compiled = new WeakMap<object, ValidateFunction | string>();
-
 /**
  * The frontmatter problems of `data` under `type`'s JSON Schema (2020-12, validated with
- * ajv), each as one readable line such as `decided_on: must be string` or
+ * notes/frontmatter-schema.ts, formats asserted), each as one readable line such as `decided_on: must be string` or
  * `must have required property 'decided_by'`. Empty when it fits. A type whose schema does not
  * compile gives no problems here (the configuration reports it).
  */
 export function schemaProblems(type: NoteType, data: Record<string, unknown>): string[] {
-  let validate: ValidateFunction | string | undefined = compiled.get(type.frontmatter);
-  if (validate === undefined) {
-    try {
-      validate = ajv.compile(type.frontmatter);
-    } catch (error) {
-      validate = String((error as Error).message ?? error);
-    }
-    compiled.set(type.frontmatter, validate);
-  }
+  const validate = frontmatterValidator(type.frontmatter);
   if (typeof validate === 'string') return [];
   if (validate(data)) return [];
   return (validate.errors ?? []).map((error) => {

@@ -1,8 +1,8 @@
 // Every answer fits in 40,000 characters of JSON (DESIGN.md "Answers"); longer ones are cut
 // and say how to continue.
+import { ANSWER_LIMIT } from '../../answer-limit.ts';
 
-/** The most characters one answer's JSON may take. */
-export const ANSWER_LIMIT = 40_000;
+export { ANSWER_LIMIT };
 
 /**
  * Keeps as many of `items` (from the front) as fit: `build(kept, cut)` makes the answer for

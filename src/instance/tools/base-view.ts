@@ -1,5 +1,6 @@
 // base_view: one view of an Obsidian Bases `.base` file, rendered as a table from the
 // repository's files (spec: "base_view"; semantics: src/bases/SUPPORTED.md).
+import { LRUCache } from 'lru-cache';
 import { z } from 'zod';
 import type { BaseNote } from '../../bases/base-vault.ts';
 import { snapshotRows, type BaseRowsSnapshot, type RenderBaseResult, type RenderBaseTask } from '../../bases/render-base-task.ts';
@@ -90,8 +91,8 @@ function cutRemark(cut: RenderCut, budgetMs: number, path: string): string {
 }
 
 /** The rows of the last few repositories, by index state: rebuilt only when the index moved. */
-const rowsCache = new Map<string, BaseRowsSnapshot>();
 const ROWS_CACHE_REPOS = 8;
+const rowsCache = new LRUCache<string, BaseRowsSnapshot>({ max: ROWS_CACHE_REPOS });
 
 /**
  * The rows a base sees in one repository, as a snapshot for the worker pool: every indexed
@@ -107,9 +108,7 @@ async function baseRows(index: NoteIndex, host: RepoHost, repo: string): Promise
   let rows = rowsCache.get(repo);
   if (rows === undefined || rows.key !== key || state === null) {
     rows = await buildRows(index, repo, facts, key);
-    rowsCache.delete(repo);
     rowsCache.set(repo, rows);
-    if (rowsCache.size > ROWS_CACHE_REPOS) rowsCache.delete(rowsCache.keys().next().value!);
   }
   return rows;
 }

@@ -8,7 +8,7 @@ import type { ScanPosition, Scope } from '../../note-index/note-index.ts';
 import { VaultError } from '../../vault-error.ts';
 import { implement, type ToolContext, type Vault } from '../tool.ts';
 import { findReferences as definition, type Reference } from '../../tools/find-references.ts';
-import { cutEcho, fitAnswer, pastTheEnd } from './answer-budget.ts';
+import { ANSWER_LIMIT, cutEcho, fitAnswer, pastTheEnd } from './answer-budget.ts';
 import { existingPath } from './existing-path.ts';
 import { baseFileReferences, folderReferences, type PathReference } from './folder-references.ts';
 import { MatchRun } from './match-pool.ts';
@@ -56,7 +56,7 @@ export const findReferences = implement(definition, {
       else if (kept.length === 0 && input.offset >= found.length) note.push(pastTheEnd(input.offset, found.length, 'references', 'find_references', input.limit));
       if (counts.some((count) => count.capped)) note.push(`Counting stops at ${COUNT_CAP} lines per value; only those can be paged through.`);
       if (kept.some((ref) => ref.struck)) note.push('struck: true marks a mention inside ~~strikethrough~~, which the vault has crossed out.');
-      if (cut) note.push(`The page was cut at ${kept.length} references to stay within 40000 characters.`);
+      if (cut) note.push(`The page was cut at ${kept.length} references to stay within ${ANSWER_LIMIT} characters.`);
       if (hasMore) note.push(`More references follow: call find_references again with offset ${input.offset + kept.length}.`);
       return {
         // A value is echoed cut, so an overlong one cannot fill the answer.

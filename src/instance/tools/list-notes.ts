@@ -4,7 +4,7 @@ import { fieldText } from '../../notes/field-text.ts';
 import type { NoteIndex, NoteListing, Scope } from '../../note-index/note-index.ts';
 import { implement, type Vault } from '../tool.ts';
 import { listNotes as definition, type ListedNote } from '../../tools/list-notes.ts';
-import { cutEcho, fitAnswer, pastTheEnd } from './answer-budget.ts';
+import { ANSWER_LIMIT, cutEcho, fitAnswer, pastTheEnd } from './answer-budget.ts';
 import { answerPath, assertFolderExists, callTargets, folderScope, liveScopes } from './read-scope.ts';
 
 /** The list_notes tool (spec: "list_notes"; contract: spec/acme-tools-list.json). */
@@ -30,7 +30,7 @@ export const listNotes = implement(definition, {
     const { answer } = fitAnswer(items, (kept, cut) => {
       const hasMore = input.offset + kept.length < total;
       const note = [...remarks];
-      if (cut) note.push(`The page was cut at ${kept.length} notes to stay within 40000 characters.`);
+      if (cut) note.push(`The page was cut at ${kept.length} notes to stay within ${ANSWER_LIMIT} characters.`);
       if (hasMore) note.push(`More notes follow: call list_notes again with offset ${input.offset + kept.length}.`);
       return {
         notes: [...kept],

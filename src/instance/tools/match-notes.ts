@@ -5,6 +5,7 @@
 // `crème` finds `crème` stored decomposed (`e` + U+0300, as macOS writes it). Line numbers
 // are the same in both forms (NFC never touches a line break); the line text and the match's
 // position are given back in the note as stored.
+import { LRUCache } from 'lru-cache';
 import { compileRegex, plainMatcher, regexMatcher, type LineMatch, type LineMatcher, type MatchStop } from './line-matcher.ts';
 
 /** What to look for: plain text or an RE2 regex (already checked by `compileRegex`), and whether case counts. */
@@ -40,16 +41,15 @@ export interface MatchNotesResult {
   line?: number;
 }
 
-const compiled = new Map<string, LineMatcher>();
+const compiled = new LRUCache<string, LineMatcher>({ max: 32 });
 
-/** The matcher of `query`, compiled once per query and kept for the next batch (at most 32). */
+/** The matcher of `query`, compiled once per query and kept for the next batch (the 32 used last). */
 function matcherOf(query: MatchQuery): LineMatcher {
   const key = `${query.regex ? 'r' : 'p'}${query.caseSensitive ? 'C' : 'c'}${query.query}`;
   let matcher = compiled.get(key);
   if (!matcher) {
     const text = query.query.normalize('NFC');
     matcher = query.regex ? regexMatcher(compileRegex(text, query.caseSensitive)) : plainMatcher(text, query.caseSensitive);
-    if (compiled.size >= 32) compiled.delete(compiled.keys().next().value!);
     compiled.set(key, matcher);
   }
   return matcher;

@@ -24,7 +24,7 @@ import { linkRefusal } from '../../writes/symlinks.ts';
 import { fitsPlace, isTypeExempt, placeRefusal, requireType, schemaProblems, schemaRefusal, typeNameOf } from '../../writes/type-rules.ts';
 import { implement, type ToolContext } from '../tool.ts';
 import { moveNote as definition } from '../../tools/move-note.ts';
-import { fitAnswer } from './answer-budget.ts';
+import { ANSWER_LIMIT, fitAnswer } from './answer-budget.ts';
 import { existingPath } from './existing-path.ts';
 
 /** What a prepared move answers, before the commit is known. */
@@ -86,7 +86,7 @@ export const moveNote = implement(definition, {
       const note = [
         ...result.notes,
         ...done.notes,
-        ...(cut ? [`updated lists ${kept.length} of the ${result.updated.length} changed files, to stay within 40000 characters; links counts them all, and the commit holds every change.`] : []),
+        ...(cut ? [`updated lists ${kept.length} of the ${result.updated.length} changed files, to stay within ${ANSWER_LIMIT} characters; links counts them all, and the commit holds every change.`] : []),
       ].join(' ');
       return {
         from: result.from,

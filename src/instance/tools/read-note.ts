@@ -1,7 +1,7 @@
 // read_note: a note's lines (all, a range, or one section), with its headings, unconfirmed
 // statements and any problems with its frontmatter or type (spec: "read_note").
-import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import type { VaultConfig } from '../../config/vault-config.ts';
+import { frontmatterValidator } from '../../notes/frontmatter-schema.ts';
 import { sectionRange, type Heading } from '../../notes/headings.ts';
 import { assertInFolders, isExempt } from '../../notes/vault-path.ts';
 import type { IndexedNote, NoteIndex } from '../../note-index/note-index.ts';
@@ -190,23 +190,6 @@ function cutLines(
   return { content: text.slice(begin, lineEnd(last)), lastLine: last, lineCut: false, lineLength: 0 };
 }
 
-const ajv = new Ajv2020({ allErrors: true, strict: false });
-const validators = new WeakMap<object, ValidateFunction | string>();
-
-/** The compiled frontmatter schema of a type, or the reason it does not compile. */
-function validatorOf(schema: Record<string, unknown>): ValidateFunction | string {
-  let validator = validators.get(schema);
-  if (validator === undefined) {
-    try {
-      validator = ajv.compile(schema);
-    } catch (error) {
-      validator = error instanceof Error ? error.message : String(error);
-    }
-    validators.set(schema, validator);
-  }
-  return validator;
-}
-
 /**
  * What read_note says about a note's frontmatter and type (spec: "Unknown and missing
  * types", settings `untyped`, `frontmatterSchema`, `exempt`). Reported, never blocking.
@@ -230,7 +213,7 @@ export function noteProblems(note: IndexedNote, config: VaultConfig): string[] {
     problems.push(`Warning: the type "${note.type}" is not one of this repository's types: ${known}.`);
     return problems;
   }
-  const validator = validatorOf(type.frontmatter);
+  const validator = frontmatterValidator(type.frontmatter);
   if (typeof validator === 'string') return problems;
   if (!validator(note.frontmatter ?? {})) {
     const label = settings.frontmatterSchema === 'warning' ? 'Warning' : 'Hint';

@@ -2,6 +2,7 @@
 // paths inside them, limited to the open folders. Shared by the five read tools.
 import { assertInFolders, existingPathForms, isInFolders, type PathKind } from '../../notes/vault-path.ts';
 import type { NoteIndex, Scope } from '../../note-index/note-index.ts';
+import { repoNotFound } from '../../repo-not-found.ts';
 import { VaultError } from '../../vault-error.ts';
 import type { ToolContext, Vault } from '../tool.ts';
 import { existingPath } from './existing-path.ts';
@@ -13,14 +14,7 @@ import { existingPath } from './existing-path.ts';
  */
 export async function lookupVault(ctx: ToolContext, repo: string): Promise<Vault> {
   const vault = ctx.vaults.get(repo);
-  if (!vault) {
-    const names = [...ctx.vaults.keys()].map((name) => `"${name}"`).join(', ');
-    throw new VaultError(
-      'repo_not_found',
-      `There is no repository "${repo}" among those you can read. Use one of: ${names || '(none)'}.`,
-      { repo, repos: [...ctx.vaults.keys()] },
-    );
-  }
+  if (!vault) throw repoNotFound(repo, [...ctx.vaults.keys()]);
   await ctx.refresh(repo);
   return vault;
 }

@@ -4,7 +4,7 @@ import { isInFolders } from '../../notes/vault-path.ts';
 import type { ScanPosition, Scope } from '../../note-index/note-index.ts';
 import { implement, type ToolContext } from '../tool.ts';
 import { searchNotes as definition, type SearchMatch } from '../../tools/search-notes.ts';
-import { cutEcho, fitAnswer, pastTheEnd } from './answer-budget.ts';
+import { ANSWER_LIMIT, cutEcho, fitAnswer, pastTheEnd } from './answer-budget.ts';
 import { compileRegex, isCaseSensitive } from './line-matcher.ts';
 import type { MatchQuery } from './match-notes.ts';
 import { MatchRun } from './match-pool.ts';
@@ -38,7 +38,7 @@ export const searchNotes = implement(definition, {
       if (stop !== null) note.push(stoppedSearch(run.budgetMs, stop, found.length, input.regex, input.path));
       else if (found.length === 0) note.push(nothingFound(input.query, input.regex, caseSensitive));
       else if (kept.length === 0 && input.offset >= found.length) note.push(pastTheEnd(input.offset, found.length, 'matches', 'search_notes', input.limit));
-      if (cut) note.push(`The page was cut at ${kept.length} matches to stay within 40000 characters.`);
+      if (cut) note.push(`The page was cut at ${kept.length} matches to stay within ${ANSWER_LIMIT} characters.`);
       if (input.offset + kept.length < found.length) note.push(`More matches follow: call search_notes again with offset ${input.offset + kept.length}.`);
       return {
         query: cutEcho(input.query),

@@ -1,8 +1,8 @@
 // Which folders of `reposDir` are repositories, and the name each is served as.
+import { repoNotFound } from '../../repo-not-found.ts';
 import { lstat, readdir, realpath } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
-import { VaultError } from '../../vault-error.ts';
 import { runGit } from '../git/run-git.ts';
 import { byCodeUnits, exists, isFile, isFolder, type LocalRepo } from './local-repo.ts';
 
@@ -77,7 +77,7 @@ export class RepoDiscovery {
   /** The repository served as `name`; VaultError `repo_not_found` when there is none. */
   async repo(name: string): Promise<LocalRepo> {
     const repo = await this.named(name);
-    if (repo === null) throw new VaultError('repo_not_found', `There is no repository "${name}"; use one of the names the tool list gives for "repo".`, { repo: name });
+    if (repo === null) throw repoNotFound(name);
     return repo;
   }
 

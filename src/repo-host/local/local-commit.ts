@@ -20,6 +20,7 @@ import { lookAtPaths, type PathLook, type TreeItem } from './path-look.ts';
 import { assertRepoPath } from './repo-path.ts';
 import { isWritableInside, readAsGitSeesIt, readWorkTreeFile } from './work-tree-file.ts';
 import { WorkTreeWrite, type DiskBefore } from './work-tree-write.ts';
+import { KeyedQueue } from '../../keyed-queue.ts';
 import { keepStagedChanges } from './staged-entries.ts';
 import { writeIndexEntries, type IndexEntry } from './write-index-entries.ts';
 
@@ -40,7 +41,7 @@ export interface LocalCommitsDeps {
  * (interrupted-commit.ts), and the files are written back into the work tree and its index.
  */
 export class LocalCommits {
-  private readonly commitQueues = new Map<string, Promise<unknown>>();
+  private readonly commitQueues = new KeyedQueue();
   private readonly repoNamed: (name: string) => Promise<LocalRepo>;
   private readonly formats: ObjectFormats;
   private readonly recovery: CommitRecovery;
@@ -57,18 +58,12 @@ export class LocalCommits {
   commit(repoName: string, change: Change, preparedFrom?: ReadonlyMap<string, string | null>): Promise<CommitResult> {
     // One commit at a time per repository inside this process; correctness still comes from
     // update-ref's compare-and-swap, since other processes (git itself) may commit too.
-    const previous = this.commitQueues.get(repoName) ?? Promise.resolve();
-    const next = previous.catch(() => undefined).then(() => this.commitNow(repoName, change, preparedFrom));
-    this.commitQueues.set(repoName, next);
-    void next.finally(() => {
-      if (this.commitQueues.get(repoName) === next) this.commitQueues.delete(repoName);
-    }).catch(() => undefined);
-    return next;
+    return this.commitQueues.run(repoName, () => this.commitNow(repoName, change, preparedFrom));
   }
 
-  /** The commits running or queued now, to wait for at close. */
-  pending(): Promise<unknown>[] {
-    return [...this.commitQueues.values()];
+  /** Settles when the commits running or queued now have settled, to wait for at close. */
+  settled(): Promise<void> {
+    return this.commitQueues.settled();
   }
 
   private async commitNow(repoName: string, change: Change, preparedFrom?: ReadonlyMap<string, string | null>): Promise<CommitResult> {

@@ -147,7 +147,7 @@ export class LocalRepoHost implements RepoHost {
   }
 
   async close(): Promise<void> {
-    await Promise.allSettled([...this.commits.pending(), this.commitGraphs.close()]);
+    await Promise.allSettled([this.commits.settled(), this.commitGraphs.close()]);
     this.snapshots.close();
   }
 

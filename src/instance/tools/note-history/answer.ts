@@ -1,5 +1,6 @@
 // What the modes of note_history share: the note asked about, and how an answer is cut and told.
-import { MAX_ANSWER_CHARS, type LineWindow } from '../../../history/line-window.ts';
+import { ANSWER_LIMIT } from '../../../answer-limit.ts';
+import type { LineWindow } from '../../../history/line-window.ts';
 import type { NoteCommit, RepoHistory } from '../../../repo-host/history.ts';
 import { VaultError } from '../../../vault-error.ts';
 import type { NoteHistoryAnswer } from '../../../tools/note-history.ts';
@@ -38,13 +39,13 @@ export function joinNotes(sentences: readonly (string | null)[]): { note?: strin
 
 /**
  * The answer `build(maxChars)` makes with its text cut to `maxChars` characters of JSON,
- * shrunk until the whole answer's JSON fits in {@link MAX_ANSWER_CHARS} (spec: "Answers").
+ * shrunk until the whole answer's JSON fits in {@link ANSWER_LIMIT} (spec: "Answers").
  */
 export function fitText(build: (maxChars: number) => NoteHistoryAnswer): NoteHistoryAnswer {
-  let maxChars = MAX_ANSWER_CHARS;
+  let maxChars = ANSWER_LIMIT;
   for (;;) {
     const answer = build(maxChars);
-    const over = JSON.stringify(answer).length - MAX_ANSWER_CHARS;
+    const over = JSON.stringify(answer).length - ANSWER_LIMIT;
     if (over <= 0 || maxChars === 0) return answer;
     maxChars = Math.max(0, maxChars - over);
   }
@@ -60,7 +61,7 @@ export function windowNote(window: LineWindow, what: string, again: string): str
   const askAgain = next <= window.total_lines ? `ask again with ${again} and from_line ${next}` : null;
   if (!window.content.endsWith('\n')) {
     // Cut inside a line: the rest of that line cannot be given.
-    return `Line ${window.to_line} of ${what} is longer than one answer carries (40000 characters) and was cut.${askAgain !== null ? ` To read the lines after it, ${askAgain}.` : ''}`;
+    return `Line ${window.to_line} of ${what} is longer than one answer carries (${ANSWER_LIMIT} characters) and was cut.${askAgain !== null ? ` To read the lines after it, ${askAgain}.` : ''}`;
   }
   return `${capitalized(what)} goes on after line ${window.to_line}: ${askAgain ?? 'ask again with a later from_line'} to read on.`;
 }

@@ -1,6 +1,7 @@
 // note_history with blame: who last changed each line of the note as it is now.
-import { jsonLength, jsonPrefix, MAX_ANSWER_CHARS } from '../../../history/line-window.ts';
-import { decodeText } from '../../../history/note-text.ts';
+import { ANSWER_LIMIT } from '../../../answer-limit.ts';
+import { jsonLength, jsonPrefix } from '../../../history/line-window.ts';
+import { decodeNoteText } from '../../../notes/note-text.ts';
 import { splitLines } from '../../../notes/lines.ts';
 import type { BlameRun, EarlyBlame, NoteCommit, RepoHistory } from '../../../repo-host/history.ts';
 import { VaultError } from '../../../vault-error.ts';
@@ -76,7 +77,7 @@ async function creditVisibleCommits(history: RepoHistory, path: string, content:
 
 /**
  * The blame of the note as it is now (`content`, from noteNow; null: there is none), its
- * runs cut by line so the whole answer's JSON fits in {@link MAX_ANSWER_CHARS}: a run longer
+ * runs cut by line so the whole answer's JSON fits in {@link ANSWER_LIMIT}: a run longer
  * than the room left is split, a single line longer than a whole answer is cut inside, and
  * the note names the from_line to ask for next (with `hasMore`).
  */
@@ -97,7 +98,7 @@ async function blameOf(
       { path },
     );
   }
-  const text = decodeText(content);
+  const text = decodeNoteText(content);
   if (text === null) throw notATextNote(path);
   const lines = splitLines(text);
   if (fromLine !== undefined && fromLine > lines.length) {
@@ -110,12 +111,12 @@ async function blameOf(
   const from = fromLine ?? 1;
   const wanted = Math.min(toLine ?? lines.length, lines.length);
   let to = Math.min(from, wanted);
-  for (let used = jsonLength(lines[to - 1] ?? ''); to < wanted && used <= MAX_ANSWER_CHARS; to += 1) used += jsonLength(lines[to] ?? '') + 2;
+  for (let used = jsonLength(lines[to - 1] ?? ''); to < wanted && used <= ANSWER_LIMIT; to += 1) used += jsonLength(lines[to] ?? '') + 2;
   const result = await history.blame(path, content, from, to, early);
   if (result === null) throw notATextNote(path);
   const shownRuns = await creditVisibleCommits(history, path, content, result.runs, visible);
 
-  const room = MAX_ANSWER_CHARS - JSON.stringify({ ...answer, blame: [], hasMore: false }).length - NOTE_ROOM;
+  const room = ANSWER_LIMIT - JSON.stringify({ ...answer, blame: [], hasMore: false }).length - NOTE_ROOM;
   const runs: BlameItem[] = [];
   let used = 0;
   let next: number | null = null;
@@ -162,7 +163,7 @@ async function blameOf(
     blame: runs,
     hasMore: next !== null,
     ...joinNotes([
-      cutLine !== null ? `Line ${cutLine} is longer than one answer carries (40000 characters) and was cut.` : null,
+      cutLine !== null ? `Line ${cutLine} is longer than one answer carries (${ANSWER_LIMIT} characters) and was cut.` : null,
       next !== null ? `The blame goes on after line ${next - 1}: ask again with from_line ${next} to read on.` : null,
     ]),
   };

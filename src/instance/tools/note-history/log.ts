@@ -1,5 +1,6 @@
 // note_history's list: a page of the note's commits, newest first, following its moves.
-import { jsonPrefix, MAX_ANSWER_CHARS } from '../../../history/line-window.ts';
+import { ANSWER_LIMIT } from '../../../answer-limit.ts';
+import { jsonPrefix } from '../../../history/line-window.ts';
 import { localMoment } from '../../../history/local-time.ts';
 import type { NoteCommit } from '../../../repo-host/history.ts';
 import type { ListedCommit, NoteHistoryAnswer } from '../../../tools/note-history.ts';
@@ -31,7 +32,7 @@ export async function logAnswer(answer: NoteHistoryAnswer, note: HistoryNote, in
   const shown = log.commits.filter(isNoteCommit);
   const page = shown.slice(input.offset, end).map(listed);
   // With a diff, the page takes at most half an answer: the diff gets the rest.
-  answer.commits = fitCommits(answer, page, input.diff ? MAX_ANSWER_CHARS / 2 : MAX_ANSWER_CHARS);
+  answer.commits = fitCommits(answer, page, input.diff ? ANSWER_LIMIT / 2 : ANSWER_LIMIT);
   answer.offset = input.offset;
   answer.hasMore = shown.length > end || answer.commits.length < page.length;
   const next = input.offset + answer.commits.length;

@@ -1,6 +1,6 @@
 // note_history with at: the note as it was right after one commit.
 import { lineWindow } from '../../../history/line-window.ts';
-import { decodeText } from '../../../history/note-text.ts';
+import { decodeNoteText } from '../../../notes/note-text.ts';
 import type { NoteCommit, RepoHistory } from '../../../repo-host/history.ts';
 import { VaultError } from '../../../vault-error.ts';
 import type { NoteHistoryAnswer } from '../../../tools/note-history.ts';
@@ -66,7 +66,7 @@ async function versionAt(history: RepoHistory, path: string, at: string, isNoteC
       { at, path: found.path },
     );
   }
-  const text = decodeText(await history.readBlob(found.blob));
+  const text = decodeNoteText(await history.readBlob(found.blob));
   if (text === null) throw notATextNote(found.path, at);
   return { commit, date: found.date, path: found.path, text };
 }

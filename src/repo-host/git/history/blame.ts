@@ -4,7 +4,7 @@ import { GitError, startGit } from '../run-git.ts';
 import type { Mirror } from '../mirror.ts';
 import { splitLines } from '../../../notes/lines.ts';
 import { mirrorGit } from './mirror-git.ts';
-import { decodeText } from '../../../history/note-text.ts';
+import { decodeNoteText } from '../../../notes/note-text.ts';
 import { blobAt } from './note-blobs.ts';
 import { parseMovedTrailers, pathBeforeMove, type MovedEntry } from '../../../history/moved-trailer.ts';
 import { recordedMove } from './note-log.ts';
@@ -64,7 +64,7 @@ export function startWholeBlame(mirror: Mirror, path: string): EarlyBlame {
  * own earlier versions (renames followed). Returns null when `content` is not text.
  */
 export async function blame(mirror: Mirror, path: string, content: Buffer, fromLine?: number, toLine?: number, early?: EarlyBlame, copies = true): Promise<NoteBlame | null> {
-  const text = decodeText(content);
+  const text = decodeNoteText(content);
   if (text === null) {
     early?.cancel();
     return null;

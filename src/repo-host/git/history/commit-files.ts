@@ -1,5 +1,6 @@
 // Every file a commit changed, within a repository's visible pathspecs: fetched from Git as
 // commits are asked for, answered one by one, and kept, since a commit's changes never change.
+import { LRUCache } from 'lru-cache';
 import { startGit, type GitProcess } from '../run-git.ts';
 import type { Mirror } from '../mirror.ts';
 import { parseDiffTree, type FileChange, type LogCommit } from './parse-log.ts';
@@ -123,8 +124,8 @@ class Batch {
 }
 
 /** Files of commits fetched before, by repository, pathspecs and commit; the oldest asked for go first. */
-const kept = new Map<string, Promise<FileChange[]>>();
 const KEPT_COMMITS = 5_000;
+const kept = new LRUCache<string, Promise<FileChange[]>>({ max: KEPT_COMMITS });
 
 /**
  * Fetches the files of commits within `pathspecs` (every visible root, hidden paths left
@@ -146,19 +147,14 @@ export class CommitFiles {
   files(commit: LogCommit): Promise<FileChange[]> {
     const key = `${this.mirror.gitDir}\0${this.pathspecs.join('\0')}\0${commit.commit}`;
     const before = kept.get(key);
-    if (before !== undefined) {
-      kept.delete(key);
-      kept.set(key, before);
-      return before;
-    }
+    if (before !== undefined) return before;
     if (this.batch === null || this.batch.closed) {
       this.batch = new Batch(this.mirror, this.pathspecs);
       this.batches.push(this.batch);
     }
     const files = this.batch.add(commit);
     kept.set(key, files);
-    files.catch(() => kept.get(key) === files && kept.delete(key));
-    if (kept.size > KEPT_COMMITS) kept.delete(kept.keys().next().value ?? '');
+    files.catch(() => kept.peek(key) === files && kept.delete(key));
     return files;
   }
 

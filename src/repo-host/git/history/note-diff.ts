@@ -8,7 +8,7 @@ import type { Mirror } from '../mirror.ts';
 import { gitDate } from '../../../history/local-time.ts';
 import { mirrorGit } from './mirror-git.ts';
 import { noteNameAt } from './note-log.ts';
-import { decodeText } from '../../../history/note-text.ts';
+import { decodeNoteText } from '../../../notes/note-text.ts';
 import { noteBlobAt, readBlob } from './note-blobs.ts';
 
 /**
@@ -37,7 +37,7 @@ export async function noteDiffSince(
   const basePath = visible(namedAtBase) ? namedAtBase : path;
   const baseBlob = base === null || basePath !== namedAtBase ? null : await noteBlobAt(mirror, base, basePath);
   const then = baseBlob === null ? null : await readBlob(mirror, baseBlob);
-  const binary = [then, now].some((content) => content !== null && decodeText(content) === null);
+  const binary = [then, now].some((content) => content !== null && decodeNoteText(content) === null);
   return {
     base,
     basePath,

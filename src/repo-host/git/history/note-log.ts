@@ -1,4 +1,5 @@
 // The commits that changed one note, newest first, following its renames (spec: note_history).
+import { LRUCache } from 'lru-cache';
 import type { NoteCommit, NoteLog, NoteLogOptions } from '../../history.ts';
 import { GitError } from '../run-git.ts';
 import type { Mirror } from '../mirror.ts';
@@ -37,8 +38,7 @@ export async function noteCommits(mirror: Mirror, path: string, options: NoteLog
   if (whole === undefined) {
     whole = wholeList(mirror, head, path);
     lists.set(key, whole);
-    whole.catch(() => lists.get(key) === whole && lists.delete(key));
-    if (lists.size > KEPT_LISTS) lists.delete(lists.keys().next().value ?? '');
+    whole.catch(() => lists.peek(key) === whole && lists.delete(key));
   }
   const all = await whole;
   // From a moment on: the same list, by commit time (so an edit on a branch merged after a
@@ -48,8 +48,8 @@ export async function noteCommits(mirror: Mirror, path: string, options: NoteLog
 }
 
 /** Whole lists of a note's commits, per repository, head commit and path: the pages after the first take theirs from here. */
-const lists = new Map<string, Promise<NoteCommit[]>>();
 const KEPT_LISTS = 64;
+const lists = new LRUCache<string, Promise<NoteCommit[]>>({ max: KEPT_LISTS });
 
 async function wholeList(mirror: Mirror, head: string, path: string): Promise<NoteCommit[]> {
   const sideEdits: Promise<NoteCommit[]>[] = [];

@@ -1,4 +1,5 @@
 // Commits by text (Git's pickaxe), author, time and path, with the files each changed (spec: search_history).
+import { LRUCache } from 'lru-cache';
 import type { CommitSearch, FoundCommit, FoundFile } from '../../history.ts';
 import type { Mirror } from '../mirror.ts';
 import { isHiddenPath } from '../../../notes/vault-path.ts';
@@ -95,27 +96,20 @@ function candidatesOf(files: readonly FileChange[], inRoots: (path: string) => b
 }
 
 /** Text searches kept for the pages after the first, per repository and filters (each at one head). */
-const scans = new Map<string, PickaxeScan>();
 const KEPT_SCANS = 16;
+/** A scan dropped from here (the least recently used past {@link KEPT_SCANS}, or a stale one) is retired. */
+const scans = new LRUCache<string, PickaxeScan>({ max: KEPT_SCANS, dispose: (scan) => scan.retire() });
 
 /** The scan of `query` at `head`, kept or new; a scan of an older head, or one git failed under, is retired. */
 function scanOf(mirror: Mirror, head: string, query: PickaxeQuery): PickaxeScan {
   const key = JSON.stringify([mirror.gitDir, query.text, query.walk, query.where, query.visible]);
   let scan = scans.get(key);
   if (scan !== undefined && (scan.head !== head || scan.broken)) {
-    scan.retire();
+    scans.delete(key);
     scan = undefined;
   }
-  scans.delete(key);
   scan ??= new PickaxeScan(mirror, head, query);
   scans.set(key, scan);
-  if (scans.size > KEPT_SCANS) {
-    const [oldest] = scans.keys();
-    if (oldest !== undefined) {
-      scans.get(oldest)?.retire();
-      scans.delete(oldest);
-    }
-  }
   return scan;
 }
 
@@ -182,8 +176,8 @@ function listedFile(file: FileChange): FoundFile {
 }
 
 /** Every match of a search by author, time or path, per repository head and filters; kept for the pages after the first. */
-const completeMatches = new Map<string, LogCommit[]>();
 const KEPT_SEARCHES = 16;
+const completeMatches = new LRUCache<string, LogCommit[]>({ max: KEPT_SEARCHES });
 
 async function otherDescribe(mirror: Mirror, search: CommitSearch, log: readonly LogCommit[]): Promise<FoundCommit[]> {
   const inRoots = inRootsOf(search.roots);
@@ -232,7 +226,6 @@ async function matchingCommits(mirror: Mirror, filters: string[], search: Commit
   if (all === undefined) {
     all = parseLog((await mirrorGit(mirror, [...log, ...where])).stdout);
     completeMatches.set(key, all);
-    if (completeMatches.size > KEPT_SEARCHES) completeMatches.delete(completeMatches.keys().next().value ?? '');
   }
   return all.slice(search.skip, search.skip + search.maxCount);
 }
