@@ -5,14 +5,14 @@ import importX from 'eslint-plugin-import-x';
 import tseslint from 'typescript-eslint';
 
 /** Every folder of src/ (and the ones DESIGN.md plans), for the zones below. */
-const layers = ['bases', 'catalogue', 'cli', 'config', 'demo', 'front', 'github-standin', 'history', 'instance', 'jobs', 'main', 'note-index', 'notes', 'repo-host', 'tools', 'writes'];
+const layers = ['bases', 'catalogue', 'cli', 'config', 'demo', 'front', 'github-standin', 'history', 'instance', 'jobs', 'main', 'note-index', 'notes', 'pool', 'repo-host', 'tools', 'writes'];
 const src = (...names) => names.map((name) => `./src/${name}`);
 const except = (...names) => src(...layers.filter((name) => !names.includes(name)));
 
 /**
  * The import direction (DESIGN.md "Code layout"): main -> {front, instance, jobs} ->
  * {catalogue, tools, notes} -> ports, adapters wired only in main/. Each zone has a name so
- * the temporary exemptions below can lift one zone for one file.
+ * a file could be exempted from one zone (none is).
  */
 const zones = {
   main: {
@@ -26,7 +26,7 @@ const zones = {
     message: 'The front never imports the instance: it gets a `forward` function and the registry of src/tools/ (DESIGN.md "Code layout").',
   },
   core: {
-    target: [...src('catalogue', 'tools', 'notes', 'note-index', 'repo-host', 'writes', 'history', 'bases', 'config'), './src/vault-error.ts'],
+    target: [...src('catalogue', 'tools', 'notes', 'note-index', 'pool', 'repo-host', 'writes', 'history', 'bases', 'config'), './src/vault-error.ts'],
     from: src('front', 'instance', 'jobs', 'cli'),
     message: 'Imports point one way: main -> {front, instance, jobs} -> {catalogue, tools, notes} -> ports. This layer may not import front/, instance/, jobs/ or cli/ (DESIGN.md "Code layout").',
   },
@@ -40,29 +40,6 @@ const zones = {
     from: src('repo-host/local', 'repo-host/git'),
     message: 'Git behind the port: only repo-host/ and main/ import the local adapter or the git plumbing; use a RepoHost operation (DESIGN.md "Ports and adapters").',
   },
-};
-
-/**
- * TEMPORARY: imports that other engineers of issue 10 are removing right now; each file is
- * exempt from the zones named, nothing else. The lead deletes this list after merging.
- */
-const exemptions = {
-  'src/history/blame.ts': ['git'], // removed by history-port
-  'src/history/commit-files.ts': ['git'], // removed by history-port
-  'src/history/mirror-git.ts': ['git'], // removed by history-port
-  'src/history/note-diff.ts': ['git'], // removed by history-port
-  'src/history/note-log.ts': ['git'], // removed by history-port
-  'src/history/page-files.ts': ['git'], // removed by history-port
-  'src/history/pickaxe-scan.ts': ['git'], // removed by history-port
-  'src/history/stream-log.ts': ['git'], // removed by history-port
-  'src/writes/commit-change.ts': ['git', 'core'], // removed by writes-port (git calls, ToolContext)
-  'src/writes/same-path.ts': ['git'], // removed by writes-port
-  'src/writes/symlinks.ts': ['git'], // removed by writes-port
-  'src/instance/tools/base-view.ts': ['git'], // removed by writes-port
-  'src/instance/tools/create-note.ts': ['git'], // removed by writes-port
-  'src/instance/tools/move-note.ts': ['git'], // removed by writes-port
-  'src/note-index/indexer.ts': ['git', 'core'], // removed by local-split (git cat-file) and issue9-rest (match-pool)
-  'src/note-index/note-index.ts': ['core'], // removed by issue9-rest (match-pool moves out of instance/tools)
 };
 
 /** The boundary rule with the zones `names` lifted. */
@@ -93,5 +70,19 @@ export default tseslint.config(
     },
   },
   { ...productionFiles, plugins: { 'import-x': importX }, rules: boundaries() },
-  ...Object.entries(exemptions).map(([file, lifted]) => ({ files: [file], rules: boundaries(lifted) })),
+  {
+    // Git behind the port (DESIGN.md "Ports and adapters"): outside repo-host/ (and the
+    // composition roots), no code knows where a repository's Git folder or work tree is.
+    files: productionFiles.files,
+    ignores: [...productionFiles.ignores, 'src/repo-host/**', 'src/main/**', 'src/demo/**'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: 'Identifier[name=/^(gitDir|workTree|mirror)$/]',
+          message: 'Git behind the port: only repo-host/ knows a repository\'s Git folder, work tree or mirror; ask a RepoHost operation (DESIGN.md "Ports and adapters").',
+        },
+      ],
+    },
+  },
 );

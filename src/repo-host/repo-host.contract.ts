@@ -24,6 +24,12 @@ export interface ContractHost {
   host: RepoHost & { close(): Promise<void> };
   /** A caller's credential that may write every contract repository (hosted: a person's token); default: a made-up one (the local adapter checks none). */
   credential?: string;
+  /**
+   * The Git folder where the repository's commits land (locally the repository itself; for
+   * the GitHub adapter, the stand-in's bare repository), for the suite to check commits with
+   * the `git` program. The port itself never hands it out.
+   */
+  gitDirOf(repo: string): string;
   cleanup: () => Promise<void>;
 }
 
@@ -98,7 +104,7 @@ export function describeRepoHostContract(name: string, makeHost: (repos: Contrac
         expect(repos.find((repo) => repo.name === 'empty')?.head).toBeNull();
         const projects = repos.find((repo) => repo.name === 'projects')!;
         expect(projects.head).toMatch(/^[0-9a-f]{40}$/);
-        const { gitDir } = await host.mirror('projects');
+        const gitDir = made.gitDirOf('projects');
         expect(gitIn(gitDir, ['rev-parse', 'refs/heads/main'])).toBe(projects.head);
       });
 
@@ -162,7 +168,6 @@ export function describeRepoHostContract(name: string, makeHost: (repos: Contrac
         for (const call of [
           () => host.snapshot('nope'),
           () => host.fingerprint('nope'),
-          () => host.mirror('nope'),
           () => host.readFile('nope', 'a.md'),
           () => host.readBlobs('nope', []),
           () => host.commit('nope', { parent: null, files: [], author: ada, message: 'x' }),
@@ -201,7 +206,7 @@ export function describeRepoHostContract(name: string, makeHost: (repos: Contrac
         const result = await host.commit('handbook', change);
         expect(result.ok).toBe(true);
         if (!result.ok) return;
-        const { gitDir } = await host.mirror('handbook');
+        const gitDir = made.gitDirOf('handbook');
         expect(gitIn(gitDir, ['rev-parse', 'refs/heads/main'])).toBe(result.commit);
         expect(gitIn(gitDir, ['rev-list', '--count', `${before.head}..${result.commit}`])).toBe('1');
         expect(gitIn(gitDir, ['rev-parse', `${result.commit}^`])).toBe(before.head);
@@ -240,7 +245,7 @@ export function describeRepoHostContract(name: string, makeHost: (repos: Contrac
 
       it('refuses with head_moved when the head is not the parent, and changes nothing', async () => {
         const before = await host.snapshot('handbook');
-        const { gitDir } = await host.mirror('handbook');
+        const gitDir = made.gitDirOf('handbook');
         const stale = gitIn(gitDir, ['rev-parse', `${before.head}^`]);
         const result = await host.commit('handbook', { parent: stale, author: ada, message: 'Late', files: [{ path: 'late.md', content: Buffer.from('late\n') }] });
         expect(result).toEqual({ ok: false, conflict: 'head_moved', head: before.head });
@@ -286,7 +291,7 @@ export function describeRepoHostContract(name: string, makeHost: (repos: Contrac
         const result = await host.commit('handbook', { parent: before.head, author, message: 'Signed', files: [{ path: 'signed.md', content: Buffer.from('x\n') }] });
         expect(result.ok).toBe(true);
         if (!result.ok) return;
-        const { gitDir } = await host.mirror('handbook');
+        const gitDir = made.gitDirOf('handbook');
         const raw = gitIn(gitDir, ['cat-file', 'commit', result.commit]);
         const header = raw.split('\n\n')[0]!.split('\n');
         expect(header.filter((line) => line.startsWith('author ') || line.startsWith('committer '))).toHaveLength(2);
@@ -299,7 +304,7 @@ export function describeRepoHostContract(name: string, makeHost: (repos: Contrac
         const result = await host.commit('handbook', { parent: before.head, author: { login: 'dot', name: ' .\n', email: '' }, message: 'Dot', files: [{ path: 'dot.md', content: Buffer.from('.\n') }] });
         expect(result.ok).toBe(true);
         if (!result.ok) return;
-        const { gitDir } = await host.mirror('handbook');
+        const gitDir = made.gitDirOf('handbook');
         expect(gitIn(gitDir, ['log', '-1', '--format=%an|%ae', result.commit])).toBe('dot|');
       });
 
@@ -327,7 +332,7 @@ export function describeRepoHostContract(name: string, makeHost: (repos: Contrac
           }),
         );
         const after = await host.snapshot('projects');
-        const { gitDir } = await host.mirror('projects');
+        const gitDir = made.gitDirOf('projects');
         expect(gitIn(gitDir, ['rev-list', '--count', `${before.head}..${after.head}`])).toBe(String(callers.length * perCaller));
         const paths = new Set(after.files.map((file) => file.path));
         for (const login of callers) for (let i = 0; i < perCaller; i++) expect(paths.has(`concurrent/${login}-${i}.md`)).toBe(true);
@@ -519,7 +524,7 @@ export function describeRepoHostContract(name: string, makeHost: (repos: Contrac
           credential: made.credential ?? 'contract-caller-credential',
         });
         if (!result.ok) throw new Error(`the commit was refused: ${result.conflict}`);
-        const { gitDir } = await host.mirror('handbook');
+        const gitDir = made.gitDirOf('handbook');
         expect(gitIn(gitDir, ['log', '-1', '--format=%an <%ae>%n%s', result.commit])).toBe(`${ada.name} <${ada.email}>\nAdd the second week`);
         expect((await host.readFile('handbook', 'onboarding/second-week.md'))?.toString('utf8')).toBe('# Second week\n');
       });

@@ -14,16 +14,6 @@ export interface RepoInfo {
 }
 
 /**
- * Where the `git` program can answer for a repository: history, blame, pickaxe and blob
- * reads run here. `gitDir` is a bare repository or a `.git` folder; `workTree` is set
- * when the repository has a work tree whose uncommitted state counts (local only).
- */
-export interface Mirror {
-  gitDir: string;
-  workTree: string | null;
-}
-
-/**
  * One file of the current state: its path (repository-relative, `/`-separated, exactly as
  * Git holds it: no Unicode normalisation) and the Git blob id of its content. In a work tree the content is the file as it is on disk,
  * so `oid` is what `git hash-object` would give it.
@@ -107,8 +97,6 @@ export type CommitResult = { ok: true; commit: string } | { ok: false; conflict:
 export interface RepoHost {
   /** Every repository of the installation, sorted by name. */
   listRepos(): Promise<RepoInfo[]>;
-  /** Brings the local mirror up to date (a no-op locally) and says where it is. */
-  mirror(repo: string): Promise<Mirror>;
   /**
    * The repository's history (log with renames followed, pickaxe search, blame, versions and
    * diffs of a note), answered by the `git` program on the adapter's mirror, brought up to

@@ -61,12 +61,12 @@ function buildRepos(repos: ContractRepo[], bare: boolean) {
 
 describeRepoHostContract('LocalRepoHost, work trees', async (repos) => {
   const built = buildRepos(repos, false);
-  return { host: new LocalRepoHost({ reposDir: built.reposDir }), cleanup: async () => built.cleanup() };
+  return { host: new LocalRepoHost({ reposDir: built.reposDir }), gitDirOf: (repo) => join(built.reposDir, repo, '.git'), cleanup: async () => built.cleanup() };
 });
 
 describeRepoHostContract('LocalRepoHost, bare repositories', async (repos) => {
   const built = buildRepos(repos, true);
-  return { host: new LocalRepoHost({ reposDir: built.reposDir }), cleanup: async () => built.cleanup() };
+  return { host: new LocalRepoHost({ reposDir: built.reposDir }), gitDirOf: (repo) => join(built.reposDir, repo), cleanup: async () => built.cleanup() };
 });
 
 const ada: Person = { login: 'ada', name: 'Ada Lovelace', email: 'ada@acme.example' };
