@@ -11,6 +11,7 @@ import { openTestDatabase } from '../../test/support/test-database.ts';
 import { removeRepo, syncRepo } from '../note-index/indexer.ts';
 import type { SqlClient } from '../note-index/sql-client.ts';
 import { LocalRepoHost } from '../repo-host/local/local-repo-host.ts';
+import { sharedStateKey } from '../repo-host/caller-repo-host.ts';
 import { ChangesPoll } from '../repo-host/local/changes-poll.ts';
 import { isVaultError } from '../vault-error.ts';
 import { Installation } from './installation.ts';
@@ -131,8 +132,8 @@ describe('Installation', () => {
     for (const member of ['authenticate', 'requiresToken', 'close']) expect(member in ctx.host, member).toBe(false);
     // @ts-expect-error: a tool's host has no close.
     expect(ctx.host.close).toBeUndefined();
-    // One host per caller across calls, so what tools keep per host (write queues, listings) lasts.
-    expect((await installation.contextFor(access, 'Other Client')).host).toBe(ctx.host);
+    // What tools keep for the installation (write queues, listings) is keyed by the installation's host, whoever calls.
+    expect(sharedStateKey((await installation.contextFor(access, 'Other Client')).host)).toBe(sharedStateKey(ctx.host));
   });
 
   test('an own commit goes into the index from its own files, and the poll then finds nothing left to do', async () => {
