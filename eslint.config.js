@@ -5,7 +5,25 @@ import importX from 'eslint-plugin-import-x';
 import tseslint from 'typescript-eslint';
 
 /** Every folder of src/ (and the ones DESIGN.md plans), for the zones below. */
-const layers = ['bases', 'catalogue', 'cli', 'config', 'demo', 'front', 'github-standin', 'history', 'instance', 'jobs', 'main', 'note-index', 'notes', 'pool', 'repo-host', 'tools', 'writes'];
+const layers = [
+  'bases',
+  'catalogue',
+  'cli',
+  'config',
+  'demo',
+  'front',
+  'github-standin',
+  'history',
+  'instance',
+  'jobs',
+  'main',
+  'note-index',
+  'notes',
+  'pool',
+  'repo-host',
+  'tools',
+  'writes',
+];
 const src = (...names) => names.map((name) => `./src/${name}`);
 const except = (...names) => src(...layers.filter((name) => !names.includes(name)));
 
@@ -26,9 +44,13 @@ const zones = {
     message: 'The front never imports the instance: it gets a `forward` function and the registry of src/tools/ (DESIGN.md "Code layout").',
   },
   core: {
-    target: [...src('catalogue', 'tools', 'notes', 'note-index', 'pool', 'repo-host', 'writes', 'history', 'bases', 'config'), './src/vault-error.ts'],
+    target: [
+      ...src('catalogue', 'tools', 'notes', 'note-index', 'pool', 'repo-host', 'writes', 'history', 'bases', 'config'),
+      './src/vault-error.ts',
+    ],
     from: src('front', 'instance', 'jobs', 'cli'),
-    message: 'Imports point one way: main -> {front, instance, jobs} -> {catalogue, tools, notes} -> ports. This layer may not import front/, instance/, jobs/ or cli/ (DESIGN.md "Code layout").',
+    message:
+      'Imports point one way: main -> {front, instance, jobs} -> {catalogue, tools, notes} -> ports. This layer may not import front/, instance/, jobs/ or cli/ (DESIGN.md "Code layout").',
   },
   ports: {
     target: src('repo-host', 'note-index'),
@@ -38,13 +60,21 @@ const zones = {
   git: {
     target: [...except('repo-host', 'main', 'demo'), './src/vault-error.ts'],
     from: src('repo-host/local', 'repo-host/git'),
-    message: 'Git behind the port: only repo-host/ and main/ import the local adapter or the git plumbing; use a RepoHost operation (DESIGN.md "Ports and adapters").',
+    message:
+      'Git behind the port: only repo-host/ and main/ import the local adapter or the git plumbing; use a RepoHost operation (DESIGN.md "Ports and adapters").',
   },
 };
 
 /** The boundary rule with the zones `names` lifted. */
 const boundaries = (lifted = []) => ({
-  'import-x/no-restricted-paths': ['error', { zones: Object.entries(zones).filter(([name]) => !lifted.includes(name)).map(([, zone]) => zone) }],
+  'import-x/no-restricted-paths': [
+    'error',
+    {
+      zones: Object.entries(zones)
+        .filter(([name]) => !lifted.includes(name))
+        .map(([, zone]) => zone),
+    },
+  ],
 });
 
 /** Production code: tests, the contract suite and fixtures may build real repositories with any part. */
@@ -55,7 +85,18 @@ export default tseslint.config(
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
-    languageOptions: { globals: { process: 'readonly', console: 'readonly', Buffer: 'readonly', URL: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', setInterval: 'readonly', clearInterval: 'readonly' } },
+    languageOptions: {
+      globals: {
+        process: 'readonly',
+        console: 'readonly',
+        Buffer: 'readonly',
+        URL: 'readonly',
+        setTimeout: 'readonly',
+        clearTimeout: 'readonly',
+        setInterval: 'readonly',
+        clearInterval: 'readonly',
+      },
+    },
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       'no-control-regex': 'off',
@@ -80,7 +121,8 @@ export default tseslint.config(
         'error',
         {
           selector: 'Identifier[name=/^(gitDir|workTree|mirror)$/]',
-          message: 'Git behind the port: only repo-host/ knows a repository\'s Git folder, work tree or mirror; ask a RepoHost operation (DESIGN.md "Ports and adapters").',
+          message:
+            'Git behind the port: only repo-host/ knows a repository\'s Git folder, work tree or mirror; ask a RepoHost operation (DESIGN.md "Ports and adapters").',
         },
       ],
     },

@@ -118,7 +118,12 @@ function generateVault(dir: string): Record<string, string> {
     git(dir, ['add', '-A']);
     execFileSync('git', ['-c', 'user.name=Bench', '-c', 'user.email=bench@example.com', 'commit', '-q', '-m', `Part ${c + 1}`], {
       cwd: dir,
-      env: { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_AUTHOR_DATE: `2025-0${c + 1}-01T10:00:00Z`, GIT_COMMITTER_DATE: `2025-0${c + 1}-01T10:00:00Z` },
+      env: {
+        ...process.env,
+        GIT_CONFIG_GLOBAL: '/dev/null',
+        GIT_AUTHOR_DATE: `2025-0${c + 1}-01T10:00:00Z`,
+        GIT_COMMITTER_DATE: `2025-0${c + 1}-01T10:00:00Z`,
+      },
     });
   }
   return files;
@@ -142,7 +147,9 @@ if (haveHelp) {
   execFileSync('git', ['clone', '-q', bundle, join(reposDir, 'help')]);
   writeFileSync(join(reposDir, 'help', 'Bench.base'), HELP_BASE);
   git(join(reposDir, 'help'), ['add', 'Bench.base']);
-  execFileSync('git', ['-c', 'user.name=Bench', '-c', 'user.email=bench@example.com', 'commit', '-q', '-m', 'Bench base'], { cwd: join(reposDir, 'help') });
+  execFileSync('git', ['-c', 'user.name=Bench', '-c', 'user.email=bench@example.com', 'commit', '-q', '-m', 'Bench base'], {
+    cwd: join(reposDir, 'help'),
+  });
 }
 
 const host = new LocalRepoHost({ reposDir, as: person });
@@ -174,7 +181,9 @@ for (const view of ['Open by priority', 'Grouped']) {
 }
 if (haveHelp) {
   const helpDir = join(reposDir, 'help');
-  const paths = execFileSync('git', ['ls-files', '-z'], { cwd: helpDir, encoding: 'utf8' }).split('\0').filter((p) => p !== '' && !p.split('/').some((s) => s.startsWith('.')));
+  const paths = execFileSync('git', ['ls-files', '-z'], { cwd: helpDir, encoding: 'utf8' })
+    .split('\0')
+    .filter((p) => p !== '' && !p.split('/').some((s) => s.startsWith('.')));
   const { readFileSync } = await import('node:fs');
   const helpRows = baseNotesFromFiles(paths.map((path) => ({ path, content: readFileSync(join(helpDir, path)) })));
   await measure(`obsidian-help, ${paths.length.toLocaleString('en')} files, "Most linked"`, { repo: 'help', path: 'Bench.base' }, () =>
@@ -182,7 +191,9 @@ if (haveHelp) {
   );
 }
 
-console.log(`base_view, ${runs} runs each (index built once in ${(indexMs / 1000).toFixed(1)} s; first call includes the git log pass for ctime/mtime):\n`);
+console.log(
+  `base_view, ${runs} runs each (index built once in ${(indexMs / 1000).toFixed(1)} s; first call includes the git log pass for ctime/mtime):\n`,
+);
 console.log(lines.join('\n'));
 await installation.close();
 await host.close();

@@ -49,7 +49,8 @@ const ctx: ToolContext = {
   log: silentLogger(),
 };
 const history = (args: Record<string, unknown>) => noteHistory.handler(noteHistory.input(z.string()).parse({ repo: 'help', ...args }), ctx);
-const search = (args: Record<string, unknown>) => searchHistory.handler(searchHistory.input(z.string()).parse({ repo: 'help', ...args }), ctx);
+const search = (args: Record<string, unknown>) =>
+  searchHistory.handler(searchHistory.input(z.string()).parse({ repo: 'help', ...args }), ctx);
 const git = (args: string[]) => runGit(args, { gitDir: join(repoDir, '.git'), workTree: repoDir, cwd: repoDir });
 
 /**

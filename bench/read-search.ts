@@ -74,7 +74,9 @@ function ensureCorpus(): void {
   if (existsSync(join(corpusDir, '.git'))) return;
   const bundle = corpusBundle(repo);
   if (bundle === null) {
-    console.error(`bench/read-search: the corpus ${repo}.bundle is not in ../shared/corpora (next to the checkout), so there is nothing to measure. Put the shared folder there and run again.`);
+    console.error(
+      `bench/read-search: the corpus ${repo}.bundle is not in ../shared/corpora (next to the checkout), so there is nothing to measure. Put the shared folder there and run again.`,
+    );
     process.exit(2);
   }
   mkdirSync(workDir, { recursive: true });
@@ -207,7 +209,9 @@ async function measureBuilds(): Promise<BuildResults> {
       results.syncPgliteCpu.push(sync.cpuMs);
       results.resyncPglite = sync.resyncMs;
       results.notes = sync.notes;
-      log(`syncRepo (PGlite, in-process) ${(sync.ms / 1000).toFixed(2)} s (CPU ${(sync.cpuMs / 1000).toFixed(2)} s) for ${sync.notes} files; unchanged resync ${sync.resyncMs.toFixed(0)} ms`);
+      log(
+        `syncRepo (PGlite, in-process) ${(sync.ms / 1000).toFixed(2)} s (CPU ${(sync.cpuMs / 1000).toFixed(2)} s) for ${sync.notes} files; unchanged resync ${sync.resyncMs.toFixed(0)} ms`,
+      );
     } finally {
       rmSync(data2, { recursive: true, force: true });
     }
@@ -354,7 +358,9 @@ async function measureSearch(client: Client, serverPid: number): Promise<QueryRe
       theirs.push(await timed(() => rg(query)));
     }
     const result = { query, rgLines, matches, ours: median(ours), rg: median(theirs), serverCpu: serverCpu / runs };
-    log(`search ${JSON.stringify(query)}: ours ${result.ours.toFixed(1)} ms, rg ${result.rg.toFixed(1)} ms, ratio ${(result.ours / result.rg).toFixed(2)}`);
+    log(
+      `search ${JSON.stringify(query)}: ours ${result.ours.toFixed(1)} ms, rg ${result.rg.toFixed(1)} ms, ratio ${(result.ours / result.rg).toFixed(2)}`,
+    );
     results.push(result);
   }
   return results;
@@ -452,7 +458,10 @@ function reportMarkdown(report: Report): string {
     '',
     '| Query | rg lines | `search_notes` median | `rg` median | ratio | server CPU per call |',
     '|---|---:|---:|---:|---:|---:|',
-    ...search.map((row) => `| \`${row.query}\` | ${row.rgLines} | ${ms(row.ours)} ms | ${ms(row.rg)} ms | ${(row.ours / row.rg).toFixed(2)} | ${ms(row.serverCpu)} ms |`),
+    ...search.map(
+      (row) =>
+        `| \`${row.query}\` | ${row.rgLines} | ${ms(row.ours)} ms | ${ms(row.rg)} ms | ${(row.ours / row.rg).toFixed(2)} | ${ms(row.serverCpu)} ms |`,
+    ),
     `| **median** | | ${ms(median(search.map((row) => row.ours)))} ms | ${ms(median(search.map((row) => row.rg)))} ms | **${medianRatio.toFixed(2)}** | ${ms(median(search.map((row) => row.serverCpu)))} ms |`,
     '',
     '`rg` is `rg --smart-case --fixed-strings --line-number QUERY bench/checkouts/obsidian-help`, spawned from the benchmark, its output read; ' +
@@ -460,7 +469,10 @@ function reportMarkdown(report: Report): string {
       'Runs alternate between the two. rg always reads the whole tree; search_notes stops after 21 matching lines.',
   );
   if (report.otherRepos.length > 0) {
-    lines.push('', `Note: bench/checkouts also held the repositories ${report.otherRepos.join(', ')}, so the \`index\` command and the server indexed those too; every call named \`repo: "obsidian-help"\`.`);
+    lines.push(
+      '',
+      `Note: bench/checkouts also held the repositories ${report.otherRepos.join(', ')}, so the \`index\` command and the server indexed those too; every call named \`repo: "obsidian-help"\`.`,
+    );
   }
   return lines.join('\n');
 }
@@ -509,7 +521,12 @@ async function main(): Promise<void> {
       const ping = await measurePing(legacy, server.pid);
       const afterRuns = memoryOf(server.pid);
       log(`RSS after the runs ${mib(afterRuns.rss)}, peak ${mib(afterRuns.hwm)}`);
-      measured = { search, reads: { legacy: readsLegacy, modern: readsModern }, ping, server: { readyMs: server.readyMs, afterIndex, afterRuns } };
+      measured = {
+        search,
+        reads: { legacy: readsLegacy, modern: readsModern },
+        ping,
+        server: { readyMs: server.readyMs, afterIndex, afterRuns },
+      };
     } finally {
       await legacy.close();
       await modern.close();
@@ -528,7 +545,9 @@ async function main(): Promise<void> {
         await client.close();
       }
       const afterRuns = memoryOf(again.pid);
-      log(`restarted in ${seconds(again.readyMs)}: RSS ${mib(afterOpen.rss)} after start, ${mib(afterRuns.rss)} after the runs (peak ${mib(afterRuns.hwm)})`);
+      log(
+        `restarted in ${seconds(again.readyMs)}: RSS ${mib(afterOpen.rss)} after start, ${mib(afterRuns.rss)} after the runs (peak ${mib(afterRuns.hwm)})`,
+      );
       restarted = { readyMs: again.readyMs, afterOpen, afterRuns };
     } finally {
       await again.stop();

@@ -12,7 +12,9 @@ export const resultsFile = join(import.meta.dirname, 'RESULTS.md');
  */
 export function writeResultsSection(title: string, body: string, file: string = resultsFile): void {
   const heading = `## ${title}`;
-  const before = existsSync(file) ? readFileSync(file, 'utf8') : '# Benchmark results\n\nWritten by the benchmarks in bench/; each section by its own benchmark.\n';
+  const before = existsSync(file)
+    ? readFileSync(file, 'utf8')
+    : '# Benchmark results\n\nWritten by the benchmarks in bench/; each section by its own benchmark.\n';
   const section = `${heading}\n\n${body.trim()}\n`;
   const lines = before.split('\n');
   const start = lines.findIndex((line) => line.trimEnd() === heading);

@@ -38,7 +38,8 @@ function bigNote(bytes: number): string {
   const parts = ['---\ntitle: Dump\n---\n'];
   let size = parts[0]!.length;
   for (let i = 0; size < bytes; i++) {
-    const line = i % 2000 === 0 ? `## Block ${i / 2000}\n` : `row ${i}: value ${(i * 7919) % 100003} measured, unchanged since the last export\n`;
+    const line =
+      i % 2000 === 0 ? `## Block ${i / 2000}\n` : `row ${i}: value ${(i * 7919) % 100003} measured, unchanged since the last export\n`;
     parts.push(line);
     size += line.length;
   }
@@ -72,7 +73,10 @@ makeRepo(join(dir.path, 'repos', 'notes'), [
     },
   },
 ]);
-const server = await serveLocal({ reposDir: join(dir.path, 'repos'), name: 'notes', port: 0, hostname: '127.0.0.1' }, { log: silentLogger() });
+const server = await serveLocal(
+  { reposDir: join(dir.path, 'repos'), name: 'notes', port: 0, hostname: '127.0.0.1' },
+  { log: silentLogger() },
+);
 
 async function connect(): Promise<Client> {
   const client = new Client({ name: 'bench', version: '1.0.0' });
@@ -110,14 +114,16 @@ let stopped = 0;
 const errors: string[] = [];
 const whole = monitorEventLoopDelay({ resolution: 10 });
 whole.enable();
-const load = searchers.map(async (client) => {
-  while (loading) {
-    const start = performance.now();
-    const result = await client.callTool({ name: 'search_notes', arguments: { repo: 'notes', query: slowRegex, regex: true } });
-    searchTimes.push(performance.now() - start);
-    if (String((result.structuredContent as { note?: string }).note ?? '').includes('time budget')) stopped++;
-  }
-}).map((search) => search.catch((error: unknown) => void errors.push(String((error as Error).cause ?? error))));
+const load = searchers
+  .map(async (client) => {
+    while (loading) {
+      const start = performance.now();
+      const result = await client.callTool({ name: 'search_notes', arguments: { repo: 'notes', query: slowRegex, regex: true } });
+      searchTimes.push(performance.now() - start);
+      if (String((result.structuredContent as { note?: string }).note ?? '').includes('time budget')) stopped++;
+    }
+  })
+  .map((search) => search.catch((error: unknown) => void errors.push(String((error as Error).cause ?? error))));
 await new Promise((resolve) => setTimeout(resolve, 500));
 const loaded = await readRun();
 loading = false;
@@ -125,7 +131,9 @@ await Promise.all(load);
 whole.disable();
 
 /** The small reads while HEAVY_CLIENTS clients make `call` without pause; the heavy calls' times and notes. */
-async function heavyRun(call: (client: Client, i: number) => Promise<{ note?: string }>): Promise<{ reads: Awaited<ReturnType<typeof readRun>>; times: number[]; cut: number; failed: string[] }> {
+async function heavyRun(
+  call: (client: Client, i: number) => Promise<{ note?: string }>,
+): Promise<{ reads: Awaited<ReturnType<typeof readRun>>; times: number[]; cut: number; failed: string[] }> {
   const clients = await Promise.all(Array.from({ length: HEAVY_CLIENTS }, () => connect()));
   let running = true;
   const times: number[] = [];
@@ -154,7 +162,10 @@ async function heavyRun(call: (client: Client, i: number) => Promise<{ note?: st
 
 const bigReads = await heavyRun(async (client, i) => {
   // A new range each time: the lines past the first answer, as a reader paging through it.
-  const result = await client.callTool({ name: 'read_note', arguments: { repo: 'notes', path: 'big/export.md', from_line: 1 + ((i * 7919) % 200_000) } });
+  const result = await client.callTool({
+    name: 'read_note',
+    arguments: { repo: 'notes', path: 'big/export.md', from_line: 1 + ((i * 7919) % 200_000) },
+  });
   if (result.isError) throw new Error(JSON.stringify(result.content));
   return result.structuredContent as { note?: string };
 });
@@ -182,7 +193,10 @@ const table = [
   '',
   `The ${BIG_NOTE_BYTES / 1e6} MB reads (${bigReads.times.length} answered, ${bigReads.failed.length} failed) took p50 ${ms(percentile(bigReads.times, 50))} ms, max ${ms(bigReads.times[bigReads.times.length - 1] ?? 0)} ms. The base view (a formula of \`file.name.repeat(8000).split("").length\` over ${BASE_NOTES} notes, as filter and column; ${heavyBases.times.length} answered, ${heavyBases.cut} stopped by the 3 s time budget with a note, ${heavyBases.failed.length} failed) took p50 ${ms(percentile(heavyBases.times, 50))} ms, max ${ms(heavyBases.times[heavyBases.times.length - 1] ?? 0)} ms.`,
   '',
-  `Goal: p99 under 200 ms under load. The searches (${searchTimes.length} answered during the run, ${stopped} of them stopped by the 3 s time budget with a note) took p50 ${ms(percentile(searchTimes, 50))} ms, max ${ms(searchTimes[searchTimes.length - 1] ?? 0)} ms; ${errors.length} calls failed (${[...new Set(errors)].join(', ') || 'none'}). The event loop's delay over the whole load: p99 ${ms(whole.percentile(99) / 1e6)} ms, max ${ms(whole.max / 1e6)} ms (server and clients share this process). Load average at the end: ${loadavg().map((n) => n.toFixed(1)).join(', ')} on ${availableParallelism()} processors (the machine is shared).`,
+  `Goal: p99 under 200 ms under load. The searches (${searchTimes.length} answered during the run, ${stopped} of them stopped by the 3 s time budget with a note) took p50 ${ms(percentile(searchTimes, 50))} ms, max ${ms(searchTimes[searchTimes.length - 1] ?? 0)} ms; ${errors.length} calls failed (${[...new Set(errors)].join(', ') || 'none'}). The event loop's delay over the whole load: p99 ${ms(whole.percentile(99) / 1e6)} ms, max ${ms(whole.max / 1e6)} ms (server and clients share this process). Load average at the end: ${loadavg()
+    .map((n) => n.toFixed(1))
+    .join(', ')} on ${availableParallelism()} processors (the machine is shared).`,
 ].join('\n');
 console.log(table);
-if (!process.env['BENCH_NO_WRITE']) writeResultsSection('Search under load', `${table}\n\n${machineMarkdown(describeMachine(join(import.meta.dirname, '..')))}`);
+if (!process.env['BENCH_NO_WRITE'])
+  writeResultsSection('Search under load', `${table}\n\n${machineMarkdown(describeMachine(join(import.meta.dirname, '..')))}`);

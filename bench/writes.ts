@@ -61,7 +61,8 @@ async function measure(task: (i: number) => Promise<unknown>): Promise<[number, 
 }
 
 const rows: string[] = [];
-const row = (name: string, [p50, p90]: [number, number], goal: string) => rows.push(`| ${name} | ${p50.toFixed(1)} | ${p90.toFixed(1)} | ${goal} |`);
+const row = (name: string, [p50, p90]: [number, number], goal: string) =>
+  rows.push(`| ${name} | ${p50.toFixed(1)} | ${p90.toFixed(1)} | ${goal} |`);
 
 // 1. Without an index in the process: the write flow alone (snapshot, prepare, commit). Run
 // first because every child process costs more once PGlite's heap is in the process (a fork
@@ -84,7 +85,11 @@ const toggle = async (i: number, ctx: ToolContext) => {
   const done = toggles.get(n) ?? false;
   toggles.set(n, !done);
   const [from, to] = done ? ['done', 'open'] : ['open', 'done'];
-  await call(editNote, { repo: 'gen', path: `linking/note-${n}.md`, old_text: `item ${n}: ${from}`, new_text: `item ${n}: ${to}`, summary: 'Bench edit' }, ctx);
+  await call(
+    editNote,
+    { repo: 'gen', path: `linking/note-${n}.md`, old_text: `item ${n}: ${from}`, new_text: `item ${n}: ${to}`, summary: 'Bench edit' },
+    ctx,
+  );
 };
 let at = 'topics/target.md';
 const moveTarget = async (ctx: ToolContext) => {
@@ -137,7 +142,11 @@ const installation = Installation.open({ name: 'bench', host, sql, log: silentLo
 await installation.start({ poll: false });
 const ctx = await installation.contextFor({ person, read: new Set(['gen']), write: new Set(['gen']) }, 'bench');
 row('edit_note, 500-note repository, commit + index update (PGlite in process)', await measure((i) => toggle(i, ctx)), '≤ 100 ms (p50)');
-row('move_note with 100 links, 500-note repository, commit + index update (PGlite in process)', await measure(() => moveTarget(ctx)), 'a few hundred ms');
+row(
+  'move_note with 100 links, 500-note repository, commit + index update (PGlite in process)',
+  await measure(() => moveTarget(ctx)),
+  'a few hundred ms',
+);
 // 20 edit_note calls at once, each on its own note (issue 4 tester: "20 simultaneous edits
 // took 15.4 s"): wall time until the last answer, over 3 rounds.
 const simultaneous = async (context: ToolContext): Promise<[number, number]> => {
@@ -149,16 +158,27 @@ const simultaneous = async (context: ToolContext): Promise<[number, number]> => 
   }
   return percentiles(rounds);
 };
-row('20 simultaneous edit_note calls (20 notes), 500-note repository, commit + index update, until the last answer', await simultaneous(ctx), '~2 s');
+row(
+  '20 simultaneous edit_note calls (20 notes), 500-note repository, commit + index update, until the last answer',
+  await simultaneous(ctx),
+  '~2 s',
+);
 
 // The index took each commit from its own files (applyCommittedFiles): a full sync must find
 // nothing left to do.
 const reconcile = await syncRepo(sql, host, 'gen');
-if (reconcile.changed !== 0 || reconcile.removed !== 0) throw new Error(`the sync after the tools' commits found ${reconcile.changed} changed, ${reconcile.removed} removed files`);
+if (reconcile.changed !== 0 || reconcile.removed !== 0)
+  throw new Error(`the sync after the tools' commits found ${reconcile.changed} changed, ${reconcile.removed} removed files`);
 await installation.close();
 await sql.close();
 await host.close();
 
-const table = [`Writes (${runs} runs each after one warm-up, wall time in ms)`, '', '| Case | p50 | p90 | Goal |', '|---|---:|---:|---|', ...rows].join('\n');
+const table = [
+  `Writes (${runs} runs each after one warm-up, wall time in ms)`,
+  '',
+  '| Case | p50 | p90 | Goal |',
+  '|---|---:|---:|---|',
+  ...rows,
+].join('\n');
 console.log(table);
 writeResultsSection('Writes', `${table}\n\n${machineMarkdown(describeMachine(join(import.meta.dirname, '..')))}`);

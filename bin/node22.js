@@ -18,7 +18,9 @@ export async function ensureNode22() {
   if (major >= REQUIRED_MAJOR) return;
   const node22 = fileURLToPath(new URL('../node_modules/node/bin/node', import.meta.url));
   if (!existsSync(node22)) {
-    console.error(`major-vault needs Node ${REQUIRED_MAJOR} or newer (this is ${process.version}); run \`npm install\` in the checkout, which installs it.`);
+    console.error(
+      `major-vault needs Node ${REQUIRED_MAJOR} or newer (this is ${process.version}); run \`npm install\` in the checkout, which installs it.`,
+    );
     process.exit(1);
   }
   const child = spawn(node22, [...process.execArgv, ...process.argv.slice(1)], { stdio: 'inherit' });

@@ -39,7 +39,8 @@ export function parseDateText(text: string): DateParts | null {
  * date without time (what was written was `2020-08-21`), otherwise as an instant.
  */
 export function dateFromJs(date: Date): DateParts {
-  const utcMidnight = date.getUTCHours() === 0 && date.getUTCMinutes() === 0 && date.getUTCSeconds() === 0 && date.getUTCMilliseconds() === 0;
+  const utcMidnight =
+    date.getUTCHours() === 0 && date.getUTCMinutes() === 0 && date.getUTCSeconds() === 0 && date.getUTCMilliseconds() === 0;
   if (utcMidnight) return { ms: new Date(date.getUTCFullYear(), date.getUTCMonth(), date.getUTCDate()).getTime(), time: false };
   return { ms: date.getTime(), time: true };
 }

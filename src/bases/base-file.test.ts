@@ -57,7 +57,11 @@ describe('parseBaseFile', () => {
       'My.base',
     );
     expect(base.problems).toEqual([]);
-    expect(base.filters).toMatchObject({ kind: 'or', line: 2, children: [{ kind: 'expression', source: 'file.hasTag("tag")', line: 3 }, { kind: 'and' }, { kind: 'not' }] });
+    expect(base.filters).toMatchObject({
+      kind: 'or',
+      line: 2,
+      children: [{ kind: 'expression', source: 'file.hasTag("tag")', line: 3 }, { kind: 'and' }, { kind: 'not' }],
+    });
     expect([...base.formulas]).toEqual([
       ['formatted_price', 'if(price, price.toFixed(2) + " dollars")'],
       ['ppu', '(price / age).toFixed(2)'],
@@ -83,7 +87,21 @@ describe('parseBaseFile', () => {
   });
 
   it('reports a filter YAML did not read as text, with its line, and keeps the rest', () => {
-    const base = parseBaseFile(['filters:', '  and:', '    - [a, b]', '    - 5', '    - file.hasTag("x")', 'formulas:', '  list: [1, 2]', '  tagged: !x y', 'views:', '  - name: One'].join('\n'), 'Odd.base');
+    const base = parseBaseFile(
+      [
+        'filters:',
+        '  and:',
+        '    - [a, b]',
+        '    - 5',
+        '    - file.hasTag("x")',
+        'formulas:',
+        '  list: [1, 2]',
+        '  tagged: !x y',
+        'views:',
+        '  - name: One',
+      ].join('\n'),
+      'Odd.base',
+    );
     expect(base.filters).toMatchObject({
       kind: 'and',
       children: [
@@ -135,7 +153,10 @@ describe('parseBaseFile', () => {
   });
 
   it('reads the early-access display: map as labels when properties gives none', () => {
-    const base = parseBaseFile('display:\n  file.name: Games\n  note.year: Year\nproperties:\n  note.year:\n    displayName: Released\n', 'G.base');
+    const base = parseBaseFile(
+      'display:\n  file.name: Games\n  note.year: Year\nproperties:\n  note.year:\n    displayName: Released\n',
+      'G.base',
+    );
     expect(base.displayNames.get('file.name')).toBe('Games');
     expect(base.displayNames.get('note.year')).toBe('Released');
   });

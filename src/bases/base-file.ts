@@ -103,11 +103,15 @@ export function parseBaseFile(text: string, path: string): BaseFile {
     const hint = valueStartsWithTagOrAnchor(source.split('\n')[line - 1] ?? '')
       ? ' A filter or formula that starts with "!", "[", "{", "&", "*" or a quote must be put in quotes, for example \'!file.name.contains("x")\'.'
       : '';
-    throw new VaultError('invalid_base', `The base ${JSON.stringify(path)} is not valid YAML: ${error.message.split('\n')[0]} at line ${line}, column ${col}.${hint} Fix the file, then call again.`, {
-      path,
-      line,
-      column: col,
-    });
+    throw new VaultError(
+      'invalid_base',
+      `The base ${JSON.stringify(path)} is not valid YAML: ${error.message.split('\n')[0]} at line ${line}, column ${col}.${hint} Fix the file, then call again.`,
+      {
+        path,
+        line,
+        column: col,
+      },
+    );
   }
   const root = document.contents;
   const problems: BaseFileProblem[] = [];
@@ -115,7 +119,11 @@ export function parseBaseFile(text: string, path: string): BaseFile {
     return { filters: null, formulas: new Map(), displayNames: new Map(), views: [defaultView()], problems };
   }
   if (!isMap(root)) {
-    throw new VaultError('invalid_base', `The base ${JSON.stringify(path)} must be a YAML mapping with keys such as "filters", "formulas", "properties" and "views". Fix the file, then call again.`, { path });
+    throw new VaultError(
+      'invalid_base',
+      `The base ${JSON.stringify(path)} must be a YAML mapping with keys such as "filters", "formulas", "properties" and "views". Fix the file, then call again.`,
+      { path },
+    );
   }
 
   const readFilter = (node: unknown, where: string): FilterNode | null => {
@@ -125,10 +133,18 @@ export function parseBaseFile(text: string, path: string): BaseFile {
     if (isScalar(yamlNode)) {
       if (yamlNode.value === null || yamlNode.value === '') return null;
       if (yamlNode.tag !== undefined && yamlNode.tag.startsWith('!') && !yamlNode.tag.startsWith('!!')) {
-        return { kind: 'invalid', message: `${where} at line ${line} starts with "!" but is not in quotes, so YAML read it as a tag; write it in quotes, for example '${yamlNode.tag}${yamlNode.value === null ? '' : ` ${String(yamlNode.value)}`}'`, line };
+        return {
+          kind: 'invalid',
+          message: `${where} at line ${line} starts with "!" but is not in quotes, so YAML read it as a tag; write it in quotes, for example '${yamlNode.tag}${yamlNode.value === null ? '' : ` ${String(yamlNode.value)}`}'`,
+          line,
+        };
       }
       if (typeof yamlNode.value !== 'string') {
-        return { kind: 'invalid', message: `${where} at line ${line} is ${JSON.stringify(yamlNode.value)}, not an expression; write the expression in quotes`, line };
+        return {
+          kind: 'invalid',
+          message: `${where} at line ${line} is ${JSON.stringify(yamlNode.value)}, not an expression; write the expression in quotes`,
+          line,
+        };
       }
       return expressionNode(yamlNode.value, line);
     }
@@ -153,7 +169,11 @@ export function parseBaseFile(text: string, path: string): BaseFile {
       return { kind, children, line };
     }
     if (isSeq(yamlNode)) {
-      return { kind: 'invalid', message: `${where} at line ${line} is a YAML list: an expression that starts with "[" must be in quotes, or use "and:"/"or:" for several conditions`, line };
+      return {
+        kind: 'invalid',
+        message: `${where} at line ${line} is a YAML list: an expression that starts with "[" must be in quotes, or use "and:"/"or:" for several conditions`,
+        line,
+      };
     }
     return { kind: 'invalid', message: `${where} at line ${line} is not an expression`, line };
   };
@@ -167,7 +187,10 @@ export function parseBaseFile(text: string, path: string): BaseFile {
       const value = pair.value as YamlNode | null;
       const line = lineOf(value ?? (pair.key as YamlNode));
       if (isScalar(value) && value.tag !== undefined && value.tag.startsWith('!') && !value.tag.startsWith('!!')) {
-        problems.push({ message: `formula "${name}" at line ${line} starts with "!" but is not in quotes, so YAML read it as a tag; write it in quotes`, line });
+        problems.push({
+          message: `formula "${name}" at line ${line} starts with "!" but is not in quotes, so YAML read it as a tag; write it in quotes`,
+          line,
+        });
         formulas.set(name, '');
         continue;
       }
@@ -176,7 +199,10 @@ export function parseBaseFile(text: string, path: string): BaseFile {
       } else if (value === null || (isScalar(value) && value.value === null)) {
         formulas.set(name, '');
       } else {
-        problems.push({ message: `formula "${name}" at line ${line} is a YAML ${isSeq(value) ? 'list' : 'mapping'}, not an expression; an expression that starts with "[" or "{" must be in quotes`, line });
+        problems.push({
+          message: `formula "${name}" at line ${line} is a YAML ${isSeq(value) ? 'list' : 'mapping'}, not an expression; an expression that starts with "[" or "{" must be in quotes`,
+          line,
+        });
         formulas.set(name, '');
       }
     }
@@ -239,7 +265,8 @@ export function parseBaseFile(text: string, path: string): BaseFile {
       if (isSeq(orderNode)) {
         order = [];
         for (const entry of orderNode.items) {
-          if (isScalar(entry) && entry.value !== null && typeof entry.value !== 'object') order.push(normalizePropertyId(String(entry.value)));
+          if (isScalar(entry) && entry.value !== null && typeof entry.value !== 'object')
+            order.push(normalizePropertyId(String(entry.value)));
         }
       }
       const sort: SortKey[] = [];
@@ -251,7 +278,8 @@ export function parseBaseFile(text: string, path: string): BaseFile {
         }
       }
       const groupNode = viewNode.get('groupBy', true) as YamlNode | undefined;
-      const groupBy = groupNode === undefined || groupNode === null ? null : readKey(groupNode, `groupBy of view "${name}"`, lineOf(groupNode));
+      const groupBy =
+        groupNode === undefined || groupNode === null ? null : readKey(groupNode, `groupBy of view "${name}"`, lineOf(groupNode));
       const rawLimit = viewNode.get('limit');
       const limitNumber = typeof rawLimit === 'number' ? rawLimit : typeof rawLimit === 'string' ? Number(rawLimit) : NaN;
       views.push({

@@ -2,16 +2,7 @@
 // fields and methods of each value kind. Arguments arrive unevaluated, so `if`, `filter`,
 // `map` and `reduce` evaluate only what they need.
 import { RE2JS } from 're2js';
-import {
-  addDuration,
-  dateField,
-  durationField,
-  formatDate,
-  parseDateText,
-  parseDuration,
-  relativeDate,
-  startOfDay,
-} from './base-dates.ts';
+import { addDuration, dateField, durationField, formatDate, parseDateText, parseDuration, relativeDate, startOfDay } from './base-dates.ts';
 import {
   type BaseValue,
   FALSE,
@@ -114,7 +105,10 @@ function compileRegex(context: FunctionContext, source: string, flags: string): 
     try {
       compiled = RE2JS.compile(source, re2Flags);
     } catch (error) {
-      fail(context, `the regular expression /${source}/ is not supported (${(error as Error).message}); lookarounds and backreferences are not available`);
+      fail(
+        context,
+        `the regular expression /${source}/ is not supported (${(error as Error).message}); lookarounds and backreferences are not available`,
+      );
     }
     if (regexCache.size > 500) regexCache.clear();
     regexCache.set(key, compiled);
@@ -155,7 +149,11 @@ export function callGlobal(name: string, args: readonly Thunk[], context: Functi
       if (value.kind === 'duration' || value.kind === 'null') return value;
       if (value.kind === 'number') return duration({ months: 0, ms: value.value });
       const parsed = parseDuration(textValue(value));
-      if (parsed === null) fail(context, `duration() cannot read ${JSON.stringify(textValue(value))}; write a number and a unit such as "7d", "1 month" or "2h"`);
+      if (parsed === null)
+        fail(
+          context,
+          `duration() cannot read ${JSON.stringify(textValue(value))}; write a number and a unit such as "7d", "1 month" or "2h"`,
+        );
       return duration(parsed);
     }
     case 'number': {
@@ -188,7 +186,8 @@ export function callGlobal(name: string, args: readonly Thunk[], context: Functi
       const display = args[1]?.();
       const displayText = display === undefined || display.kind === 'null' ? null : textValue(display);
       if (value.kind === 'null') return NULL;
-      if (value.kind === 'file') return { kind: 'link', target: linkTextOfPath(value.path), display: displayText, path: value.path, url: false };
+      if (value.kind === 'file')
+        return { kind: 'link', target: linkTextOfPath(value.path), display: displayText, path: value.path, url: false };
       if (value.kind === 'link') return displayText === null ? value : { ...value, display: displayText };
       return context.vault.linkValue(textValue(value), context.basePath, displayText);
     }
@@ -214,7 +213,9 @@ export function callGlobal(name: string, args: readonly Thunk[], context: Functi
       return num(Math.random());
     case 'escapeHTML': {
       const value = args[0]?.() ?? NULL;
-      return str(textValue(value).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;'));
+      return str(
+        textValue(value).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;'),
+      );
     }
     case 'html':
     case 'icon':
@@ -487,7 +488,12 @@ function numberMethod(value: number, name: string, args: readonly Thunk[], conte
   }
 }
 
-function dateMethod(value: Extract<BaseValue, { kind: 'date' }>, name: string, args: readonly Thunk[], context: FunctionContext): BaseValue {
+function dateMethod(
+  value: Extract<BaseValue, { kind: 'date' }>,
+  name: string,
+  args: readonly Thunk[],
+  context: FunctionContext,
+): BaseValue {
   switch (name) {
     case 'date':
       return date({ ms: startOfDay(value.ms), time: false });
@@ -504,8 +510,7 @@ function dateMethod(value: Extract<BaseValue, { kind: 'date' }>, name: string, a
 
 function listMethod(items: readonly BaseValue[], name: string, args: readonly Thunk[], context: FunctionContext): BaseValue {
   const includes = (wanted: BaseValue): boolean => items.some((item) => valuesEqual(item, wanted));
-  const numbers = (): number[] =>
-    items.map((item) => numericValue(item)).filter((n): n is number => n !== null && !Number.isNaN(n));
+  const numbers = (): number[] => items.map((item) => numericValue(item)).filter((n): n is number => n !== null && !Number.isNaN(n));
   switch (name) {
     case 'contains':
       return bool(includes(args[0]?.() ?? NULL));
@@ -546,7 +551,9 @@ function listMethod(items: readonly BaseValue[], name: string, args: readonly Th
       return list(items.slice(start, end));
     }
     case 'sort':
-      return list([...items].sort((a, b) => (a.kind === 'null' ? (b.kind === 'null' ? 0 : 1) : b.kind === 'null' ? -1 : compareForSort(a, b))));
+      return list(
+        [...items].sort((a, b) => (a.kind === 'null' ? (b.kind === 'null' ? 0 : 1) : b.kind === 'null' ? -1 : compareForSort(a, b))),
+      );
     case 'unique': {
       const kept: BaseValue[] = [];
       for (const item of items) if (!kept.some((other) => valuesEqual(other, item))) kept.push(item);
@@ -631,7 +638,13 @@ function fileMethod(file: FileValue, name: string, args: readonly Thunk[], conte
   switch (name) {
     case 'asLink': {
       const display = args[0]?.();
-      return { kind: 'link', target: linkTextOfPath(file.path), display: display === undefined || display.kind === 'null' ? null : textValue(display), path: file.path, url: false };
+      return {
+        kind: 'link',
+        target: linkTextOfPath(file.path),
+        display: display === undefined || display.kind === 'null' ? null : textValue(display),
+        path: file.path,
+        url: false,
+      };
     }
     case 'hasLink': {
       const wanted = args[0]?.() ?? NULL;
@@ -665,7 +678,12 @@ function fileMethod(file: FileValue, name: string, args: readonly Thunk[], conte
 // ---------------------------------------------------------------- operators
 
 /** Adds durations to dates: `date ± duration`, a duration string or milliseconds. */
-export function dateArithmetic(left: Extract<BaseValue, { kind: 'date' }>, right: BaseValue, sign: 1 | -1, context: FunctionContext): BaseValue | null {
+export function dateArithmetic(
+  left: Extract<BaseValue, { kind: 'date' }>,
+  right: BaseValue,
+  sign: 1 | -1,
+  context: FunctionContext,
+): BaseValue | null {
   if (right.kind === 'duration') return date(addDuration(left, right, sign));
   if (right.kind === 'string') {
     const parsed = parseDuration(right.value);

@@ -5,7 +5,7 @@ const base = [
   'filters:',
   '  and:',
   '    - file.inFolder("People")',
-  "    - 'file.hasLink(\"Alice\") || note.who == \"[[Alice|A]]\"'",
+  '    - \'file.hasLink("Alice") || note.who == "[[Alice|A]]"\'',
   '    - "file.hasLink(\\"Alice\\")"',
   'formulas:',
   '  boss: link("Alice")',
@@ -34,22 +34,38 @@ describe('the references of a .base file', () => {
   });
 
   it('rewrites exactly those spans, and leaves every other byte', () => {
-    const out = rewriteBaseReferences(base, (ref) => (ref.kind === 'folder' ? ref.value.replace('People', 'Team') : ref.value.replace('Alice', "Al'i\"ce")));
+    const out = rewriteBaseReferences(base, (ref) =>
+      ref.kind === 'folder' ? ref.value.replace('People', 'Team') : ref.value.replace('Alice', 'Al\'i"ce'),
+    );
     expect(out?.rewritten).toBe(7);
     expect(out?.text).toBe(
       base
         .replace('inFolder("People")', 'inFolder("Team")')
-        .replace('file.hasLink("Alice") || note.who == "[[Alice|A]]"\'', 'file.hasLink("Al\'\'i\\"ce") || note.who == "[[Al\'\'i\\"ce|A]]"\'')
+        .replace(
+          'file.hasLink("Alice") || note.who == "[[Alice|A]]"\'',
+          'file.hasLink("Al\'\'i\\"ce") || note.who == "[[Al\'\'i\\"ce|A]]"\'',
+        )
         .replace('"file.hasLink(\\"Alice\\")"', '"file.hasLink(\\"Al\'i\\\\\\"ce\\")"')
         .replace('boss: link("Alice")', 'boss: link("Al\'i\\"ce")')
         .replace("hasLink('Alice')", "hasLink('Al\\'i\"ce')")
         .replace('inFolder("People/Old/")', 'inFolder("Team/Old/")'),
     );
-    expect(findBaseReferences(out!.text).map((ref) => ref.value)).toEqual(['Team', 'Al\'i"ce', '[[Al\'i"ce|A]]', 'Al\'i"ce', 'Al\'i"ce', 'Al\'i"ce', 'Team/Old/']);
+    expect(findBaseReferences(out!.text).map((ref) => ref.value)).toEqual([
+      'Team',
+      'Al\'i"ce',
+      '[[Al\'i"ce|A]]',
+      'Al\'i"ce',
+      'Al\'i"ce',
+      'Al\'i"ce',
+      'Team/Old/',
+    ]);
   });
 
   it('changes nothing when a new value cannot be written back as intended', () => {
     expect(rewriteBaseReferences('filters: file.hasLink("A")\n', () => 'B: #x')).toBeNull();
-    expect(rewriteBaseReferences('filters: file.hasLink("A")\n', () => null)).toEqual({ text: 'filters: file.hasLink("A")\n', rewritten: 0 });
+    expect(rewriteBaseReferences('filters: file.hasLink("A")\n', () => null)).toEqual({
+      text: 'filters: file.hasLink("A")\n',
+      rewritten: 0,
+    });
   });
 });

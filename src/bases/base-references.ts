@@ -53,7 +53,10 @@ export function findBaseReferences(text: string): BaseReference[] {
  * change could not be written so that the file reads back as intended (the literal was folded
  * across lines, or the new value does not fit a plain scalar): nothing is then changed.
  */
-export function rewriteBaseReferences(text: string, replace: (ref: BaseReference) => string | null): { text: string; rewritten: number } | null {
+export function rewriteBaseReferences(
+  text: string,
+  replace: (ref: BaseReference) => string | null,
+): { text: string; rewritten: number } | null {
   const edits: Array<{ start: number; end: number; raw: string }> = [];
   const expected: string[] = [];
   for (const scalar of scalarsOf(text)) {
@@ -67,7 +70,8 @@ export function rewriteBaseReferences(text: string, replace: (ref: BaseReference
       changes.push({ start: literal.start, end: literal.end, raw: written });
       edits.push({ start: ref.start, end: ref.end, raw: encodeFor(scalar.scalar.type, written) });
     });
-    for (const change of changes.sort((a, b) => b.start - a.start)) source = source.slice(0, change.start) + change.raw + source.slice(change.end);
+    for (const change of changes.sort((a, b) => b.start - a.start))
+      source = source.slice(0, change.start) + change.raw + source.slice(change.end);
     expected.push(source);
   }
   if (edits.length === 0) return { text, rewritten: 0 };
@@ -140,12 +144,19 @@ function scalarsOf(text: string): ScalarRefs[] {
     const refs = literals.map((literal): BaseReference => {
       const written = source.slice(literal.start, literal.end);
       let occurrence = 0;
-      for (let at = source.indexOf(written); at !== -1 && at < literal.start; at = source.indexOf(written, at + written.length)) occurrence++;
+      for (let at = source.indexOf(written); at !== -1 && at < literal.start; at = source.indexOf(written, at + written.length))
+        occurrence++;
       const encoded = encodeFor(scalar.type, written);
       let at = raw.indexOf(encoded);
       for (let i = 0; i < occurrence && at !== -1; i++) at = raw.indexOf(encoded, at + encoded.length);
       const start = at === -1 ? -1 : from + at;
-      return { kind: literal.kind, value: literal.value, line: lineOf(start === -1 ? from : start), start, end: start === -1 ? -1 : start + encoded.length };
+      return {
+        kind: literal.kind,
+        value: literal.value,
+        line: lineOf(start === -1 ? from : start),
+        start,
+        end: start === -1 ? -1 : start + encoded.length,
+      };
     });
     found.push({ scalar, source, literals, refs });
   }

@@ -247,7 +247,15 @@ export function compareValues(a: BaseValue, b: BaseValue): number | null {
   }
   if (a.kind === 'boolean' && b.kind === 'boolean') return Number(a.value) - Number(b.value);
   const textual = (value: BaseValue): string | null =>
-    value.kind === 'string' ? value.value : value.kind === 'link' ? (value.display ?? value.target) : value.kind === 'tag' ? value.name : value.kind === 'file' ? linkTextOfPath(value.path) : null;
+    value.kind === 'string'
+      ? value.value
+      : value.kind === 'link'
+        ? (value.display ?? value.target)
+        : value.kind === 'tag'
+          ? value.name
+          : value.kind === 'file'
+            ? linkTextOfPath(value.path)
+            : null;
   const at = textual(a);
   const bt = textual(b);
   if (at !== null && bt !== null) return collator.compare(at, bt);

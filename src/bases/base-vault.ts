@@ -96,7 +96,13 @@ export class BaseVault {
     const wiki = /^!?\[\[([^\]]*)\]\]$/.exec(trimmed);
     if (wiki !== null) {
       const parsed = parseWikiText(wiki[1]!);
-      return { kind: 'link', target: parsed.target, display: display ?? parsed.display, path: this.resolve(parsed.target, fromPath), url: false };
+      return {
+        kind: 'link',
+        target: parsed.target,
+        display: display ?? parsed.display,
+        path: this.resolve(parsed.target, fromPath),
+        url: false,
+      };
     }
     if (URL_SCHEME.test(trimmed)) return { kind: 'link', target: trimmed, display, path: null, url: true };
     const hash = trimmed.indexOf('#');
@@ -187,7 +193,10 @@ export class BaseVault {
     }
     if (Array.isArray(value)) return list(value.map((item) => this.fromYaml(item, fromPath, type)));
     if (typeof value === 'object') {
-      return { kind: 'object', entries: new Map(Object.entries(value as Record<string, unknown>).map(([key, item]) => [key, this.fromYaml(item, fromPath, null)])) };
+      return {
+        kind: 'object',
+        entries: new Map(Object.entries(value as Record<string, unknown>).map(([key, item]) => [key, this.fromYaml(item, fromPath, null)])),
+      };
     }
     return str(String(value));
   }

@@ -38,8 +38,21 @@ const files = {
 };
 
 function evaluator(formulas: Record<string, string> = {}, contextPath = 'Books/Dune.md'): BaseEvaluator {
-  const input = baseNotesFromFiles(Object.entries(files).map(([path, content]) => ({ path, content, ctime: new Date('2024-01-02T03:04:05Z'), mtime: new Date('2025-02-03T04:05:06Z') })));
-  return new BaseEvaluator({ vault: new BaseVault(input), basePath: 'Bases/Books.base', contextPath, formulas: new Map(Object.entries(formulas)), now: NOW });
+  const input = baseNotesFromFiles(
+    Object.entries(files).map(([path, content]) => ({
+      path,
+      content,
+      ctime: new Date('2024-01-02T03:04:05Z'),
+      mtime: new Date('2025-02-03T04:05:06Z'),
+    })),
+  );
+  return new BaseEvaluator({
+    vault: new BaseVault(input),
+    basePath: 'Bases/Books.base',
+    contextPath,
+    formulas: new Map(Object.entries(formulas)),
+    now: NOW,
+  });
 }
 
 const shared = evaluator();
@@ -338,7 +351,9 @@ describe('methods of each kind', () => {
     expect(text('[2,9,4].max() - [2,9,4].min()')).toBe('7');
     expect(text('[started, finished].latest()')).toBe('2025-03-01 18:30:00');
     expect(text('[].isEmpty()')).toBe('true');
-    expect(text('list(this.file.links).filter(list(file.links).containsAny(value)).unique()')).toBe('[[Frank Herbert]], [[Books]], [[Nowhere]]');
+    expect(text('list(this.file.links).filter(list(file.links).containsAny(value)).unique()')).toBe(
+      '[[Frank Herbert]], [[Books]], [[Nowhere]]',
+    );
   });
 
   it('has the link, object and file functions, and reads a link as text for string functions', () => {
@@ -354,7 +369,12 @@ describe('methods of each kind', () => {
 
 describe('formulas', () => {
   it('are lazy and memoised, and may refer to formulas defined later', () => {
-    const withFormulas = evaluator({ overlap: 'formula.related.length', related: 'file.links.unique()', ppu: '(price / age).toFixed(2)', bad: 'nosuch()' });
+    const withFormulas = evaluator({
+      overlap: 'formula.related.length',
+      related: 'file.links.unique()',
+      ppu: '(price / age).toFixed(2)',
+      bad: 'nosuch()',
+    });
     expect(text('formula.overlap', 'Books/Dune.md', withFormulas)).toBe('3');
     expect(text('formula["ppu"]', 'Books/Dune.md', withFormulas)).toBe('3.00');
     expect(text('formula.ppu', 'Books.md', withFormulas)).toBe('');
@@ -364,8 +384,12 @@ describe('formulas', () => {
     const cyclic = evaluator({ a: 'formula.b + 1', b: 'formula.a', broken: 'year +', fails: 'nosuch()' });
     expect(failure('formula.a', cyclic).message).toBe('formula "a" refers to itself (a circular reference)');
     expect(failure('formula.zzz', cyclic).message).toContain('there is no formula "zzz"; the formulas are "a", "b", "broken", "fails"');
-    expect(failure('formula.broken', cyclic).message).toBe('formula "broken" does not parse: the expression ends too early at character 7 of "year +"');
-    expect(failure('formula.fails + 1', cyclic).message).toBe('formula "fails" failed: there is no function "nosuch" at character 1 of "nosuch()"');
+    expect(failure('formula.broken', cyclic).message).toBe(
+      'formula "broken" does not parse: the expression ends too early at character 7 of "year +"',
+    );
+    expect(failure('formula.fails + 1', cyclic).message).toBe(
+      'formula "fails" failed: there is no function "nosuch" at character 1 of "nosuch()"',
+    );
   });
 
   it('reports a failure at its place in the expression', () => {

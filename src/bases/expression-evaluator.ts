@@ -1,7 +1,20 @@
 // Evaluates parsed Bases expressions against one row: names, operators, calls, and formulas
 // that are lazy, memoised per row, may refer to formulas defined later, and never loop.
 import { BaseEvalError, callGlobal, callMethod, dateArithmetic, fieldOf, type FunctionContext, type Thunk } from './base-functions.ts';
-import { type BaseValue, NULL, bool, compareValues, duration, isTruthy, list, num, numericValue, str, textValue, valuesEqual } from './base-value.ts';
+import {
+  type BaseValue,
+  NULL,
+  bool,
+  compareValues,
+  duration,
+  isTruthy,
+  list,
+  num,
+  numericValue,
+  str,
+  textValue,
+  valuesEqual,
+} from './base-value.ts';
 import type { BaseVault } from './base-vault.ts';
 import { type Expression, ExpressionSyntaxError, parseExpression } from './expression-parser.ts';
 
@@ -81,7 +94,10 @@ export class BaseEvaluator {
     const compiled = this.formulas.get(name);
     if (compiled === undefined) {
       const known = [...this.formulas.keys()];
-      throw new BaseEvalError(`there is no formula "${name}"${known.length > 0 ? `; the formulas are ${known.map((k) => `"${k}"`).join(', ')}` : ''}`, position);
+      throw new BaseEvalError(
+        `there is no formula "${name}"${known.length > 0 ? `; the formulas are ${known.map((k) => `"${k}"`).join(', ')}` : ''}`,
+        position,
+      );
     }
     let states = this.formulaStates.get(rowPath);
     if (states === undefined) this.formulaStates.set(rowPath, (states = new Map()));
@@ -92,7 +108,11 @@ export class BaseEvaluator {
       throw new BaseEvalError(state.error.message, position, state.error.formula);
     }
     if (compiled.expression === null) {
-      const error = new BaseEvalError(`formula "${name}" does not parse: ${compiled.error!.message} at character ${compiled.error!.position + 1} of ${JSON.stringify(compiled.source)}`, position, name);
+      const error = new BaseEvalError(
+        `formula "${name}" does not parse: ${compiled.error!.message} at character ${compiled.error!.position + 1} of ${JSON.stringify(compiled.source)}`,
+        position,
+        name,
+      );
       states.set(name, { error });
       throw error;
     }
@@ -104,9 +124,14 @@ export class BaseEvaluator {
     } catch (thrown) {
       const error = tooLargeAsEvalError(thrown, position);
       if (!(error instanceof BaseEvalError)) throw error;
-      const wrapped = error.formula !== null
-        ? new BaseEvalError(error.message, position, error.formula)
-        : new BaseEvalError(`formula "${name}" failed: ${error.message} at character ${error.position + 1} of ${JSON.stringify(compiled.source)}`, position, name);
+      const wrapped =
+        error.formula !== null
+          ? new BaseEvalError(error.message, position, error.formula)
+          : new BaseEvalError(
+              `formula "${name}" failed: ${error.message} at character ${error.position + 1} of ${JSON.stringify(compiled.source)}`,
+              position,
+              name,
+            );
       states.set(name, { error: wrapped });
       throw wrapped;
     }
@@ -151,9 +176,8 @@ export class BaseEvaluator {
       }
       case 'call': {
         const args: Thunk[] = node.args.map(
-          (arg) =>
-            (extra?: Readonly<Record<string, BaseValue>>) =>
-              this.evaluateNode(arg, row, extra === undefined ? locals : { ...locals, ...extra }),
+          (arg) => (extra?: Readonly<Record<string, BaseValue>>) =>
+            this.evaluateNode(arg, row, extra === undefined ? locals : { ...locals, ...extra }),
         );
         if (node.callee.type === 'identifier') return callGlobal(node.callee.name, args, this.context(node.callee.start));
         if (node.callee.type === 'member') {
@@ -211,12 +235,14 @@ export class BaseEvaluator {
       case 'null':
         return NULL;
       case 'list': {
-        if (index.kind !== 'number' || !Number.isInteger(index.value)) throw new BaseEvalError(`a list is indexed by a whole number, not ${kindPhrase(index)}`, position);
+        if (index.kind !== 'number' || !Number.isInteger(index.value))
+          throw new BaseEvalError(`a list is indexed by a whole number, not ${kindPhrase(index)}`, position);
         const i = index.value < 0 ? target.items.length + index.value : index.value;
         return target.items[i] ?? NULL;
       }
       case 'string': {
-        if (index.kind !== 'number' || !Number.isInteger(index.value)) throw new BaseEvalError(`text is indexed by a whole number, not ${kindPhrase(index)}`, position);
+        if (index.kind !== 'number' || !Number.isInteger(index.value))
+          throw new BaseEvalError(`text is indexed by a whole number, not ${kindPhrase(index)}`, position);
         const chars = [...target.value];
         const i = index.value < 0 ? chars.length + index.value : index.value;
         return chars[i] === undefined ? NULL : str(chars[i]);
@@ -226,10 +252,16 @@ export class BaseEvaluator {
     }
   }
 
-  private binary(node: Extract<Expression, { type: 'binary' }>, row: string, locals: Readonly<Record<string, BaseValue>> | null): BaseValue {
+  private binary(
+    node: Extract<Expression, { type: 'binary' }>,
+    row: string,
+    locals: Readonly<Record<string, BaseValue>> | null,
+  ): BaseValue {
     const { operator } = node;
-    if (operator === '&&') return bool(isTruthy(this.evaluateNode(node.left, row, locals)) && isTruthy(this.evaluateNode(node.right, row, locals)));
-    if (operator === '||') return bool(isTruthy(this.evaluateNode(node.left, row, locals)) || isTruthy(this.evaluateNode(node.right, row, locals)));
+    if (operator === '&&')
+      return bool(isTruthy(this.evaluateNode(node.left, row, locals)) && isTruthy(this.evaluateNode(node.right, row, locals)));
+    if (operator === '||')
+      return bool(isTruthy(this.evaluateNode(node.left, row, locals)) || isTruthy(this.evaluateNode(node.right, row, locals)));
     const left = this.evaluateNode(node.left, row, locals);
     const right = this.evaluateNode(node.right, row, locals);
     switch (operator) {

@@ -40,7 +40,31 @@ type Token =
   | { kind: 'punct'; value: string; start: number; end: number }
   | { kind: 'end'; start: number; end: number };
 
-const PUNCTUATORS = ['==', '!=', '<=', '>=', '&&', '||', '(', ')', '[', ']', '{', '}', '.', ',', ':', '!', '<', '>', '+', '-', '*', '/', '%'];
+const PUNCTUATORS = [
+  '==',
+  '!=',
+  '<=',
+  '>=',
+  '&&',
+  '||',
+  '(',
+  ')',
+  '[',
+  ']',
+  '{',
+  '}',
+  '.',
+  ',',
+  ':',
+  '!',
+  '<',
+  '>',
+  '+',
+  '-',
+  '*',
+  '/',
+  '%',
+];
 const IDENTIFIER_START = /[\p{L}_$]/u;
 const IDENTIFIER_PART = /[\p{L}\p{N}\p{M}_$]/u;
 const ESCAPES: Record<string, string> = { n: '\n', t: '\t', r: '\r', b: '\b', f: '\f', v: '\v', '0': '\0' };
@@ -151,7 +175,8 @@ function tokenize(source: string): Token[] {
     }
     const punct = PUNCTUATORS.find((p) => source.startsWith(p, i));
     if (punct === undefined || source.startsWith('===', i) || source.startsWith('!==', i)) {
-      const shown = source.startsWith('===', i) || source.startsWith('!==', i) ? source.slice(i, i + 3) : String.fromCodePoint(source.codePointAt(i)!);
+      const shown =
+        source.startsWith('===', i) || source.startsWith('!==', i) ? source.slice(i, i + 3) : String.fromCodePoint(source.codePointAt(i)!);
       const hint = shown === '===' ? ' (use ==)' : shown === '!==' ? ' (use !=)' : shown === '=' ? ' (use == to compare)' : '';
       throw new ExpressionSyntaxError(`unexpected "${shown}"${hint}`, i);
     }
@@ -162,7 +187,14 @@ function tokenize(source: string): Token[] {
   return tokens;
 }
 
-const BINARY_LEVELS: ReadonlyArray<readonly BinaryOperator[]> = [['||'], ['&&'], ['==', '!='], ['<', '<=', '>', '>='], ['+', '-'], ['*', '/', '%']];
+const BINARY_LEVELS: ReadonlyArray<readonly BinaryOperator[]> = [
+  ['||'],
+  ['&&'],
+  ['==', '!='],
+  ['<', '<=', '>', '>='],
+  ['+', '-'],
+  ['*', '/', '%'],
+];
 
 /**
  * Parses one Bases expression (a filter statement or a formula) into its syntax tree.
@@ -184,7 +216,8 @@ export function parseExpression(source: string): Expression {
     token.kind === 'end' ? 'the end of the expression' : `"${source.slice(token.start, token.end)}"`;
   const expect = (value: string, what: string): Token => {
     const token = peek();
-    if (token.kind !== 'punct' || token.value !== value) throw new ExpressionSyntaxError(`expected "${value}" ${what}, found ${describe(token)}`, token.start);
+    if (token.kind !== 'punct' || token.value !== value)
+      throw new ExpressionSyntaxError(`expected "${value}" ${what}, found ${describe(token)}`, token.start);
     return next();
   };
 
@@ -230,7 +263,8 @@ export function parseExpression(source: string): Expression {
       if (isPunct('.')) {
         next();
         const name = next();
-        if (name.kind !== 'identifier') throw new ExpressionSyntaxError(`expected a property or function name after ".", found ${describe(name)}`, name.start);
+        if (name.kind !== 'identifier')
+          throw new ExpressionSyntaxError(`expected a property or function name after ".", found ${describe(name)}`, name.start);
         expression = { type: 'member', object: expression, property: name.value, start: expression.start, end: name.end };
       } else if (isPunct('[')) {
         next();
@@ -260,7 +294,8 @@ export function parseExpression(source: string): Expression {
       case 'regex':
         return { type: 'regex', source: token.source, flags: token.flags, start: token.start, end: token.end };
       case 'identifier':
-        if (token.value === 'true' || token.value === 'false') return { type: 'boolean', value: token.value === 'true', start: token.start, end: token.end };
+        if (token.value === 'true' || token.value === 'false')
+          return { type: 'boolean', value: token.value === 'true', start: token.start, end: token.end };
         if (token.value === 'null') return { type: 'null', start: token.start, end: token.end };
         if (token.value === 'this') return { type: 'this', start: token.start, end: token.end };
         return { type: 'identifier', name: token.value, start: token.start, end: token.end };
@@ -284,7 +319,8 @@ export function parseExpression(source: string): Expression {
             expect(':', 'after the key');
             entries.push([String(key.value), parseBinary(0)]);
             if (isPunct(',')) next();
-            else if (!isPunct('}')) throw new ExpressionSyntaxError(`expected "," or "}" in the object, found ${describe(peek())}`, peek().start);
+            else if (!isPunct('}'))
+              throw new ExpressionSyntaxError(`expected "," or "}" in the object, found ${describe(peek())}`, peek().start);
           }
           const close = next();
           return { type: 'object', entries, start: token.start, end: close.end };

@@ -62,7 +62,9 @@ describe.skipIf(!available)('kepano-obsidian bases', () => {
     // Opened directly, `this` is Books.base: no book lists it as author.
     expect(render('Books', 'Author').total).toBe(0);
     // Embedded in Kevin Kelly's note (`![[Books.base#Author]]`), `this` is that note.
-    expect(table(render('Books', 'Author', 'References/Kevin Kelly.md'))).toEqual([['References/Out of Control.md', 'Out of Control', '1992', '[[Futurism]], [[Nonfiction]]']]);
+    expect(table(render('Books', 'Author', 'References/Kevin Kelly.md'))).toEqual([
+      ['References/Out of Control.md', 'Out of Control', '1992', '[[Futurism]], [[Nonfiction]]'],
+    ]);
   });
 
   it('Related: formulas that use formulas defined later, with this as the note that embeds it', () => {

@@ -50,7 +50,8 @@ export interface RenderBaseTask {
 }
 
 /** A render's page, or the refusal it threw (a VaultError, as code, message and details). */
-export type RenderBaseResult = { page: BaseViewPage } | { refused: { code: VaultErrorCode; message: string; details?: Record<string, unknown> } };
+export type RenderBaseResult =
+  { page: BaseViewPage } | { refused: { code: VaultErrorCode; message: string; details?: Record<string, unknown> } };
 
 interface DecodedRows {
   files: BaseNote[];
@@ -97,7 +98,8 @@ export async function renderBaseTask(task: RenderBaseTask): Promise<RenderBaseRe
     );
     return { page };
   } catch (error) {
-    if (isVaultError(error)) return { refused: { code: error.code, message: error.message, ...(error.details ? { details: error.details } : {}) } };
+    if (isVaultError(error))
+      return { refused: { code: error.code, message: error.message, ...(error.details ? { details: error.details } : {}) } };
     throw error;
   }
 }

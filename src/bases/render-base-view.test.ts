@@ -54,7 +54,17 @@ describe('renderBaseView', () => {
 
   it('sorts by several keys, type-aware and stable, with empty values last in both directions', () => {
     const base = (direction: string) =>
-      ['filters: file.hasTag("project")', 'views:', '  - name: T', '    order: [file.name, priority, due]', '    sort:', `      - property: priority`, `        direction: ${direction}`, '      - property: due', '        direction: ASC'].join('\n');
+      [
+        'filters: file.hasTag("project")',
+        'views:',
+        '  - name: T',
+        '    order: [file.name, priority, due]',
+        '    sort:',
+        `      - property: priority`,
+        `        direction: ${direction}`,
+        '      - property: due',
+        '        direction: ASC',
+      ].join('\n');
     expect(render(base('ASC')).rows.map((row) => row.cells)).toEqual([
       ['Borealis', '1', '2025-01-15'],
       ['Apollo', '2', '2025-03-01'],
@@ -110,14 +120,29 @@ describe('renderBaseView', () => {
       { property: 'file.tags', label: 'tags' },
       { property: 'note.missing', label: 'missing' },
     ]);
-    expect(page.rows).toEqual([{ path: 'Projects/Borealis.md', cells: ['Borealis', '[[Bob]]', 'late', '26', 'project, project/archived', 'md', '#project, #project/archived', ''] }]);
+    expect(page.rows).toEqual([
+      {
+        path: 'Projects/Borealis.md',
+        cells: ['Borealis', '[[Bob]]', 'late', '26', 'project, project/archived', 'md', '#project, #project/archived', ''],
+      },
+    ]);
     expect(page.problems).toEqual([]);
   });
 
   it('pages with limit and offset, and says when more follow', () => {
     const base = 'filters: file.hasTag("project")\n';
-    expect(render(base, { limit: 2 })).toMatchObject({ total: 5, offset: 0, hasMore: true, rows: [{ path: 'Projects/Apollo.md' }, { path: 'Projects/Borealis.md' }] });
-    expect(render(base, { limit: 2, offset: 4 })).toMatchObject({ total: 5, offset: 4, hasMore: false, rows: [{ path: 'Projects/Echo.md' }] });
+    expect(render(base, { limit: 2 })).toMatchObject({
+      total: 5,
+      offset: 0,
+      hasMore: true,
+      rows: [{ path: 'Projects/Apollo.md' }, { path: 'Projects/Borealis.md' }],
+    });
+    expect(render(base, { limit: 2, offset: 4 })).toMatchObject({
+      total: 5,
+      offset: 4,
+      hasMore: false,
+      rows: [{ path: 'Projects/Echo.md' }],
+    });
     expect(render(base, { offset: 9 })).toMatchObject({ total: 5, rows: [], hasMore: false });
     expect(render(base).columns).toEqual([{ property: 'file.name', label: 'name' }]);
   });
@@ -161,7 +186,14 @@ describe('renderBaseView', () => {
   });
 
   it('leaves a cell empty, with a reason, when a formula asks for a string too long to make', () => {
-    const base = ['formulas:', '  huge: file.name.repeat(10000).repeat(10000).length', 'views:', '  - type: table', '    name: Table', '    order: [file.name, formula.huge]'].join('\n');
+    const base = [
+      'formulas:',
+      '  huge: file.name.repeat(10000).repeat(10000).length',
+      'views:',
+      '  - type: table',
+      '    name: Table',
+      '    order: [file.name, formula.huge]',
+    ].join('\n');
     const page = render(base);
     expect(page.total).toBe(vault.notes.length);
     expect(page.rows.every((row) => row.cells[1] === '')).toBe(true);
@@ -174,7 +206,9 @@ describe('renderBaseView', () => {
     expect(page.problems).toEqual([]);
     const failing = render('filters: role.nope()\n');
     expect(failing.total).toBe(0);
-    expect(failing.problems).toEqual(['view "Table", global filter (line 1) "role.nope()": text has no function "nope" at character 6; such rows were left out (2 rows)']);
+    expect(failing.problems).toEqual([
+      'view "Table", global filter (line 1) "role.nope()": text has no function "nope" at character 6; such rows were left out (2 rows)',
+    ]);
   });
 
   it('takes this from the context file, by default the .base file itself', () => {

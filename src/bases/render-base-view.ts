@@ -176,7 +176,13 @@ function* renderSteps(input: RenderBaseViewInput): Generator<void, BaseViewPage,
   const view = selectView(base, input.view, input.basePath);
   const contextNote = input.context ?? input.vault.notes.find((note) => note.path === input.basePath) ?? bareFile(input.basePath);
   const vault = new BaseVault(input.vault, [contextNote]);
-  const evaluator = new BaseEvaluator({ vault, basePath: input.basePath, contextPath: contextNote.path, formulas: base.formulas, now: input.now ?? Date.now() });
+  const evaluator = new BaseEvaluator({
+    vault,
+    basePath: input.basePath,
+    contextPath: contextNote.path,
+    formulas: base.formulas,
+    now: input.now ?? Date.now(),
+  });
   const problems = new ProblemLog();
   for (const problem of base.problems) problems.once(problem.message);
   const where = (node: FilterNode, scope: string): string => `${scope}${node.line > 0 ? ` (line ${node.line})` : ''}`;
@@ -188,14 +194,18 @@ function* renderSteps(input: RenderBaseViewInput): Generator<void, BaseViewPage,
         return null;
       case 'expression': {
         if (node.expression === null) {
-          problems.once(`${where(node, scope)} ${JSON.stringify(node.source)} does not parse: ${node.syntaxError!.message} at character ${node.syntaxError!.position + 1}; it was left out`);
+          problems.once(
+            `${where(node, scope)} ${JSON.stringify(node.source)} does not parse: ${node.syntaxError!.message} at character ${node.syntaxError!.position + 1}; it was left out`,
+          );
           return null;
         }
         try {
           return isTruthy(evaluator.evaluate(node.expression, row));
         } catch (error) {
           if (!(error instanceof BaseEvalError)) throw error;
-          problems.add(`${where(node, scope)} ${JSON.stringify(node.source)}: ${error.message} at character ${error.position + 1}; such rows were left out`);
+          problems.add(
+            `${where(node, scope)} ${JSON.stringify(node.source)}: ${error.message} at character ${error.position + 1}; such rows were left out`,
+          );
           return false;
         }
       }
@@ -237,7 +247,11 @@ function* renderSteps(input: RenderBaseViewInput): Generator<void, BaseViewPage,
   }
 
   /** The rows sorted by the keys; null when stopped at the budget first. */
-  function* sortRows(paths: string[], keys: ReadonlyArray<{ property: PropertyId; direction: 'ASC' | 'DESC' }>, scope: string): Generator<void, string[] | null, boolean> {
+  function* sortRows(
+    paths: string[],
+    keys: ReadonlyArray<{ property: PropertyId; direction: 'ASC' | 'DESC' }>,
+    scope: string,
+  ): Generator<void, string[] | null, boolean> {
     const keyed: Array<{ path: string; values: BaseValue[] }> = [];
     for (const path of paths) {
       if (keys.length > 0 && keyed.length > 0 && (yield)) {

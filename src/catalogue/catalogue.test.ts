@@ -7,7 +7,12 @@ import { buildCatalogue, catalogueFor, type CatalogueRepo } from './catalogue.ts
 import { serviceInstructions } from './instructions.ts';
 
 const contract = JSON.parse(readFileSync(new URL('../../test/fixtures/acme-tools-list.json', import.meta.url), 'utf8')) as {
-  tools: Array<Record<string, unknown> & { name: string; inputSchema: { properties: { repo: { anyOf: Array<{ const: string; description?: string }> } } } }>;
+  tools: Array<
+    Record<string, unknown> & {
+      name: string;
+      inputSchema: { properties: { repo: { anyOf: Array<{ const: string; description?: string }> } } };
+    }
+  >;
 };
 const registered = new Set(allTools.map((tool) => tool.name));
 
@@ -52,7 +57,12 @@ describe('buildCatalogue', () => {
 describe('catalogueFor', () => {
   test('gives the same catalogue for the same repositories, and a new one when a summary or instructions change', () => {
     const first = catalogueFor(allTools, acme);
-    expect(catalogueFor(allTools, acme.map((repo) => ({ ...repo })))).toBe(first);
+    expect(
+      catalogueFor(
+        allTools,
+        acme.map((repo) => ({ ...repo })),
+      ),
+    ).toBe(first);
     const summaryChanged = catalogueFor(allTools, [{ ...acme[0]!, summary: 'Changed.' }, ...acme.slice(1)]);
     expect(summaryChanged).not.toBe(first);
     const instructionsChanged = catalogueFor(allTools, [{ ...acme[0]!, instructions: 'New.' }, ...acme.slice(1)]);

@@ -22,7 +22,8 @@ interface InstallationOptions {
 
 function port(value: string): number {
   const number = Number(value);
-  if (!Number.isInteger(number) || number < 0 || number > 65535) throw new InvalidArgumentError('a port is a whole number from 0 to 65535 (0 picks a free one).');
+  if (!Number.isInteger(number) || number < 0 || number > 65535)
+    throw new InvalidArgumentError('a port is a whole number from 0 to 65535 (0 picks a free one).');
   return number;
 }
 
@@ -31,15 +32,25 @@ function addInstallationOptions(command: Command, withUsers: boolean): Command {
     .requiredOption('--repos <dir>', 'the folder whose sub-folders are the Git repositories (each with a work tree, or bare)')
     .option('--name <name>', 'the installation name, the path of the MCP address (default: the folder name of --repos)')
     .option('--data <dir>', 'where the embedded index (PGlite) is kept (default: <repos>/.major-vault)')
-    .option('--database-url <url>', 'use this Postgres server for the index instead of PGlite, in a schema named after the installation (default: $DATABASE_URL)');
+    .option(
+      '--database-url <url>',
+      'use this Postgres server for the index instead of PGlite, in a schema named after the installation (default: $DATABASE_URL)',
+    );
   addLogLevelOption(command);
-  if (withUsers) command.option('--users <file>', 'a users file (JSONC): each person with a login, name, e-mail, token and the repositories they read and write; without one, you alone read and write everything');
+  if (withUsers)
+    command.option(
+      '--users <file>',
+      'a users file (JSONC): each person with a login, name, e-mail, token and the repositories they read and write; without one, you alone read and write everything',
+    );
   return command;
 }
 
 function addLogLevelOption(command: Command): Command {
   return command.addOption(
-    new Option('--log-level <level>', 'how much to log, as JSON lines on standard error (default: $MAJOR_VAULT_LOG_LEVEL, else info)').choices(logLevels),
+    new Option(
+      '--log-level <level>',
+      'how much to log, as JSON lines on standard error (default: $MAJOR_VAULT_LOG_LEVEL, else info)',
+    ).choices(logLevels),
   );
 }
 
@@ -85,7 +96,10 @@ addInstallationOptions(
   const progress = indexProgress(log);
   let server: LocalServer;
   try {
-    server = await serveLocal({ ...settingsOf(options), port: options.port, hostname: options.host }, { log, onProgress: progress.onProgress });
+    server = await serveLocal(
+      { ...settingsOf(options), port: options.port, hostname: options.host },
+      { log, onProgress: progress.onProgress },
+    );
   } finally {
     progress.stop();
   }
@@ -99,26 +113,36 @@ addInstallationOptions(
     .option('--as <login>', 'with --users: the person this connection acts as, by login (needed when the file lists several)'),
   true,
 ).action(async (options: InstallationOptions & { as?: string }) => {
-  await serveLocalStdio({ ...settingsOf(options), ...(options.as !== undefined ? { as: options.as } : {}) }, { log: processLogger(options.logLevel) });
+  await serveLocalStdio(
+    { ...settingsOf(options), ...(options.as !== undefined ? { as: options.as } : {}) },
+    { log: processLogger(options.logLevel) },
+  );
 });
 
-addInstallationOptions(program.command('index').description('Build or update the index of the repositories, then exit.'), false).action(async (options: InstallationOptions) => {
-  const log = processLogger(options.logLevel);
-  const progress = indexProgress(log);
-  try {
-    const local = await openLocalInstallation(settingsOf(options), { log, onProgress: progress.onProgress, poll: false, sharedIndexOnly: true });
-    progress.stop();
-    if (local.indexNote) log.warn(local.indexNote);
-    const done = `Indexed ${local.name}: ${local.installation.repoNames().join(', ') || 'no repositories'}`;
-    // A person at a terminal reads a sentence; a pipe (a server's child build, a script) gets a log line.
-    if (process.stdout.isTTY) console.log(done);
-    else log.info({ event: 'index_built', repos: local.installation.repoNames() }, done);
-    await local.close();
-  } catch (error) {
-    progress.stop();
-    throw error;
-  }
-});
+addInstallationOptions(program.command('index').description('Build or update the index of the repositories, then exit.'), false).action(
+  async (options: InstallationOptions) => {
+    const log = processLogger(options.logLevel);
+    const progress = indexProgress(log);
+    try {
+      const local = await openLocalInstallation(settingsOf(options), {
+        log,
+        onProgress: progress.onProgress,
+        poll: false,
+        sharedIndexOnly: true,
+      });
+      progress.stop();
+      if (local.indexNote) log.warn(local.indexNote);
+      const done = `Indexed ${local.name}: ${local.installation.repoNames().join(', ') || 'no repositories'}`;
+      // A person at a terminal reads a sentence; a pipe (a server's child build, a script) gets a log line.
+      if (process.stdout.isTTY) console.log(done);
+      else log.info({ event: 'index_built', repos: local.installation.repoNames() }, done);
+      await local.close();
+    } catch (error) {
+      progress.stop();
+      throw error;
+    }
+  },
+);
 
 addLogLevelOption(program.command('demo'))
   .description('Build the demo installation "acme" (two Git repositories, handbook and projects) if it is not there yet, and serve it.')
@@ -144,14 +168,17 @@ addLogLevelOption(program.command('demo'))
       progress.stop();
     }
     announce(server, log);
-    console.log(`Its repositories are in ${resolve(options.dir ?? defaultDemoDir(), 'acme')}; open the address in a browser to see how to connect.`);
+    console.log(
+      `Its repositories are in ${resolve(options.dir ?? defaultDemoDir(), 'acme')}; open the address in a browser to see how to connect.`,
+    );
   });
 
 try {
   await program.parseAsync(process.argv);
 } catch (error) {
   // Operator errors are sentences; anything else also gets its stack.
-  if (error instanceof Error && !(error.name === 'Error' && error.message.length < 500)) console.error(`major-vault: failed\n${error.stack ?? error.message}`);
+  if (error instanceof Error && !(error.name === 'Error' && error.message.length < 500))
+    console.error(`major-vault: failed\n${error.stack ?? error.message}`);
   else console.error(`major-vault: ${error instanceof Error ? error.message : String(error)}`);
   process.exit(1);
 }

@@ -26,7 +26,14 @@ const acme = {
 describe('loadVaultConfig', () => {
   it('gives every default to a repository without .vault/', async () => {
     const config = await load({ 'README.md': '# Hi\n', 'notes/a.md': 'a' });
-    expect(config).toEqual({ configured: false, settings: defaultSettings(), instructions: null, types: new Map(), tools: [], problems: [] });
+    expect(config).toEqual({
+      configured: false,
+      settings: defaultSettings(),
+      instructions: null,
+      types: new Map(),
+      tools: [],
+      problems: [],
+    });
     expect(config.settings).toEqual({
       format: 3,
       role: 'root',
@@ -67,7 +74,8 @@ describe('loadVaultConfig', () => {
         name: 'create_decision',
         engine: 'create',
         title: 'Record a decision',
-        description: 'Records one decision of a project: what was decided, by whom, and when.\nRefuses to overwrite a decision that already exists under the same title.',
+        description:
+          'Records one decision of a project: what was decided, by whom, and when.\nRefuses to overwrite a decision that already exists under the same title.',
         settings: { type: 'decision' },
       },
     ]);
@@ -123,7 +131,10 @@ describe('loadVaultConfig', () => {
   });
 
   it('keeps "/" alone when it is among the folders, and fills a partial overview', async () => {
-    const config = await load({ '.vault/settings.jsonc': '{"format":3,"role":"root","name":"n","prompts":[],"resources":[],"folders":["docs/","/"],"overview":{"topic":"project"}}' });
+    const config = await load({
+      '.vault/settings.jsonc':
+        '{"format":3,"role":"root","name":"n","prompts":[],"resources":[],"folders":["docs/","/"],"overview":{"topic":"project"}}',
+    });
     expect(config.problems).toEqual([]);
     expect(config.settings.folders).toEqual(['/']);
     expect(config.settings.overview).toEqual({ topic: 'project', fields: [] });
@@ -133,7 +144,10 @@ describe('loadVaultConfig', () => {
     const tool = (title: string) => `---\nengine: create\ntitle: ${title}\n---\nDoes ${title}.\n`;
     const files = { '.vault/tools/b_tool.md': tool('B'), '.vault/tools/a_tool.md': tool('A'), '.vault/tools/c_tool.md': tool('C') };
     expect((await load(files)).tools.map((t) => t.name)).toEqual(['a_tool', 'b_tool', 'c_tool']);
-    const ordered = await load({ ...files, '.vault/settings.jsonc': '{"format":3,"role":"root","name":"n","prompts":[],"resources":[],"order":["c_tool"]}' });
+    const ordered = await load({
+      ...files,
+      '.vault/settings.jsonc': '{"format":3,"role":"root","name":"n","prompts":[],"resources":[],"order":["c_tool"]}',
+    });
     expect(ordered.problems).toEqual([]);
     expect(ordered.tools.map((t) => t.name)).toEqual(['c_tool', 'a_tool', 'b_tool']);
   });
@@ -145,17 +159,29 @@ describe('loadVaultConfig', () => {
     it('does not parse', async () => {
       const config = await load({ '.vault/settings.jsonc': '{\n  "format": 3,\n  "folders": ["a/"\n}' });
       expect(config.settings).toEqual(defaultSettings());
-      expect(config.problems).toEqual([{ file: '.vault/settings.jsonc', message: expect.stringMatching(/^settings\.jsonc: is not valid JSON with comments \(\w+ at line 4\); using the default for every setting$/) }]);
+      expect(config.problems).toEqual([
+        {
+          file: '.vault/settings.jsonc',
+          message: expect.stringMatching(
+            /^settings\.jsonc: is not valid JSON with comments \(\w+ at line 4\); using the default for every setting$/,
+          ),
+        },
+      ]);
     });
 
     it('is not an object', async () => {
       const config = await load({ '.vault/settings.jsonc': '["a/"]' });
       expect(config.settings).toEqual(defaultSettings());
-      expect(messages(config)).toEqual(['settings.jsonc: must be one object { … } holding the settings; using the default for every setting']);
+      expect(messages(config)).toEqual([
+        'settings.jsonc: must be one object { … } holding the settings; using the default for every setting',
+      ]);
     });
 
     it('allows comments and trailing commas', async () => {
-      const config = await load({ '.vault/settings.jsonc': '// top\n{ "format": 3, "role": "root", "name": "n", "prompts": [], "resources": [], /* x */ "folders": ["a/",], }' });
+      const config = await load({
+        '.vault/settings.jsonc':
+          '// top\n{ "format": 3, "role": "root", "name": "n", "prompts": [], "resources": [], /* x */ "folders": ["a/",], }',
+      });
       expect(config.problems).toEqual([]);
       expect(config.settings.folders).toEqual(['a/']);
     });
@@ -210,7 +236,9 @@ describe('loadVaultConfig', () => {
     it('refuses a summary over 120 characters and collapses its whitespace', async () => {
       const long = await settingsWith({ summary: 'x'.repeat(121) });
       expect(long.settings.summary).toBeNull();
-      expect(messages(long)).toEqual(['settings.jsonc: summary is 121 characters long, at most 120 are allowed; no summary is shown until it is shortened']);
+      expect(messages(long)).toEqual([
+        'settings.jsonc: summary is 121 characters long, at most 120 are allowed; no summary is shown until it is shortened',
+      ]);
       const exact = await settingsWith({ summary: 'é'.repeat(120) });
       expect(exact.settings.summary).toBe('é'.repeat(120));
       const spaced = await settingsWith({ summary: '  Two\n lines\tof  text ' });
@@ -263,11 +291,16 @@ describe('loadVaultConfig', () => {
       const memo = config.types.get('memo')!;
       expect(memo).toMatchObject({ name: 'memo', places: [], frontmatter: {} });
       expect(config.problems).toHaveLength(1);
-      expect(config.problems[0]).toMatchObject({ file: '.vault/types/memo.md', message: expect.stringMatching(/^types\/memo\.md: its frontmatter does not parse \(.+\); the type has no places and no schema$/) });
+      expect(config.problems[0]).toMatchObject({
+        file: '.vault/types/memo.md',
+        message: expect.stringMatching(/^types\/memo\.md: its frontmatter does not parse \(.+\); the type has no places and no schema$/),
+      });
     });
 
-    it('reads template placeholders in a type file\'s frontmatter as text, not as a YAML error', async () => {
-      const config = await load({ '.vault/types/memo.md': '---\nplaces: ["m/{title:slug}.md"]\ncreated: {{date}} {{time}}\n---\n# {title}\n' });
+    it("reads template placeholders in a type file's frontmatter as text, not as a YAML error", async () => {
+      const config = await load({
+        '.vault/types/memo.md': '---\nplaces: ["m/{title:slug}.md"]\ncreated: {{date}} {{time}}\n---\n# {title}\n',
+      });
       expect(config.types.get('memo')).toEqual({ name: 'memo', places: ['m/{title:slug}.md'], frontmatter: {}, template: '# {title}\n' });
       expect(messages(config)).toEqual(['types/memo.md: "created" is not a key of a type file (it has places and frontmatter); ignored']);
     });
@@ -280,10 +313,15 @@ describe('loadVaultConfig', () => {
 
     it('reports places that are not a list of note paths', async () => {
       const notList = await load({ '.vault/types/memo.md': '---\nplaces: {a: 1}\n---\n' });
-      expect(messages(notList)).toEqual(['types/memo.md: places must be a list of paths such as "notes/{title:slug}.md"; the type has no places']);
+      expect(messages(notList)).toEqual([
+        'types/memo.md: places must be a list of paths such as "notes/{title:slug}.md"; the type has no places',
+      ]);
       const one = await load({ '.vault/types/memo.md': '---\nplaces: "memos/{title:slug}.md"\n---\n' });
       expect(one.types.get('memo')!.places).toEqual(['memos/{title:slug}.md']);
-      const mixed = await load({ '.vault/types/memo.md': '---\nplaces:\n  - "memos/{title:slug}.md"\n  - "memos/{title}.txt"\n  - "/abs/{title}.md"\n  - "../up/{title}.md"\n  - "m/{title:upper}.md"\n  - "m/{title.md"\n  - ".hidden/{title}.md"\n---\n' });
+      const mixed = await load({
+        '.vault/types/memo.md':
+          '---\nplaces:\n  - "memos/{title:slug}.md"\n  - "memos/{title}.txt"\n  - "/abs/{title}.md"\n  - "../up/{title}.md"\n  - "m/{title:upper}.md"\n  - "m/{title.md"\n  - ".hidden/{title}.md"\n---\n',
+      });
       expect(mixed.types.get('memo')!.places).toEqual(['memos/{title:slug}.md']);
       expect(messages(mixed)).toEqual([
         'types/memo.md: the place "memos/{title}.txt" must end in ".md" (a place is the path of a note); left out',
@@ -296,22 +334,34 @@ describe('loadVaultConfig', () => {
     });
 
     it('reports a frontmatter schema that does not compile, and checks none', async () => {
-      const config = await load({ '.vault/types/memo.md': '---\nplaces: ["m/{title:slug}.md"]\nfrontmatter:\n  type: object\n  properties:\n    title:\n      type: strin\n---\nBody\n' });
+      const config = await load({
+        '.vault/types/memo.md':
+          '---\nplaces: ["m/{title:slug}.md"]\nfrontmatter:\n  type: object\n  properties:\n    title:\n      type: strin\n---\nBody\n',
+      });
       expect(config.types.get('memo')!.frontmatter).toEqual({});
       expect(config.types.get('memo')!.places).toEqual(['m/{title:slug}.md']);
-      expect(messages(config)).toEqual([expect.stringMatching(/^types\/memo\.md: frontmatter is not a valid JSON Schema \(.+\); no schema is checked$/)]);
+      expect(messages(config)).toEqual([
+        expect.stringMatching(/^types\/memo\.md: frontmatter is not a valid JSON Schema \(.+\); no schema is checked$/),
+      ]);
       const notObject = await load({ '.vault/types/memo.md': '---\nfrontmatter: [1, 2]\n---\n' });
-      expect(messages(notObject)).toEqual(['types/memo.md: frontmatter must be a JSON Schema object such as { type: object, properties: … }; no schema is checked']);
+      expect(messages(notObject)).toEqual([
+        'types/memo.md: frontmatter must be a JSON Schema object such as { type: object, properties: … }; no schema is checked',
+      ]);
     });
 
     it('keeps a schema with an unknown keyword but points the keyword out', async () => {
-      const config = await load({ '.vault/types/memo.md': '---\nfrontmatter:\n  type: object\n  propertes:\n    title: {type: string}\n---\n' });
+      const config = await load({
+        '.vault/types/memo.md': '---\nfrontmatter:\n  type: object\n  propertes:\n    title: {type: string}\n---\n',
+      });
       expect(config.types.get('memo')!.frontmatter).toMatchObject({ type: 'object' });
       expect(messages(config)).toEqual([expect.stringMatching(/^types\/memo\.md: frontmatter: .*propertes.*; it is ignored$/)]);
     });
 
     it('accepts formats and the 2020-12 keywords', async () => {
-      const config = await load({ '.vault/types/memo.md': '---\nfrontmatter:\n  $schema: https://json-schema.org/draft/2020-12/schema\n  type: object\n  properties:\n    on: {type: string, format: date}\n    tags: {type: array, prefixItems: [{type: string}]}\n  unevaluatedProperties: true\n---\n' });
+      const config = await load({
+        '.vault/types/memo.md':
+          '---\nfrontmatter:\n  $schema: https://json-schema.org/draft/2020-12/schema\n  type: object\n  properties:\n    on: {type: string, format: date}\n    tags: {type: array, prefixItems: [{type: string}]}\n  unevaluatedProperties: true\n---\n',
+      });
       expect(config.problems).toEqual([]);
     });
 
@@ -329,14 +379,22 @@ describe('loadVaultConfig', () => {
         '.vault/tools/broken.md': '---\nengine: [\n---\nDoes x.\n',
       });
       expect(config.tools).toEqual([]);
-      expect(config.problems.map((problem) => problem.file).sort()).toEqual(['.vault/tools/broken.md', '.vault/tools/no_engine.md', '.vault/tools/no_frontmatter.md']);
-      expect(messages(config)).toContain('tools/no_engine.md: engine is required: the frontmatter must name the engine, e.g. "engine: create"; the tool is left out');
+      expect(config.problems.map((problem) => problem.file).sort()).toEqual([
+        '.vault/tools/broken.md',
+        '.vault/tools/no_engine.md',
+        '.vault/tools/no_frontmatter.md',
+      ]);
+      expect(messages(config)).toContain(
+        'tools/no_engine.md: engine is required: the frontmatter must name the engine, e.g. "engine: create"; the tool is left out',
+      );
     });
 
     it('leaves out a tool whose file name cannot be a tool name', async () => {
       const config = await load({ '.vault/tools/make decision.md': '---\nengine: create\n---\nDoes x.\n' });
       expect(config.tools).toEqual([]);
-      expect(messages(config)).toEqual(['tools/make decision.md: the file name is the tool\'s name and may hold only letters, digits, "_" and "-" (at most 64); the tool is left out']);
+      expect(messages(config)).toEqual([
+        'tools/make decision.md: the file name is the tool\'s name and may hold only letters, digits, "_" and "-" (at most 64); the tool is left out',
+      ]);
     });
 
     it('drops a wrong title, fields or type and keeps the tool', async () => {
@@ -351,9 +409,18 @@ describe('loadVaultConfig', () => {
     });
 
     it('keeps engine settings and fields as written', async () => {
-      const config = await load({ '.vault/tools/t.md': '---\nengine: status\ntitle: Set a status\nfields:\n  status: The new status.\nstatuses: [open, done]\n---\nSets it.\n' });
+      const config = await load({
+        '.vault/tools/t.md':
+          '---\nengine: status\ntitle: Set a status\nfields:\n  status: The new status.\nstatuses: [open, done]\n---\nSets it.\n',
+      });
       expect(config.problems).toEqual([]);
-      expect(config.tools[0]).toEqual({ name: 't', engine: 'status', title: 'Set a status', description: 'Sets it.', settings: { fields: { status: 'The new status.' }, statuses: ['open', 'done'] } });
+      expect(config.tools[0]).toEqual({
+        name: 't',
+        engine: 'status',
+        title: 'Set a status',
+        description: 'Sets it.',
+        settings: { fields: { status: 'The new status.' }, statuses: ['open', 'done'] },
+      });
     });
   });
 

@@ -102,7 +102,9 @@ export async function loadVaultConfig(read: ReadText, paths: readonly string[]):
   }
 
   const rank = new Map(config.settings.order.map((name, i) => [name, i]));
-  config.tools = tools.sort((a, b) => (rank.get(a.name) ?? Infinity) - (rank.get(b.name) ?? Infinity) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  config.tools = tools.sort(
+    (a, b) => (rank.get(a.name) ?? Infinity) - (rank.get(b.name) ?? Infinity) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0),
+  );
   return config;
 }
 
@@ -146,14 +148,20 @@ const settingRules = {
 type SettingKey = keyof typeof settingRules;
 
 /** Parses the text of `.vault/settings.jsonc`; adds to `problems`, never throws. */
-export function parseSettings(text: string, problems: ConfigProblem[], context: SettingsContext = { types: new Map(), tools: [] }): VaultSettings {
+export function parseSettings(
+  text: string,
+  problems: ConfigProblem[],
+  context: SettingsContext = { types: new Map(), tools: [] },
+): VaultSettings {
   const settings = defaultSettings();
   const report = (message: string) => problems.push({ file: SETTINGS, message: `settings.jsonc: ${message}` });
   const errors: ParseError[] = [];
   const data: unknown = parseJsonc(text.replace(/^\uFEFF/, ''), errors, { allowTrailingComma: true });
   if (errors.length > 0) {
     const first = errors[0]!;
-    report(`is not valid JSON with comments (${printParseErrorCode(first.error)} at line ${lineAt(text, first.offset)}); using the default for every setting`);
+    report(
+      `is not valid JSON with comments (${printParseErrorCode(first.error)} at line ${lineAt(text, first.offset)}); using the default for every setting`,
+    );
     return settings;
   }
   if (typeof data !== 'object' || data === null || Array.isArray(data)) {
@@ -187,12 +195,16 @@ export function parseSettings(text: string, problems: ConfigProblem[], context: 
     settings.overview = { topic: overview.topic ?? null, fields: overview.fields ?? [] };
   }
   if (settings.defaultType !== null && !context.types.has(settings.defaultType)) {
-    report(`defaultType "${settings.defaultType}" names no type: there is no .vault/types/${settings.defaultType}.md; using none (create_note then needs a type)`);
+    report(
+      `defaultType "${settings.defaultType}" names no type: there is no .vault/types/${settings.defaultType}.md; using none (create_note then needs a type)`,
+    );
     settings.defaultType = null;
   }
   const unknownTools = settings.order.filter((name) => !context.tools.includes(name));
   if (unknownTools.length > 0) {
-    report(`order names ${unknownTools.map((name) => `"${name}"`).join(', ')}, which ${unknownTools.length > 1 ? 'are' : 'is'} not a tool in .vault/tools/; left out`);
+    report(
+      `order names ${unknownTools.map((name) => `"${name}"`).join(', ')}, which ${unknownTools.length > 1 ? 'are' : 'is'} not a tool in .vault/tools/; left out`,
+    );
     settings.order = settings.order.filter((name) => context.tools.includes(name));
   }
   return settings;
@@ -236,7 +248,10 @@ function normaliseFolders(folders: readonly string[], report: (message: string) 
 function normaliseExempt(exempt: readonly string[], report: (message: string) => void): string[] {
   const result: string[] = [];
   for (const entry of exempt) {
-    const clean = entry.trim().normalize('NFC').replace(/^(?:\.\/|\/)+/, '');
+    const clean = entry
+      .trim()
+      .normalize('NFC')
+      .replace(/^(?:\.\/|\/)+/, '');
     if (clean === '' || clean.split('/').some((segment) => segment === '..') || clean.includes('\\')) {
       report(`exempt: ${JSON.stringify(entry)} is not a path of the repository; left out`);
       continue;
@@ -352,7 +367,12 @@ const fieldsSchema = z.record(z.string(), z.string());
  * with a name that cannot be a tool name is left out and reported; a wrong `title`,
  * `fields` or `type` is dropped and reported, the tool kept.
  */
-export function parseToolFile(path: string, text: string, types: ReadonlyMap<string, NoteType>, problems: ConfigProblem[]): SpecialToolConfig | null {
+export function parseToolFile(
+  path: string,
+  text: string,
+  types: ReadonlyMap<string, NoteType>,
+  problems: ConfigProblem[],
+): SpecialToolConfig | null {
   const name = baseName(path);
   const report = (message: string) => problems.push({ file: path, message: `tools/${name}.md: ${message}` });
   if (!TOOL_NAME.test(name)) {
@@ -397,10 +417,17 @@ function pointOutStrayFiles(vaultPaths: readonly string[], problems: ConfigProbl
     const rest = path.slice('.vault/'.length);
     const lower = rest.toLowerCase();
     let hint: string | null = null;
-    if (rest !== 'settings.jsonc' && /^settings\.jsonc?$/.test(lower)) hint = 'the settings are read from .vault/settings.jsonc, spelt exactly so';
-    else if (rest !== 'instructions.md' && /^instructions(\.md|\.txt|\.markdown)?$/.test(lower)) hint = 'the instructions are read from .vault/instructions.md, spelt exactly so';
-    else if (/^(types?|tools?)\//.test(lower) && !rest.startsWith(TYPES.slice(7)) && !rest.startsWith(TOOLS.slice(7))) hint = 'note types live in .vault/types/ and special tools in .vault/tools/, spelt exactly so';
-    else if ((rest.startsWith('types/') || rest.startsWith('tools/')) && !baseName(path).startsWith('.') && !(isDirectChild(path, TYPES) || isDirectChild(path, TOOLS))) {
+    if (rest !== 'settings.jsonc' && /^settings\.jsonc?$/.test(lower))
+      hint = 'the settings are read from .vault/settings.jsonc, spelt exactly so';
+    else if (rest !== 'instructions.md' && /^instructions(\.md|\.txt|\.markdown)?$/.test(lower))
+      hint = 'the instructions are read from .vault/instructions.md, spelt exactly so';
+    else if (/^(types?|tools?)\//.test(lower) && !rest.startsWith(TYPES.slice(7)) && !rest.startsWith(TOOLS.slice(7)))
+      hint = 'note types live in .vault/types/ and special tools in .vault/tools/, spelt exactly so';
+    else if (
+      (rest.startsWith('types/') || rest.startsWith('tools/')) &&
+      !baseName(path).startsWith('.') &&
+      !(isDirectChild(path, TYPES) || isDirectChild(path, TOOLS))
+    ) {
       hint = 'only <name>.md files directly inside .vault/types/ and .vault/tools/ are read';
     }
     if (hint !== null) problems.push({ file: path, message: `${rest}: is not read; ${hint}` });

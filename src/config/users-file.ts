@@ -30,7 +30,11 @@ const repoList = z.array(z.string().min(1, 'a repository name may not be empty')
 const userSchema = z.strictObject({
   login: z.string(typed('must be a string')).trim().min(1, 'may not be empty'),
   name: z.string(typed('must be a string')).trim().min(1, 'may not be empty'),
-  email: z.string(typed('must be a string')).trim().min(1, 'may not be empty').regex(/^[^\s<>]+@[^\s<>]+$/, 'must be an e-mail address such as ada@example.com'),
+  email: z
+    .string(typed('must be a string'))
+    .trim()
+    .min(1, 'may not be empty')
+    .regex(/^[^\s<>]+@[^\s<>]+$/, 'must be an e-mail address such as ada@example.com'),
   token: z.string(typed('must be a string')).min(1, 'may not be empty').regex(/^\S+$/, 'may not contain spaces'),
   read: repoList.default([]),
   write: repoList.default([]),
@@ -74,8 +78,10 @@ export function parseUsersFile(text: string, path: string): UsersFile {
     const label = `entry ${index + 1}${isRecord(raw) && typeof raw.login === 'string' ? ` (login "${raw.login}")` : ''}`;
     const user = userSchema.safeParse(raw);
     if (!user.success) throw new Error(`Users file ${path}, ${label}: ${describeIssues(user.error)}.`);
-    if (logins.has(user.data.login)) throw new Error(`Users file ${path}, ${label}: the login "${user.data.login}" is listed twice; each person once.`);
-    if (tokens.has(user.data.token)) throw new Error(`Users file ${path}, ${label}: the same token is given to two people; give each their own.`);
+    if (logins.has(user.data.login))
+      throw new Error(`Users file ${path}, ${label}: the login "${user.data.login}" is listed twice; each person once.`);
+    if (tokens.has(user.data.token))
+      throw new Error(`Users file ${path}, ${label}: the same token is given to two people; give each their own.`);
     logins.add(user.data.login);
     tokens.add(user.data.token);
     users.push(user.data);
@@ -87,7 +93,8 @@ function describeIssues(error: z.ZodError): string {
   return error.issues
     .map((issue) => {
       const where = issue.path.join('.');
-      if (issue.code === 'unrecognized_keys') return `unknown key${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `"${k}"`).join(', ')}${where ? ` in ${where}` : ''} (allowed: login, name, email, token, read, write)`;
+      if (issue.code === 'unrecognized_keys')
+        return `unknown key${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `"${k}"`).join(', ')}${where ? ` in ${where}` : ''} (allowed: login, name, email, token, read, write)`;
       return where ? `${where} ${issue.message}` : issue.message;
     })
     .join('; ');

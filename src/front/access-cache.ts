@@ -8,7 +8,10 @@ import type { Access } from '../repo-host/person.ts';
  * not kept, only its SHA-256). A null answer (unknown token) is not kept, so a token added
  * to the users file works at once. A change of rights shows after at most `ttlMs`.
  */
-export function cachedAuthenticate(authenticate: (token: string | undefined) => Promise<Access | null>, ttlMs: number): (token: string | undefined) => Promise<Access | null> {
+export function cachedAuthenticate(
+  authenticate: (token: string | undefined) => Promise<Access | null>,
+  ttlMs: number,
+): (token: string | undefined) => Promise<Access | null> {
   const answers = new Map<string, { access: Access; until: number }>();
   return async (token) => {
     const key = token === undefined ? '' : createHash('sha256').update(token).digest('hex');

@@ -79,7 +79,8 @@ export function createFront(options: FrontOptions): Front {
   async function serveMcp(request: Request, resourceUrl: URL): Promise<Response> {
     const origin = request.headers.get('origin');
     const ownHost = new URL(request.url).hostname;
-    const allowedOrigins = options.allowedHostnames === 'any' ? [...loopbackHostnames, ownHost] : [...loopbackHostnames, ...options.allowedHostnames];
+    const allowedOrigins =
+      options.allowedHostnames === 'any' ? [...loopbackHostnames, ownHost] : [...loopbackHostnames, ...options.allowedHostnames];
     const originCheck = validateOriginHeader(origin, allowedOrigins);
     if (!originCheck.ok) return forbidden(originCheck.message);
     // An allowed page (a browser-based client such as the MCP Inspector) may read the answers.
@@ -90,13 +91,18 @@ export function createFront(options: FrontOptions): Front {
   }
 
   async function answerMcp(request: Request, resourceUrl: URL): Promise<Response> {
-
     const token = bearerToken(request.headers.get('authorization'));
     if (signIn.requiresToken && token === undefined) return unauthorizedResponse(resourceUrl, false);
     const access = await authenticate(token);
     if (!access) return unauthorizedResponse(resourceUrl, token !== undefined);
 
-    const body: unknown = request.method === 'POST' ? await request.clone().json().catch(() => null) : null;
+    const body: unknown =
+      request.method === 'POST'
+        ? await request
+            .clone()
+            .json()
+            .catch(() => null)
+        : null;
     const initializing = initializeClientName(body);
     const clientName = initializing ?? clientNameFromSessionId(request.headers.get('mcp-session-id'));
     const response = await options.forward(request, { access, token, clientName });
@@ -110,7 +116,10 @@ export function createFront(options: FrontOptions): Front {
   return {
     async fetch(request: Request): Promise<Response> {
       const url = new URL(request.url);
-      const hostCheck = options.allowedHostnames === 'any' ? null : validateHostHeader(request.headers.get('host'), [...loopbackHostnames, ...options.allowedHostnames]);
+      const hostCheck =
+        options.allowedHostnames === 'any'
+          ? null
+          : validateHostHeader(request.headers.get('host'), [...loopbackHostnames, ...options.allowedHostnames]);
       if (hostCheck && !hostCheck.ok) return forbidden(hostCheck.message);
       const resourceUrl = new URL(mcpPath, url.origin);
       const path = url.pathname.length > 1 ? url.pathname.replace(/\/$/, '') : url.pathname;
@@ -122,13 +131,17 @@ export function createFront(options: FrontOptions): Front {
         return serveMcp(request, resourceUrl);
       }
       if (metadataPaths.has(path) && signIn.requiresToken) {
-        if (request.method !== 'GET' && request.method !== 'HEAD') return new Response('Method not allowed.', { status: 405, headers: { allow: 'GET' } });
+        if (request.method !== 'GET' && request.method !== 'HEAD')
+          return new Response('Method not allowed.', { status: 405, headers: { allow: 'GET' } });
         return new Response(JSON.stringify(protectedResourceMetadata(resourceUrl, name)), {
           headers: { 'content-type': 'application/json', 'access-control-allow-origin': '*', 'cache-control': 'max-age=3600' },
         });
       }
       if (path === '/' && request.method === 'GET') return new Response(null, { status: 302, headers: { location: mcpPath } });
-      return new Response(`Not found. The MCP address of this server is ${resourceUrl.href}\n`, { status: 404, headers: { 'content-type': 'text/plain; charset=utf-8' } });
+      return new Response(`Not found. The MCP address of this server is ${resourceUrl.href}\n`, {
+        status: 404,
+        headers: { 'content-type': 'text/plain; charset=utf-8' },
+      });
     },
     // The front holds nothing open itself: whoever built `forward` closes it.
     close: async () => {},
@@ -186,7 +199,8 @@ function corsHeaders(origin: string, requestedHeaders: string | null): Record<st
   return {
     'access-control-allow-origin': origin,
     'access-control-allow-methods': 'GET, POST, DELETE, OPTIONS',
-    'access-control-allow-headers': requestedHeaders ?? 'authorization, content-type, accept, mcp-protocol-version, mcp-session-id, last-event-id, mcp-method, mcp-name',
+    'access-control-allow-headers':
+      requestedHeaders ?? 'authorization, content-type, accept, mcp-protocol-version, mcp-session-id, last-event-id, mcp-method, mcp-name',
     'access-control-expose-headers': 'mcp-session-id, mcp-protocol-version, www-authenticate',
     'access-control-max-age': '600',
     vary: 'origin',
@@ -211,7 +225,13 @@ function wantsHtml(request: Request): boolean {
 }
 
 function html(body: string): Response {
-  return new Response(body, { headers: { 'content-type': 'text/html; charset=utf-8', 'x-frame-options': 'DENY', 'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'" } });
+  return new Response(body, {
+    headers: {
+      'content-type': 'text/html; charset=utf-8',
+      'x-frame-options': 'DENY',
+      'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'",
+    },
+  });
 }
 
 /** A 403 in the JSON-RPC error shape the SDK's own guards answer with. */

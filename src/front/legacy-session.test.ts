@@ -18,7 +18,9 @@ describe('the client name in a session id', () => {
   });
 
   test('the name is read from an initialize request only', () => {
-    expect(initializeClientName({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { clientInfo: { name: 'claude-ai', version: '1' } } })).toBe('claude-ai');
+    expect(
+      initializeClientName({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { clientInfo: { name: 'claude-ai', version: '1' } } }),
+    ).toBe('claude-ai');
     expect(initializeClientName({ jsonrpc: '2.0', id: 1, method: 'tools/list' })).toBeNull();
     expect(initializeClientName([{ method: 'initialize' }])).toBeNull();
     expect(initializeClientName(null)).toBeNull();

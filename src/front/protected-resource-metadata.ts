@@ -21,7 +21,11 @@ export function protectedResourceMetadataUrl(resourceUrl: URL): string {
 }
 
 /** The document for an installation's address. */
-export function protectedResourceMetadata(resourceUrl: URL, installationName: string, authorizationServers: string[] = []): ProtectedResourceMetadata {
+export function protectedResourceMetadata(
+  resourceUrl: URL,
+  installationName: string,
+  authorizationServers: string[] = [],
+): ProtectedResourceMetadata {
   return {
     resource: resourceUrl.href,
     authorization_servers: authorizationServers,

@@ -5,13 +5,25 @@ describe('lineWindow', () => {
   const text = 'one\ntwo\r\nthree\nfour';
 
   it('gives lines exactly as they stand, line endings included', () => {
-    expect(lineWindow(text, undefined, undefined, 'the note')).toEqual({ from_line: 1, to_line: 4, total_lines: 4, content: text, truncated: false });
+    expect(lineWindow(text, undefined, undefined, 'the note')).toEqual({
+      from_line: 1,
+      to_line: 4,
+      total_lines: 4,
+      content: text,
+      truncated: false,
+    });
     expect(lineWindow(text, 2, 3, 'the note')).toMatchObject({ from_line: 2, to_line: 3, content: 'two\r\nthree\n' });
     expect(lineWindow(text, 3, 99, 'the note')).toMatchObject({ from_line: 3, to_line: 4, content: 'three\nfour' });
   });
 
   it('gives an empty text as an empty window', () => {
-    expect(lineWindow('', undefined, undefined, 'the diff')).toEqual({ from_line: 1, to_line: 0, total_lines: 0, content: '', truncated: false });
+    expect(lineWindow('', undefined, undefined, 'the diff')).toEqual({
+      from_line: 1,
+      to_line: 0,
+      total_lines: 0,
+      content: '',
+      truncated: false,
+    });
   });
 
   it('cuts after the last whole line that fits as JSON, or inside one longer line', () => {

@@ -43,16 +43,29 @@ export interface LineWindow {
  * `bad_arguments` when `fromLine` is past the end or after `toLine`; a `toLine` past the end
  * is read as the end. `what` names the text in refusals ("the diff", "the note").
  */
-export function lineWindow(text: string, fromLine: number | undefined, toLine: number | undefined, what: string, maxChars = ANSWER_LIMIT): LineWindow {
+export function lineWindow(
+  text: string,
+  fromLine: number | undefined,
+  toLine: number | undefined,
+  what: string,
+  maxChars = ANSWER_LIMIT,
+): LineWindow {
   const starts = lineStarts(text);
   const total = starts.length;
   const from = fromLine ?? 1;
   if (toLine !== undefined && toLine < from) {
-    throw new VaultError('bad_arguments', `to_line ${toLine} is before from_line ${from}. Give a to_line at or after from_line.`, { from_line: from, to_line: toLine });
+    throw new VaultError('bad_arguments', `to_line ${toLine} is before from_line ${from}. Give a to_line at or after from_line.`, {
+      from_line: from,
+      to_line: toLine,
+    });
   }
   if (total === 0) return { from_line: 1, to_line: 0, total_lines: 0, content: '', truncated: false };
   if (from > total) {
-    throw new VaultError('bad_arguments', `from_line ${from} is past the end: ${what} has ${total} line${total === 1 ? '' : 's'}. Give a from_line from 1 to ${total}.`, { from_line: from, total_lines: total });
+    throw new VaultError(
+      'bad_arguments',
+      `from_line ${from} is past the end: ${what} has ${total} line${total === 1 ? '' : 's'}. Give a from_line from 1 to ${total}.`,
+      { from_line: from, total_lines: total },
+    );
   }
   const to = Math.min(toLine ?? total, total);
   const start = starts[from - 1] ?? 0;
@@ -67,6 +80,13 @@ export function lineWindow(text: string, fromLine: number | undefined, toLine: n
     last += 1;
   }
   if (last === to) return { from_line: from, to_line: to, total_lines: total, content: text.slice(start, lineEnd(to)), truncated: false };
-  if (last >= from) return { from_line: from, to_line: last, total_lines: total, content: text.slice(start, lineEnd(last)), truncated: true };
-  return { from_line: from, to_line: from, total_lines: total, content: jsonPrefix(text.slice(start, lineEnd(from)), maxChars), truncated: true };
+  if (last >= from)
+    return { from_line: from, to_line: last, total_lines: total, content: text.slice(start, lineEnd(last)), truncated: true };
+  return {
+    from_line: from,
+    to_line: from,
+    total_lines: total,
+    content: jsonPrefix(text.slice(start, lineEnd(from)), maxChars),
+    truncated: true,
+  };
 }

@@ -15,7 +15,11 @@ export function localMoment(text: string, edge: 'start' | 'end', field: string):
   const match = MOMENT.exec(text);
   const [year, month, day, hour, minute] = (match?.slice(1) ?? []).map((part) => (part === undefined ? undefined : Number(part)));
   const invalid = (): never => {
-    throw new VaultError('bad_arguments', `${field} ${JSON.stringify(text)} is not a day that exists. Write it as YYYY-MM-DD, for example "2026-09-24"${field === 'since' || field === 'until' ? ', or with a time, "2026-09-24T18:00"' : ''}.`, { [field]: text });
+    throw new VaultError(
+      'bad_arguments',
+      `${field} ${JSON.stringify(text)} is not a day that exists. Write it as YYYY-MM-DD, for example "2026-09-24"${field === 'since' || field === 'until' ? ', or with a time, "2026-09-24T18:00"' : ''}.`,
+      { [field]: text },
+    );
   };
   if (year === undefined || month === undefined || day === undefined) return invalid();
   const midnight = new Date(year, month - 1, day, 0, 0, 0, 0);

@@ -17,7 +17,10 @@ describe('Moved: trailers', () => {
   });
 
   it('maps a note or a note inside a moved folder back to its old path', () => {
-    const moves = [{ from: 'kit', to: 'tools/kit-new', folder: true }, { from: 'a.md', to: 'b.md', folder: false }];
+    const moves = [
+      { from: 'kit', to: 'tools/kit-new', folder: true },
+      { from: 'a.md', to: 'b.md', folder: false },
+    ];
     expect(pathBeforeMove(moves, 'tools/kit-new/inner/README.md')).toBe('kit/inner/README.md');
     expect(pathBeforeMove(moves, 'b.md')).toBe('a.md');
     expect(pathBeforeMove(moves, 'tools/kit-newer/x.md')).toBeNull();

@@ -46,7 +46,10 @@ function quote(path: string): string {
  * order. Lines that do not parse are skipped: a hand-written message never breaks a history.
  */
 export function parseMovedTrailers(message: string): MovedEntry[] {
-  const paragraphs = message.replace(/\r\n?/g, '\n').trimEnd().split(/\n{2,}/);
+  const paragraphs = message
+    .replace(/\r\n?/g, '\n')
+    .trimEnd()
+    .split(/\n{2,}/);
   if (paragraphs.length < 2) return [];
   const moves: MovedEntry[] = [];
   for (const line of (paragraphs[paragraphs.length - 1] ?? '').split('\n')) {

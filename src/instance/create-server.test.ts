@@ -115,7 +115,14 @@ describe('the tool wrapper', () => {
       expect(result.isError).toBe(true);
       expect(result.content).toEqual([{ type: 'text', text: internalErrorText }]);
       const [failed] = logged.events('call_failed');
-      expect(failed).toMatchObject({ level: 50, tool: 'crash', repo: 'projects', person: 'maya', code: 'internal', err: { message: expect.stringContaining('secret detail') } });
+      expect(failed).toMatchObject({
+        level: 50,
+        tool: 'crash',
+        repo: 'projects',
+        person: 'maya',
+        code: 'internal',
+        err: { message: expect.stringContaining('secret detail') },
+      });
       expect(failed!['durationMs']).toEqual(expect.any(Number));
     } finally {
       await client.close();
@@ -127,7 +134,14 @@ describe('the tool wrapper', () => {
     try {
       await client.callTool({ name: 'refuse', arguments: { repo: 'handbook' } });
       expect(logged.events('call_refused')).toContainEqual(
-        expect.objectContaining({ level: 30, tool: 'refuse', repo: 'handbook', person: 'tom', code: 'note_not_found', durationMs: expect.any(Number) }),
+        expect.objectContaining({
+          level: 30,
+          tool: 'refuse',
+          repo: 'handbook',
+          person: 'tom',
+          code: 'note_not_found',
+          durationMs: expect.any(Number),
+        }),
       );
     } finally {
       await client.close();
@@ -139,7 +153,9 @@ describe('the tool wrapper', () => {
     try {
       await client.callTool({ name: 'slow', arguments: { repo: 'handbook' } });
       await client.callTool({ name: 'who_am_i', arguments: {} });
-      expect(logged.events('call_slow')).toEqual([expect.objectContaining({ level: 40, tool: 'slow', repo: 'handbook', person: 'tom', durationMs: expect.any(Number) })]);
+      expect(logged.events('call_slow')).toEqual([
+        expect.objectContaining({ level: 40, tool: 'slow', repo: 'handbook', person: 'tom', durationMs: expect.any(Number) }),
+      ]);
       expect(logged.events('call')).toContainEqual(expect.objectContaining({ level: 20, tool: 'who_am_i', person: 'tom' }));
     } finally {
       await client.close();
@@ -151,18 +167,29 @@ describe('the tool wrapper', () => {
     try {
       const result = await client.callTool({
         name: 'edit_note',
-        arguments: { repo: 'projects', path: 'active/launch/plan.md', old_text: '| 49 € | 2 vermutet |', new_text: '| 49 € | 4 bestätigt |', summary: 'Confirmed the trial price' },
+        arguments: {
+          repo: 'projects',
+          path: 'active/launch/plan.md',
+          old_text: '| 49 € | 2 vermutet |',
+          new_text: '| 49 € | 4 bestätigt |',
+          summary: 'Confirmed the trial price',
+        },
       });
       expect(result.isError).toBeFalsy();
       const commit = (result.structuredContent as { commit: string }).commit;
-      expect(logged.events('write')).toEqual([expect.objectContaining({ level: 30, repo: 'projects', tool: 'edit_note', commit, person: 'maya', files: 1 })]);
+      expect(logged.events('write')).toEqual([
+        expect.objectContaining({ level: 30, repo: 'projects', tool: 'edit_note', commit, person: 'maya', files: 1 }),
+      ]);
     } finally {
       await client.close();
     }
   });
 
   test('read_note without repo is refused with the repositories the person can read, and logged', async () => {
-    for (const [person, names] of [['maya', '"handbook", "projects"'], ['tom', '"handbook"']] as const) {
+    for (const [person, names] of [
+      ['maya', '"handbook", "projects"'],
+      ['tom', '"handbook"'],
+    ] as const) {
       const client = await connectHttp(demo.url, '2026-07-28', { token: demoTokens[person] });
       try {
         const result = await client.callTool({ name: 'read_note', arguments: { path: 'README.md' } });

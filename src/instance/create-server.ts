@@ -1,6 +1,14 @@
 // The MCP server for one caller: the catalogue of the person's readable repositories (the
 // tools with their `repo` field, the instructions), and the one wrapper every call goes through.
-import { CLIENT_INFO_META_KEY, McpServer, type CallToolResult, type ServerContext, type StandardSchemaV1, type StandardSchemaWithJSON, type Tool } from '@modelcontextprotocol/server';
+import {
+  CLIENT_INFO_META_KEY,
+  McpServer,
+  type CallToolResult,
+  type ServerContext,
+  type StandardSchemaV1,
+  type StandardSchemaWithJSON,
+  type Tool,
+} from '@modelcontextprotocol/server';
 import { catalogueFor, type Catalogue, type CatalogueRepo } from '../catalogue/catalogue.ts';
 import type { Access } from '../repo-host/person.ts';
 import type { Installation } from './installation.ts';
@@ -111,7 +119,10 @@ export function createCatalogueServer(options: CatalogueServerOptions): McpServe
       async (args: unknown, extra: ServerContext): Promise<CallToolResult> => {
         const startedAt = performance.now();
         const input = args as Record<string, unknown>;
-        const call: Omit<CallFields, 'durationMs'> = { tool: tool.name, ...(typeof input['repo'] === 'string' ? { repo: input['repo'] } : {}) };
+        const call: Omit<CallFields, 'durationMs'> = {
+          tool: tool.name,
+          ...(typeof input['repo'] === 'string' ? { repo: input['repo'] } : {}),
+        };
         const took = (): CallFields => ({ ...call, durationMs: Math.round(performance.now() - startedAt) });
         let result: CallToolResult;
         try {
@@ -145,7 +156,10 @@ function argumentRefusalsLogged(schema: StandardSchemaWithJSON, log: Logger, too
   const standard = schema['~standard'];
   const report = (result: StandardSchemaV1.Result<unknown>): StandardSchemaV1.Result<unknown> => {
     if (result.issues !== undefined && result.issues.length > 0) {
-      log.info({ event: 'call_refused', tool, code: 'bad_arguments', issues: result.issues.map((issue) => issue.message) }, `${tool} refused: bad_arguments`);
+      log.info(
+        { event: 'call_refused', tool, code: 'bad_arguments', issues: result.issues.map((issue) => issue.message) },
+        `${tool} refused: bad_arguments`,
+      );
     }
     return result;
   };
@@ -162,7 +176,11 @@ function argumentRefusalsLogged(schema: StandardSchemaWithJSON, log: Logger, too
 
 /** The catalogue's view of the readable vaults: name, summary and instructions, in the vaults' order. */
 export function catalogueRepos(vaults: ReadonlyMap<string, Vault>): CatalogueRepo[] {
-  return [...vaults.values()].map((vault) => ({ name: vault.name, summary: vault.config.settings.summary, instructions: vault.config.instructions }));
+  return [...vaults.values()].map((vault) => ({
+    name: vault.name,
+    summary: vault.config.settings.summary,
+    instructions: vault.config.instructions,
+  }));
 }
 
 /**

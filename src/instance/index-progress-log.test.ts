@@ -8,7 +8,14 @@ describe('indexProgressLog', () => {
     let now = 0;
     const progress = indexProgressLog(logged.log, { intervalMs: 5000, now: () => now });
     progress('empty', 0, 0);
-    for (const [at, done] of [[0, 0], [1000, 100], [4999, 200], [5000, 300], [6000, 400], [7000, 500]] as const) {
+    for (const [at, done] of [
+      [0, 0],
+      [1000, 100],
+      [4999, 200],
+      [5000, 300],
+      [6000, 400],
+      [7000, 500],
+    ] as const) {
       now = at;
       progress('notes', done, 500);
     }

@@ -268,7 +268,14 @@ export class IndexUpdates {
       reports.recovered(state.name);
       if (result.changed > 0 || result.removed > 0) {
         log.info(
-          { event: 'index_updated', repo: state.name, head: result.head, changed: result.changed, removed: result.removed, durationMs: Math.round(performance.now() - startedAt) },
+          {
+            event: 'index_updated',
+            repo: state.name,
+            head: result.head,
+            changed: result.changed,
+            removed: result.removed,
+            durationMs: Math.round(performance.now() - startedAt),
+          },
           `indexed ${result.changed} changed and ${result.removed} removed files of ${state.name}`,
         );
       }

@@ -98,7 +98,14 @@ describe('Installation', () => {
     await eventually(async () => updates().length === 2);
     expect(updates()).toEqual([
       expect.objectContaining({ level: 30, changed: 2, removed: 0 }),
-      expect.objectContaining({ level: 30, repo: 'notes', head: expect.any(String), changed: 1, removed: 0, durationMs: expect.any(Number) }),
+      expect.objectContaining({
+        level: 30,
+        repo: 'notes',
+        head: expect.any(String),
+        changed: 1,
+        removed: 0,
+        durationMs: expect.any(Number),
+      }),
     ]);
   });
 
@@ -114,7 +121,9 @@ describe('Installation', () => {
   test('a commit made through a tool’s host is seen by the next refresh, without waiting', async () => {
     const head = (await host.listRepos()).find((repo) => repo.name === 'notes')!.head;
     await installation.refresh('notes', { force: true });
-    const result = await (await installation.contextFor((await host.authenticate(undefined))!, null)).host.commit('notes', {
+    const result = await (
+      await installation.contextFor((await host.authenticate(undefined))!, null)
+    ).host.commit('notes', {
       parent: head,
       files: [{ path: 'e.md', content: Buffer.from('# E\n') }],
       author: { login: 'alice', name: alice.name, email: alice.email },
@@ -139,7 +148,9 @@ describe('Installation', () => {
   test('an own commit goes into the index from its own files, and the poll then finds nothing left to do', async () => {
     const head = (await host.listRepos()).find((repo) => repo.name === 'notes')!.head;
     await installation.refresh('notes', { force: true });
-    const result = await (await installation.contextFor((await host.authenticate(undefined))!, null)).host.commit('notes', {
+    const result = await (
+      await installation.contextFor((await host.authenticate(undefined))!, null)
+    ).host.commit('notes', {
       parent: head,
       files: [
         { path: 'b.md', content: Buffer.from('# B, changed\n') },
@@ -182,7 +193,9 @@ describe('Installation', () => {
     const failed = Installation.open({ name: 'test', host: gone, sql, log: silentLogger() });
     await expect(failed.startInBackground()).rejects.toThrow();
     await expect(failed.ready()).rejects.toSatisfy((error) => isVaultError(error, 'index_unavailable'));
-    await expect(failed.contextFor((await host.authenticate(undefined))!, null)).rejects.toSatisfy((error) => isVaultError(error, 'index_unavailable'));
+    await expect(failed.contextFor((await host.authenticate(undefined))!, null)).rejects.toSatisfy((error) =>
+      isVaultError(error, 'index_unavailable'),
+    );
     await failed.close();
   });
 

@@ -86,7 +86,15 @@ export class Installation {
 
   /** Creates the installation; nothing is indexed until {@link start}. */
   static open(options: InstallationOptions): Installation {
-    return new Installation(options.name, options.host, options.sql, options.log, options.changes ?? null, options.queue ?? new InProcessQueue(), options.matchBudgetMs);
+    return new Installation(
+      options.name,
+      options.host,
+      options.sql,
+      options.log,
+      options.changes ?? null,
+      options.queue ?? new InProcessQueue(),
+      options.matchBudgetMs,
+    );
   }
 
   /**
@@ -108,7 +116,8 @@ export class Installation {
    * Calling it (or `start`) again joins the first startup.
    */
   startInBackground(options: { onProgress?: IndexProgress; poll?: boolean } = {}): Promise<void> {
-    if (this.begin(options)) this.startup!.catch((error: unknown) => this.reports.report('startup', 'indexing the repositories failed', error));
+    if (this.begin(options))
+      this.startup!.catch((error: unknown) => this.reports.report('startup', 'indexing the repositories failed', error));
     return this.listing!;
   }
 

@@ -23,7 +23,8 @@ export type LogLevel = (typeof logLevels)[number];
  * - `call_slow`: a tool call that took longer than a second (`tool`, `repo`, `person`, `durationMs`);
  * - `call`: every tool call, at level debug (`tool`, `repo`, `person`, `durationMs`).
  */
-export type LogEvent = 'folder_skipped' | 'write' | 'index_updated' | 'index_progress' | 'call_refused' | 'call_failed' | 'call_slow' | 'call';
+export type LogEvent =
+  'folder_skipped' | 'write' | 'index_updated' | 'index_progress' | 'call_refused' | 'call_failed' | 'call_slow' | 'call';
 
 /** Whether `value` names a level of {@link logLevels}. */
 export function isLogLevel(value: string): value is LogLevel {
@@ -37,7 +38,10 @@ export function isLogLevel(value: string): value is LogLevel {
  * `pid` and `msg`, plus the event's fields; an error is under `err` with its stack and causes.
  */
 export function createLogger(options: { level?: LogLevel; destination?: DestinationStream } = {}): Logger {
-  return pino({ level: options.level ?? 'info', base: { pid: process.pid } }, options.destination ?? pino.destination({ fd: 2, sync: true }));
+  return pino(
+    { level: options.level ?? 'info', base: { pid: process.pid } },
+    options.destination ?? pino.destination({ fd: 2, sync: true }),
+  );
 }
 
 /** A logger that writes nothing (tests, and callers that report otherwise). */

@@ -12,6 +12,15 @@ import { readVaultConfig } from './vault-configs.ts';
  */
 export async function readVaults(host: RepoHost, access: Access): Promise<Map<string, Vault>> {
   const infos = (await host.listRepos()).filter((info) => access.read.has(info.name));
-  const configs = await Promise.all(infos.map((info) => readVaultConfig(host, info.name).then((read) => read.config, () => defaultVaultConfig())));
-  return new Map(infos.map((info, i) => [info.name, { name: info.name, head: info.head, config: configs[i]!, canWrite: access.write.has(info.name) }]));
+  const configs = await Promise.all(
+    infos.map((info) =>
+      readVaultConfig(host, info.name).then(
+        (read) => read.config,
+        () => defaultVaultConfig(),
+      ),
+    ),
+  );
+  return new Map(
+    infos.map((info, i) => [info.name, { name: info.name, head: info.head, config: configs[i]!, canWrite: access.write.has(info.name) }]),
+  );
 }

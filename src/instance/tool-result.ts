@@ -15,7 +15,8 @@ export function toolResult(result: Record<string, unknown>): CallToolResult {
 }
 
 /** The text of the generic answer to an unexpected failure; the cause goes to the log only. */
-export const internalErrorText = 'Major Vault failed to answer this call because of an internal error. It has been logged; try again, and if it keeps failing, tell the administrator.';
+export const internalErrorText =
+  'Major Vault failed to answer this call because of an internal error. It has been logged; try again, and if it keeps failing, tell the administrator.';
 
 /** What a call's log line says about it besides the outcome: the tool, and when known the repository and person. */
 export interface CallFields {

@@ -62,7 +62,11 @@ export interface ToolContext {
  * handler. The handler gets the input as `input` parsed it and answers what `output` validates;
  * it refuses by throwing a VaultError.
  */
-export interface Tool<I extends z.ZodRawShape = z.ZodRawShape, O extends z.ZodRawShape = z.ZodRawShape, N extends string = string> extends ToolDefinition<I, O, N> {
+export interface Tool<
+  I extends z.ZodRawShape = z.ZodRawShape,
+  O extends z.ZodRawShape = z.ZodRawShape,
+  N extends string = string,
+> extends ToolDefinition<I, O, N> {
   handler(input: z.output<z.ZodObject<I>>, ctx: ToolContext): Promise<z.output<z.ZodObject<O>>>;
 }
 

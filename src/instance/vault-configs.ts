@@ -56,7 +56,11 @@ export class VaultConfigs {
  * Throws what the host throws (e.g. VaultError `repo_not_found`); a configuration that does
  * not parse is not an error (loadVaultConfig falls back to the defaults and says why).
  */
-export async function readVaultConfig(host: RepoHost, repo: string, known: { config: VaultConfig; key: string } | null = null): Promise<{ config: VaultConfig; key: string }> {
+export async function readVaultConfig(
+  host: RepoHost,
+  repo: string,
+  known: { config: VaultConfig; key: string } | null = null,
+): Promise<{ config: VaultConfig; key: string }> {
   const snapshot = await host.snapshot(repo);
   const vaultFiles = snapshot.files.filter((file) => file.path.startsWith('.vault/'));
   const key = vaultFiles.map((file) => `${file.path}\0${file.oid}`).join('\n');

@@ -32,7 +32,12 @@ export function forwardLocally(options: { installation: Installation; tools: rea
   return {
     forward: (request, caller) =>
       mcp.fetch(request, {
-        authInfo: { token: caller.token ?? '', clientId: caller.clientName ?? 'unknown', scopes: [], extra: caller as unknown as Record<string, unknown> },
+        authInfo: {
+          token: caller.token ?? '',
+          clientId: caller.clientName ?? 'unknown',
+          scopes: [],
+          extra: caller as unknown as Record<string, unknown>,
+        },
       }),
     close: () => mcp.close(),
   };

@@ -24,7 +24,8 @@ export interface IndexLock {
 export async function lockIndexDir(dir: string, waitMs: number, options: { lentBy?: number } = {}): Promise<IndexLock | null> {
   mkdirSync(dir, { recursive: true });
   const path = join(dir, 'index.lock');
-  if (options.lentBy !== undefined && options.lentBy === process.ppid && holderPid(path) === options.lentBy) return { release: () => undefined };
+  if (options.lentBy !== undefined && options.lentBy === process.ppid && holderPid(path) === options.lentBy)
+    return { release: () => undefined };
   const deadline = Date.now() + waitMs;
   for (;;) {
     const lock = tryLock(path);

@@ -16,7 +16,9 @@ describe('openLocalInstallation with PGlite', () => {
 
   beforeAll(() => {
     delete process.env['DATABASE_URL'];
-    makeRepo(join(reposDir, 'notes'), [{ message: 'Notes', files: { 'a.md': '# A\n\nSee [[b]].\n', 'b.md': '# B\n\nThe budget.\n', 'c.png': Buffer.from([1, 2, 3]) } }]);
+    makeRepo(join(reposDir, 'notes'), [
+      { message: 'Notes', files: { 'a.md': '# A\n\nSee [[b]].\n', 'b.md': '# B\n\nThe budget.\n', 'c.png': Buffer.from([1, 2, 3]) } },
+    ]);
   });
 
   afterAll(() => {
@@ -36,7 +38,16 @@ describe('openLocalInstallation with PGlite', () => {
       // Nothing was left to index in this process: the child had built it all.
       expect(progress.filter(([, , total]) => total > 0)).toEqual([]);
       expect((await local.installation.index.getNote('notes', 'a.md'))?.content).toBe('# A\n\nSee [[b]].\n');
-      expect((await local.installation.index.scanNotes([{ repo: 'notes', prefixes: [''] }], { needle: 'budget', caseSensitive: false, after: null, limit: 5 })).map((n) => n.path)).toEqual(['b.md']);
+      expect(
+        (
+          await local.installation.index.scanNotes([{ repo: 'notes', prefixes: [''] }], {
+            needle: 'budget',
+            caseSensitive: false,
+            after: null,
+            limit: 5,
+          })
+        ).map((n) => n.path),
+      ).toEqual(['b.md']);
       expect(readFileSync(join(dataDir, 'index.lock'), 'utf8')).toBe(String(process.pid));
     } finally {
       await local.close();
@@ -47,7 +58,10 @@ describe('openLocalInstallation with PGlite', () => {
   it('indexes what changed since in this process', async () => {
     writeFileSync(join(reposDir, 'notes', 'd.md'), '# D\n');
     const progress: Array<[string, number, number]> = [];
-    const local = await openLocalInstallation({ reposDir, dataDir }, { childBuildFiles: 1, poll: false, onProgress: (repo, done, total) => progress.push([repo, done, total]) });
+    const local = await openLocalInstallation(
+      { reposDir, dataDir },
+      { childBuildFiles: 1, poll: false, onProgress: (repo, done, total) => progress.push([repo, done, total]) },
+    );
     try {
       expect(progress.at(-1)).toEqual(['notes', 1, 1]);
       expect(await local.installation.index.notePaths('notes')).toEqual(['a.md', 'b.md', 'd.md']);

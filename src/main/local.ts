@@ -76,7 +76,9 @@ const cliPath = join(import.meta.dirname, '..', '..', 'bin', 'major-vault.js');
 export function installationName(settings: LocalSettings): string {
   const name = settings.name ?? basename(resolve(settings.reposDir));
   if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(name)) {
-    throw new Error(`The installation name ${JSON.stringify(name)} cannot be an address; give one with --name, made of letters, digits, ".", "_" and "-".`);
+    throw new Error(
+      `The installation name ${JSON.stringify(name)} cannot be an address; give one with --name, made of letters, digits, ".", "_" and "-".`,
+    );
   }
   return name;
 }
@@ -93,7 +95,15 @@ export function installationName(settings: LocalSettings): string {
  */
 export async function openLocalInstallation(
   settings: LocalSettings,
-  options: { log?: Logger; onProgress?: IndexProgress; poll?: boolean; as?: string; childBuildFiles?: number; sharedIndexOnly?: boolean; matchBudgetMs?: number } = {},
+  options: {
+    log?: Logger;
+    onProgress?: IndexProgress;
+    poll?: boolean;
+    as?: string;
+    childBuildFiles?: number;
+    sharedIndexOnly?: boolean;
+    matchBudgetMs?: number;
+  } = {},
 ): Promise<LocalInstallation> {
   const log = options.log ?? processLogger();
   const reposDir = resolve(settings.reposDir);
@@ -104,12 +114,24 @@ export async function openLocalInstallation(
   // Before anything reads a work tree: a server killed mid-commit left its commit half-placed.
   await host.recoverInterruptedCommits();
   const childFiles = options.childBuildFiles ?? (options.poll === false ? Infinity : childBuildFiles);
-  const index = await openIndex(settings, name, reposDir, log, { host, childBuildFiles: childFiles, sharedIndexOnly: options.sharedIndexOnly ?? false });
+  const index = await openIndex(settings, name, reposDir, log, {
+    host,
+    childBuildFiles: childFiles,
+    sharedIndexOnly: options.sharedIndexOnly ?? false,
+  });
   let installation: Installation | null = null;
   try {
     await migrate(index.sql);
     // Changes arrive by polling the work trees and branch heads; index updates run as jobs in this process.
-    installation = Installation.open({ name, host, sql: index.sql, log, changes: new ChangesPoll(), queue: new InProcessQueue(), ...(options.matchBudgetMs !== undefined ? { matchBudgetMs: options.matchBudgetMs } : {}) });
+    installation = Installation.open({
+      name,
+      host,
+      sql: index.sql,
+      log,
+      changes: new ChangesPoll(),
+      queue: new InProcessQueue(),
+      ...(options.matchBudgetMs !== undefined ? { matchBudgetMs: options.matchBudgetMs } : {}),
+    });
     await installation.start({ ...(options.onProgress ? { onProgress: options.onProgress } : {}), poll: options.poll ?? true });
   } catch (error) {
     await installation?.close();
@@ -226,7 +248,9 @@ async function openIndex(
   if (!lock) {
     // `major-vault index` exists to update the folder's index: one in memory would be thrown away.
     if (build.sharedIndexOnly) {
-      throw new Error(`The index in ${dataDir} is in use by a running major-vault server, which keeps it up to date itself; nothing to do. Stop that server first to rebuild the index by hand.`);
+      throw new Error(
+        `The index in ${dataDir} is in use by a running major-vault server, which keeps it up to date itself; nothing to do. Stop that server first to rebuild the index by hand.`,
+      );
     }
     const sql = await openPglite(null);
     const note = `The index in ${dataDir} is in use by another major-vault process; this one keeps a temporary index in memory.`;
@@ -269,7 +293,18 @@ async function filesToIndex(host: LocalRepoHost, enough: number): Promise<number
  * A failed build is logged; the index is then built in this process.
  */
 async function buildInChild(settings: { reposDir: string; dataDir: string; name: string; log: Logger }): Promise<void> {
-  const args = [cliPath, 'index', '--repos', settings.reposDir, '--data', settings.dataDir, '--name', settings.name, '--log-level', settings.log.level];
+  const args = [
+    cliPath,
+    'index',
+    '--repos',
+    settings.reposDir,
+    '--data',
+    settings.dataDir,
+    '--name',
+    settings.name,
+    '--log-level',
+    settings.log.level,
+  ];
   const child = spawn(process.execPath, args, {
     env: { ...process.env, MAJOR_VAULT_INDEX_LENT_BY: String(process.pid) },
     stdio: ['ignore', 2, 2],

@@ -19,17 +19,25 @@ describe('major-vault stdio without a usable index', () => {
   beforeAll(() => {
     dir = tempDir('mv-stdio-');
     makeRepo(join(dir.path, 'notes'), [
-      { message: 'Start', files: { '.vault/settings.jsonc': '{ "summary": "Team notes." }\n', '.vault/instructions.md': 'Be brief.\n', 'a.md': '# A\n' } },
+      {
+        message: 'Start',
+        files: { '.vault/settings.jsonc': '{ "summary": "Team notes." }\n', '.vault/instructions.md': 'Be brief.\n', 'a.md': '# A\n' },
+      },
     ]);
   });
   afterAll(() => dir?.cleanup());
 
   for (const era of ['2026-07-28', '2025-11-25'] as const) {
     test(`a ${era} client is told the instructions and the tools, and a tool call says the index is unavailable`, async () => {
-      const client = new Client({ name: `stdio-${era}`, version: '1.0.0' }, era === '2026-07-28' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {});
+      const client = new Client(
+        { name: `stdio-${era}`, version: '1.0.0' },
+        era === '2026-07-28' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {},
+      );
       // Nothing listens on port 1: the Postgres index cannot be opened.
       const env = { ...getDefaultEnvironment(), DATABASE_URL: 'postgres://postgres@127.0.0.1:1/test' };
-      await client.connect(new StdioClientTransport({ command: process.execPath, args: [bin, 'stdio', '--repos', dir.path], env, stderr: 'pipe' }));
+      await client.connect(
+        new StdioClientTransport({ command: process.execPath, args: [bin, 'stdio', '--repos', dir.path], env, stderr: 'pipe' }),
+      );
       try {
         expect(client.getInstructions()).toBe(`${serviceInstructions}\n\n## notes\n\nBe brief.`);
         const { tools } = await client.listTools();
@@ -57,7 +65,10 @@ describe('major-vault stdio output', () => {
 
   test('standard output carries only JSON-RPC; the logs are JSON lines on standard error', async () => {
     const { DATABASE_URL: _unused, ...env } = process.env;
-    const child = spawn(process.execPath, [bin, 'stdio', '--repos', dir.path, '--log-level', 'debug'], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [bin, 'stdio', '--repos', dir.path, '--log-level', 'debug'], {
+      env,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
@@ -74,7 +85,12 @@ describe('major-vault stdio output', () => {
     });
     const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
     const send = (message: object) => child.stdin.write(`${JSON.stringify(message)}\n`);
-    send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
+    send({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+    });
     send({ jsonrpc: '2.0', method: 'notifications/initialized' });
     send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'read_note', arguments: { repo: 'notes', path: 'a.md' } } });
     send({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'read_note', arguments: { repo: 'notes', path: 'missing.md' } } });

@@ -59,14 +59,17 @@ export async function serveLocalStdio(settings: StdioSettings, options: { log?: 
 
   startWorkerPool();
   let local: LocalInstallation | null = null;
-  const opening = early.then(
-    () => undefined,
-    () => undefined,
-  ).then(() => openLocalInstallation(settings, { log, onProgress: indexProgressLog(log) })).then((opened) => {
-    local = opened;
-    if (opened.indexNote) log.warn(opened.indexNote);
-    return opened;
-  });
+  const opening = early
+    .then(
+      () => undefined,
+      () => undefined,
+    )
+    .then(() => openLocalInstallation(settings, { log, onProgress: indexProgressLog(log) }))
+    .then((opened) => {
+      local = opened;
+      if (opened.indexNote) log.warn(opened.indexNote);
+      return opened;
+    });
   opening.catch((error: unknown) => log.error({ err: error }, 'opening the index failed; tool calls will say so until restarted'));
 
   /** The installation once open, for tool calls: VaultError `index_unavailable` when it could not be opened. */
@@ -77,7 +80,12 @@ export async function serveLocalStdio(settings: StdioSettings, options: { log?: 
     if (vaults === null) {
       // Open already (or the folder could not be read early): the installation answers everything.
       const opened = local ?? (await installation());
-      return createVaultServer({ installation: opened.installation, access: await accessOf(opened.signIn, token), tools: implementedTools, log });
+      return createVaultServer({
+        installation: opened.installation,
+        access: await accessOf(opened.signIn, token),
+        tools: implementedTools,
+        log,
+      });
     }
     let access: Promise<Access> | null = null;
     return createCatalogueServer({
@@ -123,13 +131,16 @@ async function accessOf(signIn: SignIn, token: string | undefined): Promise<Acce
 /** The bearer token of the person to act as; undefined without a users file (the local person). */
 function pickToken(users: UsersFile | null, as: string | undefined): string | undefined {
   if (!users) {
-    if (as !== undefined) throw new Error('--as picks a person from the users file; give --users FILE as well, or leave --as out to act as yourself.');
+    if (as !== undefined)
+      throw new Error('--as picks a person from the users file; give --users FILE as well, or leave --as out to act as yourself.');
     return undefined;
   }
   const logins = users.users.map((user) => user.login);
   if (as === undefined) {
     if (users.users.length === 1) return users.users[0]!.token;
-    throw new Error(`The users file lists several people; say which one this connection acts as with --as LOGIN (one of: ${logins.join(', ')}).`);
+    throw new Error(
+      `The users file lists several people; say which one this connection acts as with --as LOGIN (one of: ${logins.join(', ')}).`,
+    );
   }
   const user = users.users.find((candidate) => candidate.login === as);
   if (!user) throw new Error(`No user with the login "${as}" in ${users.path}; the logins there are: ${logins.join(', ')}.`);

@@ -19,7 +19,12 @@ export interface IndexDiff {
  * (path → blob id): a file is changed when it is new or its blob id differs, and, with
  * `reparseAll` (what parsing stores changed), every `.md` file is.
  */
-export function diffSnapshot(snapshot: Snapshot, folders: readonly string[], stored: ReadonlyMap<string, { oid: string }>, reparseAll: boolean): IndexDiff {
+export function diffSnapshot(
+  snapshot: Snapshot,
+  folders: readonly string[],
+  stored: ReadonlyMap<string, { oid: string }>,
+  reparseAll: boolean,
+): IndexDiff {
   const current = currentFiles(snapshot, folders);
   const changed = [...current].filter(([path, oid]) => {
     const before = stored.get(path);

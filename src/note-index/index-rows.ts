@@ -33,7 +33,9 @@ export async function readRepoState(sql: SqlClient, repo: string): Promise<RepoS
 /** The stored files of `repo`, by path: blob id and whether each is a note. */
 export async function readStoredFiles(sql: SqlClient, repo: string): Promise<Map<string, { oid: string; is_note: boolean }>> {
   const stored = new Map<string, { oid: string; is_note: boolean }>();
-  for (const row of (await sql.query<{ path: string; oid: string; is_note: boolean }>('SELECT path, oid, is_note FROM files WHERE repo = $1', [repo])).rows) {
+  for (const row of (
+    await sql.query<{ path: string; oid: string; is_note: boolean }>('SELECT path, oid, is_note FROM files WHERE repo = $1', [repo])
+  ).rows) {
     stored.set(row.path, row);
   }
   return stored;
@@ -128,16 +130,38 @@ export async function writeSnapshotRows(sql: SqlClient, repo: string, state: Rep
     await insertRows(
       tx,
       'notes',
-      ['repo', 'id', 'path', 'oid', 'size', 'content', 'total_lines', 'title', 'type', 'summary', 'frontmatter', 'frontmatter_error', 'headings', 'tags', 'grades'],
+      [
+        'repo',
+        'id',
+        'path',
+        'oid',
+        'size',
+        'content',
+        'total_lines',
+        'title',
+        'type',
+        'summary',
+        'frontmatter',
+        'frontmatter_error',
+        'headings',
+        'tags',
+        'grades',
+      ],
       notes.map((note, i) => noteRow(repo, ids[i]!, note)),
     );
     // Indexes built once after a bulk load, from sorted input, cost less than kept up row by row.
-    if (bulkLoad) await tx.exec('DROP INDEX IF EXISTS links_resolved; DROP INDEX IF EXISTS links_target_key; ALTER TABLE links DROP CONSTRAINT links_pkey');
+    if (bulkLoad)
+      await tx.exec(
+        'DROP INDEX IF EXISTS links_resolved; DROP INDEX IF EXISTS links_target_key; ALTER TABLE links DROP CONSTRAINT links_pkey',
+      );
     await insertLinks(tx, repo, notes, resolver);
     if (bulkLoad) {
-      await tx.exec('ALTER TABLE links ADD PRIMARY KEY (repo, source, ordinal); CREATE INDEX links_resolved ON links (repo, resolved); CREATE INDEX links_target_key ON links (repo, target_key)');
+      await tx.exec(
+        'ALTER TABLE links ADD PRIMARY KEY (repo, source, ordinal); CREATE INDEX links_resolved ON links (repo, resolved); CREATE INDEX links_target_key ON links (repo, target_key)',
+      );
     }
-    if (!firstBuild && pathSetChanged) await reresolveLinks(tx, repo, resolver, [...added, ...removed], new Set(notes.map((note) => note.path)));
+    if (!firstBuild && pathSetChanged)
+      await reresolveLinks(tx, repo, resolver, [...added, ...removed], new Set(notes.map((note) => note.path)));
     if (rebuildNotes) {
       await insertPostingBuckets(tx, repo, buildPostingBuckets(notes.map((note, i) => ({ id: ids[i]!, keys: note.keys }))));
     } else {
@@ -172,7 +196,8 @@ export async function writeCommittedRows(sql: SqlClient, repo: string, state: Re
   await sql.transaction(async (tx) => {
     await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`major-vault:index:${repo}`]);
     const now = (await tx.query<RepoState>('SELECT head, fingerprint, parse_key FROM repos WHERE name = $1', [repo])).rows[0] ?? null;
-    if (now?.fingerprint !== state.fingerprint || now.parse_key !== state.parse_key) throw new StaleSync('another sync of this repository committed first');
+    if (now?.fingerprint !== state.fingerprint || now.parse_key !== state.parse_key)
+      throw new StaleSync('another sync of this repository committed first');
     const gone = [...removed, ...files.map((file) => file.path)];
     const { ids, keyChanges } = await noteIdsAndKeyChanges(tx, repo, gone, notes, change.oldKeys);
     if (gone.length > 0) {
@@ -180,17 +205,43 @@ export async function writeCommittedRows(sql: SqlClient, repo: string, state: Re
       await tx.query('DELETE FROM notes WHERE repo = $1 AND path = ANY($2::text[])', [repo, gone]);
       await tx.query('DELETE FROM files WHERE repo = $1 AND path = ANY($2::text[])', [repo, gone]);
     }
-    await insertRows(tx, 'files', ['repo', 'path', 'oid', 'size', 'is_note'], files.map((file) => [repo, file.path, file.oid, file.size, file.isNote]));
+    await insertRows(
+      tx,
+      'files',
+      ['repo', 'path', 'oid', 'size', 'is_note'],
+      files.map((file) => [repo, file.path, file.oid, file.size, file.isNote]),
+    );
     await insertRows(
       tx,
       'notes',
-      ['repo', 'id', 'path', 'oid', 'size', 'content', 'total_lines', 'title', 'type', 'summary', 'frontmatter', 'frontmatter_error', 'headings', 'tags', 'grades'],
+      [
+        'repo',
+        'id',
+        'path',
+        'oid',
+        'size',
+        'content',
+        'total_lines',
+        'title',
+        'type',
+        'summary',
+        'frontmatter',
+        'frontmatter_error',
+        'headings',
+        'tags',
+        'grades',
+      ],
       notes.map((note, i) => noteRow(repo, ids[i]!, note)),
     );
     await insertLinks(tx, repo, notes, resolver);
-    if (added.length > 0 || removed.length > 0) await reresolveLinks(tx, repo, resolver, [...added, ...removed], new Set(notes.map((note) => note.path)));
+    if (added.length > 0 || removed.length > 0)
+      await reresolveLinks(tx, repo, resolver, [...added, ...removed], new Set(notes.map((note) => note.path)));
     await applyKeyChanges(tx, repo, keyChanges);
-    await tx.query('UPDATE repos SET head = $2, fingerprint = $3, indexed_at = now() WHERE name = $1', [repo, change.head, `committed:${change.head}`]);
+    await tx.query('UPDATE repos SET head = $2, fingerprint = $3, indexed_at = now() WHERE name = $1', [
+      repo,
+      change.head,
+      `committed:${change.head}`,
+    ]);
   });
 }
 
@@ -202,13 +253,21 @@ export async function writeCommittedRows(sql: SqlClient, repo: string, state: Re
 export async function storedLongNoteKeys(sql: SqlClient, repo: string, paths: readonly string[]): Promise<Map<string, Int32Array>> {
   const keys = new Map<string, Int32Array>();
   if (paths.length === 0) return keys;
-  const long = (await sql.query<{ path: string; oid: string }>(
-    `SELECT path, oid FROM notes WHERE repo = $1 AND path = ANY($2::text[]) AND length(content) > ${PARSE_ON_POOL_CHARS}`,
-    [repo, [...paths]],
-  )).rows;
+  const long = (
+    await sql.query<{ path: string; oid: string }>(
+      `SELECT path, oid FROM notes WHERE repo = $1 AND path = ANY($2::text[]) AND length(content) > ${PARSE_ON_POOL_CHARS}`,
+      [repo, [...paths]],
+    )
+  ).rows;
   await Promise.all(
     long.map(async (row) => {
-      const content = (await sql.query<{ content: string }>('SELECT content FROM notes WHERE repo = $1 AND path = $2 AND oid = $3', [repo, row.path, row.oid])).rows[0]?.content;
+      const content = (
+        await sql.query<{ content: string }>('SELECT content FROM notes WHERE repo = $1 AND path = $2 AND oid = $3', [
+          repo,
+          row.path,
+          row.oid,
+        ])
+      ).rows[0]?.content;
       if (content !== undefined) keys.set(row.oid, await runPoolTask('noteKeys', content));
     }),
   );
@@ -253,7 +312,12 @@ async function noteIdsAndKeyChanges(
 ): Promise<{ ids: number[]; keyChanges: KeyChange[] }> {
   const before = new Map<string, { id: number; oid: string }>();
   if (gone.length > 0) {
-    const rows = (await tx.query<{ path: string; id: number; oid: string }>('SELECT path, id, oid FROM notes WHERE repo = $1 AND path = ANY($2::text[])', [repo, gone])).rows;
+    const rows = (
+      await tx.query<{ path: string; id: number; oid: string }>(
+        'SELECT path, id, oid FROM notes WHERE repo = $1 AND path = ANY($2::text[])',
+        [repo, gone],
+      )
+    ).rows;
     for (const row of rows) before.set(row.path, row);
   }
   let next = ((await tx.query<{ max: number | null }>('SELECT max(id) AS max FROM notes WHERE repo = $1', [repo])).rows[0]?.max ?? 0) + 1;
@@ -261,10 +325,12 @@ async function noteIdsAndKeyChanges(
   const rewritten = [...before].filter(([path, old]) => written.get(path)?.oid !== old.oid).map(([path]) => path);
   const oldContent = new Map<string, Int32Array>();
   if (rewritten.length > 0) {
-    const rows = (await tx.query<{ path: string; oid: string; content: string | null }>(
-      'SELECT path, oid, CASE WHEN oid = ANY($3::text[]) THEN NULL ELSE content END AS content FROM notes WHERE repo = $1 AND path = ANY($2::text[])',
-      [repo, rewritten, [...oldKeys.keys()]],
-    )).rows;
+    const rows = (
+      await tx.query<{ path: string; oid: string; content: string | null }>(
+        'SELECT path, oid, CASE WHEN oid = ANY($3::text[]) THEN NULL ELSE content END AS content FROM notes WHERE repo = $1 AND path = ANY($2::text[])',
+        [repo, rewritten, [...oldKeys.keys()]],
+      )
+    ).rows;
     for (const row of rows) oldContent.set(row.path, oldKeys.get(row.oid) ?? trigramKeys(row.content ?? ''));
   }
   const none = new Int32Array(0);
@@ -297,7 +363,13 @@ function keyDifference(before: Int32Array, after: Int32Array): { added: Int32Arr
  * Resolves again the links whose target names one of the added or removed files (by
  * {@link targetKey}), except those of notes written in this sync, and stores what changed.
  */
-async function reresolveLinks(tx: SqlClient, repo: string, resolver: LinkResolver, paths: readonly string[], fresh: ReadonlySet<string>): Promise<void> {
+async function reresolveLinks(
+  tx: SqlClient,
+  repo: string,
+  resolver: LinkResolver,
+  paths: readonly string[],
+  fresh: ReadonlySet<string>,
+): Promise<void> {
   const keys = [...new Set(paths.map(targetKey))];
   const rows = (
     await tx.query<{ source: string; ordinal: number; kind: 'wiki' | 'embed' | 'markdown'; target: string; resolved: string | null }>(
@@ -322,9 +394,11 @@ async function reresolveLinks(tx: SqlClient, repo: string, resolver: LinkResolve
 
 /** Whether no repository has rows yet (a first build into a new index). */
 async function tablesAreEmpty(tx: SqlClient): Promise<boolean> {
-  const row = (await tx.query<{ empty: boolean }>(
-    'SELECT NOT (EXISTS (SELECT FROM files) OR EXISTS (SELECT FROM notes) OR EXISTS (SELECT FROM links) OR EXISTS (SELECT FROM trigram_buckets)) AS empty',
-  )).rows[0];
+  const row = (
+    await tx.query<{ empty: boolean }>(
+      'SELECT NOT (EXISTS (SELECT FROM files) OR EXISTS (SELECT FROM notes) OR EXISTS (SELECT FROM links) OR EXISTS (SELECT FROM trigram_buckets)) AS empty',
+    )
+  ).rows[0];
   return row?.empty === true;
 }
 
@@ -366,7 +440,7 @@ async function insertLinks(tx: SqlClient, repo: string, notes: readonly NoteReco
  */
 async function insertRows(tx: SqlClient, table: string, columns: readonly string[], rows: readonly unknown[][]): Promise<void> {
   const maxRows = Math.floor(30_000 / columns.length);
-  for (let start = 0; start < rows.length; ) {
+  for (let start = 0; start < rows.length;) {
     let end = start;
     let bytes = 0;
     while (end < rows.length && end - start < maxRows && (end === start || bytes < 4 * 1024 * 1024)) {

@@ -24,7 +24,8 @@ describe('syncRepo', () => {
         message: 'First notes',
         files: {
           'README.md': '---\nsummary: The root.\n---\n# Notes\n',
-          'projects/apollo/plan.md': '---\ntitle: Apollo plan\ntype: plan\nstatus: draft\ntags: [space]\n---\n# Plan\n\nSee [[Budget]] and [the risks](risks.md).\n\n## Open\n\n| Claim | Grade |\n|---|---|\n| Launch in May | 2 vermutet |\n',
+          'projects/apollo/plan.md':
+            '---\ntitle: Apollo plan\ntype: plan\nstatus: draft\ntags: [space]\n---\n# Plan\n\nSee [[Budget]] and [the risks](risks.md).\n\n## Open\n\n| Claim | Grade |\n|---|---|\n| Launch in May | 2 vermutet |\n',
           'projects/apollo/risks.md': '# Risks\n\nBack to [[plan]]. ![[diagram.png]]\n',
           'projects/Budget.md': 'The budget. #money\n',
           'projects/diagram.png': Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 1, 2, 3]),
@@ -121,9 +122,25 @@ describe('syncRepo', () => {
     expect(page.notes.map((n) => n.path)).toEqual(['projects/apollo/Budget.md', 'projects/apollo/plan.md']);
     expect((await index.listNotes(scopes, { type: 'plan', status: 'draft' }, { limit: 10, offset: 0 })).total).toBe(1);
     expect(await index.fieldValues(scopes, 'type')).toEqual([{ value: 'plan', notes: 1 }]);
-    const scanned = await index.scanNotes([{ repo: 'notes', prefixes: [''] }], { needle: 'BUDGET', caseSensitive: false, after: null, limit: 10 });
-    expect(scanned.map((n) => n.path)).toEqual(['finance/Budget.md', 'projects/apollo/Budget.md', 'projects/apollo/plan.md', 'projects/apollo/risks.md', 'Über/Straße.md']);
-    const literal = await index.scanNotes([{ repo: 'notes', prefixes: [''] }], { needle: '50%_', caseSensitive: true, after: null, limit: 10 });
+    const scanned = await index.scanNotes([{ repo: 'notes', prefixes: [''] }], {
+      needle: 'BUDGET',
+      caseSensitive: false,
+      after: null,
+      limit: 10,
+    });
+    expect(scanned.map((n) => n.path)).toEqual([
+      'finance/Budget.md',
+      'projects/apollo/Budget.md',
+      'projects/apollo/plan.md',
+      'projects/apollo/risks.md',
+      'Über/Straße.md',
+    ]);
+    const literal = await index.scanNotes([{ repo: 'notes', prefixes: [''] }], {
+      needle: '50%_',
+      caseSensitive: true,
+      after: null,
+      limit: 10,
+    });
     expect(literal).toEqual([]);
     const rows = await index.noteRows('notes');
     expect(rows.find((r) => r.path === 'projects/apollo/risks.md')?.links.map((l) => l.target)).toEqual(['Budget']);
@@ -136,7 +153,11 @@ describe('syncRepo', () => {
     const note = await index.getNote('notes', 'big.md');
     expect(note?.content.length).toBe(big.length);
     expect(note?.totalLines).toBe(4);
-    expect((await index.scanNotes([{ repo: 'notes', prefixes: [''] }], { needle: 'xxx', caseSensitive: true, after: null, limit: 10 })).map((n) => n.path)).toEqual(['big.md']);
+    expect(
+      (await index.scanNotes([{ repo: 'notes', prefixes: [''] }], { needle: 'xxx', caseSensitive: true, after: null, limit: 10 })).map(
+        (n) => n.path,
+      ),
+    ).toEqual(['big.md']);
     await expectPostingsOfNotes(sql, 'notes');
   });
 
@@ -170,7 +191,8 @@ describe('scanNotes', () => {
   });
 
   it('ignores case as the line matcher does (JavaScript lower case), or matches exactly', async () => {
-    const scan = async (needle: string, caseSensitive: boolean) => (await index.scanNotes(all, { needle, caseSensitive, after: null, limit: 10 })).map((n) => n.path);
+    const scan = async (needle: string, caseSensitive: boolean) =>
+      (await index.scanNotes(all, { needle, caseSensitive, after: null, limit: 10 })).map((n) => n.path);
     expect(await scan('οδος', false)).toEqual(['a.md']);
     expect(await scan('ΟΔΟΣ', true)).toEqual(['a.md']);
     expect(await scan('Οδος', true)).toEqual([]);
@@ -180,23 +202,35 @@ describe('scanNotes', () => {
   });
 
   it('parses every note again, with fresh posting lists, when the type field changes', async () => {
-    commit(repoDir, { message: 'Settings', files: { '.vault/settings.jsonc': '{ "typeField": "kind" }\n', 'd.md': '---\nkind: trip\n---\nTrip to the city\n' } });
+    commit(repoDir, {
+      message: 'Settings',
+      files: { '.vault/settings.jsonc': '{ "typeField": "kind" }\n', 'd.md': '---\nkind: trip\n---\nTrip to the city\n' },
+    });
     const result = await syncRepo(sql, host, 'greek');
     expect(result.changed).toBeGreaterThanOrEqual(4);
     expect((await index.getNote('greek', 'd.md'))?.type).toBe('trip');
-    expect((await index.scanNotes(all, { needle: 'trip', caseSensitive: false, after: null, limit: 10 })).map((n) => n.path)).toEqual(['b.md', 'd.md']);
+    expect((await index.scanNotes(all, { needle: 'trip', caseSensitive: false, after: null, limit: 10 })).map((n) => n.path)).toEqual([
+      'b.md',
+      'd.md',
+    ]);
     await expectPostingsOfNotes(sql, 'greek');
   });
 });
 
 /** The stored posting lists equal those a fresh build makes from the stored notes. */
 async function expectPostingsOfNotes(sql: SqlClient, repo: string): Promise<void> {
-  const notes = (await sql.query<{ id: number; content: string }>('SELECT id, content FROM notes WHERE repo = $1 ORDER BY id', [repo])).rows;
+  const notes = (await sql.query<{ id: number; content: string }>('SELECT id, content FROM notes WHERE repo = $1 ORDER BY id', [repo]))
+    .rows;
   const fresh = buildPostingBuckets(notes.map((note) => ({ id: note.id, keys: trigramKeys(note.content) })));
   const stored = (
-    await sql.query<{ bucket: number; postings: string }>(`SELECT bucket, encode(postings, 'base64') AS postings FROM trigram_buckets WHERE repo = $1 ORDER BY bucket`, [repo])
+    await sql.query<{ bucket: number; postings: string }>(
+      `SELECT bucket, encode(postings, 'base64') AS postings FROM trigram_buckets WHERE repo = $1 ORDER BY bucket`,
+      [repo],
+    )
   ).rows;
-  expect(stored.map((row) => [row.bucket, decodeBucket(Buffer.from(row.postings, 'base64'))])).toEqual(fresh.map((b) => [b.bucket, decodeBucket(b.postings)]));
+  expect(stored.map((row) => [row.bucket, decodeBucket(Buffer.from(row.postings, 'base64'))])).toEqual(
+    fresh.map((b) => [b.bucket, decodeBucket(b.postings)]),
+  );
 }
 
 describe('targetKey', () => {
@@ -235,16 +269,25 @@ describe('applyCommittedFiles', () => {
         { path: 'gone.md', content: null },
         { path: 'raw.bin', content: Buffer.from([0, 1, 2]) },
       ];
-      const done = await host.commit('notes', { parent: snapshot.head, files, author: { login: 'a', name: 'A', email: 'a@x' }, message: 'Change' });
+      const done = await host.commit('notes', {
+        parent: snapshot.head,
+        files,
+        author: { login: 'a', name: 'A', email: 'a@x' },
+        message: 'Change',
+      });
       expect(done.ok).toBe(true);
       const head = done.ok ? done.commit : '';
-      expect(await applyCommittedFiles(sql, 'notes', { head, fields: { typeField: 'type', summaryField: 'summary', folders: ['/'] }, files })).toBe(true);
+      expect(
+        await applyCommittedFiles(sql, 'notes', { head, fields: { typeField: 'type', summaryField: 'summary', folders: ['/'] }, files }),
+      ).toBe(true);
 
       await syncRepo(fresh, host, 'notes');
       const rows = async (db: SqlClient) => ({
         files: (await db.query('SELECT path, oid, size, is_note FROM files WHERE repo = $1 ORDER BY path', ['notes'])).rows,
-        notes: (await db.query('SELECT path, oid, content, title, type, summary, tags FROM notes WHERE repo = $1 ORDER BY path', ['notes'])).rows,
-        links: (await db.query('SELECT source, ordinal, target, resolved FROM links WHERE repo = $1 ORDER BY source, ordinal', ['notes'])).rows,
+        notes: (await db.query('SELECT path, oid, content, title, type, summary, tags FROM notes WHERE repo = $1 ORDER BY path', ['notes']))
+          .rows,
+        links: (await db.query('SELECT source, ordinal, target, resolved FROM links WHERE repo = $1 ORDER BY source, ordinal', ['notes']))
+          .rows,
         head: (await db.query<{ head: string }>('SELECT head FROM repos WHERE name = $1', ['notes'])).rows[0]?.head,
       });
       expect(await rows(sql)).toEqual(await rows(fresh));
@@ -253,8 +296,12 @@ describe('applyCommittedFiles', () => {
       // The poll's next sync: the fingerprint differs, the files do not.
       expect(await syncRepo(sql, host, 'notes')).toMatchObject({ head, changed: 0, removed: 0 });
       // Never indexed, or other parse fields: left to the sync.
-      expect(await applyCommittedFiles(sql, 'other', { head, fields: { typeField: 'type', summaryField: 'summary', folders: ['/'] }, files })).toBe(false);
-      expect(await applyCommittedFiles(sql, 'notes', { head, fields: { typeField: 'kind', summaryField: 'summary', folders: ['/'] }, files })).toBe(false);
+      expect(
+        await applyCommittedFiles(sql, 'other', { head, fields: { typeField: 'type', summaryField: 'summary', folders: ['/'] }, files }),
+      ).toBe(false);
+      expect(
+        await applyCommittedFiles(sql, 'notes', { head, fields: { typeField: 'kind', summaryField: 'summary', folders: ['/'] }, files }),
+      ).toBe(false);
     } finally {
       await sql.close();
       await fresh.close();

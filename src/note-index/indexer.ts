@@ -14,7 +14,17 @@ import { LinkResolver } from '../notes/link-resolver.ts';
 import type { RepoHost } from '../repo-host/repo-host.ts';
 import { committedChange, type CommittedFiles } from './committed-files.ts';
 import { diffSnapshot } from './index-diff.ts';
-import { deleteRepoRows, readRepoState, readStoredFiles, readStoredPaths, refreshStatistics, StaleSync, storedLongNoteKeys, writeCommittedRows, writeSnapshotRows } from './index-rows.ts';
+import {
+  deleteRepoRows,
+  readRepoState,
+  readStoredFiles,
+  readStoredPaths,
+  refreshStatistics,
+  StaleSync,
+  storedLongNoteKeys,
+  writeCommittedRows,
+  writeSnapshotRows,
+} from './index-rows.ts';
 import { parseKeyOf, readParseFields } from './parse-fields.ts';
 import { parseNotes } from './parse-notes.ts';
 import { readChangedFiles } from './read-changed-files.ts';

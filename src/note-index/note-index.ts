@@ -211,68 +211,90 @@ export function createNoteIndex(sql: SqlClient): NoteIndex {
   const longContents = new LongContents();
   return {
     async repoState(repo) {
-      const row = (await sql.query<{ head: string | null; fingerprint: string; indexed_at: Date | string }>(
-        'SELECT head, fingerprint, indexed_at FROM repos WHERE name = $1',
-        [repo],
-      )).rows[0];
+      const row = (
+        await sql.query<{ head: string | null; fingerprint: string; indexed_at: Date | string }>(
+          'SELECT head, fingerprint, indexed_at FROM repos WHERE name = $1',
+          [repo],
+        )
+      ).rows[0];
       return row ? { head: row.head, fingerprint: row.fingerprint, indexedAt: new Date(row.indexed_at) } : null;
     },
 
     async getNote(repo, path, readBlob) {
       // The text of a long note is left in the table here: copying megabytes out of PGlite runs on the event loop.
-      const row = (await sql.query<NoteDbRow & { bytes: number }>(
-        `SELECT repo, path, oid, size, total_lines, title, type, summary, frontmatter, frontmatter_error, headings, tags, grades,
+      const row = (
+        await sql.query<NoteDbRow & { bytes: number }>(
+          `SELECT repo, path, oid, size, total_lines, title, type, summary, frontmatter, frontmatter_error, headings, tags, grades,
                 octet_length(content) AS bytes, CASE WHEN octet_length(content) <= ${LONG_CONTENT_BYTES} THEN content END AS content
            FROM notes WHERE repo = $1 AND path = $2`,
-        [repo, path],
-      )).rows[0];
+          [repo, path],
+        )
+      ).rows[0];
       if (!row) return null;
       if (row.content === null) row.content = await longContents.read(sql, row, readBlob);
       return toIndexedNote(row);
     },
 
     async getFile(repo, path) {
-      const row = (await sql.query<{ repo: string; path: string; oid: string; size: number | null; is_note: boolean }>(
-        'SELECT repo, path, oid, size, is_note FROM files WHERE repo = $1 AND path = $2',
-        [repo, path],
-      )).rows[0];
+      const row = (
+        await sql.query<{ repo: string; path: string; oid: string; size: number | null; is_note: boolean }>(
+          'SELECT repo, path, oid, size, is_note FROM files WHERE repo = $1 AND path = $2',
+          [repo, path],
+        )
+      ).rows[0];
       return row ? { repo: row.repo, path: row.path, oid: row.oid, size: row.size, isNote: row.is_note } : null;
     },
 
     async filePaths(repo) {
-      return (await sql.query<{ path: string }>('SELECT path FROM files WHERE repo = $1 ORDER BY path', [repo])).rows.map((row) => row.path);
+      return (await sql.query<{ path: string }>('SELECT path FROM files WHERE repo = $1 ORDER BY path', [repo])).rows.map(
+        (row) => row.path,
+      );
     },
 
     async notePaths(repo) {
-      return (await sql.query<{ path: string }>('SELECT path FROM notes WHERE repo = $1 ORDER BY path', [repo])).rows.map((row) => row.path);
+      return (await sql.query<{ path: string }>('SELECT path FROM notes WHERE repo = $1 ORDER BY path', [repo])).rows.map(
+        (row) => row.path,
+      );
     },
 
     async noteOutline(scopes) {
       const where = scopeClause(scopes, []);
-      return (await sql.query<{ repo: string; path: string; summary: string | null }>(
-        `SELECT repo, path, summary FROM notes WHERE ${where.sql} ORDER BY ${BY_PATH}`,
-        where.params,
-      )).rows;
+      return (
+        await sql.query<{ repo: string; path: string; summary: string | null }>(
+          `SELECT repo, path, summary FROM notes WHERE ${where.sql} ORDER BY ${BY_PATH}`,
+          where.params,
+        )
+      ).rows;
     },
 
     async linksFrom(repo, path) {
-      const rows = (await sql.query<LinkDbRow>(`SELECT ${LINK_COLUMNS} FROM links WHERE repo = $1 AND source = $2 ORDER BY ordinal`, [repo, path])).rows;
+      const rows = (
+        await sql.query<LinkDbRow>(`SELECT ${LINK_COLUMNS} FROM links WHERE repo = $1 AND source = $2 ORDER BY ordinal`, [repo, path])
+      ).rows;
       return rows.map(toIndexedLink);
     },
 
     async linksTo(repo, targetPath) {
-      const rows = (await sql.query<LinkDbRow>(
-        `SELECT ${LINK_COLUMNS} FROM links WHERE repo = $1 AND resolved = $2 ORDER BY source, ordinal`,
-        [repo, targetPath],
-      )).rows;
+      const rows = (
+        await sql.query<LinkDbRow>(`SELECT ${LINK_COLUMNS} FROM links WHERE repo = $1 AND resolved = $2 ORDER BY source, ordinal`, [
+          repo,
+          targetPath,
+        ])
+      ).rows;
       return rows.map(toIndexedLink);
     },
 
     async noteRows(repo) {
       // Links are aggregated per note in SQL: materialising every link row in JS (61k on
       // obsidian-help) cost seconds on PGlite; one array per note costs milliseconds.
-      const rows = (await sql.query<Omit<NoteRow, 'links' | 'embeds'> & { links: Array<[string, string | null]> | null; embeds: Array<[string, string | null]> | null }>(
-        `SELECT n.path, n.oid, n.size, n.title, n.type, n.summary, n.frontmatter, n.tags, l.links, l.embeds
+      const rows = (
+        await sql.query<
+          Omit<NoteRow, 'links' | 'embeds'> & {
+            links: Array<[string, string | null]> | null;
+            embeds: Array<[string, string | null]> | null;
+          }
+        >(
+          `SELECT n.path, n.oid, n.size, n.title, n.type, n.summary, n.frontmatter, n.tags, l.links, l.embeds
            FROM notes n
            LEFT JOIN (
              SELECT source,
@@ -282,9 +304,11 @@ export function createNoteIndex(sql: SqlClient): NoteIndex {
            ) l ON l.source = n.path
           WHERE n.repo = $1
           ORDER BY n.path`,
-        [repo],
-      )).rows;
-      const toTargets = (pairs: Array<[string, string | null]> | null): LinkTarget[] => (pairs ?? []).map(([target, resolved]) => ({ target, resolved }));
+          [repo],
+        )
+      ).rows;
+      const toTargets = (pairs: Array<[string, string | null]> | null): LinkTarget[] =>
+        (pairs ?? []).map(([target, resolved]) => ({ target, resolved }));
       return rows.map(({ links, embeds, ...note }) => ({ ...note, links: toTargets(links), embeds: toTargets(embeds) }));
     },
 
@@ -294,12 +318,15 @@ export function createNoteIndex(sql: SqlClient): NoteIndex {
       if (filter.type !== undefined) conditions.push(`type = $${params.push(filter.type)}`);
       if (filter.status !== undefined) conditions.push(`frontmatter->>'status' = $${params.push(filter.status)}`);
       const where = conditions.join(' AND ');
-      const total = (await sql.query<{ total: number }>(`SELECT count(*)::int AS total FROM notes WHERE ${where}`, params)).rows[0]?.total ?? 0;
-      const rows = (await sql.query<NoteListing>(
-        `SELECT repo, path, title, type, summary, frontmatter FROM notes WHERE ${where}
+      const total =
+        (await sql.query<{ total: number }>(`SELECT count(*)::int AS total FROM notes WHERE ${where}`, params)).rows[0]?.total ?? 0;
+      const rows = (
+        await sql.query<NoteListing>(
+          `SELECT repo, path, title, type, summary, frontmatter FROM notes WHERE ${where}
          ORDER BY ${BY_PATH} LIMIT $${params.push(page.limit)} OFFSET $${params.push(page.offset)}`,
-        params,
-      )).rows;
+          params,
+        )
+      ).rows;
       return { notes: rows, total };
     },
 
@@ -307,11 +334,13 @@ export function createNoteIndex(sql: SqlClient): NoteIndex {
       const params: unknown[] = [];
       const where = scopeClause(scopes, params).sql;
       const expression = field === 'type' ? 'type' : `frontmatter->>'status'`;
-      return (await sql.query<{ value: string; notes: number }>(
-        `SELECT ${expression} AS value, count(*)::int AS notes FROM notes WHERE ${where} AND ${expression} IS NOT NULL
+      return (
+        await sql.query<{ value: string; notes: number }>(
+          `SELECT ${expression} AS value, count(*)::int AS notes FROM notes WHERE ${where} AND ${expression} IS NOT NULL
          GROUP BY 1 ORDER BY 2 DESC, 1`,
-        params,
-      )).rows;
+          params,
+        )
+      ).rows;
     },
 
     async scanNotes(scopes, options) {
@@ -331,7 +360,8 @@ export function createNoteIndex(sql: SqlClient): NoteIndex {
       const composed = needle.normalize('NFC');
       // A long note is folded on the worker pool: lower-casing costs milliseconds per MB.
       const contains = async (content: string): Promise<boolean> => {
-        if (content.length > LONG_CONTENT_BYTES) return runPoolTask('contains', { text: content, needle, caseSensitive: options.caseSensitive });
+        if (content.length > LONG_CONTENT_BYTES)
+          return runPoolTask('contains', { text: content, needle, caseSensitive: options.caseSensitive });
         return options.caseSensitive ? content.normalize('NFC').includes(composed) : searchFold(content).includes(folded);
       };
       const found: NoteText[] = [];
@@ -350,10 +380,12 @@ export function createNoteIndex(sql: SqlClient): NoteIndex {
     },
 
     async contents(repo, paths) {
-      const rows = (await sql.query<{ path: string; content: string }>('SELECT path, content FROM notes WHERE repo = $1 AND path = ANY($2::text[])', [
-        repo,
-        [...paths],
-      ])).rows;
+      const rows = (
+        await sql.query<{ path: string; content: string }>('SELECT path, content FROM notes WHERE repo = $1 AND path = ANY($2::text[])', [
+          repo,
+          [...paths],
+        ])
+      ).rows;
       return new Map(rows.map((row) => [row.path, row.content]));
     },
   };
@@ -378,23 +410,34 @@ class LongContents {
    * The content of the note (when not kept: from `readBlob` when it gives the blob, else read
    * with one statement).
    */
-  read(sql: SqlClient, note: { repo: string; path: string; oid: string; bytes: number }, readBlob?: (oid: string) => Promise<Buffer | null>): Promise<string> {
+  read(
+    sql: SqlClient,
+    note: { repo: string; path: string; oid: string; bytes: number },
+    readBlob?: (oid: string) => Promise<Buffer | null>,
+  ): Promise<string> {
     const key = `${note.repo}\0${note.path}\0${note.oid}`;
     let entry = this.entries.get(key);
     if (entry) return entry;
-    const fromIndex = () => sql.query<{ content: string }>('SELECT content FROM notes WHERE repo = $1 AND path = $2 AND oid = $3', [note.repo, note.path, note.oid]);
+    const fromIndex = () =>
+      sql.query<{ content: string }>('SELECT content FROM notes WHERE repo = $1 AND path = $2 AND oid = $3', [
+        note.repo,
+        note.path,
+        note.oid,
+      ]);
     const fromBlob = async () => {
       const buffer = await readBlob!(note.oid).catch(() => null);
       const text = buffer === null ? null : decodeNoteText(buffer);
       return text === null ? fromIndex() : { rows: [{ content: text }] };
     };
-    entry = (readBlob ? fromBlob() : fromIndex())
-      .then(async (result) => {
-        if (result.rows[0]) return result.rows[0].content;
-        // Changed since the page was read: its text as it is now, not kept under the old blob id.
-        this.forget(key);
-        return (await sql.query<{ content: string }>('SELECT content FROM notes WHERE repo = $1 AND path = $2', [note.repo, note.path])).rows[0]?.content ?? '';
-      });
+    entry = (readBlob ? fromBlob() : fromIndex()).then(async (result) => {
+      if (result.rows[0]) return result.rows[0].content;
+      // Changed since the page was read: its text as it is now, not kept under the old blob id.
+      this.forget(key);
+      return (
+        (await sql.query<{ content: string }>('SELECT content FROM notes WHERE repo = $1 AND path = $2', [note.repo, note.path])).rows[0]
+          ?.content ?? ''
+      );
+    });
     entry.catch(() => this.forget(key));
     this.entries.set(key, entry);
     this.sizes.set(key, note.bytes);
@@ -429,11 +472,13 @@ async function scanPage(
   const conditions = [scopeClause(scopes, params, (repo) => ids.get(repo)).sql];
   if (after) conditions.push(`(repo, path) > ($${params.push(after.repo)}, $${params.push(after.path)})`);
   // octet_length reads the stored size only; the text of a long note is left in the table.
-  const rows = (await sql.query<{ repo: string; path: string; oid: string; bytes: number; content: string | null }>(
-    `SELECT repo, path, oid, octet_length(content) AS bytes, CASE WHEN octet_length(content) <= ${LONG_CONTENT_BYTES} THEN content END AS content
+  const rows = (
+    await sql.query<{ repo: string; path: string; oid: string; bytes: number; content: string | null }>(
+      `SELECT repo, path, oid, octet_length(content) AS bytes, CASE WHEN octet_length(content) <= ${LONG_CONTENT_BYTES} THEN content END AS content
        FROM notes WHERE ${conditions.join(' AND ')} ORDER BY ${BY_PATH} LIMIT $${params.push(limit)}`,
-    params,
-  )).rows;
+      params,
+    )
+  ).rows;
   const notes: NoteText[] = [];
   for (const row of rows) notes.push({ repo: row.repo, path: row.path, content: row.content ?? (await long.read(sql, row)) });
   return notes;
@@ -443,7 +488,11 @@ async function scanPage(
  * `WHERE` text for scopes: `(repo = $a AND (starts_with(path, $b) OR …)) OR …`, params
  * appended; `idsOf(repo)`, where given, limits a repository to those note ids.
  */
-function scopeClause(scopes: readonly Scope[], params: unknown[], idsOf?: (repo: string) => readonly number[] | undefined): { sql: string; params: unknown[] } {
+function scopeClause(
+  scopes: readonly Scope[],
+  params: unknown[],
+  idsOf?: (repo: string) => readonly number[] | undefined,
+): { sql: string; params: unknown[] } {
   const parts = scopes.map((scope) => {
     const ids = idsOf?.(scope.repo);
     const repo = `repo = $${params.push(scope.repo)}${ids ? ` AND id = ANY($${params.push(ids)}::int[])` : ''}`;

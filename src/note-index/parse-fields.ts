@@ -27,7 +27,8 @@ export function parseKeyOf(version: number, fields: ParseFields): string {
  * `summary`, `["/"]`) otherwise, or where the configuration is broken (it never throws).
  */
 export async function readParseFields(host: RepoHost, repo: string, snapshot: Snapshot): Promise<ParseFields> {
-  if (!snapshot.files.some((file) => file.path === '.vault/settings.jsonc')) return { typeField: 'type', summaryField: 'summary', folders: ['/'] };
+  if (!snapshot.files.some((file) => file.path === '.vault/settings.jsonc'))
+    return { typeField: 'type', summaryField: 'summary', folders: ['/'] };
   const config = await loadVaultConfig(
     async (path) => (await host.readFile(repo, path))?.toString('utf8') ?? null,
     snapshot.files.map((file) => file.path),

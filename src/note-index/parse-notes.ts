@@ -35,7 +35,9 @@ const SLICE_MS = 10;
  */
 export async function parseNotes(texts: readonly NoteText[], fields: ParseFields): Promise<NoteRecord[]> {
   const taskFields = { typeField: fields.typeField, summaryField: fields.summaryField };
-  const onPool = texts.map((note) => (note.text.length > PARSE_ON_POOL_CHARS ? runPoolTask('parseNote', { path: note.path, text: note.text, fields: taskFields }) : null));
+  const onPool = texts.map((note) =>
+    note.text.length > PARSE_ON_POOL_CHARS ? runPoolTask('parseNote', { path: note.path, text: note.text, fields: taskFields }) : null,
+  );
   // A rejection is awaited below; until then it must not count as unhandled.
   for (const task of onPool) task?.catch(() => undefined);
   const records: NoteRecord[] = [];

@@ -41,7 +41,9 @@ export interface ContainsTask {
  * with searchFold (as the trigram keys and the line matching compare).
  */
 export function containsTask(task: ContainsTask): boolean {
-  return task.caseSensitive ? task.text.normalize('NFC').includes(task.needle.normalize('NFC')) : searchFold(task.text).includes(searchFold(task.needle));
+  return task.caseSensitive
+    ? task.text.normalize('NFC').includes(task.needle.normalize('NFC'))
+    : searchFold(task.text).includes(searchFold(task.needle));
 }
 
 /** The index's tasks on the worker pool (pool/pool-worker.cjs), with their input and result. */
@@ -59,6 +61,10 @@ export interface PoolTasks {
  * and its result are copied between threads). With `signal`, an abort ends the task and
  * rejects with the abort's reason. Rejects with what the task threw.
  */
-export async function runPoolTask<K extends keyof PoolTasks>(name: K, task: PoolTasks[K]['task'], signal?: AbortSignal): Promise<PoolTasks[K]['result']> {
+export async function runPoolTask<K extends keyof PoolTasks>(
+  name: K,
+  task: PoolTasks[K]['task'],
+  signal?: AbortSignal,
+): Promise<PoolTasks[K]['result']> {
   return runOnPool<PoolTasks[K]['result']>(name, task, signal ? { signal } : {});
 }

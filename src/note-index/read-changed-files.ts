@@ -68,7 +68,7 @@ async function readChanged(
     }
   }
   onProgress?.(done, total);
-  for (let start = 0; start < inStore.length; ) {
+  for (let start = 0; start < inStore.length;) {
     // Batches of about 8 MB, so a few large notes do not hold everything in one read.
     let end = start;
     let bytes = 0;
@@ -77,7 +77,10 @@ async function readChanged(
       end++;
     }
     const batch = inStore.slice(start, end);
-    const buffers = await host.readBlobs(repo, batch.map(([, oid]) => oid));
+    const buffers = await host.readBlobs(
+      repo,
+      batch.map(([, oid]) => oid),
+    );
     batch.forEach(([path], i) => {
       const buffer = buffers[i] ?? null;
       result.set(path, { size: buffer?.length ?? null, buffer });

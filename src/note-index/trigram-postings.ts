@@ -74,7 +74,10 @@ export function buildPostingBuckets(notes: readonly NoteKeys[]): PostingBucket[]
   const buckets: PostingBucket[] = [];
   for (let bucket = 0; bucket < counts.length; bucket++) {
     if (counts[bucket] === 0) continue;
-    const entries = grouped.group(pairKeys.subarray(starts[bucket], starts[bucket + 1]), pairIds.subarray(starts[bucket], starts[bucket + 1]));
+    const entries = grouped.group(
+      pairKeys.subarray(starts[bucket], starts[bucket + 1]),
+      pairIds.subarray(starts[bucket], starts[bucket + 1]),
+    );
     writer.reset();
     for (const { key, ids } of entries) writer.entry(key, ids);
     buckets.push({ bucket, postings: writer.bytes() });
@@ -132,7 +135,7 @@ class BucketGrouper {
 /** Decodes a bucket into key → ascending ids. */
 export function decodeBucket(postings: Uint8Array): Map<number, number[]> {
   const entries = new Map<number, number[]>();
-  for (let at = 0; at < postings.length; ) {
+  for (let at = 0; at < postings.length;) {
     const key = readKey(postings, at);
     const [length, listAt] = readVarint(postings, at + 4);
     entries.set(key, readIds(postings, listAt, listAt + length));
@@ -143,7 +146,7 @@ export function decodeBucket(postings: Uint8Array): Map<number, number[]> {
 
 /** The ids listed for `key` in an encoded bucket; empty when it has none. */
 export function idsInBucket(postings: Uint8Array, key: number): number[] {
-  for (let at = 0; at < postings.length; ) {
+  for (let at = 0; at < postings.length;) {
     const [length, listAt] = readVarint(postings, at + 4);
     if (readKey(postings, at) === key) return readIds(postings, listAt, listAt + length);
     at = listAt + length;
@@ -163,7 +166,7 @@ export function encodeBucket(entries: ReadonlyMap<number, readonly number[]>): U
 
 /** Writes `buckets` of `repo` (none of which may exist yet), a few megabytes per statement. */
 export async function insertPostingBuckets(tx: SqlClient, repo: string, buckets: readonly PostingBucket[]): Promise<void> {
-  for (let start = 0; start < buckets.length; ) {
+  for (let start = 0; start < buckets.length;) {
     let end = start;
     let bytes = 0;
     while (end < buckets.length && (end === start || bytes < 4 * 1024 * 1024)) bytes += buckets[end++]!.postings.length;
@@ -270,7 +273,7 @@ async function readBuckets(sql: SqlClient, repo: string, buckets: readonly numbe
 
 function intersectSorted(a: readonly number[], b: readonly number[]): number[] {
   const out: number[] = [];
-  for (let i = 0, j = 0; i < a.length && j < b.length; ) {
+  for (let i = 0, j = 0; i < a.length && j < b.length;) {
     if (a[i]! < b[j]!) i++;
     else if (a[i]! > b[j]!) j++;
     else {
@@ -287,7 +290,7 @@ function base64(bytes: Uint8Array): string {
 }
 
 function readKey(bytes: Uint8Array, at: number): number {
-  return (bytes[at]! | (bytes[at + 1]! << 8) | (bytes[at + 2]! << 16) | (bytes[at + 3]! << 24)) | 0;
+  return bytes[at]! | (bytes[at + 1]! << 8) | (bytes[at + 2]! << 16) | (bytes[at + 3]! << 24) | 0;
 }
 
 /** A varint at `at`: [value, position after it]. */
@@ -305,7 +308,7 @@ function readVarint(bytes: Uint8Array, at: number): [number, number] {
 function readIds(bytes: Uint8Array, from: number, to: number): number[] {
   const ids: number[] = [];
   let id = 0;
-  for (let at = from; at < to; ) {
+  for (let at = from; at < to;) {
     const [delta, next] = readVarint(bytes, at);
     id += delta;
     ids.push(id);

@@ -15,7 +15,12 @@ const note = [
 
 describe('closestPassage', () => {
   it('compares as many lines as the passage has', () => {
-    expect(closestPassage('a\nfoo bar\nbaz qux\nz\n', 'foo bar\nbaz qix')).toMatchObject({ line: 2, endLine: 3, text: 'foo bar\nbaz qux', differences: null });
+    expect(closestPassage('a\nfoo bar\nbaz qux\nz\n', 'foo bar\nbaz qix')).toMatchObject({
+      line: 2,
+      endLine: 3,
+      text: 'foo bar\nbaz qux',
+      differences: null,
+    });
   });
 
   it('finds a passage missing its emphasis, and says where the note has it', () => {
@@ -31,16 +36,25 @@ describe('closestPassage', () => {
     ]);
     expect(closestPassage(note, 'Stores: 34 - all in  Bavaria.')).toMatchObject({
       line: 5,
-      differences: ['the note writes "–" where old_text has "-" (dashes)', 'the note writes "in Bavaria." where old_text has "in  Bavaria." (spacing or line breaks)'],
+      differences: [
+        'the note writes "–" where old_text has "-" (dashes)',
+        'the note writes "in Bavaria." where old_text has "in  Bavaria." (spacing or line breaks)',
+      ],
     });
-    expect(closestPassage('Price:\u00A049 €\n', 'Price: 49 €')?.differences).toEqual(['the note writes "Price:\\u00a049" where old_text has "Price: 49" (a non-breaking space)']);
+    expect(closestPassage('Price:\u00A049 €\n', 'Price: 49 €')?.differences).toEqual([
+      'the note writes "Price:\\u00a049" where old_text has "Price: 49" (a non-breaking space)',
+    ]);
     expect(closestPassage('Caf\u0065\u0301 au lait\n', 'Caf\u00e9 au lait')?.differences).toEqual([
       'the note writes "Cafe\\u0301" where old_text has "Café" (Unicode form (a letter and its accent written apart))',
     ]);
   });
 
   it('finds a multi-line passage with a line break set differently', () => {
-    expect(closestPassage(note, 'Risks: - Supplier delays\n- The price may change')).toMatchObject({ line: 6, endLine: 8, text: 'Risks:\n- Supplier delays\n- The price may change' });
+    expect(closestPassage(note, 'Risks: - Supplier delays\n- The price may change')).toMatchObject({
+      line: 6,
+      endLine: 8,
+      text: 'Risks:\n- Supplier delays\n- The price may change',
+    });
   });
 
   it('scores the whole passage, not the first line sharing a word', () => {

@@ -93,7 +93,10 @@ function looseMatch(text: string, passage: string, wanted: LooseText): ClosestPa
   }
   const differences = places
     .slice(0, MAX_DIFFERENCES)
-    .map((place) => `the note writes ${visible(text.slice(...place.note))} where old_text has ${visible(passage.slice(...place.passage))} (${[...place.kinds].join(', ')})`);
+    .map(
+      (place) =>
+        `the note writes ${visible(text.slice(...place.note))} where old_text has ${visible(passage.slice(...place.passage))} (${[...place.kinds].join(', ')})`,
+    );
   if (places.length > MAX_DIFFERENCES) differences.push(`${places.length - MAX_DIFFERENCES} more places like these`);
   const starts = lineStarts(text);
   return {
@@ -176,7 +179,10 @@ function word(text: string, start: number, end: number, bounds: [number, number]
 
 /** The lower-case words of a loose text, for the prefilter. */
 function words(text: string): string[] {
-  return text.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((w) => w !== '');
+  return text
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter((w) => w !== '');
 }
 
 /** What kind of slip separates the note's `a` from old_text's `b`, in words the assistant can act on. */
@@ -198,5 +204,8 @@ function slipKinds(a: string, b: string): Set<string> {
 /** `text` as a JSON string, with characters one cannot see escaped (`\u00a0`), so the difference shows. */
 function visible(text: string): string {
   const cut = text.length > 80 ? `${text.slice(0, 80)}…` : text;
-  return JSON.stringify(cut).replace(/[\u00A0\u00AD\u1680\u2000-\u200F\u2028\u2029\u202F\u205F\u2060\u3000\uFEFF]|\p{M}/gu, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return JSON.stringify(cut).replace(
+    /[\u00A0\u00AD\u1680\u2000-\u200F\u2028\u2029\u202F\u205F\u2060\u3000\uFEFF]|\p{M}/gu,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
 }

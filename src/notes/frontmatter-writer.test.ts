@@ -4,7 +4,18 @@ import { buildNoteText, serializeFrontmatter, setFrontmatterField, yamlScalar } 
 
 describe('serializeFrontmatter', () => {
   it('writes values that parse back to exactly themselves', () => {
-    const values = { title: 'Pick a date', answer: 'no', version: '1.10', n: 1.1, decided_on: '2026-01-05', colon: 'a: b', tags: ['x', 'y'], nested: { k: null }, yes: true, multi: 'l1\nl2' };
+    const values = {
+      title: 'Pick a date',
+      answer: 'no',
+      version: '1.10',
+      n: 1.1,
+      decided_on: '2026-01-05',
+      colon: 'a: b',
+      tags: ['x', 'y'],
+      nested: { k: null },
+      yes: true,
+      multi: 'l1\nl2',
+    };
     const yaml = serializeFrontmatter(values);
     expect(yaml).toContain('answer: "no"\n');
     expect(yaml).toContain('version: "1.10"\n');
@@ -41,9 +52,9 @@ describe('yamlScalar', () => {
 
 describe('setFrontmatterField', () => {
   it('changes only the value, keeping comments, quoting, order and CRLF', () => {
-    const text = '\uFEFF---\r\ntitle: \'Quoted\' # keep\r\ntype:   note   # the type\r\ntags: [a,  b]\r\n---\r\nbody';
+    const text = "\uFEFF---\r\ntitle: 'Quoted' # keep\r\ntype:   note   # the type\r\ntags: [a,  b]\r\n---\r\nbody";
     expect(setFrontmatterField(text, 'type', 'decision')).toBe(
-      '\uFEFF---\r\ntitle: \'Quoted\' # keep\r\ntype:   decision   # the type\r\ntags: [a,  b]\r\n---\r\nbody',
+      "\uFEFF---\r\ntitle: 'Quoted' # keep\r\ntype:   decision   # the type\r\ntags: [a,  b]\r\n---\r\nbody",
     );
   });
   it('fills an empty value and appends a missing key', () => {

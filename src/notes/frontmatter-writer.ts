@@ -77,7 +77,10 @@ export function setFrontmatterField(text: string, key: string, value: string | n
     return `${text.slice(0, at)}---${eol}${keyText}: ${scalar}${eol}---${eol}${text.slice(at)}`;
   }
   if (fm.data === null) {
-    throw new VaultError('invalid_frontmatter', `${fm.error ?? 'The frontmatter is not a mapping of fields.'} The field "${key}" cannot be set until it is.`);
+    throw new VaultError(
+      'invalid_frontmatter',
+      `${fm.error ?? 'The frontmatter is not a mapping of fields.'} The field "${key}" cannot be set until it is.`,
+    );
   }
   const raw = fm.raw ?? '';
   const rawStart = text.indexOf('\n', fm.bom ? 1 : 0) + 1;

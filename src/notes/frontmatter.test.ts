@@ -19,7 +19,9 @@ describe('splitFrontmatter', () => {
   });
 
   it('keeps values as written: dates and no/yes stay strings, 1.10 is what YAML says', () => {
-    const fm = splitFrontmatter('---\ndecided_on: 2026-01-05\nat: 2026-01-05T10:00:00Z\nok: no\nsure: yes\nversion: 1.10\ncount: 7\nflag: true\nnone: ~\n---\n');
+    const fm = splitFrontmatter(
+      '---\ndecided_on: 2026-01-05\nat: 2026-01-05T10:00:00Z\nok: no\nsure: yes\nversion: 1.10\ncount: 7\nflag: true\nnone: ~\n---\n',
+    );
     expect(fm.data).toEqual({
       decided_on: '2026-01-05',
       at: '2026-01-05T10:00:00Z',
@@ -46,7 +48,14 @@ describe('splitFrontmatter', () => {
   });
 
   it('reads an empty block as no fields', () => {
-    expect(splitFrontmatter('---\n---\nBody')).toMatchObject({ present: true, raw: '', data: {}, error: null, endLine: 2, bodyStartLine: 3 });
+    expect(splitFrontmatter('---\n---\nBody')).toMatchObject({
+      present: true,
+      raw: '',
+      data: {},
+      error: null,
+      endLine: 2,
+      bodyStartLine: 3,
+    });
     expect(splitFrontmatter('---\n---')).toMatchObject({ present: true, raw: '', data: {}, bodyOffset: 7 });
     expect(splitFrontmatter('---\n# only a comment\n\n---\n')).toMatchObject({ present: true, data: {}, error: null });
   });
@@ -71,7 +80,11 @@ describe('splitFrontmatter', () => {
 
   it('reports a block that is not a mapping', () => {
     expect(splitFrontmatter('---\n- a\n- b\n---\n')).toMatchObject({ present: true, data: null, error: expect.stringContaining('a list') });
-    expect(splitFrontmatter('---\njust text\n---\n')).toMatchObject({ present: true, data: null, error: expect.stringContaining('single value') });
+    expect(splitFrontmatter('---\njust text\n---\n')).toMatchObject({
+      present: true,
+      data: null,
+      error: expect.stringContaining('single value'),
+    });
   });
 
   it('reports an unclosed block and reads the whole note as body', () => {
@@ -90,14 +103,17 @@ describe('splitFrontmatter', () => {
 
   it('does not let aliases explode', () => {
     const bomb = ['a: &a ["x","x","x","x","x","x","x","x","x"]'];
-    for (let i = 1; i < 9; i++) bomb.push(`${String.fromCharCode(97 + i)}: &${String.fromCharCode(97 + i)} [*${String.fromCharCode(96 + i)},*${String.fromCharCode(96 + i)},*${String.fromCharCode(96 + i)},*${String.fromCharCode(96 + i)},*${String.fromCharCode(96 + i)},*${String.fromCharCode(96 + i)},*${String.fromCharCode(96 + i)},*${String.fromCharCode(96 + i)},*${String.fromCharCode(96 + i)}]`);
+    for (let i = 1; i < 9; i++)
+      bomb.push(
+        `${String.fromCharCode(97 + i)}: &${String.fromCharCode(97 + i)} [*${String.fromCharCode(96 + i)},*${String.fromCharCode(96 + i)},*${String.fromCharCode(96 + i)},*${String.fromCharCode(96 + i)},*${String.fromCharCode(96 + i)},*${String.fromCharCode(96 + i)},*${String.fromCharCode(96 + i)},*${String.fromCharCode(96 + i)},*${String.fromCharCode(96 + i)}]`,
+      );
     const fm = splitFrontmatter(`---\n${bomb.join('\n')}\n---\n`);
     expect(fm.data).toBeNull();
     expect(fm.error).toBeTruthy();
   });
 });
 
-describe('template placeholders (kepano\'s Obsidian templates)', () => {
+describe("template placeholders (kepano's Obsidian templates)", () => {
   afterEach(() => vi.restoreAllMocks());
 
   it('reads {{date}} as the text written, quoted or not, and prints nothing', () => {
@@ -121,9 +137,17 @@ describe('template placeholders (kepano\'s Obsidian templates)', () => {
   });
 
   it('reads several placeholders on one line as the text written: created: {{date}} {{time}}', () => {
-    const fm = splitFrontmatter('---\ncreated: {{date}} {{time}}\nlast: {{date:YYYY-MM-DD}} at {{time:HH:mm}}  # when\n"due on": {{date}}-x\nseen:\n  - {{date}} {{time}}\ntitle: {{title}}\n---\n# {{title}}\n');
+    const fm = splitFrontmatter(
+      '---\ncreated: {{date}} {{time}}\nlast: {{date:YYYY-MM-DD}} at {{time:HH:mm}}  # when\n"due on": {{date}}-x\nseen:\n  - {{date}} {{time}}\ntitle: {{title}}\n---\n# {{title}}\n',
+    );
     expect(fm.error).toBeNull();
-    expect(fm.data).toEqual({ created: '{{date}} {{time}}', last: '{{date:YYYY-MM-DD}} at {{time:HH:mm}}', 'due on': '{{date}}-x', seen: ['{{date}} {{time}}'], title: '{{title}}' });
+    expect(fm.data).toEqual({
+      created: '{{date}} {{time}}',
+      last: '{{date:YYYY-MM-DD}} at {{time:HH:mm}}',
+      'due on': '{{date}}-x',
+      seen: ['{{date}} {{time}}'],
+      title: '{{title}}',
+    });
     expect(splitFrontmatter('---\r\ncreated: {{date}} {{time}}\r\n---\r\n').data).toEqual({ created: '{{date}} {{time}}' });
     expect(parseFrontmatterYaml('created: {{date}} {{time}}\n').data).toEqual({ created: '{{date}} {{time}}' });
   });

@@ -88,7 +88,10 @@ export function splitFrontmatter(text: string): Frontmatter {
     lineStart = br + 1;
     line++;
   }
-  return absent('The frontmatter opened by "---" on line 1 is never closed by a "---" line; the whole note is read as body. Add a "---" line after the last field.', eol);
+  return absent(
+    'The frontmatter opened by "---" on line 1 is never closed by a "---" line; the whole note is read as body. Add a "---" line after the last field.',
+    eol,
+  );
 }
 
 /**
@@ -97,10 +100,7 @@ export function splitFrontmatter(text: string): Frontmatter {
  * (`{}` for an empty block) or null with an `error`; never throws. Exported for writers that
  * check a block they are about to write.
  */
-export function parseFrontmatterYaml(
-  raw: string,
-  fenceLine = 1,
-): { data: Record<string, unknown> | null; error: string | null } {
+export function parseFrontmatterYaml(raw: string, fenceLine = 1): { data: Record<string, unknown> | null; error: string | null } {
   try {
     // logLevel 'error': the library would otherwise print its warnings on the server's stderr.
     const parse = (source: string) => {
@@ -163,7 +163,8 @@ function keepPlaceholders(doc: Document, raw: string): void {
 }
 
 /** A line whose value starts with a template placeholder: the text before the value, the value, a trailing comment. */
-const PLACEHOLDER_LINE = /^([ \t]*(?:-[ \t]+)*(?:(?:"(?:[^"\\]|\\.)*"|'(?:[^']|'')*'|[^\s#'"{}[\],&*!|>%@`-][^#{}[\],]*?)[ \t]*:[ \t]+)?)(\{\{.*?\}\}.*?)([ \t]+#.*)?$/;
+const PLACEHOLDER_LINE =
+  /^([ \t]*(?:-[ \t]+)*(?:(?:"(?:[^"\\]|\\.)*"|'(?:[^']|'')*'|[^\s#'"{}[\],&*!|>%@`-][^#{}[\],]*?)[ \t]*:[ \t]+)?)(\{\{.*?\}\}.*?)([ \t]+#.*)?$/;
 
 /**
  * `raw` with every value that starts with a template placeholder (`{{date}} {{time}}`,

@@ -3,7 +3,8 @@ import { findGrades, STATEMENT_MAX } from './grades.ts';
 
 describe('findGrades', () => {
   it('reads a grade that is a whole table cell', () => {
-    const text = '# Facts\n\n| Fact | Grade |\n|---|---|\n| 34 stores | 2 vermutet |\n| Founded 1990 | 4 belegt |\n| CEO is Ann | **1 offen** |\n';
+    const text =
+      '# Facts\n\n| Fact | Grade |\n|---|---|\n| 34 stores | 2 vermutet |\n| Founded 1990 | 4 belegt |\n| CEO is Ann | **1 offen** |\n';
     expect(findGrades(text)).toEqual([
       { line: 5, grade: '2 vermutet', shorthand: 'assumption', statement: '| 34 stores | 2 vermutet |' },
       { line: 7, grade: '1 offen', shorthand: 'open', statement: '| CEO is Ann | **1 offen** |' },

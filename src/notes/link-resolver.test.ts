@@ -24,7 +24,7 @@ describe('LinkResolver: wiki-links', () => {
     expect(resolver.resolve(wiki('projects/zeus/Plan.md'), 'x.md')).toBe('projects/zeus/Plan.md');
     expect(resolver.resolve(wiki('/projects/zeus/Plan'), 'x.md')).toBe('projects/zeus/Plan.md');
   });
-  it('prefers the same-name note in the linking note\'s own folder', () => {
+  it("prefers the same-name note in the linking note's own folder", () => {
     expect(resolver.resolve(wiki('Plan'), 'projects/apollo/Other.md')).toBe('projects/apollo/Plan.md');
     expect(resolver.resolve(wiki('Plan'), 'projects/zeus/Other.md')).toBe('projects/zeus/Plan.md');
   });

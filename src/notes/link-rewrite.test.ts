@@ -50,7 +50,12 @@ describe('relinkNote', () => {
   it('recomputes links out of a moved note and keeps links inside a moved folder', () => {
     const tree = ['proj/readme.md', 'proj/sub/notes.md', 'shared/glossary.md'];
     const text = '[g](../shared/glossary.md) [n](sub/notes.md) [[sub/notes]]';
-    const result = relink(tree, { 'proj/readme.md': 'archive/proj/readme.md', 'proj/sub/notes.md': 'archive/proj/sub/notes.md' }, 'proj/readme.md', text);
+    const result = relink(
+      tree,
+      { 'proj/readme.md': 'archive/proj/readme.md', 'proj/sub/notes.md': 'archive/proj/sub/notes.md' },
+      'proj/readme.md',
+      text,
+    );
     // [[sub/notes]] still resolves by name and folder suffix, so it is left alone.
     expect(result.text).toBe('[g](../../shared/glossary.md) [n](sub/notes.md) [[sub/notes]]');
     expect(result.rewritten).toBe(1);
@@ -58,7 +63,9 @@ describe('relinkNote', () => {
 
   it('encodes non-ASCII letters only when the link did', () => {
     const tree = ['n.md', 'Ärger.md'];
-    expect(relink(tree, { 'Ärger.md': 'x/Ärger neu.md' }, 'n.md', '[a](%C3%84rger.md) [b](Ärger.md)').text).toBe('[a](x/%C3%84rger%20neu.md) [b](x/Ärger%20neu.md)');
+    expect(relink(tree, { 'Ärger.md': 'x/Ärger neu.md' }, 'n.md', '[a](%C3%84rger.md) [b](Ärger.md)').text).toBe(
+      '[a](x/%C3%84rger%20neu.md) [b](x/Ärger%20neu.md)',
+    );
   });
 
   it('never touches code', () => {

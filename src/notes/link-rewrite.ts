@@ -65,7 +65,8 @@ export function relinkNote(input: RelinkInput): RelinkResult {
       if (wasFolder === null) continue;
       const expected = folderAfterMove(wasFolder, input.movedFolder ?? null);
       if (expected !== wasFolder) toMoved++;
-      const stillThere = after.resolveTarget(link.target, pathAfter, true) === null && after.resolveFolder(link.target, pathAfter) === expected;
+      const stillThere =
+        after.resolveTarget(link.target, pathAfter, true) === null && after.resolveFolder(link.target, pathAfter) === expected;
       if (stillThere && !lostExactFolder(link.target, pathBefore, wasFolder, pathAfter, expected)) continue;
       const raw = rewriteMarkdownFolder(link, wasFolder, expected, pathBefore, pathAfter, after);
       if (raw === null) lost.push(link);
@@ -74,7 +75,11 @@ export function relinkNote(input: RelinkInput): RelinkResult {
     }
     if (moved.has(was)) toMoved++;
     const expected = moved.get(was) ?? was;
-    if (resolveWritten(after, link.target, pathAfter, wiki) === expected && !lostExactCase(link, wiki, pathBefore, was, pathAfter, expected)) continue;
+    if (
+      resolveWritten(after, link.target, pathAfter, wiki) === expected &&
+      !lostExactCase(link, wiki, pathBefore, was, pathAfter, expected)
+    )
+      continue;
     const raw = wiki ? rewriteWiki(link, expected, pathAfter, after) : rewriteMarkdown(link, was, expected, pathBefore, pathAfter, after);
     if (raw === null) lost.push(link);
     else edits.push({ start: link.start, end: link.end, raw });
@@ -184,7 +189,14 @@ function rewriteWiki(link: Link, expected: string, fromPath: string, after: Link
 }
 
 /** A Markdown link with its destination's path replaced, in the same style; null when none reaches `expected`. */
-function rewriteMarkdown(link: Link, was: string, expected: string, pathBefore: string, pathAfter: string, after: LinkResolver): string | null {
+function rewriteMarkdown(
+  link: Link,
+  was: string,
+  expected: string,
+  pathBefore: string,
+  pathAfter: string,
+  after: LinkResolver,
+): string | null {
   const dest = destinationSpan(link.raw);
   if (dest === null) return null;
   const writtenDest = link.raw.slice(dest.start, dest.end);
@@ -196,7 +208,8 @@ function rewriteMarkdown(link: Link, was: string, expected: string, pathBefore: 
   const folderBefore = posix.dirname(pathBefore) === '.' ? '' : posix.dirname(pathBefore);
   const folderAfter = posix.dirname(pathAfter) === '.' ? '' : posix.dirname(pathAfter);
   const relativeBefore = posix.normalize(posix.join(folderBefore, decoded));
-  const style = sameFile(relativeBefore, was) || sameFile(`${relativeBefore}.md`, was) ? 'relative' : decoded.includes('/') ? 'absolute' : 'name';
+  const style =
+    sameFile(relativeBefore, was) || sameFile(`${relativeBefore}.md`, was) ? 'relative' : decoded.includes('/') ? 'absolute' : 'name';
   const target = withMd ? expected : expected.slice(0, -3);
   let relative = posix.relative(folderAfter, target);
   if (decoded.startsWith('./') && !relative.startsWith('../')) relative = `./${relative}`;
@@ -231,7 +244,14 @@ export function folderAfterMove(folder: string, movedFolder: { from: string; to:
  * from the root without it; the trailing slash kept or left off as written; encoded as written.
  * Null when no such spelling reaches the folder.
  */
-function rewriteMarkdownFolder(link: Link, was: string, expected: string, pathBefore: string, pathAfter: string, after: LinkResolver): string | null {
+function rewriteMarkdownFolder(
+  link: Link,
+  was: string,
+  expected: string,
+  pathBefore: string,
+  pathAfter: string,
+  after: LinkResolver,
+): string | null {
   const dest = destinationSpan(link.raw);
   if (dest === null) return null;
   const writtenDest = link.raw.slice(dest.start, dest.end);

@@ -9,7 +9,16 @@ function only(text: string): Link {
 
 describe('findLinks: wiki-links and embeds', () => {
   it('reads target, alias, heading and block parts', () => {
-    expect(only('see [[Plan]] now')).toMatchObject({ kind: 'wiki', raw: '[[Plan]]', target: 'Plan', subpath: null, alias: null, line: 1, start: 4, end: 12 });
+    expect(only('see [[Plan]] now')).toMatchObject({
+      kind: 'wiki',
+      raw: '[[Plan]]',
+      target: 'Plan',
+      subpath: null,
+      alias: null,
+      line: 1,
+      start: 4,
+      end: 12,
+    });
     expect(only('[[folder/Plan|the plan]]')).toMatchObject({ target: 'folder/Plan', alias: 'the plan' });
     expect(only('[[Plan#Open Questions]]')).toMatchObject({ target: 'Plan', subpath: '#Open Questions' });
     expect(only('[[Plan#^abc123]]')).toMatchObject({ target: 'Plan', subpath: '#^abc123' });
@@ -18,7 +27,13 @@ describe('findLinks: wiki-links and embeds', () => {
   });
   it('reads embeds', () => {
     expect(only('![[diagram.png]]')).toMatchObject({ kind: 'embed', target: 'diagram.png', start: 0, end: 16 });
-    expect(only('x ![[note#section|alias]]')).toMatchObject({ kind: 'embed', target: 'note', subpath: '#section', alias: 'alias', start: 2 });
+    expect(only('x ![[note#section|alias]]')).toMatchObject({
+      kind: 'embed',
+      target: 'note',
+      subpath: '#section',
+      alias: 'alias',
+      start: 2,
+    });
   });
   it('reads an escaped pipe in a table row', () => {
     expect(only('| [[a\\|b]] | c |')).toMatchObject({ target: 'a', alias: 'b', escapedPipe: true, raw: '[[a\\|b]]' });
@@ -31,7 +46,11 @@ describe('findLinks: wiki-links and embeds', () => {
 describe('findLinks: Markdown links', () => {
   it('reads relative and URL-encoded targets with fragment and title', () => {
     expect(only('[t](sub/note.md)')).toMatchObject({ kind: 'markdown', target: 'sub/note.md', alias: 't', subpath: null });
-    expect(only('[t](path%20x.md#frag%20y "title")')).toMatchObject({ target: 'path x.md', subpath: '#frag y', raw: '[t](path%20x.md#frag%20y "title")' });
+    expect(only('[t](path%20x.md#frag%20y "title")')).toMatchObject({
+      target: 'path x.md',
+      subpath: '#frag y',
+      raw: '[t](path%20x.md#frag%20y "title")',
+    });
     expect(only('[t](<path with spaces.md>)')).toMatchObject({ target: 'path with spaces.md' });
     expect(only('[t](../up/Ünï%C3%BC.md)')).toMatchObject({ target: '../up/Ünïü.md' });
     expect(only('[t](#Local)')).toMatchObject({ target: '', subpath: '#Local' });
@@ -42,7 +61,10 @@ describe('findLinks: Markdown links', () => {
   });
   it('reads a link around an image as two links', () => {
     const links = findLinks('[![logo](logo.png)](home.md)');
-    expect(links.map((l) => [l.kind, l.target])).toEqual([['markdown', 'home.md'], ['embed', 'logo.png']]);
+    expect(links.map((l) => [l.kind, l.target])).toEqual([
+      ['markdown', 'home.md'],
+      ['embed', 'logo.png'],
+    ]);
   });
   it('allows balanced parentheses and brackets', () => {
     expect(only('[a [b] c](file(1).md)')).toMatchObject({ target: 'file(1).md', alias: 'a [b] c' });
@@ -80,14 +102,32 @@ describe('findLinks: offsets and lines', () => {
 describe('linkSyntaxSpans', () => {
   it('marks link syntax in code, escaped and external too', () => {
     const line = '`[[a]]` \\[[b]] ![i](x.png) [t](https://e.x/p) [no] (x)';
-    expect(linkSyntaxSpans(line).map(([from, to]) => line.slice(from, to))).toEqual(['[[a]]', '[[b]]', '![i](x.png)', '[t](https://e.x/p)']);
+    expect(linkSyntaxSpans(line).map(([from, to]) => line.slice(from, to))).toEqual([
+      '[[a]]',
+      '[[b]]',
+      '![i](x.png)',
+      '[t](https://e.x/p)',
+    ]);
   });
 });
 
 describe('findLinks: link reference definitions', () => {
   it('reads a definition as a link, in each of its forms', () => {
-    expect(only('[t]: target.md')).toMatchObject({ kind: 'markdown', raw: '[t]: target.md', target: 'target.md', alias: 't', definition: true, start: 0, end: 14 });
-    expect(only('   [f]: ./%E8%A8%AD%20x/#top "Title"')).toMatchObject({ raw: '[f]: ./%E8%A8%AD%20x/#top "Title"', target: './設 x/', subpath: '#top', start: 3 });
+    expect(only('[t]: target.md')).toMatchObject({
+      kind: 'markdown',
+      raw: '[t]: target.md',
+      target: 'target.md',
+      alias: 't',
+      definition: true,
+      start: 0,
+      end: 14,
+    });
+    expect(only('   [f]: ./%E8%A8%AD%20x/#top "Title"')).toMatchObject({
+      raw: '[f]: ./%E8%A8%AD%20x/#top "Title"',
+      target: './設 x/',
+      subpath: '#top',
+      start: 3,
+    });
     expect(only("[g]: <a b.md> 'T'")).toMatchObject({ raw: "[g]: <a b.md> 'T'", target: 'a b.md' });
   });
   it('takes no footnote, external URL, paragraph line or code as one', () => {

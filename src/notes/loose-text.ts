@@ -16,7 +16,10 @@ const MARKS = new Set(['*', '_', '`']);
 /** Characters no reader sees: soft hyphen, zero-width space and joiners, word joiner, BOM. */
 const INVISIBLE = new Set(['\u00AD', '\u200B', '\u200C', '\u200D', '\u2060', '\uFEFF']);
 /** Curly and typographic quotes and apostrophes, read as the straight ones. */
-const QUOTES = new Map<string, string>([...[...'\u2018\u2019\u201A\u201B\u2032'].map((c): [string, string] => [c, "'"]), ...[...'\u201C\u201D\u201E\u201F\u2033'].map((c): [string, string] => [c, '"'])]);
+const QUOTES = new Map<string, string>([
+  ...[...'\u2018\u2019\u201A\u201B\u2032'].map((c): [string, string] => [c, "'"]),
+  ...[...'\u201C\u201D\u201E\u201F\u2033'].map((c): [string, string] => [c, '"']),
+]);
 /** Hyphens, dashes and the minus sign, read as `-`. */
 const DASHES = new Set([...'\u2010\u2011\u2012\u2013\u2014\u2015\u2212']);
 const SPACE = /\s/;
@@ -84,7 +87,8 @@ export function looseText(text: string): LooseText {
       continue;
     }
     if (MARKS.has(char) || INVISIBLE.has(char)) continue;
-    while (i < n && text.charCodeAt(i) >= 0x300 && MARK.test(String.fromCodePoint(text.codePointAt(i)!))) i += text.codePointAt(i)! > 0xffff ? 2 : 1;
+    while (i < n && text.charCodeAt(i) >= 0x300 && MARK.test(String.fromCodePoint(text.codePointAt(i)!)))
+      i += text.codePointAt(i)! > 0xffff ? 2 : 1;
     const cluster = text.slice(start, i);
     put(cluster === '\u2026' ? '...' : (QUOTES.get(cluster) ?? (DASHES.has(cluster) ? '-' : cluster.normalize('NFC'))), start, i);
   }

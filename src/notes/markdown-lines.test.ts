@@ -6,7 +6,14 @@ const kinds = (text: string) => scanMarkdownLines(text).map((l) => l.kind);
 describe('scanMarkdownLines', () => {
   it('marks frontmatter, fences and text', () => {
     expect(kinds('---\na: 1\n---\ntext\n```js\ncode\n```\nafter\n')).toEqual([
-      'frontmatter', 'frontmatter', 'frontmatter', 'text', 'fence', 'fence', 'fence', 'text',
+      'frontmatter',
+      'frontmatter',
+      'frontmatter',
+      'text',
+      'fence',
+      'fence',
+      'fence',
+      'text',
     ]);
   });
   it('closes a fence only with the same character, at least as long', () => {
@@ -31,13 +38,19 @@ describe('scanMarkdownLines', () => {
   it('gives offsets into the whole text, after a BOM, with CRLF', () => {
     const text = '\uFEFFab\r\ncd\r\n';
     const lines = scanMarkdownLines(text);
-    expect(lines.map((l) => [l.number, l.start, l.text])).toEqual([[1, 1, 'ab'], [2, 5, 'cd']]);
+    expect(lines.map((l) => [l.number, l.start, l.text])).toEqual([
+      [1, 1, 'ab'],
+      [2, 5, 'cd'],
+    ]);
   });
 });
 
 describe('codeSpans', () => {
   it('pairs runs of equal length', () => {
-    expect(codeSpans('a `b` c ``d`e`` f')).toEqual([[2, 5], [8, 15]]);
+    expect(codeSpans('a `b` c ``d`e`` f')).toEqual([
+      [2, 5],
+      [8, 15],
+    ]);
   });
   it('leaves an unclosed run and escaped backticks as text', () => {
     expect(codeSpans('a `b')).toEqual([]);

@@ -37,7 +37,10 @@ describe('parseNote', () => {
     expect(note.summary).toBe('We launch on 2026-03-01.');
     expect(note.frontmatter.data?.decided_on).toBe('2026-01-05');
     expect(note.headings).toEqual([{ line: 8, level: 1, text: 'Pick a date' }]);
-    expect(note.links.map((l) => [l.kind, l.target, l.line])).toEqual([['wiki', 'Plan', 10], ['markdown', '../budget v2.md', 10]]);
+    expect(note.links.map((l) => [l.kind, l.target, l.line])).toEqual([
+      ['wiki', 'Plan', 10],
+      ['markdown', '../budget v2.md', 10],
+    ]);
     expect(note.tags).toEqual(['launch', 'q1']);
     expect(note.grades).toEqual([{ line: 14, grade: '2 vermutet', shorthand: 'assumption', statement: '| 34 stores | 2 vermutet |' }]);
     expect(note.totalLines).toBe(18);

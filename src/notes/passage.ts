@@ -74,7 +74,11 @@ export function findPassage(text: string, passage: string, path: string): Passag
   const closest = closestPassage(text, passage);
   if (closest === null) {
     const why = text === '' ? `"${path}" is empty` : 'old_text holds nothing to compare but whitespace or Markdown marks';
-    throw new VaultError('passage_not_found', `old_text does not occur in "${path}": ${why}. Read the note and send a passage exactly as it stands.`, { path });
+    throw new VaultError(
+      'passage_not_found',
+      `old_text does not occur in "${path}": ${why}. Read the note and send a passage exactly as it stands.`,
+      { path },
+    );
   }
   throw new VaultError('passage_not_found', notFoundMessage(path, closest), {
     path,
@@ -96,7 +100,10 @@ function notFoundMessage(path: string, closest: ClosestPassage): string {
         : `There ${closest.differences.length === 1 ? 'it differs once' : 'it differs'}: ${closest.differences.join('; ')}.`;
     return `old_text does not occur in "${path}" as written, but it stands once on ${where} when emphasis marks, quotes, dashes and spacing are read loosely:\n${show(closest.text)}\n${differs} ${send}`;
   }
-  const lead = closest.similarity < 0.4 ? 'Nothing in the note is close to old_text (is it in another note, or changed already?); the most similar passage' : 'The closest passage';
+  const lead =
+    closest.similarity < 0.4
+      ? 'Nothing in the note is close to old_text (is it in another note, or changed already?); the most similar passage'
+      : 'The closest passage';
   return `old_text does not occur in "${path}". ${lead} is on ${where}:\n${show(closest.text)}\n${send}`;
 }
 

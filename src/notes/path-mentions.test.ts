@@ -3,7 +3,13 @@ import { findPathMentions, pathMentionNeedle } from './path-mentions.ts';
 
 describe('findPathMentions', () => {
   it('finds a note in a folder by its path with or without .md, standing alone', () => {
-    const text = ['see projects/plan.md', 'or `projects/plan`', 'not archive/projects/plan.md', 'nor projects/plan.md.bak or projects/planning', 'nor Projects/plan.md'].join('\n');
+    const text = [
+      'see projects/plan.md',
+      'or `projects/plan`',
+      'not archive/projects/plan.md',
+      'nor projects/plan.md.bak or projects/planning',
+      'nor Projects/plan.md',
+    ].join('\n');
     expect(findPathMentions(text, 'projects/plan.md').map((m) => [m.line, m.start, m.length])).toEqual([
       [1, 4, 16],
       [2, 4, 13],

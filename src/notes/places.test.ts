@@ -30,8 +30,12 @@ describe('matchPlace', () => {
 
 describe('buildPlace', () => {
   it('builds the path from the fields', () => {
-    expect(buildPlace(place, { project: 'Apollo', title: 'Über den Starttermin?' })).toBe('active/apollo/decisions/ueber-den-starttermin.md');
-    expect(buildPlace('log/{date}-{title:slug}.md', { date: '2026-01-05T10:00:00Z', title: 'Kick off' })).toBe('log/2026-01-05-kick-off.md');
+    expect(buildPlace(place, { project: 'Apollo', title: 'Über den Starttermin?' })).toBe(
+      'active/apollo/decisions/ueber-den-starttermin.md',
+    );
+    expect(buildPlace('log/{date}-{title:slug}.md', { date: '2026-01-05T10:00:00Z', title: 'Kick off' })).toBe(
+      'log/2026-01-05-kick-off.md',
+    );
   });
   it.each([
     [{ project: 'apollo' }, 'title'],

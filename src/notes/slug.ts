@@ -5,10 +5,29 @@ export const SLUG_MAX = 100;
 
 /** Latin letters that do not decompose to a base letter plus marks, or that German spells out. */
 const LATIN: Record<string, string> = {
-  ä: 'ae', ö: 'oe', ü: 'ue', ß: 'ss',
-  æ: 'ae', œ: 'oe', ø: 'o', å: 'a',
-  đ: 'd', ð: 'd', þ: 'th', ł: 'l', ı: 'i', ħ: 'h', ŧ: 't', ŀ: 'l', ĸ: 'k', ŋ: 'n', ſ: 's',
-  'ǆ': 'dz', 'ǉ': 'lj', 'ǌ': 'nj', 'ĳ': 'ij',
+  ä: 'ae',
+  ö: 'oe',
+  ü: 'ue',
+  ß: 'ss',
+  æ: 'ae',
+  œ: 'oe',
+  ø: 'o',
+  å: 'a',
+  đ: 'd',
+  ð: 'd',
+  þ: 'th',
+  ł: 'l',
+  ı: 'i',
+  ħ: 'h',
+  ŧ: 't',
+  ŀ: 'l',
+  ĸ: 'k',
+  ŋ: 'n',
+  ſ: 's',
+  ǆ: 'dz',
+  ǉ: 'lj',
+  ǌ: 'nj',
+  ĳ: 'ij',
 };
 
 /**
@@ -28,7 +47,10 @@ const LATIN: Record<string, string> = {
  */
 export function slugify(text: string): string {
   let out = '';
-  for (const char of text.normalize('NFC').toLowerCase().replace(/i\u0307/g, 'i')) {
+  for (const char of text
+    .normalize('NFC')
+    .toLowerCase()
+    .replace(/i\u0307/g, 'i')) {
     const mapped = LATIN[char];
     if (mapped !== undefined) {
       out += mapped;

@@ -3,7 +3,10 @@ import { isStruckAt, struckRanges } from './struck.ts';
 
 describe('struckRanges', () => {
   it('finds ~~…~~ with the markers included', () => {
-    expect(struckRanges('a ~~old value~~ b ~~x~~')).toEqual([[2, 15], [18, 23]]);
+    expect(struckRanges('a ~~old value~~ b ~~x~~')).toEqual([
+      [2, 15],
+      [18, 23],
+    ]);
   });
   it('needs exactly two tildes and no space inside them', () => {
     expect(struckRanges('~~ not ~~ and ~~~no~~~ and ~one~')).toEqual([]);

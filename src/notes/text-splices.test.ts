@@ -45,13 +45,17 @@ describe('rebaseSplices', () => {
   it('carries a passage past changes elsewhere, on its own line too', () => {
     const base = '# Plan\n\n| Price | 20 | open |\nlast\n';
     const theirs = '# The plan\n\n| Price | 20 | closed |\nlast line\n';
-    expect(rebaseSplices(base, [spliceOf(base, '20', '25')], theirs)).toEqual({ text: '# The plan\n\n| Price | 25 | closed |\nlast line\n' });
+    expect(rebaseSplices(base, [spliceOf(base, '20', '25')], theirs)).toEqual({
+      text: '# The plan\n\n| Price | 25 | closed |\nlast line\n',
+    });
   });
 
   it('lets whole lines come and go right beside the passage’s line', () => {
     const base = 'one\ntwo\nthree (unsaved)\n';
     expect(rebaseSplices(base, [spliceOf(base, 'two', 'TWO')], 'one\ntwo\n')).toEqual({ text: 'one\nTWO\n' });
-    expect(rebaseSplices(base, [spliceOf(base, 'two', 'TWO')], 'one\ntwo\nthree (unsaved)\nfour\n')).toEqual({ text: 'one\nTWO\nthree (unsaved)\nfour\n' });
+    expect(rebaseSplices(base, [spliceOf(base, 'two', 'TWO')], 'one\ntwo\nthree (unsaved)\nfour\n')).toEqual({
+      text: 'one\nTWO\nthree (unsaved)\nfour\n',
+    });
   });
 
   it('treats versions too far apart as touching everything', () => {

@@ -133,7 +133,12 @@ function narrowed(base: string, start: number, end: number, added: string): Text
   if (change.start === change.end && change.text !== '') {
     const inserted = change.text;
     let left = change.start;
-    for (let j = inserted.length - 1; left > 0 && base[left - 1] !== '\n' && base[left - 1] === inserted[j]; j = (j - 1 + inserted.length) % inserted.length) left--;
+    for (
+      let j = inserted.length - 1;
+      left > 0 && base[left - 1] !== '\n' && base[left - 1] === inserted[j];
+      j = (j - 1 + inserted.length) % inserted.length
+    )
+      left--;
     let right = change.end;
     for (let j = 0; right < base.length && base[right] !== '\n' && base[right] === inserted[j]; j = (j + 1) % inserted.length) right++;
     change.reachStart = Math.min(change.reachStart, left);

@@ -82,7 +82,9 @@ describe('existingPathForms', () => {
   });
 
   it('refuses a line break for a tool that cannot reach such a file, naming the tool and read_note', () => {
-    expect(() => existingPathForms('a\nb.md', 'note', { lineBreaks: 'refuse', tool: 'note_history' })).toThrow(/line break.*read_note.*note_history/);
+    expect(() => existingPathForms('a\nb.md', 'note', { lineBreaks: 'refuse', tool: 'note_history' })).toThrow(
+      /line break.*read_note.*note_history/,
+    );
     expect(existingPathForms('a\tb.md', 'note', { lineBreaks: 'refuse', tool: 'note_history' })).toEqual(['a\tb.md']);
   });
 

@@ -27,7 +27,10 @@ const DRIVE = /^[A-Za-z]:/;
 export function normalizeVaultPath(input: string, what: PathKind = 'note'): string {
   const path = typeof input === 'string' ? input.normalize('NFC').trim() : input;
   if (typeof path === 'string' && CONTROL.test(path)) {
-    pathRefusal(input, what)(
+    pathRefusal(
+      input,
+      what,
+    )(
       `contains a control character (a tab, a line break or another), which the name of a ${what} the tools create or move may not hold. Choose a name without it`,
     );
   }
@@ -48,7 +51,11 @@ export function normalizeVaultPath(input: string, what: PathKind = 'note'): stri
  * With `lineBreaks: 'refuse'` a CR or LF is refused too, with invalid_path naming `tool`:
  * for the tools that reach files through Git's line-based protocols.
  */
-export function existingPathForms(input: string, what: PathKind = 'note', options: { lineBreaks?: 'allow' | 'refuse'; tool?: string } = {}): string[] {
+export function existingPathForms(
+  input: string,
+  what: PathKind = 'note',
+  options: { lineBreaks?: 'allow' | 'refuse'; tool?: string } = {},
+): string[] {
   const refuse = pathRefusal(input, what);
   if (typeof input !== 'string') refuse('is not text');
   if (input.includes('\u0000')) refuse('contains a NUL character, which no file name can hold');

@@ -197,7 +197,13 @@ export interface RepoHistory {
    * base that is not `visible` counts as no note there, so the diff shows all of the note as
    * added. The diff is Git's own unified diff (3 lines of context).
    */
-  noteDiffSince(path: string, since: number, commits: readonly NoteCommit[], now: Buffer | null, visible?: (path: string) => boolean): Promise<NoteDiff>;
+  noteDiffSince(
+    path: string,
+    since: number,
+    commits: readonly NoteCommit[],
+    now: Buffer | null,
+    visible?: (path: string) => boolean,
+  ): Promise<NoteDiff>;
   /**
    * Starts the blame of the whole note at `path` before its content is read, for
    * {@link blame} to take when the lines asked are all of them (cancel it otherwise).

@@ -39,7 +39,7 @@ export const awkwardNames = [
   '日本語/ノート.md',
   'with space/a b c.md',
   'hash#tag.md',
-  'quote"s and \'single\'.md',
+  "quote\"s and 'single'.md",
   'tab\there.md',
   'glob*[x]?.md',
   'emoji 🎉.md',
@@ -58,7 +58,15 @@ export function contractRepos(): ContractRepo[] {
     {
       name: 'projects',
       commits: [
-        { message: 'Start', author: alice, files: { 'README.md': '# Projects\n', 'active/plan.md': '# Plan\n\nFirst.\n', 'binary.bin': Buffer.from([0, 1, 2, 255, 0, 10, 13]) } },
+        {
+          message: 'Start',
+          author: alice,
+          files: {
+            'README.md': '# Projects\n',
+            'active/plan.md': '# Plan\n\nFirst.\n',
+            'binary.bin': Buffer.from([0, 1, 2, 255, 0, 10, 13]),
+          },
+        },
         { message: 'Awkward names', author: bob, files: awkward },
         { message: 'Many notes', author: alice, files: many },
       ],
@@ -153,7 +161,8 @@ export function describeRepoHostContract(name: string, makeHost: (repos: Contrac
       it('reads a file by path, exactly, and null when absent', async () => {
         expect((await host.readFile('projects', 'active/plan.md'))?.toString('utf8')).toBe('# Plan\n\nFirst.\n');
         expect(await host.readFile('projects', 'binary.bin')).toEqual(Buffer.from([0, 1, 2, 255, 0, 10, 13]));
-        for (const awkward of awkwardNames) expect((await host.readFile('projects', awkward))?.toString('utf8'), awkward).toBe(`# ${awkward}\n`);
+        for (const awkward of awkwardNames)
+          expect((await host.readFile('projects', awkward))?.toString('utf8'), awkward).toBe(`# ${awkward}\n`);
         expect(await host.readFile('projects', 'active/missing.md')).toBeNull();
         expect(await host.readFile('projects', 'active')).toBeNull();
       });
@@ -210,12 +219,17 @@ export function describeRepoHostContract(name: string, makeHost: (repos: Contrac
         expect(gitIn(gitDir, ['rev-parse', 'refs/heads/main'])).toBe(result.commit);
         expect(gitIn(gitDir, ['rev-list', '--count', `${before.head}..${result.commit}`])).toBe('1');
         expect(gitIn(gitDir, ['rev-parse', `${result.commit}^`])).toBe(before.head);
-        expect(gitIn(gitDir, ['log', '-1', '--format=%an|%ae|%cn|%ce', result.commit])).toBe('Ada Lovelace|ada@acme.example|Ada Lovelace|ada@acme.example');
+        expect(gitIn(gitDir, ['log', '-1', '--format=%an|%ae|%cn|%ce', result.commit])).toBe(
+          'Ada Lovelace|ada@acme.example|Ada Lovelace|ada@acme.example',
+        );
         expect(gitIn(gitDir, ['log', '-1', '--format=%B', result.commit])).toBe('Add the second week\n\nWhat happens after the first one.');
         expect(gitIn(gitDir, ['show', `${result.commit}:onboarding/first-week.md`])).toBe('# First week\n\nUpdated.');
-        expect(gitIn(gitDir, ['-c', 'core.quotepath=false', 'ls-tree', '-r', '--name-only', '-z', result.commit]).split('\0').filter(Boolean).sort()).toEqual(
-          ['Café ☕/tab\there #1.md', 'onboarding/first-week.md', 'onboarding/second-week.md'].sort(),
-        );
+        expect(
+          gitIn(gitDir, ['-c', 'core.quotepath=false', 'ls-tree', '-r', '--name-only', '-z', result.commit])
+            .split('\0')
+            .filter(Boolean)
+            .sort(),
+        ).toEqual(['Café ☕/tab\there #1.md', 'onboarding/first-week.md', 'onboarding/second-week.md'].sort());
         const after = await host.snapshot('handbook');
         expect(after.head).toBe(result.commit);
         expect(after.fingerprint).not.toBe(before.fingerprint);
@@ -247,7 +261,12 @@ export function describeRepoHostContract(name: string, makeHost: (repos: Contrac
         const before = await host.snapshot('handbook');
         const gitDir = made.gitDirOf('handbook');
         const stale = gitIn(gitDir, ['rev-parse', `${before.head}^`]);
-        const result = await host.commit('handbook', { parent: stale, author: ada, message: 'Late', files: [{ path: 'late.md', content: Buffer.from('late\n') }] });
+        const result = await host.commit('handbook', {
+          parent: stale,
+          author: ada,
+          message: 'Late',
+          files: [{ path: 'late.md', content: Buffer.from('late\n') }],
+        });
         expect(result).toEqual({ ok: false, conflict: 'head_moved', head: before.head });
         const after = await host.snapshot('handbook');
         expect(after.head).toBe(before.head);
@@ -265,30 +284,53 @@ export function describeRepoHostContract(name: string, makeHost: (repos: Contrac
             { path: 'new/inner.md', content: Buffer.from('x') },
           ],
         ]) {
-          await expect(host.commit('handbook', { parent: before.head, author: ada, message: 'Clash', files }), files[0]!.path).rejects.toSatisfy((error) => isVaultError(error, 'exists'));
+          await expect(
+            host.commit('handbook', { parent: before.head, author: ada, message: 'Clash', files }),
+            files[0]!.path,
+          ).rejects.toSatisfy((error) => isVaultError(error, 'exists'));
         }
         expect((await host.snapshot('handbook')).head).toBe(before.head);
       });
 
       it('makes no commit for a change that changes nothing', async () => {
         const before = await host.snapshot('handbook');
-        const result = await host.commit('handbook', { parent: before.head, author: ada, message: 'Same', files: [{ path: 'raw.bin', content: await host.readFile('handbook', 'raw.bin') }] });
+        const result = await host.commit('handbook', {
+          parent: before.head,
+          author: ada,
+          message: 'Same',
+          files: [{ path: 'raw.bin', content: await host.readFile('handbook', 'raw.bin') }],
+        });
         expect(result).toEqual({ ok: true, commit: before.head });
       });
 
       it('commits into an empty repository', async () => {
-        const result = await host.commit('empty', { parent: null, author: ada, message: 'First note', files: [{ path: 'first.md', content: Buffer.from('# First\n') }] });
+        const result = await host.commit('empty', {
+          parent: null,
+          author: ada,
+          message: 'First note',
+          files: [{ path: 'first.md', content: Buffer.from('# First\n') }],
+        });
         expect(result.ok).toBe(true);
         if (!result.ok) return;
         expect((await host.listRepos()).find((repo) => repo.name === 'empty')?.head).toBe(result.commit);
-        const again = await host.commit('empty', { parent: null, author: ada, message: 'Again', files: [{ path: 'second.md', content: Buffer.from('# Second\n') }] });
+        const again = await host.commit('empty', {
+          parent: null,
+          author: ada,
+          message: 'Again',
+          files: [{ path: 'second.md', content: Buffer.from('# Second\n') }],
+        });
         expect(again).toEqual({ ok: false, conflict: 'head_moved', head: result.commit });
       });
 
       it('strips control characters from the author, keeping every letter', async () => {
         const before = await host.snapshot('handbook');
         const author: Person = { login: 'eve', name: 'Chloé\r\nCommitter: Mallory <m@evil>\u0000 Çelik', email: 'chloe@acme.example>\nX' };
-        const result = await host.commit('handbook', { parent: before.head, author, message: 'Signed', files: [{ path: 'signed.md', content: Buffer.from('x\n') }] });
+        const result = await host.commit('handbook', {
+          parent: before.head,
+          author,
+          message: 'Signed',
+          files: [{ path: 'signed.md', content: Buffer.from('x\n') }],
+        });
         expect(result.ok).toBe(true);
         if (!result.ok) return;
         const gitDir = made.gitDirOf('handbook');
@@ -301,7 +343,12 @@ export function describeRepoHostContract(name: string, makeHost: (repos: Contrac
 
       it('commits for an author whose name Git would trim to nothing, under their login', async () => {
         const before = await host.snapshot('handbook');
-        const result = await host.commit('handbook', { parent: before.head, author: { login: 'dot', name: ' .\n', email: '' }, message: 'Dot', files: [{ path: 'dot.md', content: Buffer.from('.\n') }] });
+        const result = await host.commit('handbook', {
+          parent: before.head,
+          author: { login: 'dot', name: ' .\n', email: '' },
+          message: 'Dot',
+          files: [{ path: 'dot.md', content: Buffer.from('.\n') }],
+        });
         expect(result.ok).toBe(true);
         if (!result.ok) return;
         const gitDir = made.gitDirOf('handbook');
@@ -365,7 +412,10 @@ export function describeRepoHostContract(name: string, makeHost: (repos: Contrac
             [awkward, Buffer.byteLength(`# ${awkwardNames[0]}\n`)],
           ]),
         );
-        const all = await host.blobSizes('projects', snapshot.files.map((file) => file.oid));
+        const all = await host.blobSizes(
+          'projects',
+          snapshot.files.map((file) => file.oid),
+        );
         expect(all.size).toBe(new Set(snapshot.files.map((file) => file.oid)).size);
       });
 
@@ -379,7 +429,9 @@ export function describeRepoHostContract(name: string, makeHost: (repos: Contrac
       });
 
       it('refuses a repository the installation does not have', async () => {
-        await expect(host.blobSizes('no-such-repo', ['0123456789012345678901234567890123456789'])).rejects.toSatisfy((error) => isVaultError(error, 'repo_not_found'));
+        await expect(host.blobSizes('no-such-repo', ['0123456789012345678901234567890123456789'])).rejects.toSatisfy((error) =>
+          isVaultError(error, 'repo_not_found'),
+        );
       });
     });
 
@@ -418,7 +470,9 @@ export function describeRepoHostContract(name: string, makeHost: (repos: Contrac
       it("gives a note's text at a commit, by its blob", async () => {
         const history = await host.history('journal');
         const log = await history.noteCommits('archive/plan.md');
-        const texts = await Promise.all(log.commits.map(async (c) => (c.blob === null ? null : (await history.readBlob(c.blob)).toString('utf8'))));
+        const texts = await Promise.all(
+          log.commits.map(async (c) => (c.blob === null ? null : (await history.readBlob(c.blob)).toString('utf8'))),
+        );
         expect(texts).toEqual([planText(3), planText(2), planText(2), planText(1)]);
         const first = log.commits[3]?.commit ?? '';
         expect(await history.resolveCommit(first.slice(0, 12))).toBe(first);
@@ -431,18 +485,26 @@ export function describeRepoHostContract(name: string, makeHost: (repos: Contrac
       it('finds commits by text (pickaxe, case ignored), author, time and path', async () => {
         const history = await host.history('journal');
         const subjects = async (search: Partial<CommitSearch>, describeAhead = false) => {
-          const result = await history.searchCommits({ roots: [''], openRoots: [''], skip: 0, maxCount: 10, filesPerCommit: 20, ...search }, { describeAhead });
+          const result = await history.searchCommits(
+            { roots: [''], openRoots: [''], skip: 0, maxCount: 10, filesPerCommit: 20, ...search },
+            { describeAhead },
+          );
           const found = await result.describe(result.matches);
           expect(found.map((c) => c.commit)).toEqual(result.matches.map((c) => c.commit));
           return found;
         };
         for (const ahead of [false, true]) {
           const rocket = await subjects({ text: 'ACME rocket' }, ahead);
-          expect(rocket.map((c) => [c.subject, c.author, c.files, c.filesTotal])).toEqual([['Add the rocket', bob.name, [{ path: 'notes/plan.md', added: 1, removed: 1, text: 'added' }], 1]]);
+          expect(rocket.map((c) => [c.subject, c.author, c.files, c.filesTotal])).toEqual([
+            ['Add the rocket', bob.name, [{ path: 'notes/plan.md', added: 1, removed: 1, text: 'added' }], 1],
+          ]);
         }
         expect((await subjects({ text: 'no such words' })).map((c) => c.subject)).toEqual([]);
         expect((await subjects({ author: 'BOB' })).map((c) => c.subject)).toEqual(['Close the plan', 'Add the rocket']);
-        expect((await subjects({ since: historyTime('11'), until: historyTime('12') })).map((c) => c.subject)).toEqual(['Move the plan', 'Add the rocket']);
+        expect((await subjects({ since: historyTime('11'), until: historyTime('12') })).map((c) => c.subject)).toEqual([
+          'Move the plan',
+          'Add the rocket',
+        ]);
         const archived = await subjects({ roots: ['archive'] });
         expect(archived.map((c) => [c.subject, c.files.map((f) => f.path)])).toEqual([
           ['Close the plan', ['archive/plan.md']],
@@ -479,13 +541,26 @@ export function describeRepoHostContract(name: string, makeHost: (repos: Contrac
         const { commits } = await history.noteCommits('archive/plan.md');
         const now = await host.readFile('journal', 'archive/plan.md');
         const sinceMove = await history.noteDiffSince('archive/plan.md', historyTime('13'), commits, now);
-        expect(sinceMove).toMatchObject({ base: commits[1]?.commit, basePath: 'archive/plan.md', existedAtBase: true, hiddenAtBase: false, existsNow: true, binary: false });
+        expect(sinceMove).toMatchObject({
+          base: commits[1]?.commit,
+          basePath: 'archive/plan.md',
+          existedAtBase: true,
+          hiddenAtBase: false,
+          existsNow: true,
+          binary: false,
+        });
         expect(sinceMove.diff).toContain('--- a/archive/plan.md\n+++ b/archive/plan.md\n');
         expect(sinceMove.diff).toContain('\n+Done.\n');
         const sinceRocket = await history.noteDiffSince('archive/plan.md', historyTime('12'), commits, now);
         expect(sinceRocket).toMatchObject({ base: commits[2]?.commit, basePath: 'notes/plan.md', existedAtBase: true });
         expect(sinceRocket.diff).toContain('--- a/notes/plan.md\n+++ b/archive/plan.md\n');
-        const hidden = await history.noteDiffSince('archive/plan.md', historyTime('12'), commits, now, (path) => !path.startsWith('notes/'));
+        const hidden = await history.noteDiffSince(
+          'archive/plan.md',
+          historyTime('12'),
+          commits,
+          now,
+          (path) => !path.startsWith('notes/'),
+        );
         expect(hidden).toMatchObject({ basePath: 'archive/plan.md', existedAtBase: false, hiddenAtBase: true });
         const before = await history.noteDiffSince('archive/plan.md', historyTime('01'), commits, now);
         expect(before).toMatchObject({ base: null, existedAtBase: false });
@@ -525,7 +600,9 @@ export function describeRepoHostContract(name: string, makeHost: (repos: Contrac
         });
         if (!result.ok) throw new Error(`the commit was refused: ${result.conflict}`);
         const gitDir = made.gitDirOf('handbook');
-        expect(gitIn(gitDir, ['log', '-1', '--format=%an <%ae>%n%s', result.commit])).toBe(`${ada.name} <${ada.email}>\nAdd the second week`);
+        expect(gitIn(gitDir, ['log', '-1', '--format=%an <%ae>%n%s', result.commit])).toBe(
+          `${ada.name} <${ada.email}>\nAdd the second week`,
+        );
         expect((await host.readFile('handbook', 'onboarding/second-week.md'))?.toString('utf8')).toBe('# Second week\n');
       });
     });
@@ -545,7 +622,12 @@ export function describeRepoHostContract(name: string, makeHost: (repos: Contrac
       /** Commits `files` (content strings) on top of the current head of `repo`; the new commit. */
       async function commitFiles(repo: string, message: string, files: Record<string, string>): Promise<string> {
         const parent = await host.head(repo);
-        const result = await host.commit(repo, { parent, author: ada, message, files: Object.entries(files).map(([path, content]) => ({ path, content: Buffer.from(content) })) });
+        const result = await host.commit(repo, {
+          parent,
+          author: ada,
+          message,
+          files: Object.entries(files).map(([path, content]) => ({ path, content: Buffer.from(content) })),
+        });
         if (!result.ok) throw new Error(`commit refused: ${result.conflict}`);
         return result.commit;
       }
@@ -578,7 +660,9 @@ export function describeRepoHostContract(name: string, makeHost: (repos: Contrac
         expect([...old.keys()]).toEqual(['onboarding/first-week.md']);
         expect(old.get('onboarding/first-week.md')!.content.toString()).toBe('# First week\n');
         expect(old.get('onboarding/first-week.md')!.oid).toBe(blobId(Buffer.from('# First week\n')));
-        expect((await host.filesAt('handbook', after, ['onboarding/first-week.md'])).get('onboarding/first-week.md')!.content.toString()).toBe('# First week\n\nNew.\n');
+        expect(
+          (await host.filesAt('handbook', after, ['onboarding/first-week.md'])).get('onboarding/first-week.md')!.content.toString(),
+        ).toBe('# First week\n\nNew.\n');
         expect((await host.filesAt('empty', null, ['a.md'])).size).toBe(0);
       });
 
@@ -664,7 +748,15 @@ export function describeRepoHostContract(name: string, makeHost: (repos: Contrac
 
 /** The note of the history repository in its `version` (1: first, 2: with the rocket, 3: closed), eight lines at the end. */
 function planText(version: 1 | 2 | 3): string {
-  const lines = ['# Plan', '', 'Goals for the quarter.', '', version === 1 ? 'Launch something.' : 'The Acme rocket launches in May.', '', 'Owner: Alice.'];
+  const lines = [
+    '# Plan',
+    '',
+    'Goals for the quarter.',
+    '',
+    version === 1 ? 'Launch something.' : 'The Acme rocket launches in May.',
+    '',
+    'Owner: Alice.',
+  ];
   return `${[...lines, ...(version === 3 ? ['Done.'] : [])].join('\n')}\n`;
 }
 

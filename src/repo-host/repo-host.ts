@@ -86,7 +86,8 @@ export interface Change {
 }
 
 /** What a commit attempt gave: the new commit, or `conflict` when the head had moved. */
-export type CommitResult = { ok: true; commit: string } | { ok: false; conflict: 'head_moved' | 'worktree_dirty'; head: string | null; path?: string };
+export type CommitResult =
+  { ok: true; commit: string } | { ok: false; conflict: 'head_moved' | 'worktree_dirty'; head: string | null; path?: string };
 
 /**
  * The port, repository side. Sign-in is its own port (sign-in.ts); starting and stopping

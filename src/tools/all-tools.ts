@@ -13,7 +13,19 @@ import { searchNotes } from './search-notes.ts';
 import type { ToolDefinition } from './tool.ts';
 import { tree } from './tree.ts';
 
-const registry = [readNote, listNotes, tree, searchNotes, findReferences, noteHistory, searchHistory, editNote, moveNote, baseView, createNote] as const;
+const registry = [
+  readNote,
+  listNotes,
+  tree,
+  searchNotes,
+  findReferences,
+  noteHistory,
+  searchHistory,
+  editNote,
+  moveNote,
+  baseView,
+  createNote,
+] as const;
 
 /** The name of a basic tool: `read_note`, `list_notes`, … (one per entry of {@link allTools}). */
 export type ToolName = (typeof registry)[number]['name'];

@@ -49,9 +49,17 @@ export const baseView = defineTool({
       view: z
         .string()
         .optional()
-        .describe("Which of the file's views to show, by its name. Leave it out for the first one. A wrong name comes back with the list of names that exist."),
+        .describe(
+          "Which of the file's views to show, by its name. Leave it out for the first one. A wrong name comes back with the list of names that exist.",
+        ),
       limit: z.number().int().min(1).max(200).default(50).describe('How many rows to return. Fewer means a shorter answer.'),
-      offset: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).default(0).describe('How many rows to skip. An answer with more after it names the next offset.'),
+      offset: z
+        .number()
+        .int()
+        .min(0)
+        .max(Number.MAX_SAFE_INTEGER)
+        .default(0)
+        .describe('How many rows to skip. An answer with more after it names the next offset.'),
       repo,
     }),
   output,

@@ -14,8 +14,13 @@ export const createNote = defineTool({
       path: z
         .string()
         .optional()
-        .describe('Where the note goes, relative to the repository root. Without types: the whole file path, ending in .md. With a type: optional, the folder below the type folder, or left out.'),
-      type: z.string().optional().describe('The note type, one of the repository types. Left out, the repository default type is used, where it has one.'),
+        .describe(
+          'Where the note goes, relative to the repository root. Without types: the whole file path, ending in .md. With a type: optional, the folder below the type folder, or left out.',
+        ),
+      type: z
+        .string()
+        .optional()
+        .describe('The note type, one of the repository types. Left out, the repository default type is used, where it has one.'),
       frontmatter: z.record(z.string(), z.unknown()).optional().describe('The frontmatter fields, as an object. With a type, its fields.'),
       body: z.string().describe('The note text below the frontmatter.'),
       repo,

@@ -5,8 +5,10 @@ import { defineTool } from './tool.ts';
 
 const editFields = {
   path: 'The note, as a path relative to the vault root. May be the same note as another edit, or a different one.',
-  old_text: 'The passage to replace, exactly as it stands in the note once the edits before this one are made. It has to appear exactly once.',
-  new_text: 'What should stand there instead. An empty string deletes the passage. In the frontmatter, a value holding ": " goes in single quotes.',
+  old_text:
+    'The passage to replace, exactly as it stands in the note once the edits before this one are made. It has to appear exactly once.',
+  new_text:
+    'What should stand there instead. An empty string deletes the passage. In the frontmatter, a value holding ": " goes in single quotes.',
 };
 
 /** The edit_note tool as listed (spec: "edit_note"; contract: spec/acme-tools-list.json); handler in instance/tools/edit-note.ts. */

@@ -60,8 +60,19 @@ export const findReferences = defineTool({
         .describe(
           'A note (or other file), relative to the vault root, for example "projects/apollo/plan.md", to find every link and path that points at it. A note may be named without ".md". Send either values or path, not both.',
         ),
-      limit: z.number().int().min(1).max(70).default(50).describe('How many references to return on this page, at most 70. For more, page on with offset.'),
-      offset: z.number().int().min(0).default(0).describe('How many references to skip. An answer with more after it names the next offset.'),
+      limit: z
+        .number()
+        .int()
+        .min(1)
+        .max(70)
+        .default(50)
+        .describe('How many references to return on this page, at most 70. For more, page on with offset.'),
+      offset: z
+        .number()
+        .int()
+        .min(0)
+        .default(0)
+        .describe('How many references to skip. An answer with more after it names the next offset.'),
       repo,
     }),
   output,

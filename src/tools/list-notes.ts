@@ -39,7 +39,9 @@ export const listNotes = defineTool({
       folder: z
         .string()
         .optional()
-        .describe('Only notes below this folder, relative to the vault root, for example "projects/apollo". Leave it out for the whole vault.'),
+        .describe(
+          'Only notes below this folder, relative to the vault root, for example "projects/apollo". Leave it out for the whole vault.',
+        ),
       type: z
         .string()
         .min(1)

@@ -13,7 +13,9 @@ export const moveNote = defineTool({
     z.object({
       from: z
         .string()
-        .describe('The note to move, as a path relative to the vault root, for example "projects/apollo/plan.md". Or a whole folder, without a trailing slash, for example "projects/apollo".'),
+        .describe(
+          'The note to move, as a path relative to the vault root, for example "projects/apollo/plan.md". Or a whole folder, without a trailing slash, for example "projects/apollo".',
+        ),
       to: z
         .string()
         .describe(
@@ -28,7 +30,9 @@ export const moveNote = defineTool({
       type: z
         .string()
         .optional()
-        .describe("Change the note's type, as its type field in the frontmatter. The note must meet the new type's schema, and the target must match a place of the new type."),
+        .describe(
+          "Change the note's type, as its type field in the frontmatter. The note must meet the new type's schema, and the target must match a place of the new type.",
+        ),
       repo,
     }),
   output: z.object({

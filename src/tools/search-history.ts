@@ -56,7 +56,9 @@ export const searchHistory = defineTool({
         .max(200)
         .regex(ONE_LINE)
         .optional()
-        .describe('Commits that added or removed this text, for example "34 Stores at Acme". Case is ignored; otherwise exactly as written, one line.'),
+        .describe(
+          'Commits that added or removed this text, for example "34 Stores at Acme". Case is ignored; otherwise exactly as written, one line.',
+        ),
       author: z
         .string()
         .min(1)
@@ -75,9 +77,16 @@ export const searchHistory = defineTool({
       path: z
         .string()
         .optional()
-        .describe('Only commits that changed this folder or note, relative to the vault root, for example "projects/apollo". Leave it out for the whole vault.'),
+        .describe(
+          'Only commits that changed this folder or note, relative to the vault root, for example "projects/apollo". Leave it out for the whole vault.',
+        ),
       limit: z.number().int().min(1).max(50).default(20).describe('How many commits to list on this page.'),
-      offset: z.number().int().min(0).default(0).describe('How many commits to skip, newest first. An answer with more after it names the next offset.'),
+      offset: z
+        .number()
+        .int()
+        .min(0)
+        .default(0)
+        .describe('How many commits to skip, newest first. An answer with more after it names the next offset.'),
       repo: repo.optional(),
     }),
   output,

@@ -45,7 +45,9 @@ export const searchNotes = defineTool({
       path: z
         .string()
         .optional()
-        .describe('Folder or file to search, relative to the vault root, for example "projects/apollo". Leave it out to search the whole vault.'),
+        .describe(
+          'Folder or file to search, relative to the vault root, for example "projects/apollo". Leave it out to search the whole vault.',
+        ),
       regex: z.boolean().default(false).describe('Read the query as a regular expression instead of as plain text.'),
       limit: z.number().int().min(1).max(100).default(20).describe('How many matches to return. Fewer means a shorter answer.'),
       offset: z.number().int().min(0).default(0).describe('How many matches to skip. An answer with more after it names the next offset.'),

@@ -24,7 +24,11 @@ export interface ToolAnnotations {
  * the handler's result is sent as `structuredContent` and, the same JSON, as a text block.
  * `N` is the tool's name as a literal type, so handlers can be paired with definitions by name.
  */
-export interface ToolDefinition<I extends z.ZodRawShape = z.ZodRawShape, O extends z.ZodRawShape = z.ZodRawShape, N extends string = string> {
+export interface ToolDefinition<
+  I extends z.ZodRawShape = z.ZodRawShape,
+  O extends z.ZodRawShape = z.ZodRawShape,
+  N extends string = string,
+> {
   name: N;
   title: string;
   description: string;
@@ -35,7 +39,9 @@ export interface ToolDefinition<I extends z.ZodRawShape = z.ZodRawShape, O exten
 }
 
 /** Identity function that keeps a definition's types precise (its name as a literal too); every tool file exports one. */
-export function defineTool<const N extends string, I extends z.ZodRawShape, O extends z.ZodRawShape>(tool: ToolDefinition<I, O, N>): ToolDefinition<I, O, N> {
+export function defineTool<const N extends string, I extends z.ZodRawShape, O extends z.ZodRawShape>(
+  tool: ToolDefinition<I, O, N>,
+): ToolDefinition<I, O, N> {
   return tool;
 }
 
@@ -58,6 +64,8 @@ export function repoField(choices: readonly RepoChoice[]): z.ZodString {
     .string({ error: refusal })
     .describe('The repository this call works in.')
     .meta({
-      anyOf: choices.map((choice) => (choice.summary === null ? { const: choice.name } : { const: choice.name, description: choice.summary })),
+      anyOf: choices.map((choice) =>
+        choice.summary === null ? { const: choice.name } : { const: choice.name, description: choice.summary },
+      ),
     });
 }

@@ -47,7 +47,10 @@ export const tree = defineTool({
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   input: (repo) =>
     z.object({
-      folder: z.string().optional().describe('A folder relative to the vault root, for example "projects/apollo". Leave it out, or use "", for the root.'),
+      folder: z
+        .string()
+        .optional()
+        .describe('A folder relative to the vault root, for example "projects/apollo". Leave it out, or use "", for the root.'),
       depth: z.number().int().min(1).max(5).default(2).describe('How many levels below folder to show, 1 to 5.'),
       offset: z.number().int().min(0).default(0).describe('How many entries to skip. An answer with more after it names the next offset.'),
       limit: z.number().int().min(1).max(200).default(50).describe('How many entries to list on this page.'),

@@ -38,11 +38,17 @@ describe('commitChange', () => {
   it('leaves the repository as it was when the process dies between preparing and committing', async () => {
     fixture = await openWriteFixture({ 'n.md': 'a\n' });
     const ctx = await fixture.context();
-    const crashing = { ...ctx, host: withCommit(ctx.host, async () => {
-      throw new Error('killed');
-    }) };
+    const crashing = {
+      ...ctx,
+      host: withCommit(ctx.host, async () => {
+        throw new Error('killed');
+      }),
+    };
     await expect(
-      commitChange(crashing, 'notes', { tool: 'edit_note', summary: 'S' }, async () => ({ files: [{ path: 'n.md', content: Buffer.from('b\n') }], result: null })),
+      commitChange(crashing, 'notes', { tool: 'edit_note', summary: 'S' }, async () => ({
+        files: [{ path: 'n.md', content: Buffer.from('b\n') }],
+        result: null,
+      })),
     ).rejects.toThrow('killed');
     expect(fixture.commitCount()).toBe(1);
     expect(fixture.git(['status', '--porcelain'])).toBe('');
@@ -53,10 +59,16 @@ describe('commitChange', () => {
   it('lets the index catch up on restart when the process dies after the commit', async () => {
     fixture = await openWriteFixture({ 'n.md': 'a\n' });
     const ctx = await fixture.context();
-    const dying = { ...ctx, refresh: async () => {
-      throw new Error('killed before the index was updated');
-    } };
-    const done = await commitChange(dying, 'notes', { tool: 'edit_note', summary: 'S' }, async () => ({ files: [{ path: 'n.md', content: Buffer.from('b\n') }], result: null }));
+    const dying = {
+      ...ctx,
+      refresh: async () => {
+        throw new Error('killed before the index was updated');
+      },
+    };
+    const done = await commitChange(dying, 'notes', { tool: 'edit_note', summary: 'S' }, async () => ({
+      files: [{ path: 'n.md', content: Buffer.from('b\n') }],
+      result: null,
+    }));
     expect(done.notes[0]).toContain('catches up');
     expect(fixture.commitCount()).toBe(2);
     await fixture.installation.close();
@@ -116,7 +128,12 @@ describe('commitChange', () => {
           return { files: [{ path: 'n.md', content: Buffer.from('b\n') }], result: null };
         });
         // Another writer (through the host itself, so bare repositories take part too).
-        const landed = await host.commit('notes', { parent: own.commit, files: [{ path: 'o.md', content: Buffer.from('outside\n') }], author: ctx.access.person, message: 'Outside' });
+        const landed = await host.commit('notes', {
+          parent: own.commit,
+          files: [{ path: 'o.md', content: Buffer.from('outside\n') }],
+          author: ctx.access.person,
+          message: 'Outside',
+        });
         if (!landed.ok) throw new Error('the outside commit was refused');
         const outside = landed.commit;
         events.length = 0;

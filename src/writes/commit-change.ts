@@ -136,7 +136,11 @@ export function writableVault<V extends WritableVault>(ctx: { vaults: ReadonlyMa
   const vault = ctx.vaults.get(repo);
   if (vault === undefined) throw repoNotFound(repo, [...ctx.vaults.keys()]);
   if (!vault.canWrite) {
-    throw new VaultError('forbidden', `You can read "${repo}" but not write it, so this change was not made. Ask its admin for write access, or write in a repository you may change.`, { repo });
+    throw new VaultError(
+      'forbidden',
+      `You can read "${repo}" but not write it, so this change was not made. Ask its admin for write access, or write in a repository you may change.`,
+      { repo },
+    );
   }
   return vault;
 }
@@ -187,7 +191,9 @@ export async function commitChange<R>(
   // The state one attempt prepares from, asked of the host: a full snapshot, or its head
   // (`knownHead` instead, when given) and then path by path.
   const readState = async (knownHead: string | undefined) =>
-    options.snapshot ? snapshotReader(ctx.host, repo, await ctx.host.snapshot(repo)) : await pathReader(ctx.host, repo, knownHead ?? (await ctx.host.head(repo)));
+    options.snapshot
+      ? snapshotReader(ctx.host, repo, await ctx.host.snapshot(repo))
+      : await pathReader(ctx.host, repo, knownHead ?? (await ctx.host.head(repo)));
   const prepareOn = async (reader: Reader, attempt: number): Promise<Preparation<R>> => {
     const { read } = reader;
     let prepared: PreparedChange<R>;
@@ -195,7 +201,11 @@ export async function commitChange<R>(
       prepared = await prepare(read);
     } catch (error) {
       if (attempt > 1 && isVaultError(error) && error.code !== 'conflict') {
-        throw new VaultError(error.code, `The repository changed while this call was being made (now at ${short(read.head)}), and on the new state: ${error.message}`, error.details);
+        throw new VaultError(
+          error.code,
+          `The repository changed while this call was being made (now at ${short(read.head)}), and on the new state: ${error.message}`,
+          error.details,
+        );
       }
       throw error;
     }
@@ -220,7 +230,8 @@ export async function commitChange<R>(
         const reader = await readState(undefined);
         await assertPassagesStand(ctx.host, repo, first, reader.read);
         current = await prepareOn(reader, attempt);
-        if (current.prepared.files.length === 0) return { commit: null, parent: current.read.head, result: current.prepared.result, notes: [] };
+        if (current.prepared.files.length === 0)
+          return { commit: null, parent: current.read.head, result: current.prepared.result, notes: [] };
       }
       const { read, prepared } = current;
       const preparedFrom = new Map<string, string | null>();
@@ -229,7 +240,11 @@ export async function commitChange<R>(
         touched.add(file.path);
       }
       const placed = await onBranchHead(ctx.host, repo, read, prepared.files);
-      const outcome = await ctx.host.commit(repo, { parent: read.head, files: placed.files, author: ctx.access.person, message: withTrailers(message, current.prepared.trailers) }, preparedFrom);
+      const outcome = await ctx.host.commit(
+        repo,
+        { parent: read.head, files: placed.files, author: ctx.access.person, message: withTrailers(message, current.prepared.trailers) },
+        preparedFrom,
+      );
       if (outcome.ok) {
         rememberCommit(ctx.host, repo, outcome.commit);
         ctx.log.info(
@@ -240,7 +255,9 @@ export async function commitChange<R>(
         try {
           await ctx.refresh(repo);
         } catch {
-          notes.push('The change is committed; the index did not take it in yet and catches up within seconds, so a search right now may not show it.');
+          notes.push(
+            'The change is committed; the index did not take it in yet and catches up within seconds, so a search right now may not show it.',
+          );
         }
         return { commit: outcome.commit, parent: read.head, result: prepared.result, notes };
       }
@@ -306,7 +323,12 @@ async function commitsTouching(host: RepoHost, repo: string, from: string | null
  *   `exists`, since writing it would replace the committed file unseen.
  * Notes name each file committed beyond the change.
  */
-async function onBranchHead(host: RepoHost, repo: string, read: WriteRead, files: readonly PreparedFile[]): Promise<{ files: FileChange[]; notes: string[] }> {
+async function onBranchHead(
+  host: RepoHost,
+  repo: string,
+  read: WriteRead,
+  files: readonly PreparedFile[],
+): Promise<{ files: FileChange[]; notes: string[] }> {
   const plain = files.map((file) => ({ path: file.path, content: file.content }));
   // Where the current state is always the head's tree, what was read is what is committed.
   if (!(await host.keepsUncommittedChanges(repo))) return { files: plain, notes: [] };
@@ -352,7 +374,9 @@ async function onBranchHead(host: RepoHost, repo: string, read: WriteRead, files
   }
   const notes: string[] = [];
   if (untracked.length > 0) {
-    notes.push(`${quoteList(untracked)} ${untracked.length === 1 ? 'was' : 'were'} not committed before (untracked), so this commit adds ${untracked.length === 1 ? 'the whole file' : 'them whole'} as ${untracked.length === 1 ? 'it stands' : 'they stand'} in the work tree.`);
+    notes.push(
+      `${quoteList(untracked)} ${untracked.length === 1 ? 'was' : 'were'} not committed before (untracked), so this commit adds ${untracked.length === 1 ? 'the whole file' : 'them whole'} as ${untracked.length === 1 ? 'it stands' : 'they stand'} in the work tree.`,
+    );
   }
   if (whole.length > 0) {
     notes.push(
@@ -406,7 +430,10 @@ function snapshotReader(host: RepoHost, repo: string, snapshot: Snapshot): Reade
     const present = paths.filter((path) => oids.has(path));
     const out = new Map<string, Buffer>();
     if (present.length === 0) return out;
-    const blobs = await host.readBlobs(repo, present.map((path) => oids.get(path)!));
+    const blobs = await host.readBlobs(
+      repo,
+      present.map((path) => oids.get(path)!),
+    );
     present.forEach((path, i) => out.set(path, blobs[i]!));
     return out;
   };
@@ -485,7 +512,13 @@ function parentFolder(path: string): string {
 }
 
 /** The refusal after the last attempt: which commits landed since the change was first prepared, and what they touched. */
-async function conflictError(host: RepoHost, repo: string, from: string | null, last: { head: string | null; path?: string } | null, paths: string[]): Promise<VaultError> {
+async function conflictError(
+  host: RepoHost,
+  repo: string,
+  from: string | null,
+  last: { head: string | null; path?: string } | null,
+  paths: string[],
+): Promise<VaultError> {
   if (last?.path !== undefined) {
     return new VaultError(
       'conflict',

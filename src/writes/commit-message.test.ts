@@ -3,8 +3,12 @@ import { cleanClientName, commitMessage, withTrailers } from './commit-message.t
 
 describe('commitMessage', () => {
   it('puts the tool and client after the summary line, further lines in the body', () => {
-    expect(commitMessage({ summary: 'Marked trial price as an assumption', tool: 'edit_note', clientName: 'Claude' })).toBe('Marked trial price as an assumption (edit_note via Claude)\n');
-    expect(commitMessage({ summary: 'Moved\r\n\r\n\r\nWhy: tidier.  \nSecond.', tool: 'move_note', clientName: null })).toBe('Moved (move_note)\n\nWhy: tidier.\nSecond.\n');
+    expect(commitMessage({ summary: 'Marked trial price as an assumption', tool: 'edit_note', clientName: 'Claude' })).toBe(
+      'Marked trial price as an assumption (edit_note via Claude)\n',
+    );
+    expect(commitMessage({ summary: 'Moved\r\n\r\n\r\nWhy: tidier.  \nSecond.', tool: 'move_note', clientName: null })).toBe(
+      'Moved (move_note)\n\nWhy: tidier.\nSecond.\n',
+    );
   });
   it('counts characters, not bytes, and refuses more than 60', () => {
     expect(commitMessage({ summary: 'ü'.repeat(60), tool: 't', clientName: null })).toBe(`${'ü'.repeat(60)} (t)\n`);
@@ -13,7 +17,9 @@ describe('commitMessage', () => {
   });
   it('keeps parentheses of the client name out of the subject, and cuts a long name at a word', () => {
     expect(commitMessage({ summary: 'S', tool: 't', clientName: 'Claude Code (beta)' })).toBe('S (t via Claude Code beta)\n');
-    expect(commitMessage({ summary: 'S', tool: 't', clientName: 'Acme Notes Assistant (internal preview build 7)' })).toBe('S (t via Acme Notes Assistant internal preview…)\n');
+    expect(commitMessage({ summary: 'S', tool: 't', clientName: 'Acme Notes Assistant (internal preview build 7)' })).toBe(
+      'S (t via Acme Notes Assistant internal preview…)\n',
+    );
     expect(cleanClientName('Acme Notes Assistant (internal preview build 7)')).toBe('Acme Notes Assistant internal preview…');
     expect(cleanClientName('x'.repeat(50))).toBe(`${'x'.repeat(39)}…`);
     expect(cleanClientName('A (b) ' + 'c'.repeat(45))).toBe('A b…');

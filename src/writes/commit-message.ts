@@ -30,10 +30,16 @@ export interface CommitMessageParts {
  * is longer than {@link SUMMARY_MAX} characters, `bad_arguments` when it is empty.
  */
 export function commitMessage(parts: CommitMessageParts): string {
-  const lines = parts.summary.replace(/\r\n?/g, '\n').replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, ' ').split('\n');
+  const lines = parts.summary
+    .replace(/\r\n?/g, '\n')
+    .replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, ' ')
+    .split('\n');
   const subject = (lines[0] ?? '').trim();
   if (subject === '') {
-    throw new VaultError('bad_arguments', 'The first line of summary is empty. Say in a few words what changed, for example "Marked trial price as an assumption".');
+    throw new VaultError(
+      'bad_arguments',
+      'The first line of summary is empty. Say in a few words what changed, for example "Marked trial price as an assumption".',
+    );
   }
   const length = [...subject].length;
   if (length > SUMMARY_MAX) {
@@ -70,7 +76,10 @@ export function withTrailers(message: string, trailers: readonly string[] | unde
  * word that fits (mid-word only when its first word is that long) and ends in `…`.
  */
 export function cleanClientName(value: string): string {
-  const clean = value.replace(/[\p{Cc}\u2028\u2029()]/gu, ' ').replace(/\s+/g, ' ').trim();
+  const clean = value
+    .replace(/[\p{Cc}\u2028\u2029()]/gu, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
   const points = [...clean];
   if (points.length <= CLIENT_MAX) return clean;
   const fits = points.slice(0, CLIENT_MAX - 1).join('');

@@ -14,9 +14,11 @@ const WINDOWS_DEVICE = /^(?:CON|PRN|AUX|NUL|COM[0-9¹²³]|LPT[0-9¹²³])$/i;
  */
 export function windowsNameProblem(segment: string): string | null {
   const characters = [...new Set(segment.match(WINDOWS_CHARACTERS) ?? [])];
-  if (characters.length > 0) return `holds ${characters.map((c) => `"${c}"`).join(', ')}, which Windows does not allow in a name (nor any of < > : " | ? *)`;
+  if (characters.length > 0)
+    return `holds ${characters.map((c) => `"${c}"`).join(', ')}, which Windows does not allow in a name (nor any of < > : " | ? *)`;
   const base = segment.split('.')[0]!.trimEnd();
-  if (WINDOWS_DEVICE.test(base)) return `uses "${base}", a device name Windows reserves (CON, PRN, AUX, NUL, COM0-9 and LPT0-9, with any extension)`;
+  if (WINDOWS_DEVICE.test(base))
+    return `uses "${base}", a device name Windows reserves (CON, PRN, AUX, NUL, COM0-9 and LPT0-9, with any extension)`;
   if (/[. ]$/.test(segment)) return 'ends in a dot or a space, which Windows drops from a name';
   return null;
 }

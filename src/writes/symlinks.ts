@@ -11,10 +11,16 @@ export type { LinkOnPath } from '../repo-host/repo-host.ts';
  * on its way; a link into a hidden path has no `target`, as one leading outside does, since no
  * tool opens either. Paths without a link are left out.
  */
-export async function linksOnPaths(host: RepoHost, repo: string, head: string | null, paths: readonly string[]): Promise<Map<string, LinkOnPath>> {
+export async function linksOnPaths(
+  host: RepoHost,
+  repo: string,
+  head: string | null,
+  paths: readonly string[],
+): Promise<Map<string, LinkOnPath>> {
   if (paths.length === 0) return new Map();
   const found = await host.linksOnPaths(repo, head, paths);
-  for (const [path, link] of found) if (link.target !== null && isHiddenPath(link.target)) found.set(path, { link: link.link, target: null });
+  for (const [path, link] of found)
+    if (link.target !== null && isHiddenPath(link.target)) found.set(path, { link: link.link, target: null });
   return found;
 }
 
@@ -25,7 +31,14 @@ export async function linksOnPaths(host: RepoHost, repo: string, head: string | 
  * (`use`: the verb, such as "Edit"). A target outside the open folders is never named, as a
  * hidden one or one outside the repository is not: a closed path reads as missing.
  */
-export function linkRefusal(path: string, link: LinkOnPath, tool: string, harm: string, use: string, folders: readonly string[]): VaultError {
+export function linkRefusal(
+  path: string,
+  link: LinkOnPath,
+  tool: string,
+  harm: string,
+  use: string,
+  folders: readonly string[],
+): VaultError {
   const found = link.target !== null && !isReadable({ path: link.target }, folders) ? { ...link, target: null } : link;
   const details = { path, link: found.link, target: found.target };
   const what =
@@ -33,8 +46,15 @@ export function linkRefusal(path: string, link: LinkOnPath, tool: string, harm: 
       ? `"${path}" is a symbolic link${found.target === null ? '' : ` to "${found.target}"`}, not a note of its own`
       : `"${path}" lies in "${found.link}", which is a symbolic link${found.target === null ? '' : ` to "${found.target}"`}, not a folder of its own`;
   if (found.target === null) {
-    return new VaultError('not_a_note', `${what}; it leads outside the repository or into a hidden or closed path, and ${tool} never writes through a link, so this path cannot be changed with these tools. Nothing was written.`, details);
+    return new VaultError(
+      'not_a_note',
+      `${what}; it leads outside the repository or into a hidden or closed path, and ${tool} never writes through a link, so this path cannot be changed with these tools. Nothing was written.`,
+      details,
+    );
   }
   const instead = found.link === path ? found.target : `${found.target}${path.slice(found.link.length)}`;
-  return new VaultError('not_a_note', `${what}, and ${tool} ${harm}. ${use} "${instead}" instead. Nothing was written.`, { ...details, instead });
+  return new VaultError('not_a_note', `${what}, and ${tool} ${harm}. ${use} "${instead}" instead. Nothing was written.`, {
+    ...details,
+    instead,
+  });
 }

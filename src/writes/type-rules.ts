@@ -17,7 +17,10 @@ export function schemaProblems(type: NoteType, data: Record<string, unknown>): s
   if (validate(data)) return [];
   return (validate.errors ?? []).map((error) => {
     const field = error.instancePath.replace(/^\//, '').replace(/\//g, '.');
-    const extra = error.keyword === 'enum' ? ` (${(error.params as { allowedValues: unknown[] }).allowedValues.map((v) => JSON.stringify(v)).join(', ')})` : '';
+    const extra =
+      error.keyword === 'enum'
+        ? ` (${(error.params as { allowedValues: unknown[] }).allowedValues.map((v) => JSON.stringify(v)).join(', ')})`
+        : '';
     return `${field === '' ? '' : `${field}: `}${error.message ?? 'is not valid'}${extra}`;
   });
 }

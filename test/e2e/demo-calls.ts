@@ -22,21 +22,52 @@ export const readCalls: DemoCall[] = [
       expect(r['content']).toContain('36 stores');
     },
   },
-  { tool: 'read_note', args: { repo: 'projects', path: 'active/launch/plan.md', from_line: 1, to_line: 5 }, check: (r) => expect(r['to_line']).toBe(5) },
-  { tool: 'read_note', args: { repo: 'projects', path: 'active/launch/plan.md', heading: 'Assumptions' }, check: (r) => expect(r['content']).toContain('2 vermutet') },
+  {
+    tool: 'read_note',
+    args: { repo: 'projects', path: 'active/launch/plan.md', from_line: 1, to_line: 5 },
+    check: (r) => expect(r['to_line']).toBe(5),
+  },
+  {
+    tool: 'read_note',
+    args: { repo: 'projects', path: 'active/launch/plan.md', heading: 'Assumptions' },
+    check: (r) => expect(r['content']).toContain('2 vermutet'),
+  },
   { tool: 'list_notes', args: {}, check: (r) => expect(JSON.stringify(r)).toContain('first-week.md') },
-  { tool: 'list_notes', args: { repo: 'projects', folder: 'active/launch', type: 'decision', fields: ['decided_by', 'decided_on'], limit: 2, offset: 1 } },
+  {
+    tool: 'list_notes',
+    args: { repo: 'projects', folder: 'active/launch', type: 'decision', fields: ['decided_by', 'decided_on'], limit: 2, offset: 1 },
+  },
   { tool: 'list_notes', args: { repo: 'projects', status: 'agreed' }, check: (r) => expect(JSON.stringify(r)).toContain('plan.md') },
   { tool: 'tree', args: {}, check: (r) => expect(JSON.stringify(r)).toContain('handbook') },
-  { tool: 'tree', args: { repo: 'projects', folder: 'active', depth: 1, limit: 5, offset: 0 }, check: (r) => expect(JSON.stringify(r)).toContain('active/launch/') },
+  {
+    tool: 'tree',
+    args: { repo: 'projects', folder: 'active', depth: 1, limit: 5, offset: 0 },
+    check: (r) => expect(JSON.stringify(r)).toContain('active/launch/'),
+  },
   { tool: 'search_notes', args: { query: '49 €' }, check: (r) => expect(JSON.stringify(r)).toContain('pricing-model.md') },
   { tool: 'search_notes', args: { repo: 'projects', query: 'trial', path: 'active/launch', limit: 2, offset: 1 } },
-  { tool: 'search_notes', args: { repo: 'handbook', query: 'per diem|hotel', regex: true }, check: (r) => expect(JSON.stringify(r)).toContain('travel-policy.md') },
+  {
+    tool: 'search_notes',
+    args: { repo: 'handbook', query: 'per diem|hotel', regex: true },
+    check: (r) => expect(JSON.stringify(r)).toContain('travel-policy.md'),
+  },
   { tool: 'find_references', args: { repo: 'projects', values: ['36 stores', 'Maya Brenner'] } },
-  { tool: 'find_references', args: { repo: 'projects', path: 'active/launch/decisions/pick-a-date.md', limit: 5, offset: 0 }, check: (r) => expect(JSON.stringify(r)).toContain('kickoff') },
-  { tool: 'note_history', args: { repo: 'handbook', path: 'onboarding/first-week.md' }, keep: 'history', check: (r) => expect(JSON.stringify(r)).toContain('first-days.md') },
+  {
+    tool: 'find_references',
+    args: { repo: 'projects', path: 'active/launch/decisions/pick-a-date.md', limit: 5, offset: 0 },
+    check: (r) => expect(JSON.stringify(r)).toContain('kickoff'),
+  },
+  {
+    tool: 'note_history',
+    args: { repo: 'handbook', path: 'onboarding/first-week.md' },
+    keep: 'history',
+    check: (r) => expect(JSON.stringify(r)).toContain('first-days.md'),
+  },
   { tool: 'note_history', args: { repo: 'handbook', path: 'onboarding/first-week.md', limit: 1, offset: 1 } },
-  { tool: 'note_history', args: { repo: 'handbook', path: 'policies/travel-policy.md', since: '2026-02-01', diff: true, from_line: 1, to_line: 40 } },
+  {
+    tool: 'note_history',
+    args: { repo: 'handbook', path: 'policies/travel-policy.md', since: '2026-02-01', diff: true, from_line: 1, to_line: 40 },
+  },
   {
     tool: 'note_history',
     args: (earlier) => {
@@ -46,8 +77,15 @@ export const readCalls: DemoCall[] = [
   },
   { tool: 'note_history', args: { repo: 'handbook', path: 'policies/travel-policy.md', blame: true, from_line: 15, to_line: 20 } },
   { tool: 'search_history', args: { text: 'per diem' }, check: (r) => expect(JSON.stringify(r)).toContain('Priya') },
-  { tool: 'search_history', args: { repo: 'handbook', author: 'priya', since: '2026-01-01', until: '2026-02-28T18:00', path: 'policies', limit: 5, offset: 0 } },
-  { tool: 'base_view', args: { repo: 'projects', path: 'active/launch/Overview.base' }, check: (r) => expect(JSON.stringify(r)).toContain('pick-a-date') },
+  {
+    tool: 'search_history',
+    args: { repo: 'handbook', author: 'priya', since: '2026-01-01', until: '2026-02-28T18:00', path: 'policies', limit: 5, offset: 0 },
+  },
+  {
+    tool: 'base_view',
+    args: { repo: 'projects', path: 'active/launch/Overview.base' },
+    check: (r) => expect(JSON.stringify(r)).toContain('pick-a-date'),
+  },
   { tool: 'base_view', args: { repo: 'projects', path: 'active/launch/Overview.base', view: 'By Maya', limit: 1, offset: 0 } },
 ];
 
@@ -55,7 +93,13 @@ export const readCalls: DemoCall[] = [
 export const writeCalls: DemoCall[] = [
   {
     tool: 'edit_note',
-    args: { repo: 'projects', path: 'active/launch/plan.md', old_text: '- 30 stores in the first month.', new_text: '- 32 stores in the first month.', summary: 'Raised the first-month store goal' },
+    args: {
+      repo: 'projects',
+      path: 'active/launch/plan.md',
+      old_text: '- 30 stores in the first month.',
+      new_text: '- 32 stores in the first month.',
+      summary: 'Raised the first-month store goal',
+    },
   },
   {
     tool: 'create_note',

@@ -16,7 +16,8 @@ function bigNote(bytes: number): string {
   const parts = ['---\ntitle: Dump\n---\n'];
   let size = parts[0]!.length;
   for (let i = 0; size < bytes; i++) {
-    const line = i % 2000 === 0 ? `## Block ${i / 2000}\n` : `row ${i}: value ${(i * 7919) % 100003} measured, unchanged since the last export\n`;
+    const line =
+      i % 2000 === 0 ? `## Block ${i / 2000}\n` : `row ${i}: value ${(i * 7919) % 100003} measured, unchanged since the last export\n`;
     parts.push(line);
     size += line.length;
   }
@@ -90,10 +91,18 @@ describe('heavy calls under load, over HTTP', () => {
   }
 
   test('a small read_note answers while a 12 MB note is read; the big read answers its first lines', async () => {
-    const { order, answer } = await raceSmallRead(() => heavy.callTool({ name: 'read_note', arguments: { repo: 'notes', path: 'dump.md' } }));
+    const { order, answer } = await raceSmallRead(() =>
+      heavy.callTool({ name: 'read_note', arguments: { repo: 'notes', path: 'dump.md' } }),
+    );
     expect(order).toEqual(['small', 'heavy']);
     expect(answer.isError, JSON.stringify(answer.content).slice(0, 500)).toBeFalsy();
-    const read = answer.structuredContent as { from_line: number; total_lines: number; truncated: boolean; content: string; headings?: unknown[] };
+    const read = answer.structuredContent as {
+      from_line: number;
+      total_lines: number;
+      truncated: boolean;
+      content: string;
+      headings?: unknown[];
+    };
     expect(read.from_line).toBe(1);
     expect(read.total_lines).toBeGreaterThan(140_000);
     expect(read.truncated).toBe(true);
@@ -119,10 +128,17 @@ describe('heavy calls under load, over HTTP', () => {
   }, 300_000);
 
   test('a small read_note answers while a heavy base view runs; the view answers what it did within its budget, and how to narrow it', async () => {
-    const { order, answer } = await raceSmallRead(() => heavy.callTool({ name: 'base_view', arguments: { repo: 'notes', path: 'Heavy.base', limit: 5 } }));
+    const { order, answer } = await raceSmallRead(() =>
+      heavy.callTool({ name: 'base_view', arguments: { repo: 'notes', path: 'Heavy.base', limit: 5 } }),
+    );
     expect(order).toEqual(['small', 'heavy']);
     expect(answer.isError, JSON.stringify(answer.content).slice(0, 500)).toBeFalsy();
-    const view = answer.structuredContent as { rows: Array<{ path: string; cells: string[] }>; total: number; hasMore: boolean; note?: string };
+    const view = answer.structuredContent as {
+      rows: Array<{ path: string; cells: string[] }>;
+      total: number;
+      hasMore: boolean;
+      note?: string;
+    };
     expect(view.note).toMatch(/took longer than its time budget of 2 s: it checked only \d+ of \d+ files against its filters/);
     expect(view.note).toMatch(/a filter that keeps fewer notes .* or a limit on the view/);
     expect(view.total).toBeGreaterThan(0);

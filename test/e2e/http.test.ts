@@ -11,7 +11,9 @@ import { runGit } from '../../src/repo-host/git/run-git.ts';
 import { connectHttp, serveDemo, type ClientEra, type ServedDemo } from './demo-fixture.ts';
 import { readCalls, runCalls, writeCalls } from './demo-calls.ts';
 
-const contract = JSON.parse(readFileSync(new URL('../fixtures/acme-tools-list.json', import.meta.url), 'utf8')) as { tools: Array<Record<string, unknown> & { name: string }> };
+const contract = JSON.parse(readFileSync(new URL('../fixtures/acme-tools-list.json', import.meta.url), 'utf8')) as {
+  tools: Array<Record<string, unknown> & { name: string }>;
+};
 const registered = new Set(allTools.map((tool) => tool.name));
 /** The contract's entries for the tools that exist, in the contract's order. */
 const expectedTools = contract.tools.filter((tool) => registered.has(tool.name));
@@ -21,10 +23,20 @@ const projectsInstructions = 'Every decision names who made it and when.';
 const acmeInstructions = `${serviceInstructions}\n\n## handbook\n\n${handbookInstructions}\n\n## projects\n\n${projectsInstructions}`;
 
 /** A JSON-RPC request sent by hand (2025 style: no envelope), for what a client would hide. */
-async function rpc(url: URL, method: string, params: Record<string, unknown> = {}, headers: Record<string, string> = {}): Promise<Response> {
+async function rpc(
+  url: URL,
+  method: string,
+  params: Record<string, unknown> = {},
+  headers: Record<string, string> = {},
+): Promise<Response> {
   return fetch(url, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25', ...headers },
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': '2025-11-25',
+      ...headers,
+    },
     body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
   });
 }
@@ -32,7 +44,12 @@ async function rpc(url: URL, method: string, params: Record<string, unknown> = {
 /** The JSON-RPC result of a response that is JSON or a one-event SSE stream. */
 async function resultOf(response: Response): Promise<Record<string, unknown>> {
   const text = await response.text();
-  const json = text.startsWith('{') ? text : (text.split('\n').find((line) => line.startsWith('data: '))?.slice(6) ?? '');
+  const json = text.startsWith('{')
+    ? text
+    : (text
+        .split('\n')
+        .find((line) => line.startsWith('data: '))
+        ?.slice(6) ?? '');
   const message = JSON.parse(json) as { result?: Record<string, unknown>; error?: unknown };
   if (!message.result) throw new Error(`no result: ${text}`);
   return message.result;
@@ -111,7 +128,9 @@ describe('the demo over HTTP', () => {
       for (const repo of ['handbook', 'projects']) {
         const subjects = (await runGit(['log', '--format=%s'], { cwd: join(demo.layout.reposDir, repo) })).stdout.toString('utf8');
         const ours = subjects.split('\n').filter((subject) => subject.includes('via e2e-writer'));
-        expect(ours.length, `commits by the server in ${repo}`).toBe(called.filter((tool) => writeCalls.find((call) => call.tool === tool && (call.args as { repo: string }).repo === repo)).length);
+        expect(ours.length, `commits by the server in ${repo}`).toBe(
+          called.filter((tool) => writeCalls.find((call) => call.tool === tool && (call.args as { repo: string }).repo === repo)).length,
+        );
       }
     } finally {
       await client.close();
@@ -131,10 +150,17 @@ describe('the demo over HTTP', () => {
   test('a request naming another host (DNS rebinding) is refused', async () => {
     const { request } = await import('node:http');
     const status = await new Promise<number>((resolve, reject) => {
-      const req = request(demo.url, { method: 'POST', headers: { host: 'evil.example', 'content-type': 'application/json', accept: 'application/json, text/event-stream' } }, (res) => {
-        res.resume();
-        resolve(res.statusCode ?? 0);
-      });
+      const req = request(
+        demo.url,
+        {
+          method: 'POST',
+          headers: { host: 'evil.example', 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        },
+      );
       req.on('error', reject);
       req.end(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }));
     });
@@ -149,7 +175,11 @@ describe('the demo over HTTP', () => {
   test('a page on a loopback origin may read the answers (CORS); a preflight is answered', async () => {
     const preflight = await fetch(demo.url, {
       method: 'OPTIONS',
-      headers: { origin: 'http://localhost:6274', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type, mcp-protocol-version' },
+      headers: {
+        origin: 'http://localhost:6274',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'content-type, mcp-protocol-version',
+      },
     });
     expect(preflight.status).toBe(204);
     expect(preflight.headers.get('access-control-allow-origin')).toBe('http://localhost:6274');
@@ -182,7 +212,12 @@ describe('the demo with a users file', () => {
     expect(response.headers.get('www-authenticate')).toBe(`Bearer resource_metadata="${metadataUrl}"`);
     const metadata = await fetch(metadataUrl);
     expect(metadata.status).toBe(200);
-    expect(await metadata.json()).toEqual({ resource: demo.url.href, authorization_servers: [], bearer_methods_supported: ['header'], resource_name: 'Major Vault: acme' });
+    expect(await metadata.json()).toEqual({
+      resource: demo.url.href,
+      authorization_servers: [],
+      bearer_methods_supported: ['header'],
+      resource_name: 'Major Vault: acme',
+    });
   });
 
   test('an unknown token gets 401 invalid_token', async () => {

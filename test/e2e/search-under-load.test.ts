@@ -87,7 +87,10 @@ describe('a pathological search under load, over HTTP', () => {
   });
 
   test('a search of one note that runs out of budget is partial, and does not advise the search it already is', async () => {
-    const result = await client.callTool({ name: 'search_notes', arguments: { repo: 'notes', path: 'dumps/dump-2.md', query: slowRegex, regex: true } });
+    const result = await client.callTool({
+      name: 'search_notes',
+      arguments: { repo: 'notes', path: 'dumps/dump-2.md', query: slowRegex, regex: true },
+    });
     expect(result.isError, JSON.stringify(result.content)).toBeFalsy();
     const answer = result.structuredContent as { matches: unknown[]; note?: string; hasMore: boolean; offset: number };
     expect(answer.matches).toEqual([]);
@@ -102,9 +105,14 @@ describe('a pathological search under load, over HTTP', () => {
     for (const query of ['crème brûlée', 'cre\u0300me bru\u0302le\u0301e']) {
       const result = await client.callTool({ name: 'search_notes', arguments: { repo: 'notes', query } });
       const matches = (result.structuredContent as { matches: Array<{ path: string; line: number; text: string }> }).matches;
-      expect(matches).toEqual([{ path: 'words.md', line: 3, text: 'La cre\u0300me bru\u0302le\u0301e, stored decomposed.', shortened: false }]);
+      expect(matches).toEqual([
+        { path: 'words.md', line: 3, text: 'La cre\u0300me bru\u0302le\u0301e, stored decomposed.', shortened: false },
+      ]);
     }
     const refs = await client.callTool({ name: 'find_references', arguments: { repo: 'notes', values: ['Crème'] } });
-    expect(refs.structuredContent).toMatchObject({ counts: [{ value: 'Crème', lines: 1, capped: false }], references: [{ path: 'words.md', line: 3 }] });
+    expect(refs.structuredContent).toMatchObject({
+      counts: [{ value: 'Crème', lines: 1, capped: false }],
+      references: [{ path: 'words.md', line: 3 }],
+    });
   });
 });

@@ -15,9 +15,14 @@ const bin = fileURLToPath(new URL('../../bin/major-vault.js', import.meta.url));
 const registered = new Set(allTools.map((tool) => tool.name));
 
 async function connectStdio(args: string[], era: '2026-07-28' | '2025-11-25'): Promise<Client> {
-  const client = new Client({ name: `e2e-stdio-${era}`, version: '1.0.0' }, era === '2026-07-28' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {});
+  const client = new Client(
+    { name: `e2e-stdio-${era}`, version: '1.0.0' },
+    era === '2026-07-28' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {},
+  );
   // The default environment leaves DATABASE_URL out: the process keeps its index with PGlite.
-  await client.connect(new StdioClientTransport({ command: process.execPath, args: [bin, 'stdio', ...args], env: getDefaultEnvironment(), stderr: 'pipe' }));
+  await client.connect(
+    new StdioClientTransport({ command: process.execPath, args: [bin, 'stdio', ...args], env: getDefaultEnvironment(), stderr: 'pipe' }),
+  );
   return client;
 }
 

@@ -16,7 +16,9 @@ const LIMIT = 40_000;
 const huge = Array.from({ length: 20_000 }, (_, i) => `${String(i + 1).padStart(8, '0')} ${'x'.repeat(41)}`).join('\n') + '\n';
 /** 3,000 lines that JSON escapes to about twice their length. */
 const quoted = (edit: boolean) =>
-  Array.from({ length: 3_000 }, (_, i) => `${i + 1} "quoted" \\back\\slash\\ "${edit && i % 2 === 0 ? 'changed' : 'same'}" \\"\\"`).join('\n') + '\n';
+  Array.from({ length: 3_000 }, (_, i) => `${i + 1} "quoted" \\back\\slash\\ "${edit && i % 2 === 0 ? 'changed' : 'same'}" \\"\\"`).join(
+    '\n',
+  ) + '\n';
 /** One line of 60,000 quotes: longer than one answer even alone. */
 const oneLongLine = `${'"'.repeat(60_000)}\nshort\n`;
 
@@ -28,11 +30,19 @@ beforeAll(async () => {
   fixture = await openHistoryFixture((reposDir) => {
     const dir = join(reposDir, 'big');
     const [create = '', edit = ''] = makeRepo(dir, [
-      { message: 'Create', date: '2026-01-10T10:00:00+01:00', files: { 'notes/huge.md': huge, 'notes/quoted.md': quoted(false), 'notes/long-line.md': oneLongLine } },
+      {
+        message: 'Create',
+        date: '2026-01-10T10:00:00+01:00',
+        files: { 'notes/huge.md': huge, 'notes/quoted.md': quoted(false), 'notes/long-line.md': oneLongLine },
+      },
       { message: 'Edit the quotes', date: '2026-01-12T10:00:00+01:00', files: { 'notes/quoted.md': quoted(true) } },
     ]);
     for (let i = 0; i < 40; i += 1) {
-      commit(dir, { message: `Subject ${i} ${'"\\'.repeat(600)}`, date: `2026-02-${String(1 + (i % 27)).padStart(2, '0')}T10:00:00+01:00`, files: { 'notes/busy.md': `${i}\n` } });
+      commit(dir, {
+        message: `Subject ${i} ${'"\\'.repeat(600)}`,
+        date: `2026-02-${String(1 + (i % 27)).padStart(2, '0')}T10:00:00+01:00`,
+        files: { 'notes/busy.md': `${i}\n` },
+      });
     }
     commits = { create, edit };
   });
@@ -107,7 +117,13 @@ describe('note_history: diff and at within one answer', () => {
     expect(answer.jsonLength).toBeLessThanOrEqual(LIMIT);
     expect(answer.diff?.truncated).toBe(true);
     expect(answer.diff?.to_line).toBeLessThan(answer.diff?.total_lines ?? 0);
-    const next = await callTool(noteHistory, ctx, { repo: 'big', path: 'notes/quoted.md', since: '2026-01-11', diff: true, from_line: (answer.diff?.to_line ?? 0) + 1 });
+    const next = await callTool(noteHistory, ctx, {
+      repo: 'big',
+      path: 'notes/quoted.md',
+      since: '2026-01-11',
+      diff: true,
+      from_line: (answer.diff?.to_line ?? 0) + 1,
+    });
     expect(next.jsonLength).toBeLessThanOrEqual(LIMIT);
     expect(next.diff?.from_line).toBe((answer.diff?.to_line ?? 0) + 1);
   });

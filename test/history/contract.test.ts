@@ -7,7 +7,9 @@ import { repoField } from '../../src/tools/tool.ts';
 import { noteHistory } from '../../src/instance/tools/note-history.ts';
 import { searchHistory } from '../../src/instance/tools/search-history.ts';
 
-const contract = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'fixtures', 'acme-tools-list.json'), 'utf8')) as { tools: Record<string, unknown>[] };
+const contract = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'fixtures', 'acme-tools-list.json'), 'utf8')) as {
+  tools: Record<string, unknown>[];
+};
 const repo = repoField([
   { name: 'handbook', summary: 'How Acme works: onboarding, processes and policies.' },
   { name: 'projects', summary: 'One folder per project: plans, decisions and meeting notes.' },

@@ -62,7 +62,8 @@ describe('note_history: early days', () => {
 });
 
 describe('search_history: early moments', () => {
-  const found = async (args: Record<string, unknown>) => (await callTool(searchHistory, ctx, { repo: 'old', ...args })).commits.map((c) => c.commit);
+  const found = async (args: Record<string, unknown>) =>
+    (await callTool(searchHistory, ctx, { repo: 'old', ...args })).commits.map((c) => c.commit);
 
   it.each([
     [{ until: '1900-01-01' }, []],

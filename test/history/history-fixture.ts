@@ -69,7 +69,15 @@ export function gitOnlyContext(host: RepoHost, repos: readonly string[]): ToolCo
       throw new Error(`the history tools do not use the index, yet ${String(name)} was called`);
     },
   });
-  return { access: { person: reader, read: new Set(repos), write: new Set() }, vaults, index: noIndex, host, clientName: 'Test Client', refresh: async () => {}, log: silentLogger() };
+  return {
+    access: { person: reader, read: new Set(repos), write: new Set() },
+    vaults,
+    index: noIndex,
+    host,
+    clientName: 'Test Client',
+    refresh: async () => {},
+    log: silentLogger(),
+  };
 }
 
 /**

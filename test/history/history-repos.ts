@@ -51,13 +51,25 @@ export function buildVault(dir: string): VaultCommits {
         '.hidden/s.md': 's\n',
       },
     },
-    { message: 'Edit line two', date: '2026-01-11T23:59:59+01:00', author: bob, files: { 'notes/plan.md': planText.replace('line two', 'line two, edited by Bob') } },
-    { message: 'Move the plan to the archive', date: '2026-01-12T00:00:00+01:00', author: chloe, renames: { 'notes/plan.md': 'archive/2026/plan.md' } },
+    {
+      message: 'Edit line two',
+      date: '2026-01-11T23:59:59+01:00',
+      author: bob,
+      files: { 'notes/plan.md': planText.replace('line two', 'line two, edited by Bob') },
+    },
+    {
+      message: 'Move the plan to the archive',
+      date: '2026-01-12T00:00:00+01:00',
+      author: chloe,
+      renames: { 'notes/plan.md': 'archive/2026/plan.md' },
+    },
     {
       message: 'Edit line five after the move',
       date: '2026-01-13T10:00:00+01:00',
       author: alice,
-      files: { 'archive/2026/plan.md': planText.replace('line two', 'line two, edited by Bob').replace('line five', 'line five, after the move') },
+      files: {
+        'archive/2026/plan.md': planText.replace('line two', 'line two, edited by Bob').replace('line five', 'line five, after the move'),
+      },
     },
     { message: 'Secret change', date: '2026-01-14T10:00:00+01:00', author: bob, files: { '.hidden/s.md': 's2\n', 'outside/x.md': 'x2\n' } },
     { message: 'Delete gone', date: '2026-01-15T10:00:00+01:00', author: alice, files: { 'notes/gone.md': null } },
@@ -94,12 +106,28 @@ export function buildMerged(dir: string): MergedCommits {
   git(dir, ['checkout', '-q', 'main']);
   const editOnMain = commit(dir, { message: 'Edit on main', date: stamp('03'), files: { 'a/n.md': lines({ 8: '8 main' }) } });
   git(dir, ['checkout', '-q', 'feat']);
-  const editOnBranch = commit(dir, { message: 'Edit on the branch', date: stamp('04'), author: bob, files: { 'c/n.md': lines({ 1: '1 feat' }) } });
+  const editOnBranch = commit(dir, {
+    message: 'Edit on the branch',
+    date: stamp('04'),
+    author: bob,
+    files: { 'c/n.md': lines({ 1: '1 feat' }) },
+  });
   git(dir, ['checkout', '-q', 'main']);
-  const env = { GIT_AUTHOR_DATE: stamp('05'), GIT_COMMITTER_DATE: stamp('05'), GIT_AUTHOR_NAME: alice.name, GIT_AUTHOR_EMAIL: alice.email, GIT_COMMITTER_NAME: alice.name, GIT_COMMITTER_EMAIL: alice.email };
+  const env = {
+    GIT_AUTHOR_DATE: stamp('05'),
+    GIT_COMMITTER_DATE: stamp('05'),
+    GIT_AUTHOR_NAME: alice.name,
+    GIT_AUTHOR_EMAIL: alice.email,
+    GIT_COMMITTER_NAME: alice.name,
+    GIT_COMMITTER_EMAIL: alice.email,
+  };
   git(dir, ['merge', '-q', '--no-ff', '-m', 'Merge feat', 'feat'], env);
   const merge = git(dir, ['rev-parse', 'HEAD']);
-  const editAfterMerge = commit(dir, { message: 'Edit after the merge', date: stamp('06'), files: { 'c/n.md': lines({ 1: '1 feat', 4: '4 after', 8: '8 main' }) } });
+  const editAfterMerge = commit(dir, {
+    message: 'Edit after the merge',
+    date: stamp('06'),
+    files: { 'c/n.md': lines({ 1: '1 feat', 4: '4 after', 8: '8 main' }) },
+  });
   return { create, renameOnBranch, editOnMain, editOnBranch, merge, editAfterMerge };
 }
 

@@ -33,17 +33,25 @@ function build(reposDir: string): void {
   mkdirSync(outside, { recursive: true });
   writeFileSync(join(outside, 'secret.md'), `${OUTSIDE_SECRET}\n`);
   writeFileSync(join(outside, 'passwd'), `${PASSWD_SECRET}\n`);
-  makeRepo(join(reposDir, 'secretrepo'), [{ message: 'Secret', date: '2026-01-09T10:00:00+01:00', files: { 'n.md': `${OTHER_REPO_SECRET}\n` } }]);
+  makeRepo(join(reposDir, 'secretrepo'), [
+    { message: 'Secret', date: '2026-01-09T10:00:00+01:00', files: { 'n.md': `${OTHER_REPO_SECRET}\n` } },
+  ]);
 
   const dir = join(reposDir, 'links');
-  const [create = ''] = makeRepo(dir, [{ message: 'Create', date: '2026-01-10T10:00:00+01:00', files: { 'notes/plan.md': 'one\ntwo\n', 'notes/binary.md': binaryOne } }]);
+  const [create = ''] = makeRepo(dir, [
+    { message: 'Create', date: '2026-01-10T10:00:00+01:00', files: { 'notes/plan.md': 'one\ntwo\n', 'notes/binary.md': binaryOne } },
+  ]);
   symlinkSync(outside, join(dir, 'notes', 'tmpdir'));
   symlinkSync(join(outside, 'secret.md'), join(dir, 'notes', 'link-out.md'));
   symlinkSync('plan.md', join(dir, 'notes', 'alias.md'));
   symlinkSync('../../secretrepo', join(dir, 'notes', 'leak'));
   git(dir, ['add', '--', 'notes/tmpdir', 'notes/link-out.md', 'notes/alias.md', 'notes/leak']);
   const links = commit(dir, { message: 'Links', date: '2026-01-11T10:00:00+01:00', files: { 'notes/plan.md': 'one\ntwo\nthree\n' } });
-  const edit = commit(dir, { message: 'Edit', date: '2026-01-12T10:00:00+01:00', files: { 'notes/plan.md': 'one\ntwo\nthree\nfour\n', 'notes/binary.md': binaryTwo } });
+  const edit = commit(dir, {
+    message: 'Edit',
+    date: '2026-01-12T10:00:00+01:00',
+    files: { 'notes/plan.md': 'one\ntwo\nthree\nfour\n', 'notes/binary.md': binaryTwo },
+  });
   symlinkSync(join(outside, 'passwd'), join(dir, 'notes', 'passwd.md'));
   cloneBare(dir, join(reposDir, 'links-bare'));
   commits = { create, links, edit };
@@ -60,7 +68,13 @@ afterAll(async () => {
 
 /** Every mode of note_history on `path` is refused like a missing note, and no refusal names a secret. */
 async function refusedInEveryMode(repo: string, path: string): Promise<void> {
-  for (const mode of [{}, { blame: true }, { since: '2020-01-01', diff: true }, { since: '2026-01-11', diff: true }, { at: commits.links }]) {
+  for (const mode of [
+    {},
+    { blame: true },
+    { since: '2020-01-01', diff: true },
+    { since: '2026-01-11', diff: true },
+    { at: commits.links },
+  ]) {
     const message = await refusalOf(noteHistory, ctx, { repo, path, ...mode }, 'note_not_found');
     expect(message, JSON.stringify(mode)).toContain(`no note ${path}`);
     for (const secret of [OUTSIDE_SECRET, PASSWD_SECRET, OTHER_REPO_SECRET]) expect(message).not.toContain(secret);

@@ -16,15 +16,24 @@ import { childGits, gitOnlyContext } from './history-fixture.ts';
 const bundle = corpusBundle('obsidian-help');
 
 /** Long-lived notes in several languages, each moved at least once but the Chinese one. */
-const notes = ['en/Editing and formatting/Properties.md', 'de/Obsidian/Danksagungen.md', 'ja/Obsidian/クレジット.md', 'ru/Obsidian/Авторы.md', 'zh/由此开始.md'];
+const notes = [
+  'en/Editing and formatting/Properties.md',
+  'de/Obsidian/Danksagungen.md',
+  'ja/Obsidian/クレジット.md',
+  'ru/Obsidian/Авторы.md',
+  'zh/由此开始.md',
+];
 
 describe.skipIf(bundle === null)('history on obsidian-help', () => {
   let temp: ReturnType<typeof tempDir>;
   let repoDir: string;
   let ctx: ToolContext;
-  const history = async (args: Record<string, unknown>) => noteHistory.output.parse(await noteHistory.handler(noteHistory.input(z.string()).parse({ repo: 'help', ...args }), ctx));
-  const search = async (args: Record<string, unknown>) => searchHistory.output.parse(await searchHistory.handler(searchHistory.input(z.string()).parse(args), ctx));
-  const git = (args: string[]) => execFileSync('git', ['-c', 'core.quotepath=false', ...args], { cwd: repoDir, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  const history = async (args: Record<string, unknown>) =>
+    noteHistory.output.parse(await noteHistory.handler(noteHistory.input(z.string()).parse({ repo: 'help', ...args }), ctx));
+  const search = async (args: Record<string, unknown>) =>
+    searchHistory.output.parse(await searchHistory.handler(searchHistory.input(z.string()).parse(args), ctx));
+  const git = (args: string[]) =>
+    execFileSync('git', ['-c', 'core.quotepath=false', ...args], { cwd: repoDir, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
 
   beforeAll(() => {
     temp = tempDir('mv-history-corpus-');
@@ -54,7 +63,12 @@ describe.skipIf(bundle === null)('history on obsidian-help', () => {
     if (moved) {
       const old = await history({ path, at: moved.commit, to_line: 3 });
       expect(old.version?.path).toBe(moved.path);
-      expect(old.version?.content).toBe(git(['show', `${moved.commit}:${moved.path}`]).split('\n').slice(0, 3).join('\n') + '\n');
+      expect(old.version?.content).toBe(
+        git(['show', `${moved.commit}:${moved.path}`])
+          .split('\n')
+          .slice(0, 3)
+          .join('\n') + '\n',
+      );
     }
   });
 
@@ -98,29 +112,52 @@ describe.skipIf(bundle === null)('history on obsidian-help', () => {
     expect(answer.diff?.content.startsWith(`--- a/${answer.diff?.base_path}\n+++ b/${path}\n@@ `)).toBe(true);
   });
 
-  it.each(['Obsidian Sync', 'クレジット', 'sum(a.b)'])('finds the commits git log -S finds for %s, with the files that gained or lost it', async (text) => {
-    const answer = await search({ repo: 'help', text, limit: 50 });
-    const expected = git(['log', `-S${text}`, '--regexp-ignore-case', '-n', '51', '--format=%H', 'HEAD', '--', ':(exclude,glob)**/.*', ':(exclude,glob)**/.*/**'])
-      .split('\n')
-      .filter(Boolean);
-    // The page may stop early to fit one answer (40,000 characters); it then says there is more.
-    expect(answer.commits.map((c) => c.commit)).toEqual(expected.slice(0, answer.commits.length));
-    expect(answer.hasMore).toBe(expected.length > answer.commits.length);
-    expect(answer.commits.length === Math.min(50, expected.length) || answer.hasMore).toBe(true);
-    for (const commit of answer.commits) {
-      expect(commit.files.length).toBeGreaterThan(0);
-      expect(commit.files_total).toBeGreaterThanOrEqual(commit.files.length);
-      for (const file of commit.files) expect(file.text === 'added' || file.text === 'removed').toBe(true);
-    }
-  });
+  it.each(['Obsidian Sync', 'クレジット', 'sum(a.b)'])(
+    'finds the commits git log -S finds for %s, with the files that gained or lost it',
+    async (text) => {
+      const answer = await search({ repo: 'help', text, limit: 50 });
+      const expected = git([
+        'log',
+        `-S${text}`,
+        '--regexp-ignore-case',
+        '-n',
+        '51',
+        '--format=%H',
+        'HEAD',
+        '--',
+        ':(exclude,glob)**/.*',
+        ':(exclude,glob)**/.*/**',
+      ])
+        .split('\n')
+        .filter(Boolean);
+      // The page may stop early to fit one answer (40,000 characters); it then says there is more.
+      expect(answer.commits.map((c) => c.commit)).toEqual(expected.slice(0, answer.commits.length));
+      expect(answer.hasMore).toBe(expected.length > answer.commits.length);
+      expect(answer.commits.length === Math.min(50, expected.length) || answer.hasMore).toBe(true);
+      for (const commit of answer.commits) {
+        expect(commit.files.length).toBeGreaterThan(0);
+        expect(commit.files_total).toBeGreaterThanOrEqual(commit.files.length);
+        for (const file of commit.files) expect(file.text === 'added' || file.text === 'removed').toBe(true);
+      }
+    },
+  );
 
   it('pages through every commit git log -S finds, once each, and leaves no git running once the search is forgotten', async () => {
-    const expected = git(['log', '-SObsidian Sync', '--regexp-ignore-case', '--format=%H', 'HEAD', '--', ':(exclude,glob)**/.*', ':(exclude,glob)**/.*/**'])
+    const expected = git([
+      'log',
+      '-SObsidian Sync',
+      '--regexp-ignore-case',
+      '--format=%H',
+      'HEAD',
+      '--',
+      ':(exclude,glob)**/.*',
+      ':(exclude,glob)**/.*/**',
+    ])
       .split('\n')
       .filter(Boolean);
     forgetSearches();
     const listed: string[] = [];
-    for (let offset = 0; ; ) {
+    for (let offset = 0; ;) {
       const page = await search({ repo: 'help', text: 'Obsidian Sync', limit: 50, offset });
       listed.push(...page.commits.map((c) => c.commit));
       offset += page.commits.length;
@@ -138,7 +175,21 @@ describe.skipIf(bundle === null)('history on obsidian-help', () => {
 
   it('searches by author and time across the corpus', async () => {
     const answer = await search({ author: 'kepano', since: '2024-01-01', until: '2024-06-30', limit: 50 });
-    const expected = git(['log', '--fixed-strings', '--regexp-ignore-case', '--author=kepano', '--since=2024-01-01 00:00', '--until=2024-06-30 23:59:59', '--format=%H', '-n', '50', 'HEAD', '--', ':(exclude,glob)**/.*', ':(exclude,glob)**/.*/**']);
+    const expected = git([
+      'log',
+      '--fixed-strings',
+      '--regexp-ignore-case',
+      '--author=kepano',
+      '--since=2024-01-01 00:00',
+      '--until=2024-06-30 23:59:59',
+      '--format=%H',
+      '-n',
+      '50',
+      'HEAD',
+      '--',
+      ':(exclude,glob)**/.*',
+      ':(exclude,glob)**/.*/**',
+    ]);
     expect(answer.commits.map((c) => c.commit).slice(0, 5)).toEqual(expected.split('\n').filter(Boolean).slice(0, 5));
     expect(answer.commits.every((c) => c.files.every((f) => f.path.startsWith('help/') && f.repo === 'help'))).toBe(true);
   });

@@ -24,10 +24,25 @@ beforeAll(() => {
   c = makeRepo(repoDir, [
     { message: 'c0 plan', date: '2026-04-01T10:00:00+02:00', files: { 'plan.md': note(body), 'other.md': 'nothing\n' } },
     { message: 'c1 move only', date: '2026-04-02T10:00:00+02:00', renames: { 'plan.md': 'active/plan.md' } },
-    { message: 'c2 move and add the text', date: '2026-04-03T10:00:00+02:00', renames: { 'active/plan.md': 'archive/plan.md' }, files: { 'archive/plan.md': note([...body, 'Now 34 stores and more.']) } },
-    { message: 'c3 move, text elsewhere', date: '2026-04-04T10:00:00+02:00', renames: { 'archive/plan.md': 'plan.md' }, files: { 'other.md': 'now 34 Stores too\n' } },
+    {
+      message: 'c2 move and add the text',
+      date: '2026-04-03T10:00:00+02:00',
+      renames: { 'active/plan.md': 'archive/plan.md' },
+      files: { 'archive/plan.md': note([...body, 'Now 34 stores and more.']) },
+    },
+    {
+      message: 'c3 move, text elsewhere',
+      date: '2026-04-04T10:00:00+02:00',
+      renames: { 'archive/plan.md': 'plan.md' },
+      files: { 'other.md': 'now 34 Stores too\n' },
+    },
     { message: 'c4 move into hiding', date: '2026-04-05T10:00:00+02:00', renames: { 'plan.md': '.trash/plan.md' } },
-    { message: 'c5 move back out, lose one', date: '2026-04-06T10:00:00+02:00', renames: { '.trash/plan.md': 'plan.md' }, files: { 'plan.md': note(body) } },
+    {
+      message: 'c5 move back out, lose one',
+      date: '2026-04-06T10:00:00+02:00',
+      renames: { '.trash/plan.md': 'plan.md' },
+      files: { 'plan.md': note(body) },
+    },
   ]);
   host = new LocalRepoHost({ reposDir: temp.path, as: reader });
   ctx = gitOnlyContext(host, ['vault']);

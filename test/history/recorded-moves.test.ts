@@ -26,7 +26,10 @@ interface Run {
   content: string;
 }
 
-async function history(f: WriteFixture, args: Record<string, unknown>): Promise<{ commits: Listed[]; blame?: Run[]; version?: { content: string; path: string }; hasMore: boolean }> {
+async function history(
+  f: WriteFixture,
+  args: Record<string, unknown>,
+): Promise<{ commits: Listed[]; blame?: Run[]; version?: { content: string; path: string }; hasMore: boolean }> {
   const ctx = await f.context();
   return (await callTool(noteHistory, { repo: 'notes', ...args }, ctx)) as never;
 }
@@ -41,7 +44,9 @@ describe('note_history after move_note rewrote the moved note itself', () => {
     fixture = await openWriteFixture({ 'Team.md': '# Team\n', 'other.md': 'x\n' });
     const created = commitOutside(fixture, { 'kit/inner/README.md': 'The kit of the team\n[team](../../Team.md)\n' }, 'Add the kit');
     const ctx = await fixture.context();
-    const moved = (await callTool(moveNote, { repo: 'notes', from: 'kit', to: 'tools/kit-new', summary: 'Moved the kit' }, ctx)) as { commit: string };
+    const moved = (await callTool(moveNote, { repo: 'notes', from: 'kit', to: 'tools/kit-new', summary: 'Moved the kit' }, ctx)) as {
+      commit: string;
+    };
     expect(fixture.show('tools/kit-new/inner/README.md').toString()).toBe('The kit of the team\n[team](../../../Team.md)\n');
     // Git itself sees a deletion and an addition: too much of the short note changed.
     expect(fixture.git(['show', '--format=', '--name-status', 'HEAD'])).toContain('A\ttools/kit-new/inner/README.md');
@@ -69,7 +74,9 @@ describe('note_history after move_note rewrote the moved note itself', () => {
     const created = commitOutside(fixture, { 'a/self.md': 'Top\nsee [me](self.md)\nEnd\n' }, 'Add self');
     const edited = commitOutside(fixture, { 'a/self.md': 'Top line\nsee [me](self.md)\nEnd\n' }, 'Edit self');
     const ctx = await fixture.context();
-    const moved = (await callTool(moveNote, { repo: 'notes', from: 'a/self.md', to: 'b/c/mine.md', summary: 'Renamed self' }, ctx)) as { commit: string };
+    const moved = (await callTool(moveNote, { repo: 'notes', from: 'a/self.md', to: 'b/c/mine.md', summary: 'Renamed self' }, ctx)) as {
+      commit: string;
+    };
     expect(fixture.show('b/c/mine.md').toString()).toBe('Top line\nsee [me](mine.md)\nEnd\n');
     const list = await history(fixture, { path: 'b/c/mine.md' });
     expect(list.commits.map((c) => [c.commit, c.path])).toEqual([
@@ -85,7 +92,11 @@ describe('note_history after move_note rewrote the moved note itself', () => {
     fixture = await openWriteFixture({ 'Team.md': '# Team\n', 'docs/Glossary.md': 'g\n' });
     const created = commitOutside(fixture, { 'docs/guide.md': '[team](../Team.md)\n[terms](Glossary.md)\n' }, 'Add guide');
     const ctx = await fixture.context();
-    const moved = (await callTool(moveNote, { repo: 'notes', from: 'docs/guide.md', to: 'guides/guide.md', summary: 'Moved the guide' }, ctx)) as { commit: string };
+    const moved = (await callTool(
+      moveNote,
+      { repo: 'notes', from: 'docs/guide.md', to: 'guides/guide.md', summary: 'Moved the guide' },
+      ctx,
+    )) as { commit: string };
     expect(fixture.show('guides/guide.md').toString()).toBe('[team](../Team.md)\n[terms](../docs/Glossary.md)\n');
     expect(fixture.git(['log', '-1', '--format=%(trailers:key=Moved,valueonly)'])).toBe('docs/guide.md -> guides/guide.md');
     const list = await history(fixture, { path: 'guides/guide.md' });
@@ -103,7 +114,9 @@ describe('note_history after move_note rewrote the moved note itself', () => {
     for (let i = 0; i < 200; i += 1) notes[`many/n${i}.md`] = `Note ${i}\n[team](../Team.md)\n`;
     const created = commitOutside(fixture, notes, 'Add many notes');
     const ctx = await fixture.context();
-    const moved = (await callTool(moveNote, { repo: 'notes', from: 'many', to: 'archive/many', summary: 'Archived many' }, ctx)) as { commit: string };
+    const moved = (await callTool(moveNote, { repo: 'notes', from: 'many', to: 'archive/many', summary: 'Archived many' }, ctx)) as {
+      commit: string;
+    };
     expect(fixture.git(['log', '-1', '--format=%B'])).toBe('Archived many (move_note via Test Client)\n\nMoved: many/ -> archive/many/');
     for (const i of [0, 137, 199]) {
       const list = await history(fixture, { path: `archive/many/n${i}.md` });
@@ -119,7 +132,9 @@ describe('note_history after move_note rewrote the moved note itself', () => {
     const decomposed = 'kit/Mu\u0308ller.md';
     const created = commitOutside(fixture, { [decomposed]: 'Hi\n[team](../Team.md)\n' }, 'Add Müller');
     const ctx = await fixture.context();
-    const moved = (await callTool(moveNote, { repo: 'notes', from: 'kit', to: 'people/kit', summary: 'Moved the kit' }, ctx)) as { commit: string };
+    const moved = (await callTool(moveNote, { repo: 'notes', from: 'kit', to: 'people/kit', summary: 'Moved the kit' }, ctx)) as {
+      commit: string;
+    };
     const list = await history(fixture, { path: 'people/kit/M\u00fcller.md' });
     expect(list.commits.map((c) => [c.commit, c.path])).toEqual([
       [moved.commit, 'people/kit/M\u00fcller.md'],

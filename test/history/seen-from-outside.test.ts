@@ -27,14 +27,45 @@ let r2: string[];
 let copies: string[];
 let sideEdit: string;
 /** Letters whose case Git (glibc, C.UTF-8) and Unicode folding treat differently. */
-const letters = ['ß', 'ẞ', 'ss', 'SS', 'ı', 'I', 'i', 'İ', '\u2126', 'ω', 'Ω', '\u212a', 'k', 'K', '\u212b', 'å', 'Å', 'ϴ', 'θ', 'Θ', 'ϑ', 'Σ', 'σ', 'ς', 'straße', 'STRAẞE'];
+const letters = [
+  'ß',
+  'ẞ',
+  'ss',
+  'SS',
+  'ı',
+  'I',
+  'i',
+  'İ',
+  '\u2126',
+  'ω',
+  'Ω',
+  '\u212a',
+  'k',
+  'K',
+  '\u212b',
+  'å',
+  'Å',
+  'ϴ',
+  'θ',
+  'Θ',
+  'ϑ',
+  'Σ',
+  'σ',
+  'ς',
+  'straße',
+  'STRAẞE',
+];
 
 beforeAll(() => {
   temp = tempDir('mv-seen-');
   v = makeRepo(join(temp.path, 'v'), [
     { message: 'Paint list', date: '2026-05-01T10:00:00+02:00', author: olaf, files: { 'notes/a.md': 'Холст и краски\nline two\n' } },
     { message: 'Into the trash', date: '2026-05-02T10:00:00+02:00', renames: { 'notes/a.md': '.trash/a.md' } },
-    { message: 'edit while trashed SECRETSUBJECT', date: '2026-05-03T10:00:00+02:00', files: { '.trash/a.md': 'Холст и краски\nline two\nsecret line\n' } },
+    {
+      message: 'edit while trashed SECRETSUBJECT',
+      date: '2026-05-03T10:00:00+02:00',
+      files: { '.trash/a.md': 'Холст и краски\nline two\nsecret line\n' },
+    },
     { message: 'Back from the trash', date: '2026-05-05T10:00:00+02:00', renames: { '.trash/a.md': 'notes/back.md' } },
   ]);
   // Made in this order, so Git lists them A, B, S, E: their committer dates are not.
@@ -58,11 +89,18 @@ beforeAll(() => {
     { message: 'Plan 2026', date: '2026-07-03T10:00:00+02:00', files: { 'notes/plan.md': 'A new plan\n' } },
     { message: 'Revise the 2026 plan', date: '2026-07-04T10:00:00+02:00', files: { 'notes/plan.md': 'A new plan, revised\n' } },
   ]);
-  const pasted = ['A long line from the snippet that is worth keeping, about forty characters or more.', 'Another long line from the snippet, also long enough for git blame to see it as copied.'];
+  const pasted = [
+    'A long line from the snippet that is worth keeping, about forty characters or more.',
+    'Another long line from the snippet, also long enough for git blame to see it as copied.',
+  ];
   makeRepo(join(temp.path, 'snippets'), [
     { message: 'Snippet', date: '2026-09-01T10:00:00+02:00', files: { '.obsidian/snip.md': `${pasted.join('\n')}\n` } },
     { message: 'Copy target', date: '2026-09-02T10:00:00+02:00', files: { 'copy.md': '# Copy\n' } },
-    { message: 'Paste from the snippet', date: '2026-09-03T10:00:00+02:00', files: { 'copy.md': `# Copy\n${pasted.join('\n')}\n`, '.obsidian/snip.md': 'emptied\n' } },
+    {
+      message: 'Paste from the snippet',
+      date: '2026-09-03T10:00:00+02:00',
+      files: { 'copy.md': `# Copy\n${pasted.join('\n')}\n`, '.obsidian/snip.md': 'emptied\n' },
+    },
     { message: 'Later edit', date: '2026-09-04T10:00:00+02:00', files: { 'copy.md': `# Copy\n${pasted.join('\n')}\nThe end.\n` } },
   ]);
   const side = join(temp.path, 'side');
@@ -74,11 +112,22 @@ beforeAll(() => {
   sideEdit = commit(side, { message: 'Side edit of old', date: '2026-04-05T10:00:00+02:00', files: { 'old.md': body('side') } });
   git(side, ['checkout', '-q', 'main']);
   const stamp = '2026-04-06T10:00:00+02:00';
-  git(side, ['merge', '-q', '--no-ff', '-m', 'Merge branch', 'branch'], { GIT_AUTHOR_DATE: stamp, GIT_COMMITTER_DATE: stamp, GIT_AUTHOR_NAME: 'A', GIT_AUTHOR_EMAIL: 'a@x', GIT_COMMITTER_NAME: 'A', GIT_COMMITTER_EMAIL: 'a@x' });
+  git(side, ['merge', '-q', '--no-ff', '-m', 'Merge branch', 'branch'], {
+    GIT_AUTHOR_DATE: stamp,
+    GIT_COMMITTER_DATE: stamp,
+    GIT_AUTHOR_NAME: 'A',
+    GIT_AUTHOR_EMAIL: 'a@x',
+    GIT_COMMITTER_NAME: 'A',
+    GIT_COMMITTER_EMAIL: 'a@x',
+  });
   commit(side, { message: 'Edit new', date: '2026-04-07T10:00:00+02:00', files: { 'new.md': body('side\nmore') } });
   makeRepo(
     join(temp.path, 'letters'),
-    letters.map((letter, i) => ({ message: `letter ${i}`, date: `2026-08-${String(i + 1).padStart(2, '0')}T10:00:00+02:00`, files: { 'l.md': `x ${letter} y\n` } })),
+    letters.map((letter, i) => ({
+      message: `letter ${i}`,
+      date: `2026-08-${String(i + 1).padStart(2, '0')}T10:00:00+02:00`,
+      files: { 'l.md': `x ${letter} y\n` },
+    })),
   );
   makeRepo(join(temp.path, 'nfd'), [
     { message: 'Decomposed', date: '2026-08-01T10:00:00+02:00', files: { 'a.md': 'La cre\u0300me\n' } },
@@ -111,11 +160,18 @@ describe('search_history: case ignored beyond ASCII', () => {
   it("lists what Git's pickaxe lists for letters whose case is tricky, each file saying whether it gained or lost the text", async () => {
     for (const text of letters) {
       // Git itself is the reference, asked for every normalisation form of the text at once.
-      const byGit = git(join(temp.path, 'letters'), ['log', ...pickaxeArgs(text), '--regexp-ignore-case', '--format=%s'], { LC_ALL: 'C.UTF-8' });
+      const byGit = git(join(temp.path, 'letters'), ['log', ...pickaxeArgs(text), '--regexp-ignore-case', '--format=%s'], {
+        LC_ALL: 'C.UTF-8',
+      });
       const answer = await callTool(searchHistory, ctx, { repo: 'letters', text, limit: 50 });
       expect([text, answer.commits.map((c) => c.subject)]).toEqual([text, byGit === '' ? [] : byGit.split('\n')]);
       // Git saw the count change in each; the tool's own count must see it too, and which way.
-      for (const found of answer.commits) expect([text, found.subject, found.files.map((f) => f.text)]).toEqual([text, found.subject, [expect.stringMatching(/^(added|removed)$/)]]);
+      for (const found of answer.commits)
+        expect([text, found.subject, found.files.map((f) => f.text)]).toEqual([
+          text,
+          found.subject,
+          [expect.stringMatching(/^(added|removed)$/)],
+        ]);
     }
   });
 
@@ -210,7 +266,8 @@ describe('search_history: paging across repositories', () => {
     expect(whole).toEqual(['A', 'X', 'B', 'S', 'E']);
     for (const limit of [1, 2, 3]) {
       const paged: string[] = [];
-      for (let offset = 0; offset < whole.length; offset += limit) paged.push(...(await callTool(searchHistory, ctx, { author: 'skewer', limit, offset })).commits.map((c) => c.subject));
+      for (let offset = 0; offset < whole.length; offset += limit)
+        paged.push(...(await callTool(searchHistory, ctx, { author: 'skewer', limit, offset })).commits.map((c) => c.subject));
       expect(paged).toEqual(whole);
     }
     expect(r1).toHaveLength(4);

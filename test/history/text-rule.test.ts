@@ -23,7 +23,13 @@ const files: Record<string, Buffer> = {
   'nul-at-8100.md': nulAt(8100),
   'nul-at-9000.md': nulAt(9000),
 };
-const isText: Record<string, boolean> = { 'plain.md': true, 'latin1.md': false, 'nul-at-100.md': false, 'nul-at-8100.md': false, 'nul-at-9000.md': false };
+const isText: Record<string, boolean> = {
+  'plain.md': true,
+  'latin1.md': false,
+  'nul-at-100.md': false,
+  'nul-at-8100.md': false,
+  'nul-at-9000.md': false,
+};
 
 let fixture: HistoryFixture;
 let ctx: ToolContext;

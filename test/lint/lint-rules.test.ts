@@ -25,7 +25,11 @@ describe('lint', { timeout: 180_000 }, () => {
     ['the catalogue importing the instance', 'src/catalogue/instructions.ts', "export type { ToolContext } from '../instance/tool.ts';"],
     ['a tool definition importing the instance', 'src/tools/tree.ts', "export { implementedTools } from '../instance/all-tools.ts';"],
     ['the notes model importing the git plumbing', 'src/notes/slug.ts', "export { runGit } from '../repo-host/git/run-git.ts';"],
-    ['the instance importing the local adapter', 'src/instance/server-info.ts', "export { LocalRepoHost } from '../repo-host/local/local-repo-host.ts';"],
+    [
+      'the instance importing the local adapter',
+      'src/instance/server-info.ts',
+      "export { LocalRepoHost } from '../repo-host/local/local-repo-host.ts';",
+    ],
     ['a port importing main', 'src/repo-host/person.ts', "export { serveLocal } from '../main/local.ts';"],
   ])('the import boundary refuses %s', async (_what, file, line) => {
     expect(await rulesFiredWith(file, line)).toContain('import-x/no-restricted-paths');
@@ -36,6 +40,8 @@ describe('lint', { timeout: 180_000 }, () => {
   });
 
   test('a promise where a void callback is expected is refused', async () => {
-    expect(await rulesFiredWith('src/front/access-cache.ts', 'setTimeout(async () => {}, 1);')).toContain('@typescript-eslint/no-misused-promises');
+    expect(await rulesFiredWith('src/front/access-cache.ts', 'setTimeout(async () => {}, 1);')).toContain(
+      '@typescript-eslint/no-misused-promises',
+    );
   });
 });

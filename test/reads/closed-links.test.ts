@@ -49,7 +49,8 @@ const base = [
 /** The open notes both repositories hold. */
 const openFiles: Record<string, string> = {
   '.vault/settings.jsonc': '{ "folders": ["notes/"] }\n',
-  'notes/plan.md': '# Plan\n\nopen words: see [[y]], [[to-secret]], [[to-private]], [[private-dir/y]], [[alias]], [[cafe\u0301]], [[data]].\n',
+  'notes/plan.md':
+    '# Plan\n\nopen words: see [[y]], [[to-secret]], [[to-private]], [[private-dir/y]], [[alias]], [[cafe\u0301]], [[data]].\n',
   'notes/other.md': '# Other\n\nMore open words, and [[plan]].\n',
   'notes/Overview.base': base,
 };
@@ -117,7 +118,11 @@ function build(reposDir: string): void {
   ]);
   for (const [name, target] of Object.entries(links)) symlinkSync(target, join(dir, 'notes', name));
   git(dir, ['add', '--', ...Object.keys(links).map((name) => `notes/${name}`)]);
-  commit(dir, { message: 'Links', date: '2026-01-11T10:00:00+01:00', files: { 'notes/other.md': '# Other\n\nMore open words, and [[plan]]!\n' } });
+  commit(dir, {
+    message: 'Links',
+    date: '2026-01-11T10:00:00+01:00',
+    files: { 'notes/other.md': '# Other\n\nMore open words, and [[plan]]!\n' },
+  });
   // Only on disk: Git sees them as untracked.
   symlinkSync('../.secret/x.md', join(dir, 'notes', 'untracked-secret.md'));
   symlinkSync('../private', join(dir, 'notes', 'untracked-dir'));
@@ -127,7 +132,11 @@ function build(reposDir: string): void {
   makeRepo(twin, [{ message: 'Notes', date: '2026-01-10T10:00:00+01:00', files: openFiles }]);
   symlinkSync('plan.md', join(twin, 'notes', 'alias.md'));
   git(twin, ['add', '--', 'notes/alias.md']);
-  commit(twin, { message: 'Links', date: '2026-01-11T10:00:00+01:00', files: { 'notes/other.md': '# Other\n\nMore open words, and [[plan]]!\n' } });
+  commit(twin, {
+    message: 'Links',
+    date: '2026-01-11T10:00:00+01:00',
+    files: { 'notes/other.md': '# Other\n\nMore open words, and [[plan]]!\n' },
+  });
   cloneBare(twin, join(reposDir, 'twinvault-bare'));
 }
 
@@ -166,7 +175,10 @@ const pairs = [
 ] as const;
 
 /** Asserts that `args` (with `repo` set to each) is answered alike in the vault and its twin, and that no answer shows a closed text. */
-async function alike(tool: Tool<z.ZodRawShape, z.ZodRawShape>, args: Record<string, unknown> | ((repo: string) => Record<string, unknown>)): Promise<void> {
+async function alike(
+  tool: Tool<z.ZodRawShape, z.ZodRawShape>,
+  args: Record<string, unknown> | ((repo: string) => Record<string, unknown>),
+): Promise<void> {
   for (const [vault, twin] of pairs) {
     const argsFor = (repo: string) => ({ ...(typeof args === 'function' ? args(repo) : args), repo });
     const seen = await outcome(tool, argsFor(vault), ctx);
@@ -175,7 +187,10 @@ async function alike(tool: Tool<z.ZodRawShape, z.ZodRawShape>, args: Record<stri
   }
 }
 
-const tools = { readNote, listNotes, tree, searchNotes, findReferences, noteHistory, searchHistory, baseView } as unknown as Record<string, Tool<z.ZodRawShape, z.ZodRawShape>>;
+const tools = { readNote, listNotes, tree, searchNotes, findReferences, noteHistory, searchHistory, baseView } as unknown as Record<
+  string,
+  Tool<z.ZodRawShape, z.ZodRawShape>
+>;
 
 describe('reads follow the rules writes follow', () => {
   it('read_note reads a link to a closed or hidden file, a path through one, and a closed file as absent', async () => {
@@ -184,11 +199,18 @@ describe('reads follow the rules writes follow', () => {
 
   it('read_note reads a link to an open note as that note (work tree), and as absent in a bare repository', async () => {
     await alike(tools.readNote!, { path: 'notes/alias.md' });
-    expect((await outcome(tools.readNote!, { repo: 'linkvault', path: 'notes/alias.md' }, ctx))).toContain('open words');
+    expect(await outcome(tools.readNote!, { repo: 'linkvault', path: 'notes/alias.md' }, ctx)).toContain('open words');
   });
 
   it('list_notes and tree show no link to a closed file and no folder behind a link', async () => {
-    for (const args of [{}, { folder: 'notes' }, { folder: 'notes/private-dir' }, { folder: 'notes/untracked-dir' }, { folder: 'notes/outside' }, { folder: 'private' }]) {
+    for (const args of [
+      {},
+      { folder: 'notes' },
+      { folder: 'notes/private-dir' },
+      { folder: 'notes/untracked-dir' },
+      { folder: 'notes/outside' },
+      { folder: 'private' },
+    ]) {
       await alike(tools.listNotes!, args);
       await alike(tools.tree!, args);
     }
@@ -206,7 +228,16 @@ describe('reads follow the rules writes follow', () => {
 
   it('note_history answers a link to a closed file and a closed file like a missing one, in every mode, .md added alike', async () => {
     // One of each kind: a link to a hidden file, without an extension, through a folder link, only on disk; closed files.
-    for (const path of ['notes/to-secret.md', 'notes/secret-noext', 'notes/to-private', 'notes/private-dir/y', 'notes/untracked-secret.md', 'private/y', 'private/data', 'private/caf\u00e9.md']) {
+    for (const path of [
+      'notes/to-secret.md',
+      'notes/secret-noext',
+      'notes/to-private',
+      'notes/private-dir/y',
+      'notes/untracked-secret.md',
+      'private/y',
+      'private/data',
+      'private/caf\u00e9.md',
+    ]) {
       await alike(tools.noteHistory!, { path });
     }
     for (const path of ['notes/secret-noext', 'notes/to-private.md', 'private/y']) {
@@ -222,11 +253,19 @@ describe('reads follow the rules writes follow', () => {
 
   it('base_view: file(), link().asFile(), file.links and backlinks never reach a closed file; a link to a closed .base reads as absent', async () => {
     await alike(tools.baseView!, { path: 'notes/Overview.base' });
-    for (const path of ['notes/to-private.base', 'private/secret.base', 'notes/private-dir/secret.base', 'notes/untracked-dir/secret.base']) await alike(tools.baseView!, { path });
+    for (const path of ['notes/to-private.base', 'private/secret.base', 'notes/private-dir/secret.base', 'notes/untracked-dir/secret.base'])
+      await alike(tools.baseView!, { path });
   });
 
   it('edit_note refuses a link to a closed file as one to a hidden file, never naming where it leads', async () => {
-    const refusal = async (path: string) => (await outcome(editNote as unknown as Tool<z.ZodRawShape, z.ZodRawShape>, { repo: 'linkvault', path, old_text: 'x', new_text: 'y', summary: 'Try' }, ctx)).replaceAll(path, '<link>');
+    const refusal = async (path: string) =>
+      (
+        await outcome(
+          editNote as unknown as Tool<z.ZodRawShape, z.ZodRawShape>,
+          { repo: 'linkvault', path, old_text: 'x', new_text: 'y', summary: 'Try' },
+          ctx,
+        )
+      ).replaceAll(path, '<link>');
     const closed = await refusal('notes/to-private.md');
     expect(closed).toBe(await refusal('notes/to-secret.md'));
     expect(closed).toContain('"refused": "not_a_note"');

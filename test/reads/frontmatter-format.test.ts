@@ -41,13 +41,21 @@ describe('a type field with format: date', () => {
   });
 
   it('create_note refuses a value that is no date', async () => {
-    const refusal = await refusalOf(callTool(createNote, { repo: 'notes', type: 'decision', frontmatter: { title: 'Later', decided_on: 'next week' }, body: '' }, ctx));
+    const refusal = await refusalOf(
+      callTool(createNote, { repo: 'notes', type: 'decision', frontmatter: { title: 'Later', decided_on: 'next week' }, body: '' }, ctx),
+    );
     expect(refusal.code).toBe('schema_violation');
     expect(refusal.message).toContain('decided_on: must match format "date"');
   });
 
   it('edit_note refuses a change to a value that is no date', async () => {
-    const refusal = await refusalOf(callTool(editNote, { repo: 'notes', path: 'decisions/good.md', old_text: 'decided_on: 2026-01-05', new_text: 'decided_on: soon', summary: 'Moved' }, ctx));
+    const refusal = await refusalOf(
+      callTool(
+        editNote,
+        { repo: 'notes', path: 'decisions/good.md', old_text: 'decided_on: 2026-01-05', new_text: 'decided_on: soon', summary: 'Moved' },
+        ctx,
+      ),
+    );
     expect(refusal.code).toBe('schema_violation');
     expect(refusal.message).toContain('decided_on: must match format "date"');
   });

@@ -47,6 +47,8 @@ describe('repo_not_found', () => {
   it('the host names no repository in its own refusal', async () => {
     const error: unknown = await fixture.host.snapshot('nope').catch((caught: unknown) => caught);
     expect(isVaultError(error, 'repo_not_found')).toBe(true);
-    expect((error as Error).message).toBe('There is no repository "nope" among those you can read. Use one of the names the tool list gives for "repo".');
+    expect((error as Error).message).toBe(
+      'There is no repository "nope" among those you can read. Use one of the names the tool list gives for "repo".',
+    );
   });
 });

@@ -89,7 +89,9 @@ export const handbookFiles: Record<string, string | Buffer> = {
 };
 
 /** Builds both repositories in a temporary folder and a ToolContext over them. */
-export async function openAcme(options: { readable?: readonly string[] } = {}): Promise<{ ctx: TestToolContext; reposDir: string; close: () => Promise<void> }> {
+export async function openAcme(
+  options: { readable?: readonly string[] } = {},
+): Promise<{ ctx: TestToolContext; reposDir: string; close: () => Promise<void> }> {
   const dir = tempDir('mv-acme-');
   makeRepo(join(dir.path, 'projects'), [{ message: 'Projects', files: projectsFiles }]);
   makeRepo(join(dir.path, 'handbook'), [{ message: 'Handbook', files: handbookFiles }]);

@@ -11,6 +11,9 @@ export interface CapturedLog {
 /** A logger at `level` (default `debug`) writing into memory through pino's own serialisation. */
 export function capturedLog(level: LogLevel = 'debug'): CapturedLog {
   const lines: Record<string, unknown>[] = [];
-  const log = createLogger({ level, destination: { write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>) } });
+  const log = createLogger({
+    level,
+    destination: { write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>) },
+  });
   return { log, lines, events: (event) => lines.filter((line) => line['event'] === event) };
 }

@@ -24,7 +24,9 @@ export interface TestToolContext extends ToolContext {
 export async function openToolContext(reposDir: string, options: { readable?: readonly string[] } = {}): Promise<TestToolContext> {
   const host = new LocalRepoHost({ reposDir });
   const sql = await openTestDatabase();
-  const names = (await host.listRepos()).map((repo) => repo.name).filter((name) => options.readable === undefined || options.readable.includes(name));
+  const names = (await host.listRepos())
+    .map((repo) => repo.name)
+    .filter((name) => options.readable === undefined || options.readable.includes(name));
   const vaults = new Map<string, Vault>();
   const fingerprints = new Map<string, string>();
   const refresh = async (repo: string) => {

@@ -8,7 +8,9 @@ import { createNote } from '../../src/instance/tools/create-note.ts';
 import { editNote } from '../../src/instance/tools/edit-note.ts';
 import { moveNote } from '../../src/instance/tools/move-note.ts';
 
-const contract = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'fixtures', 'acme-tools-list.json'), 'utf8')) as { tools: Array<Record<string, unknown>> };
+const contract = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'fixtures', 'acme-tools-list.json'), 'utf8')) as {
+  tools: Array<Record<string, unknown>>;
+};
 const choices = [
   { name: 'handbook', summary: 'How Acme works: onboarding, processes and policies.' },
   { name: 'projects', summary: 'One folder per project: plans, decisions and meeting notes.' },

@@ -17,7 +17,11 @@ async function write(path: string, line: string): Promise<boolean> {
   const head = (await host.listRepos()).find((info) => info.name === repo)!.head;
   const current = await host.readFile(repo, path);
   const content = Buffer.concat([current ?? Buffer.from(`# ${path}\n`), Buffer.from(`${line}\n`)]);
-  const result = await host.commit(repo, { parent: head, author, message: `Add ${line} to ${path}`, files: [{ path, content }] }, new Map([[path, current === null ? null : blobId(current)]]));
+  const result = await host.commit(
+    repo,
+    { parent: head, author, message: `Add ${line} to ${path}`, files: [{ path, content }] },
+    new Map([[path, current === null ? null : blobId(current)]]),
+  );
   if (!result.ok) return false;
   process.stdout.write(`ACK ${result.commit} ${path} ${line}\n`);
   return true;

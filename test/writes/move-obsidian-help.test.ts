@@ -30,7 +30,10 @@ function resolvedLinks(repoDir: string): { paths: string[]; links: Map<string, A
   for (const path of paths) {
     if (!path.endsWith('.md') || isHiddenPath(path)) continue;
     const text = readFileSync(join(repoDir, path), 'utf8');
-    links.set(path, findLinks(text).map((link) => (link.target === '' ? path : resolveLink(resolver, link, path))));
+    links.set(
+      path,
+      findLinks(text).map((link) => (link.target === '' ? path : resolveLink(resolver, link, path))),
+    );
   }
   return { paths, links };
 }
@@ -58,7 +61,8 @@ describe.skipIf(bundle === null)('move_note on obsidian-help', () => {
     const before = resolvedLinks(repoDir);
     const counts = new Map<string, number>();
     for (const [source, targets] of before.links) {
-      for (const target of targets) if (target !== null && target !== source && target.endsWith('.md')) counts.set(target, (counts.get(target) ?? 0) + 1);
+      for (const target of targets)
+        if (target !== null && target !== source && target.endsWith('.md')) counts.set(target, (counts.get(target) ?? 0) + 1);
     }
     const [from, linkCount] = [...counts].sort((a, b) => b[1] - a[1])[0]!;
     expect(linkCount).toBeGreaterThan(20);
@@ -94,7 +98,16 @@ describe.skipIf(bundle === null)('move_note on obsidian-help', () => {
     }
     expect(compared).toBeGreaterThan(1000);
     // Only the moved note and the notes whose links changed are in the commit.
-    const changed = git(repoDir, ['-c', 'core.quotepath=false', 'diff-tree', '--no-commit-id', '--name-only', '--no-renames', '-r', 'HEAD']).split('\n');
+    const changed = git(repoDir, [
+      '-c',
+      'core.quotepath=false',
+      'diff-tree',
+      '--no-commit-id',
+      '--name-only',
+      '--no-renames',
+      '-r',
+      'HEAD',
+    ]).split('\n');
     expect(changed.sort()).toEqual([from, to, ...answer.updated.map((u) => u.path).filter((p) => p !== to)].sort());
     expect(git(repoDir, ['status', '--porcelain'])).toBe('');
   }, 600_000);

@@ -45,7 +45,11 @@ async function aliceThenBob(f: WriteFixture): Promise<{ alice: ToolContext; bob:
   const prepared = new Promise<void>((resolve) => (bobPrepared = resolve));
   let aliceLanded!: () => void;
   const landed = new Promise<void>((resolve) => (aliceLanded = resolve));
-  const alice = aroundFirstCommit(await f.context(), () => prepared, () => aliceLanded());
+  const alice = aroundFirstCommit(
+    await f.context(),
+    () => prepared,
+    () => aliceLanded(),
+  );
   const bob = aroundFirstCommit(await f.context({ person: bobPerson }), async () => {
     bobPrepared();
     await landed;
@@ -59,8 +63,24 @@ describe('two writers of one note at once', () => {
       fixture = await openWriteFixture({ 'todo.md': '# Todo\n\n- [ ] Call the supplier\n- [ ] Book the room\n' }, { bare });
       const { alice, bob } = await aliceThenBob(fixture);
       const [first, second] = await Promise.allSettled([
-        callTool(editNote, { repo: 'notes', path: 'todo.md', old_text: 'Call the supplier', new_text: 'Call the supplier about the price', summary: 'Said what to call about' }, alice),
-        refusalOf(callTool(editNote, { repo: 'notes', path: 'todo.md', old_text: 'Call the supplier', new_text: 'Email the supplier', summary: 'Email instead' }, bob)),
+        callTool(
+          editNote,
+          {
+            repo: 'notes',
+            path: 'todo.md',
+            old_text: 'Call the supplier',
+            new_text: 'Call the supplier about the price',
+            summary: 'Said what to call about',
+          },
+          alice,
+        ),
+        refusalOf(
+          callTool(
+            editNote,
+            { repo: 'notes', path: 'todo.md', old_text: 'Call the supplier', new_text: 'Email the supplier', summary: 'Email instead' },
+            bob,
+          ),
+        ),
       ]);
       expect(first.status).toBe('fulfilled');
       expect(second.status).toBe('fulfilled');
@@ -79,12 +99,14 @@ describe('two writers of one note at once', () => {
       const { alice, bob } = await aliceThenBob(fixture);
       await Promise.all([
         callTool(editNote, { repo: 'notes', path: 'plan.md', old_text: '20 €', new_text: '25 €', summary: 'Raised the price' }, alice),
-        callTool(editNote, { repo: 'notes', path: 'plan.md', old_text: '| open |', new_text: '| closed |', summary: 'Closed the trial' }, bob),
+        callTool(
+          editNote,
+          { repo: 'notes', path: 'plan.md', old_text: '| open |', new_text: '| closed |', summary: 'Closed the trial' },
+          bob,
+        ),
       ]);
       expect(fixture.show('plan.md').toString()).toBe('| Item | Price | State |\n|---|---|---|\n| Trial | 25 € | closed |\n');
       expect(fixture.git(['log', '--format=%an', '-2'])).toBe('Bob Brandt\nAlice Arden');
     });
   }
-
 });
-

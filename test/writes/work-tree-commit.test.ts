@@ -23,14 +23,23 @@ describe('a write in a work tree with uncommitted edits', () => {
     fixture = await openWriteFixture({ 'n.md': '# N\n\none\ntwo\n', 'other.md': 'o\n' });
     writeFileSync(join(fixture.repoDir, 'n.md'), '# N (draft title)\n\none\ntwo\nthree (unsaved)\n');
     writeFileSync(join(fixture.repoDir, 'other.md'), 'o changed\n');
-    const answer = await callTool(editNote, { repo: 'notes', path: 'n.md', old_text: 'two', new_text: 'TWO', summary: 'S' }, await fixture.context());
+    const answer = await callTool(
+      editNote,
+      { repo: 'notes', path: 'n.md', old_text: 'two', new_text: 'TWO', summary: 'S' },
+      await fixture.context(),
+    );
     expect(answer.note).toBeUndefined();
     expect(fixture.show('n.md').toString()).toBe('# N\n\none\nTWO\n');
     expect(onDisk(fixture, 'n.md')).toBe('# N (draft title)\n\none\nTWO\nthree (unsaved)\n');
     // Only the person's own edits are pending, none of them staged.
     expect(fixture.git(['status', '--porcelain'])).toBe('M n.md\n M other.md');
     expect(fixture.git(['diff', '--cached', '--name-only'])).toBe('');
-    expect(fixture.git(['diff', '-U0', '--', 'n.md']).split('\n').filter((line) => /^[-+][^-+]/.test(line))).toEqual(['-# N', '+# N (draft title)', '+three (unsaved)']);
+    expect(
+      fixture
+        .git(['diff', '-U0', '--', 'n.md'])
+        .split('\n')
+        .filter((line) => /^[-+][^-+]/.test(line)),
+    ).toEqual(['-# N', '+# N (draft title)', '+three (unsaved)']);
     expect(fixture.show('other.md').toString()).toBe('o\n');
     // The index of notes shows what the editor shows.
     const ctx = await fixture.context();
@@ -40,7 +49,11 @@ describe('a write in a work tree with uncommitted edits', () => {
   it('commits the whole file as it stands when the passage is only in uncommitted text, and says so', async () => {
     fixture = await openWriteFixture({ 'n.md': 'one\ntwo\n' });
     writeFileSync(join(fixture.repoDir, 'n.md'), 'one\ntwo\nthree (unsaved)\n');
-    const answer = await callTool(editNote, { repo: 'notes', path: 'n.md', old_text: 'three (unsaved)', new_text: 'three', summary: 'S' }, await fixture.context());
+    const answer = await callTool(
+      editNote,
+      { repo: 'notes', path: 'n.md', old_text: 'three (unsaved)', new_text: 'three', summary: 'S' },
+      await fixture.context(),
+    );
     expect(answer.note).toContain('"n.md"');
     expect(answer.note).toContain('uncommitted edits');
     expect(answer.note).toContain('whole file as it stands');
@@ -51,7 +64,11 @@ describe('a write in a work tree with uncommitted edits', () => {
   it('commits an untracked note whole when it is edited, and says so', async () => {
     fixture = await openWriteFixture({ 'n.md': 'n\n' });
     writeFileSync(join(fixture.repoDir, 'draft.md'), 'draft text\n');
-    const answer = await callTool(editNote, { repo: 'notes', path: 'draft.md', old_text: 'draft', new_text: 'final', summary: 'S' }, await fixture.context());
+    const answer = await callTool(
+      editNote,
+      { repo: 'notes', path: 'draft.md', old_text: 'draft', new_text: 'final', summary: 'S' },
+      await fixture.context(),
+    );
     expect(answer.note).toContain('"draft.md" was not committed before (untracked)');
     expect(fixture.show('draft.md').toString()).toBe('final text\n');
     expect(fixture.git(['status', '--porcelain'])).toBe('');
@@ -97,7 +114,9 @@ describe('a person committing by hand while the server writes', () => {
       { mode: 0o755 },
     );
     await callTool(editNote, { repo: 'notes', path: 'n.md', old_text: 'two', new_text: 'TWO', summary: 'S' }, await fixture.context());
-    const seen = readFileSync(join(fixture.repoDir, '.git', 'index-check'), 'utf8').trim().split('\n');
+    const seen = readFileSync(join(fixture.repoDir, '.git', 'index-check'), 'utf8')
+      .trim()
+      .split('\n');
     expect(seen.length).toBeGreaterThan(0);
     expect(seen.every((line) => line === 'same')).toBe(true);
     expect(fixture.git(['status', '--porcelain'])).toBe('');

@@ -38,7 +38,10 @@ export interface WriteFixture {
  * and an installation indexed once (no background poll). `bare` serves a bare clone instead
  * of the work tree.
  */
-export async function openWriteFixture(files: Record<string, string | Buffer>, options: { bare?: boolean; sql?: SqlClient } = {}): Promise<WriteFixture> {
+export async function openWriteFixture(
+  files: Record<string, string | Buffer>,
+  options: { bare?: boolean; sql?: SqlClient } = {},
+): Promise<WriteFixture> {
   const temp = tempDir('mv-writes-');
   const reposDir = join(temp.path, 'repos');
   const source = options.bare ? join(temp.path, 'source') : join(reposDir, 'notes');
@@ -101,5 +104,9 @@ export function commitSymlinks(fixture: WriteFixture, links: Record<string, stri
 
 /** git's raw standard output, as bytes. */
 function gitBytes(cwd: string, args: string[]): Buffer {
-  return execFileSync('git', args, { cwd, env: { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' }, maxBuffer: 64 * 1024 * 1024 });
+  return execFileSync('git', args, {
+    cwd,
+    env: { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' },
+    maxBuffer: 64 * 1024 * 1024,
+  });
 }

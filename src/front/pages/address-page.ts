@@ -20,7 +20,18 @@ export function addressPage(options: AddressPageOptions): string {
     ? `<p class="note">This address needs a token. Ask the person who runs it for yours (it is in their users file) and send it as <code>Authorization: Bearer YOUR-TOKEN</code>.</p>`
     : `<p class="note">No sign-in here: this server runs for one person on this computer and answers only on its own address.</p>`;
   const desktopConfig = escapeHtml(
-    JSON.stringify({ mcpServers: { [options.name]: { command: 'npx', args: ['-y', 'mcp-remote', options.url, ...(options.requiresToken ? ['--header', 'Authorization: Bearer YOUR-TOKEN'] : [])] } } }, null, 2),
+    JSON.stringify(
+      {
+        mcpServers: {
+          [options.name]: {
+            command: 'npx',
+            args: ['-y', 'mcp-remote', options.url, ...(options.requiresToken ? ['--header', 'Authorization: Bearer YOUR-TOKEN'] : [])],
+          },
+        },
+      },
+      null,
+      2,
+    ),
   );
   return `<!doctype html>
 <html lang="en">

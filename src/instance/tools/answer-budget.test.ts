@@ -50,8 +50,12 @@ describe('every tool with a 100,000-character string', () => {
   for (const [name, call] of Object.entries(calls)) {
     it(`${name} answers within ${ANSWER_LIMIT} characters`, async () => {
       const tool = implementedTools.find((entry) => entry.name === name)!;
-      const schema = z.toJSONSchema(tool.input(z.string()), { io: 'input' }) as { properties: Record<string, { type?: string; items?: { type?: string } }> };
-      const fields = Object.entries(schema.properties).filter(([key, field]) => key !== 'repo' && (field.type === 'string' || field.items?.type === 'string'));
+      const schema = z.toJSONSchema(tool.input(z.string()), { io: 'input' }) as {
+        properties: Record<string, { type?: string; items?: { type?: string } }>;
+      };
+      const fields = Object.entries(schema.properties).filter(
+        ([key, field]) => key !== 'repo' && (field.type === 'string' || field.items?.type === 'string'),
+      );
       expect(fields.length).toBeGreaterThan(0);
       for (const [key, field] of fields) {
         const args: Record<string, unknown> = { ...call, [key]: field.type === 'string' ? long : [long] };

@@ -55,7 +55,10 @@ describe('base_view contract', () => {
       tools?: unknown[];
       result?: { tools: unknown[] };
     };
-    const entry = (contract.tools ?? contract.result!.tools).find((tool) => (tool as { name: string }).name === 'base_view') as Record<string, unknown>;
+    const entry = (contract.tools ?? contract.result!.tools).find((tool) => (tool as { name: string }).name === 'base_view') as Record<
+      string,
+      unknown
+    >;
     const repo = repoField([
       { name: 'handbook', summary: 'How Acme works: onboarding, processes and policies.' },
       { name: 'projects', summary: 'One folder per project: plans, decisions and meeting notes.' },
@@ -83,7 +86,8 @@ describe('base_view', () => {
         author: alice,
         date: '2025-03-01T10:00:00+01:00',
         files: {
-          '.vault/settings.jsonc': '{ "format": 3, "role": "root", "name": "notes", "prompts": [], "resources": [], "folders": ["open/"] }\n',
+          '.vault/settings.jsonc':
+            '{ "format": 3, "role": "root", "name": "notes", "prompts": [], "resources": [], "folders": ["open/"] }\n',
           'open/Apollo.md': '---\nstatus: active\nowner: "[[Ada]]"\n---\nSee [[Ada]]. #project\n',
           'open/Ada.md': '---\nrole: lead\n---\n',
           'open/logo.png': Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 1]),
@@ -161,7 +165,10 @@ describe('base_view', () => {
     const answer = await call(context.ctx, { repo: 'notes', path: 'open/Board.base', view: 'Everything' });
     expect(answer.rows).toEqual([
       { path: 'open/Ada.md', cells: ['open/Ada.md', '19', '[[Apollo]]'] },
-      { path: 'open/Apollo.md', cells: ['open/Apollo.md', String(Buffer.byteLength('---\nstatus: done\nowner: "[[Ada]]"\n---\nSee [[Ada]]. #project\n')), ''] },
+      {
+        path: 'open/Apollo.md',
+        cells: ['open/Apollo.md', String(Buffer.byteLength('---\nstatus: done\nowner: "[[Ada]]"\n---\nSee [[Ada]]. #project\n')), ''],
+      },
       { path: 'open/Board.base', cells: ['open/Board.base', expect.any(String), ''] },
       { path: 'open/logo.png', cells: ['open/logo.png', '6', ''] },
     ]);
@@ -169,7 +176,13 @@ describe('base_view', () => {
 
   it('pages with limit and offset and names the next offset', async () => {
     const first = await call(context.ctx, { repo: 'notes', path: 'open/Board.base', limit: 1 });
-    expect(first).toMatchObject({ rows: [{ path: 'open/Apollo.md' }], total: 2, offset: 0, hasMore: true, note: '1 more rows follow: call again with offset 1.' });
+    expect(first).toMatchObject({
+      rows: [{ path: 'open/Apollo.md' }],
+      total: 2,
+      offset: 0,
+      hasMore: true,
+      note: '1 more rows follow: call again with offset 1.',
+    });
     const second = await call(context.ctx, { repo: 'notes', path: 'open/Board.base', limit: 1, offset: 1 });
     expect(second).toMatchObject({ rows: [{ path: 'open/Borealis.md' }], hasMore: false });
     expect(second.note).toBeUndefined();
@@ -181,7 +194,9 @@ describe('base_view', () => {
       ['Apollo', ''],
       ['Borealis', ''],
     ]);
-    expect(answer.note).toContain('view "Broken", column formula.broken: formula "broken" failed: text has no function "nope" at character 8 of "status.nope()" (2 rows)');
+    expect(answer.note).toContain(
+      'view "Broken", column formula.broken: formula "broken" failed: text has no function "nope" at character 8 of "status.nope()" (2 rows)',
+    );
   });
 
   it('answers an unknown view with the views that exist', async () => {

@@ -21,9 +21,18 @@ export const baseView = implement(definition, {
   async handler(input, ctx) {
     const vault = await lookupVault(ctx, input.repo);
     // The spelling the repository holds: exactly as given first, then ignoring Unicode normalisation; `<repo>/<path>` understood.
-    const { path } = await existingPath(ctx.host, vault.name, input.path, 'file', { repo: vault.name, lineBreaks: 'refuse', tool: 'base_view', folders: vault.config.settings.folders });
+    const { path } = await existingPath(ctx.host, vault.name, input.path, 'file', {
+      repo: vault.name,
+      lineBreaks: 'refuse',
+      tool: 'base_view',
+      folders: vault.config.settings.folders,
+    });
     if (!path.toLowerCase().endsWith('.base')) {
-      throw new VaultError('bad_arguments', `"${path}" is not a .base file. Give the path of a table definition ending in .base, for example "projects/apollo/Overview.base".`, { path });
+      throw new VaultError(
+        'bad_arguments',
+        `"${path}" is not a .base file. Give the path of a table definition ending in .base, for example "projects/apollo/Overview.base".`,
+        { path },
+      );
     }
     const folders = vault.config.settings.folders;
     assertInFolders(path, folders);
@@ -31,8 +40,16 @@ export const baseView = implement(definition, {
     const entry = await ctx.host.readFileEntry(vault.name, path);
     const content = entry !== null && isReadable({ path, target: entry.target }, folders) ? entry.content : null;
     if (content === null) {
-      const bases = (await ctx.index.filePaths(vault.name)).filter((file) => file.toLowerCase().endsWith('.base') && isInFolders(file, folders));
-      const hint = bases.length === 0 ? 'This repository has no .base files.' : `The .base files are: ${bases.slice(0, 20).map((file) => `"${file}"`).join(', ')}${bases.length > 20 ? ', …' : ''}.`;
+      const bases = (await ctx.index.filePaths(vault.name)).filter(
+        (file) => file.toLowerCase().endsWith('.base') && isInFolders(file, folders),
+      );
+      const hint =
+        bases.length === 0
+          ? 'This repository has no .base files.'
+          : `The .base files are: ${bases
+              .slice(0, 20)
+              .map((file) => `"${file}"`)
+              .join(', ')}${bases.length > 20 ? ', …' : ''}.`;
       throw new VaultError('note_not_found', `There is no file "${path}". ${hint}`, { path, bases: bases.slice(0, 20) });
     }
     const text = content.toString('utf8');
@@ -41,8 +58,17 @@ export const baseView = implement(definition, {
     const context: BaseNote = { path, frontmatter: null, tags: [], links: [], embeds: [], size: content.length, ctime: null, mtime: null };
     // Evaluated on the worker pool, within the call's time budget.
     const budgetMs = ctx.matchBudgetMs ?? DEFAULT_MATCH_BUDGET_MS;
-    const page = await renderOnPool(
-      { rows, folders, basePath: path, base: text, view: input.view ?? null, context, limit: input.limit, offset: input.offset, budgetMs });
+    const page = await renderOnPool({
+      rows,
+      folders,
+      basePath: path,
+      base: text,
+      view: input.view ?? null,
+      context,
+      limit: input.limit,
+      offset: input.offset,
+      budgetMs,
+    });
     const answer: z.output<typeof output> = {
       path,
       view: page.view,
@@ -56,8 +82,12 @@ export const baseView = implement(definition, {
     };
     const notesText: string[] = [];
     if (page.cut) notesText.push(cutRemark(page.cut, budgetMs, path));
-    if (page.problems.length > 0) notesText.push(`Some of the view could not be evaluated, and those cells are empty: ${page.problems.join(' ')}`);
-    if (page.hasMore) notesText.push(`${page.total - page.offset - page.rows.length} more rows follow: call again with offset ${page.offset + page.rows.length}.`);
+    if (page.problems.length > 0)
+      notesText.push(`Some of the view could not be evaluated, and those cells are empty: ${page.problems.join(' ')}`);
+    if (page.hasMore)
+      notesText.push(
+        `${page.total - page.offset - page.rows.length} more rows follow: call again with offset ${page.offset + page.rows.length}.`,
+      );
     if (notesText.length > 0) answer.note = notesText.join(' ');
     return answer;
   },
@@ -123,7 +153,16 @@ async function buildRows(index: NoteIndex, repo: string, facts: GitFacts, key: s
     const row = byPath.get(path);
     files.push(
       row === undefined
-        ? { path, frontmatter: null, tags: [], links: [], embeds: [], size: facts.sizes.get(path) ?? 0, ctime: times?.ctime ?? null, mtime: times?.mtime ?? null }
+        ? {
+            path,
+            frontmatter: null,
+            tags: [],
+            links: [],
+            embeds: [],
+            size: facts.sizes.get(path) ?? 0,
+            ctime: times?.ctime ?? null,
+            mtime: times?.mtime ?? null,
+          }
         : {
             path,
             frontmatter: row.frontmatter ?? {},

@@ -19,14 +19,24 @@ describe('create_note', () => {
   it('writes a plain note at its path as one commit, and answers the same when called again', async () => {
     fixture = await openWriteFixture({ 'README.md': '# Notes\n' });
     const ctx = await fixture.context();
-    const args = { repo: 'notes', path: 'new/folder/Plan ü.md', frontmatter: { answer: 'no', version: '1.10', on: '2026-01-05', n: 2 }, body: '# Plan\n' };
+    const args = {
+      repo: 'notes',
+      path: 'new/folder/Plan ü.md',
+      frontmatter: { answer: 'no', version: '1.10', on: '2026-01-05', n: 2 },
+      body: '# Plan\n',
+    };
     const first = await callTool(createNote, args, ctx);
     const head = fixture.git(['rev-parse', 'HEAD']);
     expect(first).toEqual({ path: 'new/folder/Plan ü.md', commit: head, repo: 'notes' });
     expect(fixture.show('new/folder/Plan ü.md').toString()).toBe('---\nanswer: "no"\nversion: "1.10"\non: 2026-01-05\nn: 2\n---\n# Plan\n');
     expect(fixture.git(['log', '-1', '--format=%an|%s'])).toBe('Alice Arden|Created Plan ü.md (create_note via Test Client)');
     expect(fixture.git(['diff-tree', '--no-commit-id', '--name-only', '-r', 'HEAD'])).toBe('new/folder/Plan ü.md');
-    expect((await ctx.index.getNote('notes', 'new/folder/Plan ü.md'))?.frontmatter).toEqual({ answer: 'no', version: '1.10', on: '2026-01-05', n: 2 });
+    expect((await ctx.index.getNote('notes', 'new/folder/Plan ü.md'))?.frontmatter).toEqual({
+      answer: 'no',
+      version: '1.10',
+      on: '2026-01-05',
+      n: 2,
+    });
     const second = await callTool(createNote, args, ctx);
     expect(second).toEqual(first);
     expect(fixture.commitCount()).toBe(2);
@@ -52,12 +62,20 @@ describe('create_note', () => {
     expect(fixture.show(answer.path).toString()).toBe(
       '---\ntype: decision\ntitle: "Pick a date: Größe & Maß"\nproject: Apollo Launch\ndecided_by: Ann\ndecided_on: 2026-01-05\n---\n# Pick a date: Größe & Maß\n\nWe pick May.\n',
     );
-    const below = await callTool(createNote, { repo: 'notes', type: 'decision', path: '2026', frontmatter: { ...frontmatter, title: 'Second' }, body: '' }, ctx);
+    const below = await callTool(
+      createNote,
+      { repo: 'notes', type: 'decision', path: '2026', frontmatter: { ...frontmatter, title: 'Second' }, body: '' },
+      ctx,
+    );
     expect(below.path).toBe('active/apollo-launch/decisions/2026/second.md');
-    const schema = await refusalOf(callTool(createNote, { repo: 'notes', type: 'decision', frontmatter: { title: 'T', project: 'P', decided_by: 3 }, body: '' }, ctx));
+    const schema = await refusalOf(
+      callTool(createNote, { repo: 'notes', type: 'decision', frontmatter: { title: 'T', project: 'P', decided_by: 3 }, body: '' }, ctx),
+    );
     expect(schema.code).toBe('schema_violation');
-    expect(schema.message).toContain("decided_on");
-    const noSlug = await refusalOf(callTool(createNote, { repo: 'notes', type: 'decision', frontmatter: { ...frontmatter, title: '!!!' }, body: '' }, ctx));
+    expect(schema.message).toContain('decided_on');
+    const noSlug = await refusalOf(
+      callTool(createNote, { repo: 'notes', type: 'decision', frontmatter: { ...frontmatter, title: '!!!' }, body: '' }, ctx),
+    );
     expect(noSlug.code).toBe('bad_arguments');
     const unknown = await refusalOf(callTool(createNote, { repo: 'notes', type: 'memo', path: 'm.md', body: '' }, ctx));
     expect(unknown.code).toBe('unknown_type');
@@ -68,14 +86,27 @@ describe('create_note', () => {
   it('creates a typed note from a type file with Obsidian placeholders on one line, which is no YAML error', async () => {
     fixture = await openWriteFixture({
       '.vault/settings.jsonc': settings(),
-      '.vault/types/meeting.md': '---\nplaces:\n  - "meetings/{title:slug}.md"\ncreated: {{date}} {{time}}\n---\n# {title}\n\nHeld {{date}} {{time}}.\n\n{body}\n',
+      '.vault/types/meeting.md':
+        '---\nplaces:\n  - "meetings/{title:slug}.md"\ncreated: {{date}} {{time}}\n---\n# {title}\n\nHeld {{date}} {{time}}.\n\n{body}\n',
     });
     const ctx = await fixture.context();
-    expect(ctx.vaults.get('notes')!.config.problems.map((problem) => problem.message)).toEqual(['types/meeting.md: "created" is not a key of a type file (it has places and frontmatter); ignored']);
-    const answer = await callTool(createNote, { repo: 'notes', type: 'meeting', frontmatter: { title: 'Kick-off', created: '2026-11-30 18:20' }, body: 'Agenda.' }, ctx);
+    expect(ctx.vaults.get('notes')!.config.problems.map((problem) => problem.message)).toEqual([
+      'types/meeting.md: "created" is not a key of a type file (it has places and frontmatter); ignored',
+    ]);
+    const answer = await callTool(
+      createNote,
+      { repo: 'notes', type: 'meeting', frontmatter: { title: 'Kick-off', created: '2026-11-30 18:20' }, body: 'Agenda.' },
+      ctx,
+    );
     expect(answer.path).toBe('meetings/kick-off.md');
-    expect(fixture.show(answer.path).toString()).toBe('---\ntype: meeting\ntitle: Kick-off\ncreated: 2026-11-30 18:20\n---\n# Kick-off\n\nHeld {{date}} {{time}}.\n\nAgenda.\n');
-    expect((await ctx.index.getNote('notes', answer.path))?.frontmatter).toEqual({ type: 'meeting', title: 'Kick-off', created: '2026-11-30 18:20' });
+    expect(fixture.show(answer.path).toString()).toBe(
+      '---\ntype: meeting\ntitle: Kick-off\ncreated: 2026-11-30 18:20\n---\n# Kick-off\n\nHeld {{date}} {{time}}.\n\nAgenda.\n',
+    );
+    expect((await ctx.index.getNote('notes', answer.path))?.frontmatter).toEqual({
+      type: 'meeting',
+      title: 'Kick-off',
+      created: '2026-11-30 18:20',
+    });
   });
 
   it('ends the note with one line break, with and without a template', async () => {
@@ -119,7 +150,9 @@ describe('create_note', () => {
     expect((await refusalOf(callTool(createNote, { repo: 'notes', path: 'closed/x.md', body: '' }, ctx))).code).toBe('outside_folders');
     expect((await refusalOf(callTool(createNote, { repo: 'notes', path: 'open/.secret/x.md', body: '' }, ctx))).code).toBe('hidden_path');
     expect((await refusalOf(callTool(createNote, { repo: 'notes', path: 'open/../x.md', body: '' }, ctx))).code).toBe('invalid_path');
-    expect((await refusalOf(callTool(createNote, { repo: 'notes', path: 'open/x.md', body: '' }, await fixture.context({ write: false })))).code).toBe('forbidden');
+    expect(
+      (await refusalOf(callTool(createNote, { repo: 'notes', path: 'open/x.md', body: '' }, await fixture.context({ write: false })))).code,
+    ).toBe('forbidden');
   });
 
   it('creates a note with a long but legal name (228 bytes), in the commit and in the work tree', async () => {
@@ -134,7 +167,13 @@ describe('create_note', () => {
     expect(fixture.git(['status', '--porcelain'])).toBe('');
     expect((await ctx.index.getNote('notes', `notes/${name}`))?.content).toBe('# 要点\n');
     // One more character is over the file system's 255 bytes: refused before anything is written.
-    const tooLong = await refusalOf(callTool(createNote, { repo: 'notes', path: `notes/${'議事録の要点と次の行動計画メモ'.repeat(5)}追加の要点と行動計画.md`, body: 'x\n' }, ctx));
+    const tooLong = await refusalOf(
+      callTool(
+        createNote,
+        { repo: 'notes', path: `notes/${'議事録の要点と次の行動計画メモ'.repeat(5)}追加の要点と行動計画.md`, body: 'x\n' },
+        ctx,
+      ),
+    );
     expect(tooLong.code).toBe('invalid_path');
     expect(tooLong.message).toContain('255 bytes');
     expect(fixture.commitCount()).toBe(2);
@@ -169,7 +208,9 @@ describe('create_note', () => {
     const head = commitSymlinks(fixture, { shortcut: 'notes' });
     const refused = await refusalOf(callTool(createNote, { repo: 'notes', path: 'shortcut/new.md', body: 'x\n' }, await fixture.context()));
     expect(refused.code).toBe('not_a_note');
-    expect(refused.message).toBe('"shortcut/new.md" lies in "shortcut", which is a symbolic link to "notes", not a folder of its own, and create_note never writes through a link. Create the note at "notes/new.md" instead. Nothing was written.');
+    expect(refused.message).toBe(
+      '"shortcut/new.md" lies in "shortcut", which is a symbolic link to "notes", not a folder of its own, and create_note never writes through a link. Create the note at "notes/new.md" instead. Nothing was written.',
+    );
     expect(fixture.git(['rev-parse', 'HEAD'])).toBe(head);
     expect(fixture.git(['status', '--porcelain'])).toBe('');
   });
@@ -181,13 +222,23 @@ describe('create_note', () => {
       const create = (path: string) => callTool(createNote, { repo: 'notes', path, body: 'x\n' }, ctx);
       const note = await refusalOf(create('Notes/Plan.md'));
       expect(note.code).toBe('exists');
-      expect(note.message).toContain('"Notes/Plan.md" goes through the folder "Notes", which differs only in upper and lower case from the existing folder "notes"');
+      expect(note.message).toContain(
+        '"Notes/Plan.md" goes through the folder "Notes", which differs only in upper and lower case from the existing folder "notes"',
+      );
       expect(note.message).toContain('Use "notes/Plan.md" instead.');
       const same = await refusalOf(create('notes/Plan.md'));
       expect(same.code).toBe('exists');
-      expect(same.message).toBe('"notes/Plan.md" differs only in upper and lower case from "notes/plan.md", which already exists: on macOS and Windows, where case does not count, a checkout holds only one of them. Change "notes/plan.md" with edit_note, or create the note under another title or path.');
+      expect(same.message).toBe(
+        '"notes/Plan.md" differs only in upper and lower case from "notes/plan.md", which already exists: on macOS and Windows, where case does not count, a checkout holds only one of them. Change "notes/plan.md" with edit_note, or create the note under another title or path.',
+      );
       expect((await refusalOf(create('notes/sub/b.md'))).details).toMatchObject({ existing: 'notes/Sub' });
-      for (const [path, segment] of [['notes/CON.md', 'CON.md'], ['notes/aux/x.md', 'aux'], ['notes/Plan: phase 2.md', 'Plan: phase 2.md'], ['notes/why?.md', 'why?.md'], ['notes/draft./x.md', 'draft.']] as const) {
+      for (const [path, segment] of [
+        ['notes/CON.md', 'CON.md'],
+        ['notes/aux/x.md', 'aux'],
+        ['notes/Plan: phase 2.md', 'Plan: phase 2.md'],
+        ['notes/why?.md', 'why?.md'],
+        ['notes/draft./x.md', 'draft.'],
+      ] as const) {
         const bad = await refusalOf(create(path));
         expect(bad.code, path).toBe('invalid_path');
         expect(bad.details).toMatchObject({ segment });
@@ -228,6 +279,8 @@ describe('fillTemplate', () => {
     expect(fillTemplate('# {title}\n{missing}\n', { title: 'T' }, 'b')).toBe('# T\n{missing}\n\nb');
     expect(fillTemplate('', {}, 'b')).toBe('b');
     // Obsidian's own placeholders in double braces are not ours: kept whole, never half filled.
-    expect(fillTemplate('# {{title}} ({title})\nAt {{date}} {{time}}\n{body}\n', { title: 'T', date: 'D' }, 'b')).toBe('# {{title}} (T)\nAt {{date}} {{time}}\nb\n');
+    expect(fillTemplate('# {{title}} ({title})\nAt {{date}} {{time}}\n{body}\n', { title: 'T', date: 'D' }, 'b')).toBe(
+      '# {{title}} (T)\nAt {{date}} {{time}}\nb\n',
+    );
   });
 });

@@ -54,55 +54,78 @@ export const createNote = implement(definition, {
     const planned = planNote(vault.config, input);
     const ignoreCase = await ctx.host.foldsCase(input.repo);
     const folder = posix.dirname(planned.path) === '.' ? '' : posix.dirname(planned.path);
-    const done = await commitChange(ctx, input.repo, { tool: 'create_note', summary: `Created ${posix.basename(planned.path)}`.slice(0, 60) }, async (read) => {
-      // A folder on the way that is a symbolic link: the note would land wherever it points.
-      const link = (await read.links([planned.path])).get(planned.path);
-      if (link !== undefined && link.link !== planned.path) throw linkRefusal(planned.path, link, 'create_note', 'never writes through a link', 'Create the note at', vault.config.settings.folders);
-      // The note's folder: the path and the names that would be the same file on this checkout
-      // (Unicode normalisation, and case on a case-insensitive one).
-      const entries = await read.folder(folder);
-      const existing = sameFileAs(
-        entries.map((entry) => entry.path),
-        planned.path,
-        ignoreCase,
-      );
-      if (existing === null) {
-        // A new name must suit every checkout: the folders on the way are listed too.
-        await assertPortablePath(planned.path, async (at) => (at === folder ? entries : await read.folder(at)).map((entry) => posix.basename(entry.path)), {
-          what: 'note path',
-          instead: (other) => `Change "${other}" with edit_note, or create the note under another title or path.`,
-        });
-        return { files: [{ path: planned.path, content: planned.content }], result: { path: planned.path, holder: null as string | null } };
-      }
-      const kind = entries.find((entry) => entry.path === existing)!.kind;
-      const content = kind === 'file' ? await read.file(existing) : null;
-      if (content === null || !content.equals(planned.content)) {
-        const what = kind === 'file' ? '' : ` as a ${KIND_NAMES[kind]}`;
+    const done = await commitChange(
+      ctx,
+      input.repo,
+      { tool: 'create_note', summary: `Created ${posix.basename(planned.path)}`.slice(0, 60) },
+      async (read) => {
+        // A folder on the way that is a symbolic link: the note would land wherever it points.
+        const link = (await read.links([planned.path])).get(planned.path);
+        if (link !== undefined && link.link !== planned.path)
+          throw linkRefusal(
+            planned.path,
+            link,
+            'create_note',
+            'never writes through a link',
+            'Create the note at',
+            vault.config.settings.folders,
+          );
+        // The note's folder: the path and the names that would be the same file on this checkout
+        // (Unicode normalisation, and case on a case-insensitive one).
+        const entries = await read.folder(folder);
+        const existing = sameFileAs(
+          entries.map((entry) => entry.path),
+          planned.path,
+          ignoreCase,
+        );
+        if (existing === null) {
+          // A new name must suit every checkout: the folders on the way are listed too.
+          await assertPortablePath(
+            planned.path,
+            async (at) => (at === folder ? entries : await read.folder(at)).map((entry) => posix.basename(entry.path)),
+            {
+              what: 'note path',
+              instead: (other) => `Change "${other}" with edit_note, or create the note under another title or path.`,
+            },
+          );
+          return {
+            files: [{ path: planned.path, content: planned.content }],
+            result: { path: planned.path, holder: null as string | null },
+          };
+        }
+        const kind = entries.find((entry) => entry.path === existing)!.kind;
+        const content = kind === 'file' ? await read.file(existing) : null;
+        if (content === null || !content.equals(planned.content)) {
+          const what = kind === 'file' ? '' : ` as a ${KIND_NAMES[kind]}`;
+          throw new VaultError(
+            'exists',
+            `"${existing}" already exists${what}${existing === planned.path ? '' : ` (the same path as "${planned.path}" for this repository)`}, and create_note never overwrites anything. ${kind === 'file' ? 'Change it with edit_note, or create' : 'Create'} the note under another title or path.`,
+            { path: existing },
+          );
+        }
+        // The same note is already there: the call was made before. Answer as it was answered.
+        const holder = await committedBy(ctx, input.repo, read.head, existing);
+        if (holder !== null) return { files: [], result: { path: existing, holder } };
+        // The same text, but not committed: a person's file (untracked, or changed and not
+        // committed). Taking it over would commit their work under the assistant's subject, and
+        // the answer has no field to say so: refused.
         throw new VaultError(
           'exists',
-          `"${existing}" already exists${what}${existing === planned.path ? '' : ` (the same path as "${planned.path}" for this repository)`}, and create_note never overwrites anything. ${kind === 'file' ? 'Change it with edit_note, or create' : 'Create'} the note under another title or path.`,
-          { path: existing },
+          `"${existing}" already exists in the work tree with exactly this text, but it is not committed (someone's untracked file or uncommitted change), and create_note never commits a file it did not write. Leave it for its author to commit, or create the note under another title or path.`,
+          { path: existing, committed: false },
         );
-      }
-      // The same note is already there: the call was made before. Answer as it was answered.
-      const holder = await committedBy(ctx, input.repo, read.head, existing);
-      if (holder !== null) return { files: [], result: { path: existing, holder } };
-      // The same text, but not committed: a person's file (untracked, or changed and not
-      // committed). Taking it over would commit their work under the assistant's subject, and
-      // the answer has no field to say so: refused.
-      throw new VaultError(
-        'exists',
-        `"${existing}" already exists in the work tree with exactly this text, but it is not committed (someone's untracked file or uncommitted change), and create_note never commits a file it did not write. Leave it for its author to commit, or create the note under another title or path.`,
-        { path: existing, committed: false },
-      );
-    });
+      },
+    );
     const commit = done.result.holder ?? done.commit ?? done.parent ?? '';
     return { path: done.result.path, commit, repo: input.repo };
   },
 });
 
 /** The path and bytes of the new note, from the call and the repository's types. */
-function planNote(config: VaultConfig, input: { path?: string | undefined; type?: string | undefined; frontmatter?: Record<string, unknown> | undefined; body: string }): PlannedNote {
+function planNote(
+  config: VaultConfig,
+  input: { path?: string | undefined; type?: string | undefined; frontmatter?: Record<string, unknown> | undefined; body: string },
+): PlannedNote {
   const values: Record<string, unknown> = { ...(input.frontmatter ?? {}) };
   const folders = config.settings.folders;
   const givenPath = input.path === undefined || input.path.trim() === '' ? null : input.path;
@@ -158,7 +181,10 @@ function withTypeField(values: Record<string, unknown>, config: VaultConfig, typ
   const field = config.settings.typeField;
   if (field in values) {
     if (values[field] !== type.name) {
-      throw new VaultError('bad_arguments', `The frontmatter says ${field}: ${JSON.stringify(values[field])}, but the note is made as "${type.name}". Leave ${field} out of the frontmatter, or give the same type.`);
+      throw new VaultError(
+        'bad_arguments',
+        `The frontmatter says ${field}: ${JSON.stringify(values[field])}, but the note is made as "${type.name}". Leave ${field} out of the frontmatter, or give the same type.`,
+      );
     }
     return;
   }
@@ -175,7 +201,11 @@ function typedPath(type: NoteType, values: Record<string, unknown>, givenPath: s
   }
   const place = type.places[0];
   if (place === undefined) {
-    throw new VaultError('bad_arguments', `The type "${type.name}" names no places, so the note's path cannot be built. Give path: the whole file path, ending in .md.`, { type: type.name });
+    throw new VaultError(
+      'bad_arguments',
+      `The type "${type.name}" names no places, so the note's path cannot be built. Give path: the whole file path, ending in .md.`,
+      { type: type.name },
+    );
   }
   const built = buildPlace(place, values);
   if (givenPath === null) return built;

@@ -24,11 +24,33 @@ describe('edit_note', () => {
   it('replaces one passage as one commit by the caller, and the index sees it', async () => {
     fixture = await openWriteFixture({ 'plan.md': '# Plan\n\nPrice: 20 EUR\n', 'other.md': 'x\n' });
     const ctx = await fixture.context();
-    const answer = await callTool(editNote, { repo: 'notes', path: 'plan.md', old_text: 'Price: 20 EUR', new_text: 'Price: 25 EUR', summary: 'Raised the price\n\nThe supplier asked for more.' }, ctx);
-    expect(answer).toEqual({ path: 'plan.md', line: 3, changes: [{ path: 'plan.md', line: 3 }], commit: fixture.git(['rev-parse', 'HEAD']), repo: 'notes' });
+    const answer = await callTool(
+      editNote,
+      {
+        repo: 'notes',
+        path: 'plan.md',
+        old_text: 'Price: 20 EUR',
+        new_text: 'Price: 25 EUR',
+        summary: 'Raised the price\n\nThe supplier asked for more.',
+      },
+      ctx,
+    );
+    expect(answer).toEqual({
+      path: 'plan.md',
+      line: 3,
+      changes: [{ path: 'plan.md', line: 3 }],
+      commit: fixture.git(['rev-parse', 'HEAD']),
+      repo: 'notes',
+    });
     expect(fixture.show('plan.md').toString()).toBe('# Plan\n\nPrice: 25 EUR\n');
     expect(fixture.commitCount()).toBe(2);
-    expect(lastCommit(fixture)).toEqual({ author: 'Alice Arden', email: 'alice@acme.example', subject: 'Raised the price (edit_note via Test Client)', body: 'The supplier asked for more.', files: ['plan.md'] });
+    expect(lastCommit(fixture)).toEqual({
+      author: 'Alice Arden',
+      email: 'alice@acme.example',
+      subject: 'Raised the price (edit_note via Test Client)',
+      body: 'The supplier asked for more.',
+      files: ['plan.md'],
+    });
     expect(fixture.git(['status', '--porcelain'])).toBe('');
     expect((await ctx.index.getNote('notes', 'plan.md'))?.content).toBe('# Plan\n\nPrice: 25 EUR\n');
   });
@@ -36,13 +58,21 @@ describe('edit_note', () => {
   it('keeps CRLF, a BOM and a missing final newline byte for byte', async () => {
     fixture = await openWriteFixture({ 'crlf.md': '\uFEFF---\r\ntitle: A\r\n---\r\none\r\ntwo\r\nthree' });
     const ctx = await fixture.context();
-    await callTool(editNote, { repo: 'notes', path: 'crlf.md', old_text: 'one\ntwo', new_text: 'one\nTWO\nand more', summary: 'Edited' }, ctx);
+    await callTool(
+      editNote,
+      { repo: 'notes', path: 'crlf.md', old_text: 'one\ntwo', new_text: 'one\nTWO\nand more', summary: 'Edited' },
+      ctx,
+    );
     expect(fixture.show('crlf.md')).toEqual(Buffer.from('\uFEFF---\r\ntitle: A\r\n---\r\none\r\nTWO\r\nand more\r\nthree', 'utf8'));
   });
 
   it('inserts new_text literally', async () => {
     fixture = await openWriteFixture({ 'n.md': 'a\n' });
-    await callTool(editNote, { repo: 'notes', path: 'n.md', old_text: 'a', new_text: '$& $1 \\ $$', summary: 'Literal' }, await fixture.context());
+    await callTool(
+      editNote,
+      { repo: 'notes', path: 'n.md', old_text: 'a', new_text: '$& $1 \\ $$', summary: 'Literal' },
+      await fixture.context(),
+    );
     expect(fixture.show('n.md').toString()).toBe('$& $1 \\ $$\n');
   });
 
@@ -50,16 +80,33 @@ describe('edit_note', () => {
     fixture = await openWriteFixture({ 'n.md': '# N\n\nPrice: 20 EUR\n' });
     const ctx = await fixture.context();
     const head = fixture.git(['rev-parse', 'HEAD']);
-    const same = await refusalOf(callTool(editNote, { repo: 'notes', path: 'n.md', old_text: 'Price: 20 EUR', new_text: 'Price: 20 EUR', summary: 'Nothing' }, ctx));
+    const same = await refusalOf(
+      callTool(editNote, { repo: 'notes', path: 'n.md', old_text: 'Price: 20 EUR', new_text: 'Price: 20 EUR', summary: 'Nothing' }, ctx),
+    );
     expect(same.code).toBe('bad_arguments');
-    expect(same.message).toBe('Nothing was committed: new_text is the same as old_text, so the edit of "n.md" (line 3) would change nothing. To change the passage, give new_text as it should read.');
+    expect(same.message).toBe(
+      'Nothing was committed: new_text is the same as old_text, so the edit of "n.md" (line 3) would change nothing. To change the passage, give new_text as it should read.',
+    );
     expect(same.message).not.toContain(head);
     const undone = await refusalOf(
-      callTool(editNote, { repo: 'notes', path: 'n.md', old_text: '20 EUR', new_text: '25 EUR', more_edits: [{ path: 'n.md', old_text: '25 EUR', new_text: '20 EUR' }], summary: 'Undone' }, ctx),
+      callTool(
+        editNote,
+        {
+          repo: 'notes',
+          path: 'n.md',
+          old_text: '20 EUR',
+          new_text: '25 EUR',
+          more_edits: [{ path: 'n.md', old_text: '25 EUR', new_text: '20 EUR' }],
+          summary: 'Undone',
+        },
+        ctx,
+      ),
     );
     expect(undone.message).toMatch(/^Nothing was committed: the 2 edits together leave every note as it was/);
     // A passage that is not there is still refused as such, even with the same text.
-    expect((await refusalOf(callTool(editNote, { repo: 'notes', path: 'n.md', old_text: 'Gone', new_text: 'Gone', summary: 'S' }, ctx))).code).toBe('passage_not_found');
+    expect(
+      (await refusalOf(callTool(editNote, { repo: 'notes', path: 'n.md', old_text: 'Gone', new_text: 'Gone', summary: 'S' }, ctx))).code,
+    ).toBe('passage_not_found');
     expect(fixture.git(['rev-parse', 'HEAD'])).toBe(head);
     expect(fixture.commitCount()).toBe(1);
   });
@@ -70,7 +117,11 @@ describe('edit_note', () => {
     fixture.git(['add', 'n.md']);
     writeFileSync(join(fixture.repoDir, 'n.md'), 'ONE\ntwo\nthree\nfour\nFIVE\n');
     expect(fixture.git(['status', '--porcelain'])).toBe('MM n.md');
-    await callTool(editNote, { repo: 'notes', path: 'n.md', old_text: 'three', new_text: 'THREE', summary: 'Shouted' }, await fixture.context());
+    await callTool(
+      editNote,
+      { repo: 'notes', path: 'n.md', old_text: 'three', new_text: 'THREE', summary: 'Shouted' },
+      await fixture.context(),
+    );
     // The commit holds only the tool's change; the index the staged change on top of it; the disk both and the unstaged one.
     expect(fixture.show('n.md').toString()).toBe('one\ntwo\nTHREE\nfour\nfive\n');
     expect(fixture.git(['show', ':n.md'])).toBe('ONE\ntwo\nTHREE\nfour\nfive');
@@ -83,10 +134,14 @@ describe('edit_note', () => {
   it('refuses an ambiguous or missing passage, naming lines, and writes nothing', async () => {
     fixture = await openWriteFixture({ 'n.md': '- [ ] call\n- [ ] mail\n- [ ] call\n' });
     const ctx = await fixture.context();
-    const ambiguous = await refusalOf(callTool(editNote, { repo: 'notes', path: 'n.md', old_text: '- [ ] call', new_text: 'x', summary: 'S' }, ctx));
+    const ambiguous = await refusalOf(
+      callTool(editNote, { repo: 'notes', path: 'n.md', old_text: '- [ ] call', new_text: 'x', summary: 'S' }, ctx),
+    );
     expect(ambiguous.code).toBe('ambiguous_passage');
     expect(ambiguous.message).toContain('lines 1 and 3');
-    const missing = await refusalOf(callTool(editNote, { repo: 'notes', path: 'n.md', old_text: '- [ ] mails', new_text: 'x', summary: 'S' }, ctx));
+    const missing = await refusalOf(
+      callTool(editNote, { repo: 'notes', path: 'n.md', old_text: '- [ ] mails', new_text: 'x', summary: 'S' }, ctx),
+    );
     expect(missing.code).toBe('passage_not_found');
     expect(missing.details).toMatchObject({ closestLine: 2, closestText: '- [ ] mail' });
     expect(fixture.commitCount()).toBe(1);
@@ -108,9 +163,14 @@ describe('edit_note', () => {
     fixture = await openWriteFixture({ 'plan.md': plan });
     const ctx = await fixture.context();
     const refusal = async (oldText: string) => {
-      const refused = await refusalOf(callTool(editNote, { repo: 'notes', path: 'plan.md', old_text: oldText, new_text: 'x', summary: 'S' }, ctx));
+      const refused = await refusalOf(
+        callTool(editNote, { repo: 'notes', path: 'plan.md', old_text: oldText, new_text: 'x', summary: 'S' }, ctx),
+      );
       expect(refused.code).toBe('passage_not_found');
-      return { message: refused.message, ...(refused.details as { closestLine: number; closestEndLine: number; closestText: string; differences?: string[] }) };
+      return {
+        message: refused.message,
+        ...(refused.details as { closestLine: number; closestEndLine: number; closestText: string; differences?: string[] }),
+      };
     };
 
     const bold = await refusal('the trial price is 49 € per month');
@@ -173,7 +233,18 @@ describe('edit_note', () => {
     expect(lastCommit(fixture).files).toEqual(['a.md', 'b/b.md']);
 
     const refused = await refusalOf(
-      callTool(editNote, { repo: 'notes', path: 'a.md', old_text: 'ALPHA', new_text: 'x', summary: 'S', more_edits: [{ path: 'b/b.md', old_text: 'gone', new_text: 'y' }] }, ctx),
+      callTool(
+        editNote,
+        {
+          repo: 'notes',
+          path: 'a.md',
+          old_text: 'ALPHA',
+          new_text: 'x',
+          summary: 'S',
+          more_edits: [{ path: 'b/b.md', old_text: 'gone', new_text: 'y' }],
+        },
+        ctx,
+      ),
     );
     expect(refused.code).toBe('passage_not_found');
     expect(refused.message).toMatch(/^more_edits\[0\] \(edit 2 of 2\) cannot be made, so none of the 2 edits was/);
@@ -183,43 +254,92 @@ describe('edit_note', () => {
 
   it('escapes a bare | in a wiki-link on a table row and says so', async () => {
     fixture = await openWriteFixture({ 't.md': '| Who | Doc |\n| --- | --- |\n| Ann | [[plan\\|the plan]] |\n' });
-    const answer = await callTool(editNote, { repo: 'notes', path: 't.md', old_text: '| Ann | [[plan\\|the plan]] |', new_text: '| Ann | [[plan|the plan]] |\n| Bob | [[budget|money]] |', summary: 'Added Bob' }, await fixture.context());
-    expect(fixture.show('t.md').toString()).toBe('| Who | Doc |\n| --- | --- |\n| Ann | [[plan\\|the plan]] |\n| Bob | [[budget\\|money]] |\n');
+    const answer = await callTool(
+      editNote,
+      {
+        repo: 'notes',
+        path: 't.md',
+        old_text: '| Ann | [[plan\\|the plan]] |',
+        new_text: '| Ann | [[plan|the plan]] |\n| Bob | [[budget|money]] |',
+        summary: 'Added Bob',
+      },
+      await fixture.context(),
+    );
+    expect(fixture.show('t.md').toString()).toBe(
+      '| Who | Doc |\n| --- | --- |\n| Ann | [[plan\\|the plan]] |\n| Bob | [[budget\\|money]] |\n',
+    );
     expect(answer.note).toContain('line 3');
     expect(answer.note).toContain('[[budget\\|money]]');
   });
 
   it('refuses frontmatter the edit breaks, and reports frontmatter that was broken before', async () => {
-    fixture = await openWriteFixture({ 'ok.md': '---\ntitle: Plan\nstatus: open # keep\n---\nBody\n', 'broken.md': '---\ntitle: [unclosed\n---\nBody\n', 'empty.md': '---\n---\nBody\n' });
+    fixture = await openWriteFixture({
+      'ok.md': '---\ntitle: Plan\nstatus: open # keep\n---\nBody\n',
+      'broken.md': '---\ntitle: [unclosed\n---\nBody\n',
+      'empty.md': '---\n---\nBody\n',
+    });
     const ctx = await fixture.context();
-    const refused = await refusalOf(callTool(editNote, { repo: 'notes', path: 'ok.md', old_text: 'title: Plan', new_text: 'title: Plan: phase 2', summary: 'S' }, ctx));
+    const refused = await refusalOf(
+      callTool(editNote, { repo: 'notes', path: 'ok.md', old_text: 'title: Plan', new_text: 'title: Plan: phase 2', summary: 'S' }, ctx),
+    );
     expect(refused.code).toBe('invalid_frontmatter');
     expect(refused.message).toContain('must be quoted');
-    await callTool(editNote, { repo: 'notes', path: 'ok.md', old_text: 'title: Plan', new_text: "title: 'Plan: phase 2'", summary: 'Retitled' }, ctx);
+    await callTool(
+      editNote,
+      { repo: 'notes', path: 'ok.md', old_text: 'title: Plan', new_text: "title: 'Plan: phase 2'", summary: 'Retitled' },
+      ctx,
+    );
     expect(fixture.show('ok.md').toString()).toBe("---\ntitle: 'Plan: phase 2'\nstatus: open # keep\n---\nBody\n");
     const older = await callTool(editNote, { repo: 'notes', path: 'broken.md', old_text: 'Body', new_text: 'Text', summary: 'S' }, ctx);
     expect(older.note).toContain('already broken');
     expect(fixture.show('broken.md').toString()).toBe('---\ntitle: [unclosed\n---\nText\n');
-    await callTool(editNote, { repo: 'notes', path: 'empty.md', old_text: '---\n---\n', new_text: '---\ntags: [a]\n---\n', summary: 'Tagged' }, ctx);
+    await callTool(
+      editNote,
+      { repo: 'notes', path: 'empty.md', old_text: '---\n---\n', new_text: '---\ntags: [a]\n---\n', summary: 'Tagged' },
+      ctx,
+    );
     expect(fixture.show('empty.md').toString()).toBe('---\ntags: [a]\n---\nBody\n');
   });
 
   it('refuses without write rights, outside folders, hidden paths and long summaries', async () => {
-    fixture = await openWriteFixture({ '.vault/settings.jsonc': '{ "format": 3, "role": "root", "name": "notes", "prompts": [], "resources": [], "folders": ["open/"] }\n', 'open/n.md': 'a\n', 'closed/n.md': 'a\n' });
+    fixture = await openWriteFixture({
+      '.vault/settings.jsonc': '{ "format": 3, "role": "root", "name": "notes", "prompts": [], "resources": [], "folders": ["open/"] }\n',
+      'open/n.md': 'a\n',
+      'closed/n.md': 'a\n',
+    });
     const reader = await fixture.context({ write: false });
-    expect((await refusalOf(callTool(editNote, { repo: 'notes', path: 'open/n.md', old_text: 'a', new_text: 'b', summary: 'S' }, reader))).code).toBe('forbidden');
+    expect(
+      (await refusalOf(callTool(editNote, { repo: 'notes', path: 'open/n.md', old_text: 'a', new_text: 'b', summary: 'S' }, reader))).code,
+    ).toBe('forbidden');
     const ctx = await fixture.context();
-    expect((await refusalOf(callTool(editNote, { repo: 'notes', path: 'closed/n.md', old_text: 'a', new_text: 'b', summary: 'S' }, ctx))).code).toBe('outside_folders');
-    expect((await refusalOf(callTool(editNote, { repo: 'notes', path: 'open/.x/n.md', old_text: 'a', new_text: 'b', summary: 'S' }, ctx))).code).toBe('hidden_path');
-    expect((await refusalOf(callTool(editNote, { repo: 'notes', path: 'open/n.md', old_text: 'a', new_text: 'b', summary: 'x'.repeat(61) }, ctx))).code).toBe('summary_too_long');
-    expect((await refusalOf(callTool(editNote, { repo: 'other', path: 'open/n.md', old_text: 'a', new_text: 'b', summary: 'S' }, ctx))).code).toBe('repo_not_found');
-    expect((await refusalOf(callTool(editNote, { repo: 'notes', path: 'open/none.md', old_text: 'a', new_text: 'b', summary: 'S' }, ctx))).code).toBe('note_not_found');
+    expect(
+      (await refusalOf(callTool(editNote, { repo: 'notes', path: 'closed/n.md', old_text: 'a', new_text: 'b', summary: 'S' }, ctx))).code,
+    ).toBe('outside_folders');
+    expect(
+      (await refusalOf(callTool(editNote, { repo: 'notes', path: 'open/.x/n.md', old_text: 'a', new_text: 'b', summary: 'S' }, ctx))).code,
+    ).toBe('hidden_path');
+    expect(
+      (
+        await refusalOf(
+          callTool(editNote, { repo: 'notes', path: 'open/n.md', old_text: 'a', new_text: 'b', summary: 'x'.repeat(61) }, ctx),
+        )
+      ).code,
+    ).toBe('summary_too_long');
+    expect(
+      (await refusalOf(callTool(editNote, { repo: 'other', path: 'open/n.md', old_text: 'a', new_text: 'b', summary: 'S' }, ctx))).code,
+    ).toBe('repo_not_found');
+    expect(
+      (await refusalOf(callTool(editNote, { repo: 'notes', path: 'open/none.md', old_text: 'a', new_text: 'b', summary: 'S' }, ctx))).code,
+    ).toBe('note_not_found');
     expect(fixture.commitCount()).toBe(1);
   });
 
   it('keeps a non-ASCII name and never lets line breaks reach the commit header', async () => {
     fixture = await openWriteFixture({ 'n.md': 'a\n' });
-    const ctx = await fixture.context({ person: { login: 'chloe', name: 'Chloé Çelik\ncommitter Evil <evil@x>', email: 'chloe@acme.example\r\nx' }, clientName: 'Cli\nent' });
+    const ctx = await fixture.context({
+      person: { login: 'chloe', name: 'Chloé Çelik\ncommitter Evil <evil@x>', email: 'chloe@acme.example\r\nx' },
+      clientName: 'Cli\nent',
+    });
     await callTool(editNote, { repo: 'notes', path: 'n.md', old_text: 'a', new_text: 'b', summary: 'S' }, ctx);
     const header = fixture.git(['cat-file', 'commit', 'HEAD']).split('\n\n')[0]!;
     expect(header.split('\n').filter((line) => line.startsWith('author ') || line.startsWith('committer ')).length).toBe(2);
@@ -230,20 +350,35 @@ describe('edit_note', () => {
   it('changes the type when the place fits, refuses when it does not or the schema breaks', async () => {
     fixture = await openWriteFixture({
       '.vault/settings.jsonc': '{ "format": 3, "role": "root", "name": "notes", "prompts": [], "resources": [] }\n',
-      '.vault/types/decision.md': '---\nplaces:\n  - "decisions/{title:slug}.md"\nfrontmatter:\n  type: object\n  properties:\n    decided_by:\n      type: string\n  required: [decided_by]\n---\n# {title}\n',
+      '.vault/types/decision.md':
+        '---\nplaces:\n  - "decisions/{title:slug}.md"\nfrontmatter:\n  type: object\n  properties:\n    decided_by:\n      type: string\n  required: [decided_by]\n---\n# {title}\n',
       '.vault/types/idea.md': '---\nplaces:\n  - "ideas/{title:slug}.md"\n---\n',
       'decisions/pick.md': '---\ntype: idea\ndecided_by: Ann\n---\nBody\n',
       'ideas/x.md': '---\ntype: idea\n---\nBody\n',
     });
     const ctx = await fixture.context();
-    await callTool(editNote, { repo: 'notes', path: 'decisions/pick.md', old_text: 'type: idea', new_text: 'type: decision', summary: 'Now a decision' }, ctx);
+    await callTool(
+      editNote,
+      { repo: 'notes', path: 'decisions/pick.md', old_text: 'type: idea', new_text: 'type: decision', summary: 'Now a decision' },
+      ctx,
+    );
     expect(fixture.show('decisions/pick.md').toString()).toBe('---\ntype: decision\ndecided_by: Ann\n---\nBody\n');
-    const place = await refusalOf(callTool(editNote, { repo: 'notes', path: 'ideas/x.md', old_text: 'type: idea', new_text: 'type: decision\ndecided_by: Bo', summary: 'S' }, ctx));
+    const place = await refusalOf(
+      callTool(
+        editNote,
+        { repo: 'notes', path: 'ideas/x.md', old_text: 'type: idea', new_text: 'type: decision\ndecided_by: Bo', summary: 'S' },
+        ctx,
+      ),
+    );
     expect(place.code).toBe('bad_arguments');
     expect(place.message).toContain('"decisions/{title:slug}.md"');
-    const schema = await refusalOf(callTool(editNote, { repo: 'notes', path: 'decisions/pick.md', old_text: 'decided_by: Ann\n', new_text: '', summary: 'S' }, ctx));
+    const schema = await refusalOf(
+      callTool(editNote, { repo: 'notes', path: 'decisions/pick.md', old_text: 'decided_by: Ann\n', new_text: '', summary: 'S' }, ctx),
+    );
     expect(schema.code).toBe('schema_violation');
-    const unknown = await refusalOf(callTool(editNote, { repo: 'notes', path: 'ideas/x.md', old_text: 'type: idea', new_text: 'type: memo', summary: 'S' }, ctx));
+    const unknown = await refusalOf(
+      callTool(editNote, { repo: 'notes', path: 'ideas/x.md', old_text: 'type: idea', new_text: 'type: memo', summary: 'S' }, ctx),
+    );
     expect(unknown.code).toBe('unknown_type');
     expect(fixture.commitCount()).toBe(2);
   });
@@ -292,13 +427,22 @@ describe('edit_note', () => {
     const bob = await fixture.context({ person: bobPerson });
     const answers = await Promise.all(
       lines.map((line, i) =>
-        callTool(editNote, { repo: 'notes', path: 'list.md', old_text: `${line}\n`, new_text: `item ${i}: done\n`, summary: `Closed item ${i}` }, i % 2 === 0 ? alice : bob),
+        callTool(
+          editNote,
+          { repo: 'notes', path: 'list.md', old_text: `${line}\n`, new_text: `item ${i}: done\n`, summary: `Closed item ${i}` },
+          i % 2 === 0 ? alice : bob,
+        ),
       ),
     );
     expect(fixture.show('list.md').toString()).toBe(lines.map((_, i) => `item ${i}: done\n`).join(''));
     expect(fixture.commitCount()).toBe(51);
     expect(new Set(answers.map((answer) => answer.commit)).size).toBe(50);
-    expect(fixture.git(['log', '--format=%an', '-50']).split('\n').filter((name) => name === 'Bob Brandt').length).toBe(25);
+    expect(
+      fixture
+        .git(['log', '--format=%an', '-50'])
+        .split('\n')
+        .filter((name) => name === 'Bob Brandt').length,
+    ).toBe(25);
     expect(fixture.git(['status', '--porcelain'])).toBe('');
   }, 600_000);
 
@@ -315,7 +459,11 @@ describe('edit_note', () => {
     const commit = run(['commit-tree', run(['mktree'], `100644 blob ${blob}\tlist.md\n`), '-p', before, '-m', 'Closed item 0']);
     writeFileSync(join(gitDir, 'index.lock'), '', { flag: 'wx' });
     f.git(['update-ref', 'HEAD', commit, before]);
-    const edit = callTool(editNote, { repo: 'notes', path: 'list.md', old_text: 'item 1: open', new_text: 'item 1: done', summary: 'Closed item 1' }, await f.context());
+    const edit = callTool(
+      editNote,
+      { repo: 'notes', path: 'list.md', old_text: 'item 1: open', new_text: 'item 1: done', summary: 'Closed item 1' },
+      await f.context(),
+    );
     await new Promise((resolve) => setTimeout(resolve, 300));
     // The other server finishes: the file, then the index (Git's way: renamed into place), then the lock goes.
     writeFileSync(join(f.repoDir, 'list.md'), theirs);
@@ -340,7 +488,11 @@ describe('edit_note', () => {
     const bob = { ...(await fixture.context({ person: bobPerson })), host: otherHost, refresh: async () => undefined };
     const results = await Promise.allSettled(
       lines.map((line, i) =>
-        callTool(editNote, { repo: 'notes', path: 'list.md', old_text: `${line}\n`, new_text: `item ${i}: done\n`, summary: `Closed item ${i}` }, i < 20 ? alice : bob),
+        callTool(
+          editNote,
+          { repo: 'notes', path: 'list.md', old_text: `${line}\n`, new_text: `item ${i}: done\n`, summary: `Closed item ${i}` },
+          i < 20 ? alice : bob,
+        ),
       ),
     );
     const text = fixture.show('list.md').toString();
@@ -372,7 +524,11 @@ describe('edit_note', () => {
     const bob = { ...(await fixture.context({ person: bobPerson })), host: otherHost };
     const results = await Promise.allSettled(
       lines.map((line, i) =>
-        callTool(editNote, { repo: 'notes', path: 'list.md', old_text: `${line}\n`, new_text: `item ${i}: done\n`, summary: `Closed item ${i}` }, i % 2 === 0 ? alice : bob),
+        callTool(
+          editNote,
+          { repo: 'notes', path: 'list.md', old_text: `${line}\n`, new_text: `item ${i}: done\n`, summary: `Closed item ${i}` },
+          i % 2 === 0 ? alice : bob,
+        ),
       ),
     );
     const text = fixture.show('list.md').toString();
@@ -394,14 +550,31 @@ describe('edit_note', () => {
   for (const bare of [false, true]) {
     it(`refuses a symbolic link, or a path through one, naming where it points; nothing is written (${bare ? 'bare' : 'work tree'})`, async () => {
       fixture = await openWriteFixture({ 'notes/plan.md': '# Plan\n\nPrice: 20 EUR\n' }, { bare });
-      const head = commitSymlinks(fixture, { 'notes/alias.md': 'plan.md', 'shortcut': 'notes', 'notes/away.md': '../../../outside.md', 'notes/git.md': '../.git/config' });
+      const head = commitSymlinks(fixture, {
+        'notes/alias.md': 'plan.md',
+        shortcut: 'notes',
+        'notes/away.md': '../../../outside.md',
+        'notes/git.md': '../.git/config',
+      });
       const ctx = await fixture.context();
-      const edit = (path: string, more: Record<string, unknown> = {}) => callTool(editNote, { repo: 'notes', path, old_text: 'Price: 20 EUR', new_text: 'Price: 25 EUR', summary: 'Raised the price', ...more }, ctx);
+      const edit = (path: string, more: Record<string, unknown> = {}) =>
+        callTool(
+          editNote,
+          { repo: 'notes', path, old_text: 'Price: 20 EUR', new_text: 'Price: 25 EUR', summary: 'Raised the price', ...more },
+          ctx,
+        );
 
       const link = await refusalOf(edit('notes/alias.md'));
       expect(link.code).toBe('not_a_note');
-      expect(link.message).toBe('"notes/alias.md" is a symbolic link to "notes/plan.md", not a note of its own, and edit_note would replace the link with a file of its own. Edit "notes/plan.md" instead. Nothing was written.');
-      expect(link.details).toMatchObject({ path: 'notes/alias.md', link: 'notes/alias.md', target: 'notes/plan.md', instead: 'notes/plan.md' });
+      expect(link.message).toBe(
+        '"notes/alias.md" is a symbolic link to "notes/plan.md", not a note of its own, and edit_note would replace the link with a file of its own. Edit "notes/plan.md" instead. Nothing was written.',
+      );
+      expect(link.details).toMatchObject({
+        path: 'notes/alias.md',
+        link: 'notes/alias.md',
+        target: 'notes/plan.md',
+        instead: 'notes/plan.md',
+      });
       const through = await refusalOf(edit('shortcut/plan.md'));
       expect(through.code).toBe('not_a_note');
       expect(through.message).toContain('"shortcut/plan.md" lies in "shortcut", which is a symbolic link to "notes"');
@@ -409,13 +582,19 @@ describe('edit_note', () => {
       for (const path of ['notes/away.md', 'notes/git.md']) {
         const away = await refusalOf(edit(path));
         expect(away.code).toBe('not_a_note');
-        expect(away.message).toContain(`"${path}" is a symbolic link, not a note of its own; it leads outside the repository or into a hidden or closed path`);
+        expect(away.message).toContain(
+          `"${path}" is a symbolic link, not a note of its own; it leads outside the repository or into a hidden or closed path`,
+        );
         expect(away.message).not.toMatch(/outside\.md|config/);
       }
       // In more_edits too: the first edit would work, but none is made.
-      const second = await refusalOf(edit('notes/plan.md', { more_edits: [{ path: 'notes/alias.md', old_text: '# Plan', new_text: '# The plan' }] }));
+      const second = await refusalOf(
+        edit('notes/plan.md', { more_edits: [{ path: 'notes/alias.md', old_text: '# Plan', new_text: '# The plan' }] }),
+      );
       expect(second.code).toBe('not_a_note');
-      expect(second.message).toMatch(/^more_edits\[0\] \(edit 2 of 2\) cannot be made, so none of the 2 edits was: "notes\/alias\.md" is a symbolic link to "notes\/plan\.md"/);
+      expect(second.message).toMatch(
+        /^more_edits\[0\] \(edit 2 of 2\) cannot be made, so none of the 2 edits was: "notes\/alias\.md" is a symbolic link to "notes\/plan\.md"/,
+      );
 
       expect(fixture.git(['rev-parse', 'HEAD'])).toBe(head);
       expect(fixture.git(['ls-tree', 'HEAD', '--', 'notes/alias.md'])).toMatch(/^120000 /);

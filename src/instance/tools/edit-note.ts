@@ -41,14 +41,22 @@ export const editNote = implement(definition, {
     const paths: string[] = [];
     for (const [i, edit] of edits.entries()) {
       try {
-        const { path } = await existingPath(ctx.host, input.repo, edit.path, 'note', { repo: input.repo, lineBreaks: 'refuse', tool: 'edit_note', noteSuffix: false, folders: config.settings.folders });
+        const { path } = await existingPath(ctx.host, input.repo, edit.path, 'note', {
+          repo: input.repo,
+          lineBreaks: 'refuse',
+          tool: 'edit_note',
+          noteSuffix: false,
+          folders: config.settings.folders,
+        });
         assertInFolders(path, config.settings.folders);
         paths.push(path);
       } catch (error) {
         throw nameEdit(error, i, edits.length);
       }
     }
-    const done = await commitChange(ctx, input.repo, { tool: 'edit_note', summary: input.summary }, (read) => applyEdits(read, config, edits, paths));
+    const done = await commitChange(ctx, input.repo, { tool: 'edit_note', summary: input.summary }, (read) =>
+      applyEdits(read, config, edits, paths),
+    );
     const { changes, notes } = done.result;
     // The answer's commit is one this call made (outputSchema: commit required), so a change of nothing is refused.
     if (done.commit === null) throw unchangedRefusal(edits, changes);
@@ -79,12 +87,18 @@ async function applyEdits(read: WriteRead, config: VaultConfig, edits: readonly 
     const path = paths[i]!;
     try {
       const link = links.get(path);
-      if (link !== undefined) throw linkRefusal(path, link, 'edit_note', 'would replace the link with a file of its own', 'Edit', config.settings.folders);
+      if (link !== undefined)
+        throw linkRefusal(path, link, 'edit_note', 'would replace the link with a file of its own', 'Edit', config.settings.folders);
       if (!texts.has(path)) {
         const text = await read.text(path);
         if (text === null) {
-          if (read.oid(path) !== null) throw new VaultError('not_a_note', `"${path}" is not a text file, so it has no passage to replace.`, { path });
-          throw new VaultError('note_not_found', `There is no note "${path}". Check the path with list_notes or search_notes; create_note makes a new one.`, { path });
+          if (read.oid(path) !== null)
+            throw new VaultError('not_a_note', `"${path}" is not a text file, so it has no passage to replace.`, { path });
+          throw new VaultError(
+            'note_not_found',
+            `There is no note "${path}". Check the path with list_notes or search_notes; create_note makes a new one.`,
+            { path },
+          );
         }
         texts.set(path, new SplicedText(text));
       }
@@ -93,7 +107,9 @@ async function applyEdits(read: WriteRead, config: VaultConfig, edits: readonly 
       const replaced = replacePassage(current, edit.old_text, edit.new_text, path);
       const piped = escapeTablePipes(replaced.text, replaced.start, replaced.end);
       for (const escaped of piped.escaped) {
-        notes.push(`On line ${escaped.line} of "${path}", the | inside a link on a table row got its backslash so the row keeps its cells: ${escaped.link}.`);
+        notes.push(
+          `On line ${escaped.line} of "${path}", the | inside a link on a table row got its backslash so the row keeps its cells: ${escaped.link}.`,
+        );
       }
       // The passage stood at [start, end of the old text); the text inserted there is what the pipes left.
       const passageEnd = replaced.end + current.length - replaced.text.length;
@@ -141,11 +157,15 @@ function checkNote(config: VaultConfig, path: string, oldText: string, newText: 
   if (type === undefined) {
     if (newType !== oldType && config.types.size > 0) {
       const names = [...config.types.keys()].sort();
-      throw new VaultError('unknown_type', `"${newType}" is not a note type of this repository. Its types: ${names.map((n) => `"${n}"`).join(', ')}. Nothing was written.`, {
-        path,
-        type: newType,
-        types: names,
-      });
+      throw new VaultError(
+        'unknown_type',
+        `"${newType}" is not a note type of this repository. Its types: ${names.map((n) => `"${n}"`).join(', ')}. Nothing was written.`,
+        {
+          path,
+          type: newType,
+          types: names,
+        },
+      );
     }
     if (config.types.size > 0) notes.push(`"${path}" has the type "${newType}", which this repository does not define.`);
     return notes;
@@ -188,5 +208,8 @@ function unchangedRefusal(edits: readonly Edit[], changes: ReadonlyArray<{ path:
 function nameEdit(error: unknown, index: number, count: number): unknown {
   if (count === 1 || !isVaultError(error)) return error;
   const which = index === 0 ? 'The first edit' : `more_edits[${index - 1}] (edit ${index + 1} of ${count})`;
-  return new VaultError(error.code, `${which} cannot be made, so none of the ${count} edits was: ${error.message}`, { ...error.details, edit: index });
+  return new VaultError(error.code, `${which} cannot be made, so none of the ${count} edits was: ${error.message}`, {
+    ...error.details,
+    edit: index,
+  });
 }

@@ -57,7 +57,14 @@ beforeAll(async () => {
           [goneBase]: 'views: []\n',
         },
       },
-      { message: 'Edit the café note', date: '2026-01-11T10:00:00+01:00', files: { [nfd]: '# Café\n\nStrong coffee, no sugar.\n', 'Templates/Bases/Albums.base': 'views:\n  - type: table\n    name: Every album\n' } },
+      {
+        message: 'Edit the café note',
+        date: '2026-01-11T10:00:00+01:00',
+        files: {
+          [nfd]: '# Café\n\nStrong coffee, no sugar.\n',
+          'Templates/Bases/Albums.base': 'views:\n  - type: table\n    name: Every album\n',
+        },
+      },
       { message: 'Remove old files', date: '2026-01-12T10:00:00+01:00', files: { [goneNfd]: null, [goneBase]: null } },
     ]);
     makeRepo(join(reposDir, 'other'), [{ message: 'Other', date: '2026-01-09T10:00:00+01:00', files: { 'x.md': 'x\n' } }]);
@@ -81,7 +88,9 @@ describe('a path any tool returns, passed back exactly, finds the note', () => {
   });
 
   it('search_history names files as Git holds them, and note_history takes each one back, deleted ones too', async () => {
-    const files = (await callTool(searchHistory, ctx, { repo: 'kepano' })).commits.flatMap((commit) => commit.files.map((file) => file.path));
+    const files = (await callTool(searchHistory, ctx, { repo: 'kepano' })).commits.flatMap((commit) =>
+      commit.files.map((file) => file.path),
+    );
     expect(files).toEqual(expect.arrayContaining([nfd, goneNfd, goneBase, 'Templates/Bases/Albums.base']));
     for (const path of new Set(files)) {
       if (path === lineBreakName) continue;
@@ -118,8 +127,12 @@ describe('a path differing only in Unicode normalisation finds the one note it n
     const inside = [`${nfdFolder}/Sub/deep.md`, `${nfdFolder}/inner.md`];
     expect(byFolder.commits.map((commit) => commit.files.map((file) => file.path).sort())).toEqual([inside]);
     expect((await callTool(listNotes, ctx, { repo: 'kepano', folder: '\u00dcber' })).notes.map((note) => note.path)).toEqual(inside);
-    expect((await callTool(tree, ctx, { repo: 'kepano', folder: '\u00dcber/' })).entries.map((entry) => entry.path)).toEqual([`${nfdFolder}/Sub/`]);
-    expect((await callTool(searchNotes, ctx, { repo: 'kepano', query: 'inner', path: '\u00dcber' })).matches.map((match) => match.path)).toEqual(inside);
+    expect((await callTool(tree, ctx, { repo: 'kepano', folder: '\u00dcber/' })).entries.map((entry) => entry.path)).toEqual([
+      `${nfdFolder}/Sub/`,
+    ]);
+    expect(
+      (await callTool(searchNotes, ctx, { repo: 'kepano', query: 'inner', path: '\u00dcber' })).matches.map((match) => match.path),
+    ).toEqual(inside);
   });
 
   it('find_references finds the links to the note from either form', async () => {
@@ -168,8 +181,12 @@ describe('`<repo>/<path>`, as answers across repositories name files, passed bac
     expect((await callTool(readNote, ctx, { repo: 'kepano', path: `kepano/${nfc}` })).path).toBe(nfd);
     expect((await callTool(findReferences, ctx, { repo: 'kepano', path: `kepano/${nfd}` })).counts[0]?.value).toBe(nfd);
     expect((await callTool(listNotes, ctx, { repo: 'kepano', folder: 'kepano/Tests' })).notes.length).toBeGreaterThan(3);
-    expect((await callTool(searchHistory, ctx, { repo: 'kepano', path: 'kepano/Tests/-p.md' })).commits.map((commit) => commit.subject)).toEqual(['First notes']);
-    expect((await callTool(baseView, ctx, { repo: 'kepano', path: 'kepano/Templates/Bases/Albums.base' })).path).toBe('Templates/Bases/Albums.base');
+    expect(
+      (await callTool(searchHistory, ctx, { repo: 'kepano', path: 'kepano/Tests/-p.md' })).commits.map((commit) => commit.subject),
+    ).toEqual(['First notes']);
+    expect((await callTool(baseView, ctx, { repo: 'kepano', path: 'kepano/Templates/Bases/Albums.base' })).path).toBe(
+      'Templates/Bases/Albums.base',
+    );
   });
 });
 
@@ -179,8 +196,13 @@ describe('files other than notes in note_history', () => {
     expect(albums.path).toBe('Templates/Bases/Albums.base');
     expect(albums.commits.map((commit) => commit.subject)).toEqual(['Edit the café note', 'First notes']);
     const first = albums.commits[1]!.commit;
-    expect((await callTool(noteHistory, ctx, { repo: 'kepano', path: 'Templates/Bases/Albums.base', at: first })).version?.content).toContain('name: All');
-    expect((await callTool(noteHistory, ctx, { repo: 'kepano', path: goneBase })).commits.map((commit) => commit.subject)).toEqual(['Remove old files', 'First notes']);
+    expect(
+      (await callTool(noteHistory, ctx, { repo: 'kepano', path: 'Templates/Bases/Albums.base', at: first })).version?.content,
+    ).toContain('name: All');
+    expect((await callTool(noteHistory, ctx, { repo: 'kepano', path: goneBase })).commits.map((commit) => commit.subject)).toEqual([
+      'Remove old files',
+      'First notes',
+    ]);
     expect((await callTool(noteHistory, ctx, { repo: 'kepano', path: 'notes/plan' })).path).toBe('notes/plan.md');
     expect(await refusalOf(noteHistory, ctx, { repo: 'kepano', path: 'notes/none' }, 'note_not_found')).toContain('notes/none.md');
     const missingBase = await refusalOf(noteHistory, ctx, { repo: 'kepano', path: 'Templates/Bases/None.base' }, 'note_not_found');
@@ -213,7 +235,11 @@ describe('the write tools find the note a path names, and name new notes in NFC'
   it('edit_note changes the decomposed note named in either form, and a note with a tab in its name', async () => {
     writes = await openWriteFixture({ [nfd]: 'one\n', [tabName]: 'tab\n' });
     const context = await writes.context();
-    const answer = await callWriteTool(editNote, { repo: 'notes', path: nfc, old_text: 'one', new_text: 'two', summary: 'Edited' }, context);
+    const answer = await callWriteTool(
+      editNote,
+      { repo: 'notes', path: nfc, old_text: 'one', new_text: 'two', summary: 'Edited' },
+      context,
+    );
     expect(answer.path).toBe(nfd);
     expect(writes.git(['ls-files', '-z', 'Tests']).split('\0').filter(Boolean).sort()).toEqual([nfd, tabName].sort());
     expect(writes.show(nfd).toString()).toBe('two\n');
@@ -227,7 +253,9 @@ describe('the write tools find the note a path names, and name new notes in NFC'
     const moved = await callWriteTool(moveNote, { repo: 'notes', from: nfc, to: 'Archive/café.md', summary: 'Archived' }, context);
     expect(moved).toMatchObject({ from: nfd, to: 'Archive/caf\u00e9.md' });
     expect(writes.git(['ls-files', '-z']).split('\0').filter(Boolean).sort()).toEqual(['Archive/caf\u00e9.md', tabName].sort());
-    const refusal = await writeRefusalOf(callWriteTool(moveNote, { repo: 'notes', from: tabName, to: 'Tests/tab\tagain.md', summary: 'Renamed' }, context));
+    const refusal = await writeRefusalOf(
+      callWriteTool(moveNote, { repo: 'notes', from: tabName, to: 'Tests/tab\tagain.md', summary: 'Renamed' }, context),
+    );
     expect(refusal.code).toBe('invalid_path');
     expect(refusal.message).toContain('create or move');
     const created = await writeRefusalOf(callWriteTool(createNote, { repo: 'notes', path: 'Tests/new\tone.md', body: 'New\n' }, context));

@@ -132,7 +132,13 @@ export function withNoteSuffix(reading: readonly string[], noteSuffix: boolean):
  * spelling exactly (`host.readFileEntry`); the repository's listing (its snapshot, kept until
  * the host's fingerprint moves) is made only when none is there, and is what is used elsewhere.
  */
-export async function existingPath(host: RepoHost, repo: string, given: string, what: PathKind, options: ExistingPathOptions): Promise<{ path: string; found: boolean }> {
+export async function existingPath(
+  host: RepoHost,
+  repo: string,
+  given: string,
+  what: PathKind,
+  options: ExistingPathOptions,
+): Promise<{ path: string; found: boolean }> {
   const readings = callerSpellings(given, what, options);
   const asGiven = readings[0]![0]!;
   if (asGiven === '') return { path: '', found: true };
@@ -169,12 +175,19 @@ export async function existingPath(host: RepoHost, repo: string, given: string, 
  * where nothing ever was. One `git log` per spelling tried, only when nothing has the path
  * now. A line break in the path is refused (VaultError `invalid_path`).
  */
-export async function historyPath(host: RepoHost, history: RepoHistory, repo: string, given: string, folders: readonly string[]): Promise<string> {
+export async function historyPath(
+  host: RepoHost,
+  history: RepoHistory,
+  repo: string,
+  given: string,
+  folders: readonly string[],
+): Promise<string> {
   const options: ExistingPathOptions = { repo, lineBreaks: 'refuse', tool: 'note_history', folders };
   const now = await existingPath(host, repo, given, 'note', options);
   if (now.found) return now.path;
   for (const reading of callerSpellings(given, 'note', options)) {
-    for (const spelling of withNoteSuffix(reading, true)) if (isReadable({ path: spelling }, folders) && (await history.hasFileHistory(spelling))) return spelling;
+    for (const spelling of withNoteSuffix(reading, true))
+      if (isReadable({ path: spelling }, folders) && (await history.hasFileHistory(spelling))) return spelling;
   }
   // Nothing anywhere: a name with an extension (.base, .canvas) is named as given, any other with .md.
   return /\.[^./]+$/.test(now.path) ? now.path : `${now.path}.md`;

@@ -52,7 +52,15 @@ describe('find_references', () => {
     const embed = await find({ repo: 'handbook', path: 'images/logo.png' });
     expect(embed.references.map((r) => [r.path, r.line])).toEqual([['onboarding/first-week.md', 3]]);
     const unicode = await find({ repo: 'handbook', path: 'onboarding/Über uns.md' });
-    expect(unicode.references).toEqual([{ value: 'onboarding/Über uns.md', path: 'onboarding/first-week.md', line: 3, text: 'Read [[Über uns]] first. ![[logo.png]]', shortened: false }]);
+    expect(unicode.references).toEqual([
+      {
+        value: 'onboarding/Über uns.md',
+        path: 'onboarding/first-week.md',
+        line: 3,
+        text: 'Read [[Über uns]] first. ![[logo.png]]',
+        shortened: false,
+      },
+    ]);
   });
 
   it('pages, and refuses both or neither of values and path, missing files and closed paths', async () => {

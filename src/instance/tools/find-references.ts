@@ -35,7 +35,10 @@ export const findReferences = implement(definition, {
     const vault = await lookupVault(ctx, input.repo);
     const scope = folderScope(vault, '', true);
     const run = new MatchRun(ctx.matchBudgetMs);
-    const { counts, found } = input.values !== undefined ? await valueReferences(ctx, scope, input.values, run) : await pathReferences(ctx, vault, scope, input.path!, run);
+    const { counts, found } =
+      input.values !== undefined
+        ? await valueReferences(ctx, scope, input.values, run)
+        : await pathReferences(ctx, vault, scope, input.path!, run);
 
     const page: Reference[] = found.slice(input.offset, input.offset + input.limit).map((ref) => {
       const shown = lineWindow(ref.text, ref.start, ref.length);
@@ -53,9 +56,12 @@ export const findReferences = implement(definition, {
       const note: string[] = [];
       if (run.stopped) note.push(stoppedSearch(run.budgetMs, found.length));
       else if (found.length === 0) note.push('Nothing mentions it in the notes you can read here.');
-      else if (kept.length === 0 && input.offset >= found.length) note.push(pastTheEnd(input.offset, found.length, 'references', 'find_references', input.limit));
-      if (counts.some((count) => count.capped)) note.push(`Counting stops at ${COUNT_CAP} lines per value; only those can be paged through.`);
-      if (kept.some((ref) => ref.struck)) note.push('struck: true marks a mention inside ~~strikethrough~~, which the vault has crossed out.');
+      else if (kept.length === 0 && input.offset >= found.length)
+        note.push(pastTheEnd(input.offset, found.length, 'references', 'find_references', input.limit));
+      if (counts.some((count) => count.capped))
+        note.push(`Counting stops at ${COUNT_CAP} lines per value; only those can be paged through.`);
+      if (kept.some((ref) => ref.struck))
+        note.push('struck: true marks a mention inside ~~strikethrough~~, which the vault has crossed out.');
       if (cut) note.push(`The page was cut at ${kept.length} references to stay within ${ANSWER_LIMIT} characters.`);
       if (hasMore) note.push(`More references follow: call find_references again with offset ${input.offset + kept.length}.`);
       return {
@@ -76,7 +82,12 @@ export const findReferences = implement(definition, {
  * Lines mentioning each value, case-insensitively, value by value, each in path and line
  * order; counting a value stops after {@link COUNT_CAP} lines.
  */
-async function valueReferences(ctx: ToolContext, scope: Scope, values: readonly string[], run: MatchRun): Promise<{ counts: Array<{ value: string; lines: number; capped: boolean }>; found: FoundReference[] }> {
+async function valueReferences(
+  ctx: ToolContext,
+  scope: Scope,
+  values: readonly string[],
+  run: MatchRun,
+): Promise<{ counts: Array<{ value: string; lines: number; capped: boolean }>; found: FoundReference[] }> {
   const counts: Array<{ value: string; lines: number; capped: boolean }> = [];
   const found: FoundReference[] = [];
   for (const value of values) {
@@ -87,7 +98,11 @@ async function valueReferences(ctx: ToolContext, scope: Scope, values: readonly 
     for (;;) {
       if (run.stopped) break;
       const notes = await ctx.index.scanNotes([scope], { needle: value, caseSensitive: false, after, limit: 200 });
-      const { matches } = await run.match(query, notes.map((note) => note.content), COUNT_CAP + 1 - lines);
+      const { matches } = await run.match(
+        query,
+        notes.map((note) => note.content),
+        COUNT_CAP + 1 - lines,
+      );
       for (const match of matches) {
         if (lines === COUNT_CAP) {
           capped = true;
@@ -119,21 +134,29 @@ async function pathReferences(
   run: MatchRun,
 ): Promise<{ counts: Array<{ value: string; lines: number; capped: boolean }>; found: FoundReference[] }> {
   // The spelling the repository holds: exactly as given first, then ignoring Unicode normalisation; `<repo>/<path>` understood.
-  const { path: spelled } = await existingPath(ctx.host, vault.name, asked, 'folder', { repo: vault.name, noteSuffix: true, folders: vault.config.settings.folders });
+  const { path: spelled } = await existingPath(ctx.host, vault.name, asked, 'folder', {
+    repo: vault.name,
+    noteSuffix: true,
+    folders: vault.config.settings.folders,
+  });
   assertInFolders(spelled, vault.config.settings.folders);
   const byLine = new Map<string, FoundReference>();
   const key = (path: string, line: number) => `${path}\n${String(line).padStart(9, '0')}`;
   const filePaths = await ctx.index.filePaths(vault.name);
-  const isFolder = !filePaths.includes(spelled) && !filePaths.includes(`${spelled}.md`) && filePaths.some((path) => path.startsWith(`${spelled}/`));
+  const isFolder =
+    !filePaths.includes(spelled) && !filePaths.includes(`${spelled}.md`) && filePaths.some((path) => path.startsWith(`${spelled}/`));
   // A folder: the links to it (documentation repositories link folders, GitHub's convention) and the bases that filter on it.
   const target = isFolder ? spelled : await existingFile(ctx, vault, spelled);
   const pointing = isFolder ? await folderReferences(ctx, scope, target, filePaths) : [];
   for (const ref of [...pointing, ...(await baseFileReferences(ctx, vault, target, isFolder, filePaths))]) {
-    if (isInFolders(ref.path, vault.config.settings.folders) && !byLine.has(key(ref.path, ref.line))) byLine.set(key(ref.path, ref.line), ref);
+    if (isInFolders(ref.path, vault.config.settings.folders) && !byLine.has(key(ref.path, ref.line)))
+      byLine.set(key(ref.path, ref.line), ref);
   }
 
   // A link into the note itself (`[[#Risks]]`) names no file: it is not a reference to it.
-  const links = (isFolder ? [] : await ctx.index.linksTo(vault.name, target)).filter((link) => link.target !== '' && isInFolders(link.source, vault.config.settings.folders));
+  const links = (isFolder ? [] : await ctx.index.linksTo(vault.name, target)).filter(
+    (link) => link.target !== '' && isInFolders(link.source, vault.config.settings.folders),
+  );
   const contents = await ctx.index.contents(vault.name, [...new Set(links.map((link) => link.source))]);
   const startsOf = new Map<string, number[]>();
   for (const link of links) {
@@ -159,7 +182,8 @@ async function pathReferences(
     const notes = await ctx.index.scanNotes([scope], { needle, caseSensitive: true, after, limit: 200 });
     for (const note of notes) {
       for (const mention of findPathMentions(note.content, target)) {
-        if (!byLine.has(key(note.path, mention.line))) byLine.set(key(note.path, mention.line), { value: target, path: note.path, ...mention });
+        if (!byLine.has(key(note.path, mention.line)))
+          byLine.set(key(note.path, mention.line), { value: target, path: note.path, ...mention });
       }
     }
     if (run.stopped || notes.length < 200) break;
@@ -173,7 +197,8 @@ async function pathReferences(
 /** The note of a search stopped by its time budget: what the references and counts are, and how to narrow it. */
 function stoppedSearch(budgetMs: number, found: number): string {
   const seconds = `${Math.round(budgetMs / 100) / 10} s`;
-  const what = found === 0 ? 'No mention was found before that' : 'The references and counts are those found before that, in order; there may be more';
+  const what =
+    found === 0 ? 'No mention was found before that' : 'The references and counts are those found before that, in order; there may be more';
   return `The search stopped after its time budget of ${seconds}: some notes have very long lines or a lot of text. ${what}. To find them all, look for a longer, more distinctive value, one value per call, or use search_notes with path set to a folder.`;
 }
 

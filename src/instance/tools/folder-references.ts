@@ -43,11 +43,19 @@ export async function folderReferences(ctx: ToolContext, scope: Scope, folder: s
       let starts: number[] | null = null;
       for (const link of findLinks(note.content)) {
         if (isWikiSyntax(link) || link.target === '' || lines.has(link.line)) continue;
-        if (resolver.resolveTarget(link.target, note.path, true) !== null || resolver.resolveFolder(link.target, note.path) !== folder) continue;
+        if (resolver.resolveTarget(link.target, note.path, true) !== null || resolver.resolveFolder(link.target, note.path) !== folder)
+          continue;
         starts ??= lineStarts(note.content);
         const lineStart = starts[lineOfOffset(starts, link.start) - 1] ?? 0;
         lines.add(link.line);
-        found.push({ value: folder, path: note.path, line: link.line, text: lineText(note.content, starts, link.line), start: link.start - lineStart, length: link.end - link.start });
+        found.push({
+          value: folder,
+          path: note.path,
+          line: link.line,
+          text: lineText(note.content, starts, link.line),
+          start: link.start - lineStart,
+          length: link.end - link.start,
+        });
       }
       if (!note.content.includes(folder)) continue;
       starts ??= lineStarts(note.content);
@@ -71,7 +79,13 @@ export async function folderReferences(ctx: ToolContext, scope: Scope, folder: s
  * `linksTo()` arguments and `"[[…]]"` literals that resolve to it from the base; for a folder
  * (`isFolder`), `file.inFolder()` arguments naming it. One per line, in path and line order.
  */
-export async function baseFileReferences(ctx: ToolContext, vault: Vault, target: string, isFolder: boolean, paths: readonly string[]): Promise<PathReference[]> {
+export async function baseFileReferences(
+  ctx: ToolContext,
+  vault: Vault,
+  target: string,
+  isFolder: boolean,
+  paths: readonly string[],
+): Promise<PathReference[]> {
   const bases = paths.filter((path) => path.toLowerCase().endsWith('.base') && isInFolders(path, vault.config.settings.folders));
   if (bases.length === 0) return [];
   const resolver = isFolder ? null : new LinkResolver(paths);
@@ -95,7 +109,14 @@ export async function baseFileReferences(ctx: ToolContext, vault: Vault, target:
       if (!hit) continue;
       lines.add(ref.line);
       const lineStart = starts[ref.line - 1] ?? 0;
-      found.push({ value: target, path: base, line: ref.line, text: lineText(text, starts, ref.line), start: ref.start === -1 ? 0 : ref.start - lineStart, length: ref.start === -1 ? 0 : ref.end - ref.start });
+      found.push({
+        value: target,
+        path: base,
+        line: ref.line,
+        text: lineText(text, starts, ref.line),
+        start: ref.start === -1 ? 0 : ref.start - lineStart,
+        length: ref.start === -1 ? 0 : ref.end - ref.start,
+      });
     }
   }
   return found;

@@ -56,7 +56,7 @@ export function plainMatcher(needle: string, caseSensitive: boolean): LineMatche
     let hayStarts: number[] | null = null;
     let line = 1;
     let lineStart = 0;
-    for (let at = hay.indexOf(wanted); at !== -1; ) {
+    for (let at = hay.indexOf(wanted); at !== -1;) {
       for (let nl = hay.indexOf('\n', lineStart); nl !== -1 && nl < at; nl = hay.indexOf('\n', lineStart)) {
         line++;
         lineStart = nl + 1;

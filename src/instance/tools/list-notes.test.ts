@@ -10,7 +10,8 @@ import { repoField } from '../../tools/tool.ts';
 import { listNotes } from './list-notes.ts';
 
 let acme: Awaited<ReturnType<typeof openAcme>>;
-const list = async (input: Record<string, unknown>) => listNotes.output.parse(await listNotes.handler(listNotes.input(repoField([])).parse(input), acme.ctx));
+const list = async (input: Record<string, unknown>) =>
+  listNotes.output.parse(await listNotes.handler(listNotes.input(repoField([])).parse(input), acme.ctx));
 
 const refusal = (input: Record<string, unknown>) => refusalOf(list(input));
 
@@ -33,13 +34,26 @@ describe('list_notes', () => {
       'archive/old/notes.md',
     ]);
     expect(answer).toMatchObject({ total: 8, offset: 0, hasMore: false, repo: 'projects' });
-    expect(answer.notes[1]).toEqual({ path: 'active/launch/decisions/pick-a-date.md', title: 'Pick a date', type: 'decision', fields: { status: 'final' } });
+    expect(answer.notes[1]).toEqual({
+      path: 'active/launch/decisions/pick-a-date.md',
+      title: 'Pick a date',
+      type: 'decision',
+      fields: { status: 'final' },
+    });
     expect(answer.notes[0]).toMatchObject({ summary: 'Decisions for the launch, one note per decision.' });
   });
 
   it('filters by folder, type and status, and shows asked-for fields', async () => {
-    const answer = await list({ repo: 'projects', folder: 'active/launch', type: 'decision', status: 'draft', fields: ['decided_on', 'tags', 'missing'] });
-    expect(answer.notes).toEqual([{ path: 'active/launch/plan.md', title: 'Launch plan', type: 'decision', fields: { decided_on: '2026-01-10', tags: 'launch' } }]);
+    const answer = await list({
+      repo: 'projects',
+      folder: 'active/launch',
+      type: 'decision',
+      status: 'draft',
+      fields: ['decided_on', 'tags', 'missing'],
+    });
+    expect(answer.notes).toEqual([
+      { path: 'active/launch/plan.md', title: 'Launch plan', type: 'decision', fields: { decided_on: '2026-01-10', tags: 'launch' } },
+    ]);
   });
 
   it('answers a type or status that matches nothing with the ones there are', async () => {
@@ -65,7 +79,11 @@ describe('list_notes', () => {
     expect(answer.notes.some((n) => n.path === 'projects/code/build.md')).toBe(false);
     expect(answer.notes.some((n) => n.path === 'handbook/images/scan.md')).toBe(false);
     const folder = await list({ folder: 'handbook/onboarding' });
-    expect(folder.notes.map((n) => n.path)).toEqual(['handbook/onboarding/first-week.md', 'handbook/onboarding/Über uns.md', 'handbook/onboarding/日本語.md']);
+    expect(folder.notes.map((n) => n.path)).toEqual([
+      'handbook/onboarding/first-week.md',
+      'handbook/onboarding/Über uns.md',
+      'handbook/onboarding/日本語.md',
+    ]);
   });
 
   it('refuses a folder outside the open folders, naming them', async () => {
@@ -83,12 +101,16 @@ describe('list_notes', () => {
       code: 'note_not_found',
       message: expect.stringContaining('The closest by name: "active/launch/"'),
     });
-    expect((await refusal({ repo: 'handbook', folder: 'nowhere/at/all' })).message).toBe('There is no folder "nowhere/at/all" in handbook. Use tree to see the folders there are.');
+    expect((await refusal({ repo: 'handbook', folder: 'nowhere/at/all' })).message).toBe(
+      'There is no folder "nowhere/at/all" in handbook. Use tree to see the folders there are.',
+    );
     expect(await refusal({ repo: 'projects', folder: 'active/launch/plan.md' })).toMatchObject({
       code: 'bad_arguments',
       message: '"active/launch/plan.md" is a note, not a folder: read it with read_note, or give its folder "active/launch".',
     });
-    expect((await refusal({ repo: 'projects', folder: 'active/launch/plan' })).message).toContain('is a note (active/launch/plan.md), not a folder');
+    expect((await refusal({ repo: 'projects', folder: 'active/launch/plan' })).message).toContain(
+      'is a note (active/launch/plan.md), not a folder',
+    );
     expect((await refusal({ repo: 'handbook', folder: 'images/logo.png' })).message).toContain('is a file, not a folder');
     expect((await refusal({ folder: 'handbook/onboard' })).message).toContain('"handbook/onboarding/"');
     expect((await refusal({ folder: 'nowhere' })).code).toBe('note_not_found');
@@ -103,7 +125,9 @@ describe('list_notes', () => {
   it('says so when offset is past the last note', async () => {
     const answer = await list({ repo: 'projects', offset: 20, limit: 3 });
     expect(answer).toMatchObject({ notes: [], total: 8, hasMore: false });
-    expect(answer.note).toBe('offset 20 is past the last of the 8 notes: call list_notes again with offset 0 for the first page, or offset 6 for the last.');
+    expect(answer.note).toBe(
+      'offset 20 is past the last of the 8 notes: call list_notes again with offset 0 for the first page, or offset 6 for the last.',
+    );
     expect((await list({ repo: 'projects', offset: 6, limit: 3 })).notes).toHaveLength(2);
   });
 
@@ -113,23 +137,39 @@ describe('list_notes', () => {
       {
         message: 'Templates and clippings',
         files: {
-          'Templates/Book Template.md': '---\ncategories:\n  - "[[Books]]"\nauthor: []\ncreated: {{date}}\ntitle: "{{title}}"\ntags:\n  - to-read\n---\n',
+          'Templates/Book Template.md':
+            '---\ncategories:\n  - "[[Books]]"\nauthor: []\ncreated: {{date}}\ntitle: "{{title}}"\ntags:\n  - to-read\n---\n',
           'Templates/Meeting Template.md': '---\ncreated: {{date}} {{time}}\ntitle: {{title}} notes\n---\n# {{title}}\n',
-          'Clippings/Buy wisely.md': '---\ncategories:\n  - "[[Clippings]]"\n  - "[[Posts]]"\nstatus:\n  - "[[Published]]"\n---\nCost per use.\n',
+          'Clippings/Buy wisely.md':
+            '---\ncategories:\n  - "[[Clippings]]"\n  - "[[Posts]]"\nstatus:\n  - "[[Published]]"\n---\nCost per use.\n',
           'Clippings/Draft.md': '---\nstatus: draft\n---\nNot yet.\n',
         },
       },
     ]);
     const emitted = vi.spyOn(process, 'emitWarning');
     const kepano = await openToolContext(dir.path);
-    const listIn = async (input: Record<string, unknown>) => listNotes.output.parse(await listNotes.handler(listNotes.input(repoField([])).parse({ repo: 'kepano', ...input }), kepano));
+    const listIn = async (input: Record<string, unknown>) =>
+      listNotes.output.parse(await listNotes.handler(listNotes.input(repoField([])).parse({ repo: 'kepano', ...input }), kepano));
     try {
       expect(emitted).not.toHaveBeenCalled();
       const all = await listIn({ fields: ['created', 'title', 'categories', 'status'] });
-      expect(all.notes.find((n) => n.path === 'Templates/Book Template.md')?.fields).toEqual({ created: '{{date}}', title: '{{title}}', categories: '[[Books]]' });
-      expect(all.notes.find((n) => n.path === 'Templates/Meeting Template.md')?.fields).toEqual({ created: '{{date}} {{time}}', title: '{{title}} notes' });
-      expect((await kepano.index.getNote('kepano', 'Templates/Meeting Template.md'))?.frontmatter).toEqual({ created: '{{date}} {{time}}', title: '{{title}} notes' });
-      expect(all.notes.find((n) => n.path === 'Clippings/Buy wisely.md')?.fields).toEqual({ categories: '[[Clippings]], [[Posts]]', status: '[[Published]]' });
+      expect(all.notes.find((n) => n.path === 'Templates/Book Template.md')?.fields).toEqual({
+        created: '{{date}}',
+        title: '{{title}}',
+        categories: '[[Books]]',
+      });
+      expect(all.notes.find((n) => n.path === 'Templates/Meeting Template.md')?.fields).toEqual({
+        created: '{{date}} {{time}}',
+        title: '{{title}} notes',
+      });
+      expect((await kepano.index.getNote('kepano', 'Templates/Meeting Template.md'))?.frontmatter).toEqual({
+        created: '{{date}} {{time}}',
+        title: '{{title}} notes',
+      });
+      expect(all.notes.find((n) => n.path === 'Clippings/Buy wisely.md')?.fields).toEqual({
+        categories: '[[Clippings]], [[Posts]]',
+        status: '[[Published]]',
+      });
       const published = await listIn({ status: '[[Published]]' });
       expect(published).toMatchObject({ total: 1, notes: [{ path: 'Clippings/Buy wisely.md' }] });
       const none = await listIn({ status: 'final' });

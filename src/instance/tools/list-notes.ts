@@ -14,10 +14,14 @@ export const listNotes = implement(definition, {
     const strict = !across || namedByPath;
     const scopes: Scope[] = liveScopes(targets.map(({ vault, path }) => folderScope(vault, path, strict)));
     const vaults = new Map<string, Vault>(targets.map(({ vault }) => [vault.name, vault]));
-    const filter = { ...(input.type === undefined ? {} : { type: input.type }), ...(input.status === undefined ? {} : { status: input.status }) };
+    const filter = {
+      ...(input.type === undefined ? {} : { type: input.type }),
+      ...(input.status === undefined ? {} : { status: input.status }),
+    };
     const page = { limit: input.limit, offset: input.offset };
     let { notes, total } = await ctx.index.listNotes(scopes, filter, page);
-    if (total === 0 && input.status !== undefined) ({ notes, total } = (await listedStatusMatches(ctx.index, scopes, input.type, input.status, page)) ?? { notes, total });
+    if (total === 0 && input.status !== undefined)
+      ({ notes, total } = (await listedStatusMatches(ctx.index, scopes, input.type, input.status, page)) ?? { notes, total });
 
     const remarks: string[] = [];
     if (total === 0) {
@@ -26,7 +30,9 @@ export const listNotes = implement(definition, {
     } else if (notes.length === 0 && input.offset >= total) {
       remarks.push(pastTheEnd(input.offset, total, 'notes', 'list_notes', input.limit));
     }
-    const items = notes.map((note) => listedNote(note, across, input.fields ?? vaults.get(note.repo)?.config.settings.overview?.fields ?? []));
+    const items = notes.map((note) =>
+      listedNote(note, across, input.fields ?? vaults.get(note.repo)?.config.settings.overview?.fields ?? []),
+    );
     const { answer } = fitAnswer(items, (kept, cut) => {
       const hasMore = input.offset + kept.length < total;
       const note = [...remarks];
@@ -52,7 +58,8 @@ function listedNote(note: NoteListing, across: boolean, fields: readonly string[
   const shown: Record<string, string> = {};
   for (const field of fields) {
     const value = note.frontmatter?.[field];
-    if (value !== undefined && value !== null && note.frontmatter && Object.hasOwn(note.frontmatter, field)) shown[field] = fieldText(value);
+    if (value !== undefined && value !== null && note.frontmatter && Object.hasOwn(note.frontmatter, field))
+      shown[field] = fieldText(value);
   }
   if (Object.keys(shown).length > 0) item.fields = shown;
   if (across) item.repo = note.repo;
@@ -111,7 +118,10 @@ function valueText(value: string): string {
 /** Why nothing matched, with the types or statuses there are (spec: "answered with the types there are"). */
 async function emptyRemarks(index: NoteIndex, scopes: readonly Scope[], type?: string, status?: string): Promise<string[]> {
   const remarks: string[] = [];
-  for (const [field, value] of [['type', type], ['status', status]] as const) {
+  for (const [field, value] of [
+    ['type', type],
+    ['status', status],
+  ] as const) {
     if (value === undefined) continue;
     const values = await index.fieldValues(scopes, field);
     if (values.some((v) => v.value === value || (field === 'status' && listItems(v.value)?.includes(value)))) continue;
@@ -125,7 +135,11 @@ async function emptyRemarks(index: NoteIndex, scopes: readonly Scope[], type?: s
     );
   }
   if (remarks.length === 0) {
-    remarks.push(type === undefined && status === undefined ? 'There are no notes in this folder.' : 'No note here matches all of the filters together.');
+    remarks.push(
+      type === undefined && status === undefined
+        ? 'There are no notes in this folder.'
+        : 'No note here matches all of the filters together.',
+    );
   }
   return remarks;
 }

@@ -55,7 +55,7 @@ export class MatchRun {
    */
   async match(query: MatchQuery, contents: readonly string[], wanted: number): Promise<MatchBatchResult> {
     const matches: NoteLineMatch[] = [];
-    for (let from = 0; from < contents.length && matches.length < wanted; ) {
+    for (let from = 0; from < contents.length && matches.length < wanted;) {
       if (this.stopped) return { matches, stopped: true, searched: from };
       let to = from;
       let chars = 0;
@@ -65,7 +65,12 @@ export class MatchRun {
       for (const match of result?.matches ?? []) matches.push({ ...match, note: match.note + from });
       if (result === null || result.cut) {
         this.stoppedAt = true;
-        return { matches, stopped: true, searched: from + (result?.searched ?? 0), ...(result?.line === undefined ? {} : { line: result.line }) };
+        return {
+          matches,
+          stopped: true,
+          searched: from + (result?.searched ?? 0),
+          ...(result?.line === undefined ? {} : { line: result.line }),
+        };
       }
       from = to;
     }

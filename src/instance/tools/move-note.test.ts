@@ -10,10 +10,14 @@ afterEach(async () => {
 });
 
 function changedFiles(f: WriteFixture): string[] {
-  return f.git(['diff-tree', '--no-commit-id', '--name-status', '-r', '-z', '--no-renames', 'HEAD']).split('\0').filter(Boolean).reduce<string[]>((out, part, i, all) => {
-    if (i % 2 === 0) out.push(`${part} ${all[i + 1]}`);
-    return out;
-  }, []);
+  return f
+    .git(['diff-tree', '--no-commit-id', '--name-status', '-r', '-z', '--no-renames', 'HEAD'])
+    .split('\0')
+    .filter(Boolean)
+    .reduce<string[]>((out, part, i, all) => {
+      if (i % 2 === 0) out.push(`${part} ${all[i + 1]}`);
+      return out;
+    }, []);
 }
 
 describe('move_note', () => {
@@ -36,7 +40,11 @@ describe('move_note', () => {
       'other.md': 'nothing here\n',
     });
     const ctx = await fixture.context();
-    const answer = await callTool(moveNote, { repo: 'notes', from: 'projects/plan.md', to: 'archive/2026/Road map.md', summary: 'Archived the plan' }, ctx);
+    const answer = await callTool(
+      moveNote,
+      { repo: 'notes', from: 'projects/plan.md', to: 'archive/2026/Road map.md', summary: 'Archived the plan' },
+      ctx,
+    );
     expect(fixture.show('index.md').toString()).toBe(
       [
         'Wiki: [[archive/2026/Road map]], [[Road map|the plan]], [[Road map#Goals]], ![[Road map#^g1]], [[archive/2026/Road map.md]]',
@@ -51,7 +59,9 @@ describe('move_note', () => {
         '',
       ].join('\n'),
     );
-    expect(fixture.show('projects/sibling.md').toString()).toBe('See [[Road map]] and [up](../archive/2026/Road%20map.md)\r\nCRLF stays\r\n');
+    expect(fixture.show('projects/sibling.md').toString()).toBe(
+      'See [[Road map]] and [up](../archive/2026/Road%20map.md)\r\nCRLF stays\r\n',
+    );
     expect(fixture.show('archive/2026/Road map.md').toString()).toBe('# Plan\n\n## Goals\n\nShip. ^g1\n');
     expect(answer).toEqual({
       from: 'projects/plan.md',
@@ -81,7 +91,11 @@ describe('move_note', () => {
       'b/notes.md': '[[Meeting]] means b/Meeting; [[a/Meeting]] means a.\n',
       'a/notes.md': '[[Meeting]] means a/Meeting.\n',
     });
-    const answer = await callTool(moveNote, { repo: 'notes', from: 'a/Meeting.md', to: 'c/Meeting.md', summary: 'Moved' }, await fixture.context());
+    const answer = await callTool(
+      moveNote,
+      { repo: 'notes', from: 'a/Meeting.md', to: 'c/Meeting.md', summary: 'Moved' },
+      await fixture.context(),
+    );
     expect(fixture.show('b/notes.md').toString()).toBe('[[Meeting]] means b/Meeting; [[c/Meeting]] means a.\n');
     // From a/notes.md the bare name now reaches b/Meeting.md (same length, alphabetical): the path is written.
     expect(fixture.show('a/notes.md').toString()).toBe('[[c/Meeting]] means a/Meeting.\n');
@@ -96,8 +110,14 @@ describe('move_note', () => {
       'proj/apollo/chart-note.md': '![chart](img/chart.png) ![[chart.png]]\n',
       'shared/glossary.md': 'Used by [apollo plan](../proj/apollo/plan.md)\n',
     });
-    const answer = await callTool(moveNote, { repo: 'notes', from: 'proj/apollo', to: 'archive/apollo-2026', summary: 'Archived Apollo' }, await fixture.context());
-    expect(fixture.show('archive/apollo-2026/plan.md').toString()).toBe('Budget: [b](budget.md), glossary: [g](../../shared/glossary.md), [[budget]]\n');
+    const answer = await callTool(
+      moveNote,
+      { repo: 'notes', from: 'proj/apollo', to: 'archive/apollo-2026', summary: 'Archived Apollo' },
+      await fixture.context(),
+    );
+    expect(fixture.show('archive/apollo-2026/plan.md').toString()).toBe(
+      'Budget: [b](budget.md), glossary: [g](../../shared/glossary.md), [[budget]]\n',
+    );
     expect(fixture.show('archive/apollo-2026/budget.md').toString()).toBe('Back to [plan](./plan.md)\n');
     expect(fixture.show('archive/apollo-2026/chart-note.md').toString()).toBe('![chart](img/chart.png) ![[chart.png]]\n');
     expect(fixture.show('archive/apollo-2026/img/chart.png')).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 1, 2]));
@@ -128,12 +148,17 @@ describe('move_note', () => {
 
   for (const bare of [false, true]) {
     it(`refuses a target that clashes by case with a note or folder that stays, or that Windows cannot hold (${bare ? 'bare' : 'work tree'})`, async () => {
-      fixture = await openWriteFixture({ 'notes/plan.md': 'p\n', 'notes/other.md': '[[plan]]\n', 'drafts/idea.md': 'i\n', 'drafts/more.md': 'm\n' }, { bare });
+      fixture = await openWriteFixture(
+        { 'notes/plan.md': 'p\n', 'notes/other.md': '[[plan]]\n', 'drafts/idea.md': 'i\n', 'drafts/more.md': 'm\n' },
+        { bare },
+      );
       const ctx = await fixture.context();
       const move = (from: string, to: string) => callTool(moveNote, { repo: 'notes', from, to, summary: 'Moved' }, ctx);
       const note = await refusalOf(move('drafts/idea.md', 'notes/Plan.md'));
       expect(note.code).toBe('exists');
-      expect(note.message).toBe('"notes/Plan.md" differs only in upper and lower case from "notes/plan.md", which already exists: on macOS and Windows, where case does not count, a checkout holds only one of them. Choose another target, or move or rename "notes/plan.md" first.');
+      expect(note.message).toBe(
+        '"notes/Plan.md" differs only in upper and lower case from "notes/plan.md", which already exists: on macOS and Windows, where case does not count, a checkout holds only one of them. Choose another target, or move or rename "notes/plan.md" first.',
+      );
       const folder = await refusalOf(move('drafts/idea.md', 'Notes/idea.md'));
       expect(folder.code).toBe('exists');
       expect(folder.message).toContain('Use "notes/idea.md" instead.');
@@ -153,7 +178,12 @@ describe('move_note', () => {
       await move('notes/plan.md', 'notes/Plan.md');
       await move('drafts', 'Drafts');
       await move('Drafts/idea.md', "notes/Idea #2 'v2' (Größe).md");
-      expect(fixture.git(['-c', 'core.quotepath=false', 'ls-tree', '-r', '--name-only', 'HEAD']).split('\n')).toEqual(['Drafts/more.md', "notes/Idea #2 'v2' (Größe).md", 'notes/Plan.md', 'notes/other.md']);
+      expect(fixture.git(['-c', 'core.quotepath=false', 'ls-tree', '-r', '--name-only', 'HEAD']).split('\n')).toEqual([
+        'Drafts/more.md',
+        "notes/Idea #2 'v2' (Größe).md",
+        'notes/Plan.md',
+        'notes/other.md',
+      ]);
     });
   }
 
@@ -195,28 +225,43 @@ describe('move_note', () => {
       'vault/in.md': '[[plan]]\n',
       'site/out.md': '[[vault/plan]] and [[vault/plan|again]]\n',
     });
-    const answer = await callTool(moveNote, { repo: 'notes', from: 'vault/plan.md', to: 'vault/x/plan2.md', summary: 'Moved' }, await fixture.context());
+    const answer = await callTool(
+      moveNote,
+      { repo: 'notes', from: 'vault/plan.md', to: 'vault/x/plan2.md', summary: 'Moved' },
+      await fixture.context(),
+    );
     expect(answer).toMatchObject({ links: 1, outsideReferences: 2, updated: [{ path: 'vault/in.md', links: 1 }] });
     expect(fixture.show('site/out.md').toString()).toBe('[[vault/plan]] and [[vault/plan|again]]\n');
-    const outside = await refusalOf(callTool(moveNote, { repo: 'notes', from: 'vault/in.md', to: 'site/in.md', summary: 'S' }, await fixture.context()));
+    const outside = await refusalOf(
+      callTool(moveNote, { repo: 'notes', from: 'vault/in.md', to: 'site/in.md', summary: 'S' }, await fixture.context()),
+    );
     expect(outside.code).toBe('outside_folders');
   });
 
   it('changes the type with the move, and refuses a target the type does not allow', async () => {
     fixture = await openWriteFixture({
       '.vault/settings.jsonc': '{ "format": 3, "role": "root", "name": "notes", "prompts": [], "resources": [] }\n',
-      '.vault/types/decision.md': '---\nplaces:\n  - "decisions/{title:slug}.md"\nfrontmatter:\n  type: object\n  required: [decided_by]\n---\n',
+      '.vault/types/decision.md':
+        '---\nplaces:\n  - "decisions/{title:slug}.md"\nfrontmatter:\n  type: object\n  required: [decided_by]\n---\n',
       '.vault/types/idea.md': '---\nplaces:\n  - "ideas/{title:slug}.md"\n---\n',
       'ideas/fly.md': '---\r\ntype: idea # was an idea\r\ndecided_by: Ann\r\n---\r\nFly.\r\n',
       'ideas/swim.md': '---\ntype: idea\n---\nSwim.\n',
     });
     const ctx = await fixture.context();
-    const wrongPlace = await refusalOf(callTool(moveNote, { repo: 'notes', from: 'ideas/fly.md', to: 'elsewhere/fly.md', summary: 'S' }, ctx));
+    const wrongPlace = await refusalOf(
+      callTool(moveNote, { repo: 'notes', from: 'ideas/fly.md', to: 'elsewhere/fly.md', summary: 'S' }, ctx),
+    );
     expect(wrongPlace.code).toBe('bad_arguments');
     expect(wrongPlace.message).toContain('"ideas/{title:slug}.md"');
-    const schema = await refusalOf(callTool(moveNote, { repo: 'notes', from: 'ideas/swim.md', to: 'decisions/swim.md', type: 'decision', summary: 'S' }, ctx));
+    const schema = await refusalOf(
+      callTool(moveNote, { repo: 'notes', from: 'ideas/swim.md', to: 'decisions/swim.md', type: 'decision', summary: 'S' }, ctx),
+    );
     expect(schema.code).toBe('schema_violation');
-    await callTool(moveNote, { repo: 'notes', from: 'ideas/fly.md', to: 'decisions/fly.md', type: 'decision', summary: 'Decided to fly' }, ctx);
+    await callTool(
+      moveNote,
+      { repo: 'notes', from: 'ideas/fly.md', to: 'decisions/fly.md', type: 'decision', summary: 'Decided to fly' },
+      ctx,
+    );
     expect(fixture.show('decisions/fly.md').toString()).toBe('---\r\ntype: decision # was an idea\r\ndecided_by: Ann\r\n---\r\nFly.\r\n');
     expect(fixture.commitCount()).toBe(2);
   });
@@ -228,19 +273,26 @@ describe('move_note', () => {
     const again = await callTool(moveNote, { repo: 'notes', from: 'a.md', to: 'x/a2.md', summary: 'Moved' }, ctx);
     expect(again.commit).toBe(first.commit);
     expect(fixture.commitCount()).toBe(2);
-    expect((await refusalOf(callTool(moveNote, { repo: 'notes', from: 'gone.md', to: 'y.md', summary: 'S' }, ctx))).code).toBe('note_not_found');
+    expect((await refusalOf(callTool(moveNote, { repo: 'notes', from: 'gone.md', to: 'y.md', summary: 'S' }, ctx))).code).toBe(
+      'note_not_found',
+    );
   });
 
   for (const bare of [false, true]) {
     it(`never turns a symbolic link into a file: refuses to move one or a folder holding one, and rewrites only its target (${bare ? 'bare' : 'work tree'})`, async () => {
-      fixture = await openWriteFixture({ 'notes/plan.md': 'See [t](target.md).\n', 'notes/target.md': 't\n', 'other/x.md': 'x\n' }, { bare });
+      fixture = await openWriteFixture(
+        { 'notes/plan.md': 'See [t](target.md).\n', 'notes/target.md': 't\n', 'other/x.md': 'x\n' },
+        { bare },
+      );
       const head = commitSymlinks(fixture, { 'notes/alias.md': 'plan.md' });
       const ctx = await fixture.context();
       const move = (from: string, to: string) => callTool(moveNote, { repo: 'notes', from, to, summary: 'Moved' }, ctx);
 
       const link = await refusalOf(move('notes/alias.md', 'other/alias.md'));
       expect(link.code).toBe('not_a_note');
-      expect(link.message).toBe('"notes/alias.md" is a symbolic link to "notes/plan.md", not a note of its own, and move_note would replace it with a copy of what it points to. Move "notes/plan.md" instead. Nothing was written.');
+      expect(link.message).toBe(
+        '"notes/alias.md" is a symbolic link to "notes/plan.md", not a note of its own, and move_note would replace it with a copy of what it points to. Move "notes/plan.md" instead. Nothing was written.',
+      );
       if (!bare) {
         // In a work tree the link shows its target's text, so it is among the folder's files.
         const folder = await refusalOf(move('notes', 'archive'));

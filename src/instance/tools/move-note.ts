@@ -64,12 +64,24 @@ export const moveNote = implement(definition, {
     const config = vault.config;
     // The source by the spelling the repository holds (exactly as given first, then ignoring Unicode
     // normalisation); the target is a new name, in NFC.
-    const from = (await existingPath(ctx.host, input.repo, input.from, 'folder', { repo: input.repo, lineBreaks: 'refuse', tool: 'move_note', folders: config.settings.folders })).path;
+    const from = (
+      await existingPath(ctx.host, input.repo, input.from, 'folder', {
+        repo: input.repo,
+        lineBreaks: 'refuse',
+        tool: 'move_note',
+        folders: config.settings.folders,
+      })
+    ).path;
     const to = normalizeVaultPath(input.to, 'folder');
-    if (from === '' || to === '') throw new VaultError('bad_arguments', 'The root of the repository cannot be moved, nor can anything be moved onto it. Give a note or folder path for both from and to.');
+    if (from === '' || to === '')
+      throw new VaultError(
+        'bad_arguments',
+        'The root of the repository cannot be moved, nor can anything be moved onto it. Give a note or folder path for both from and to.',
+      );
     assertInFolders(from, config.settings.folders);
     assertInFolders(to, config.settings.folders);
-    if (from.normalize('NFC') === to) throw new VaultError('bad_arguments', `"${from}" is already where to points. Give a different target.`, { path: from });
+    if (from.normalize('NFC') === to)
+      throw new VaultError('bad_arguments', `"${from}" is already where to points. Give a different target.`, { path: from });
     const ignoreCase = await ctx.host.foldsCase(input.repo);
     const done = await commitChange(
       ctx,
@@ -86,7 +98,11 @@ export const moveNote = implement(definition, {
       const note = [
         ...result.notes,
         ...done.notes,
-        ...(cut ? [`updated lists ${kept.length} of the ${result.updated.length} changed files, to stay within ${ANSWER_LIMIT} characters; links counts them all, and the commit holds every change.`] : []),
+        ...(cut
+          ? [
+              `updated lists ${kept.length} of the ${result.updated.length} changed files, to stay within ${ANSWER_LIMIT} characters; links counts them all, and the commit holds every change.`,
+            ]
+          : []),
       ].join(' ');
       return {
         from: result.from,
@@ -121,16 +137,37 @@ async function prepareMove(
     if (there !== undefined && there !== null) {
       // Already moved: the call was made before (move_note is idempotent).
       const commit = await changedLastBy(ctx, repo, read.head, to);
-      return { files: [], result: { from, to, files: 0, links: 0, updated: [], outsideReferences: 0, notes: [`Nothing was at "${from}"; "${to}" is already there, so nothing was moved.`], already: commit } };
+      return {
+        files: [],
+        result: {
+          from,
+          to,
+          files: 0,
+          links: 0,
+          updated: [],
+          outsideReferences: 0,
+          notes: [`Nothing was at "${from}"; "${to}" is already there, so nothing was moved.`],
+          already: commit,
+        },
+      };
     }
     const link = (await read.links([from])).get(from);
-    if (link !== undefined) throw linkRefusal(from, link, 'move_note', 'would replace it with a copy of what it points to', 'Move', config.settings.folders);
+    if (link !== undefined)
+      throw linkRefusal(from, link, 'move_note', 'would replace it with a copy of what it points to', 'Move', config.settings.folders);
     throw new VaultError('note_not_found', `There is no note or folder "${from}". Check the path with tree or list_notes.`, { path: from });
   }
   // A symbolic link is not a note: moving it would write a copy of what it points to.
   const memberLinks = await read.links(members);
   if (memberLinks.size > 0) {
-    if (!isFolder) throw linkRefusal(source!, memberLinks.get(source!)!, 'move_note', 'would replace it with a copy of what it points to', 'Move', config.settings.folders);
+    if (!isFolder)
+      throw linkRefusal(
+        source!,
+        memberLinks.get(source!)!,
+        'move_note',
+        'would replace it with a copy of what it points to',
+        'Move',
+        config.settings.folders,
+      );
     const named = [...memberLinks.values()].slice(0, 5).map((link) => `"${link.link}"${link.target === null ? '' : ` → "${link.target}"`}`);
     throw new VaultError(
       'not_a_note',
@@ -139,15 +176,31 @@ async function prepareMove(
     );
   }
   if (isFolder && (to === from || to.startsWith(folderPrefix))) {
-    throw new VaultError('bad_arguments', `"${to}" lies inside "${from}", and a folder cannot move into itself. Choose a target outside it.`, { path: to });
+    throw new VaultError(
+      'bad_arguments',
+      `"${to}" lies inside "${from}", and a folder cannot move into itself. Choose a target outside it.`,
+      { path: to },
+    );
   }
   if (!isFolder && posix.extname(source!).toLowerCase() !== posix.extname(to).toLowerCase()) {
-    throw new VaultError('bad_arguments', `"${to}" does not end in ${posix.extname(source!) || 'the same extension'} like "${source}". Give the whole new file path, for example "${posix.dirname(to) === '.' ? '' : `${posix.dirname(to)}/`}${posix.basename(source!)}".`, { path: to });
+    throw new VaultError(
+      'bad_arguments',
+      `"${to}" does not end in ${posix.extname(source!) || 'the same extension'} like "${source}". Give the whole new file path, for example "${posix.dirname(to) === '.' ? '' : `${posix.dirname(to)}/`}${posix.basename(source!)}".`,
+      { path: to },
+    );
   }
-  if (isFolder && move.type !== null) throw new VaultError('bad_arguments', 'type changes the type of one note; a folder move cannot take it. Move the folder, then change types note by note.');
+  if (isFolder && move.type !== null)
+    throw new VaultError(
+      'bad_arguments',
+      'type changes the type of one note; a folder move cannot take it. Move the folder, then change types note by note.',
+    );
   const hidden = members.filter((path) => isHiddenPath(path));
   if (hidden.length > 0) {
-    throw new VaultError('hidden_path', `"${from}" holds ${hidden.length} hidden file(s) (a name starting with a dot), which no tool may touch, so it cannot be moved as a whole. Move its notes one by one, or move the hidden files by hand.`, { path: from });
+    throw new VaultError(
+      'hidden_path',
+      `"${from}" holds ${hidden.length} hidden file(s) (a name starting with a dot), which no tool may touch, so it cannot be moved as a whole. Move its notes one by one, or move the hidden files by hand.`,
+      { path: from },
+    );
   }
 
   // The target must not exist yet, except for a rename that only changes upper and lower case
@@ -158,7 +211,11 @@ async function prepareMove(
     const inside = paths.find((path) => fold(path, move.ignoreCase).startsWith(`${key}/`));
     if (file !== null || inside !== undefined) {
       const what = file !== null ? `"${file}" is a file` : `"${to}" is a folder already (it holds "${inside}")`;
-      throw new VaultError('exists', `${what}, and a move never merges folders or replaces a file. Choose a target that does not exist yet, or move the notes one by one.`, { path: file ?? to });
+      throw new VaultError(
+        'exists',
+        `${what}, and a move never merges folders or replaces a file. Choose a target that does not exist yet, or move the notes one by one.`,
+        { path: file ?? to },
+      );
     }
   }
 
@@ -168,12 +225,17 @@ async function prepareMove(
   for (const next of moved.values()) {
     const clash = sameFileAs(paths, next, move.ignoreCase || caseOnly);
     if (clash !== null && !(moved.has(clash) && clash.toLowerCase() === next.toLowerCase())) {
-      throw new VaultError('exists', `"${clash}" already exists, and a move never replaces a file. Choose another target, or move or rename "${clash}" first.`, { path: clash });
+      throw new VaultError(
+        'exists',
+        `"${clash}" already exists, and a move never replaces a file. Choose another target, or move or rename "${clash}" first.`,
+        { path: clash },
+      );
     }
   }
   if (!isFolder && to.toLowerCase() !== from.normalize('NFC').toLowerCase()) {
     const folderClash = paths.find((path) => path.startsWith(`${to}/`));
-    if (folderClash !== undefined) throw new VaultError('exists', `"${to}" is a folder already. Give the note's whole new path, ending in .md.`, { path: to });
+    if (folderClash !== undefined)
+      throw new VaultError('exists', `"${to}" is a folder already. Give the note's whole new path, ending in .md.`, { path: to });
   }
 
   // The target must suit every checkout (macOS, Windows), beside what stays where it is.
@@ -267,7 +329,8 @@ async function prepareMove(
   }
 
   const notes: string[] = [];
-  if (lostNotes.length > 0) notes.push(`These links could not be rewritten in their own form and were left as written: ${lostNotes.slice(0, 10).join('; ')}.`);
+  if (lostNotes.length > 0)
+    notes.push(`These links could not be rewritten in their own form and were left as written: ${lostNotes.slice(0, 10).join('; ')}.`);
   for (const [old, next] of moved) {
     if (!old.endsWith('.md')) continue;
     const text = texts.get(old) ?? (contents.has(old) ? decodeNoteText(contents.get(old)!) : null);
@@ -296,7 +359,14 @@ async function prepareMove(
  * place and schema; without, refuses a target the note's type does not allow (for a folder
  * move only when the note fitted before). Returns the note's text (type field changed) and notes.
  */
-function checkType(config: VaultConfig, oldPath: string, newPath: string, text: string, newType: string | null, isFolder: boolean): { text: string; notes: string[] } {
+function checkType(
+  config: VaultConfig,
+  oldPath: string,
+  newPath: string,
+  text: string,
+  newType: string | null,
+  isFolder: boolean,
+): { text: string; notes: string[] } {
   const notes: string[] = [];
   if (newType !== null) {
     const type = requireType(config, newType);

@@ -1,14 +1,22 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callTool, openHistoryFixture, refusalOf, type HistoryFixture } from '../../../test/history/history-fixture.ts';
-import { buildBare, buildMerged, buildVault, buildWorkTree, oddName, planText, type MergedCommits, type VaultCommits } from '../../../test/history/history-repos.ts';
+import {
+  buildBare,
+  buildMerged,
+  buildVault,
+  buildWorkTree,
+  oddName,
+  planText,
+  type MergedCommits,
+  type VaultCommits,
+} from '../../../test/history/history-repos.ts';
 import type { VaultErrorCode } from '../../vault-error.ts';
 import type { ToolContext } from '../tool.ts';
 import { noteHistory } from './note-history.ts';
 
 // The fixtures' dates are +01:00: days and day boundaries are read in Berlin time.
 process.env.TZ = 'Europe/Berlin';
-
 
 const call = (ctx: ToolContext, args: Record<string, unknown>) => callTool(noteHistory, ctx, args);
 
@@ -42,7 +50,11 @@ describe('note_history: the list', () => {
       [vault.editTwo, 'notes/plan.md', 1, 1],
       [vault.create, 'notes/plan.md', 6, 0],
     ]);
-    expect(answer.commits[1]).toMatchObject({ author: 'Chloé Çelik', subject: 'Move the plan to the archive', date: '2026-01-12T00:00:00+01:00' });
+    expect(answer.commits[1]).toMatchObject({
+      author: 'Chloé Çelik',
+      subject: 'Move the plan to the archive',
+      date: '2026-01-12T00:00:00+01:00',
+    });
     expect(answer).toMatchObject({ path: 'archive/2026/plan.md', offset: 0, hasMore: false, repo: 'vault' });
   });
 
@@ -110,7 +122,8 @@ describe('note_history: the list', () => {
     const whole = (await call(ctx, { repo: 'merged', path: 'c/n.md' })).commits.map((c) => c.commit);
     for (const limit of [1, 2, 3, 4]) {
       const paged: string[] = [];
-      for (let offset = 0; offset < whole.length; offset += limit) paged.push(...(await call(ctx, { repo: 'merged', path: 'c/n.md', limit, offset })).commits.map((c) => c.commit));
+      for (let offset = 0; offset < whole.length; offset += limit)
+        paged.push(...(await call(ctx, { repo: 'merged', path: 'c/n.md', limit, offset })).commits.map((c) => c.commit));
       expect(paged).toEqual(whole);
     }
   });
@@ -120,7 +133,13 @@ describe('note_history: diff since a day', () => {
   it('diffs from the last commit before that day, under the name the note had then', async () => {
     const answer = await call(ctx, { repo: 'vault', path: 'archive/2026/plan.md', since: '2026-01-12', diff: true });
     expect(answer.commits.map((c) => c.commit)).toEqual([vault.editFive, vault.move]);
-    expect(answer.diff).toMatchObject({ since: '2026-01-12', base: vault.editTwo, base_path: 'notes/plan.md', from_line: 1, truncated: false });
+    expect(answer.diff).toMatchObject({
+      since: '2026-01-12',
+      base: vault.editTwo,
+      base_path: 'notes/plan.md',
+      from_line: 1,
+      truncated: false,
+    });
     const content = answer.diff?.content ?? '';
     expect(content).toContain('--- a/notes/plan.md\n+++ b/archive/2026/plan.md\n');
     expect(content).toContain('-line five\n+line five, after the move\n');
@@ -132,7 +151,14 @@ describe('note_history: diff since a day', () => {
     const whole = await call(ctx, { repo: 'vault', path: 'archive/2026/plan.md', since: '2026-01-11', diff: true });
     expect(whole.diff?.base).toBe(vault.create);
     const lines = (whole.diff?.content ?? '').split('\n');
-    const part = await call(ctx, { repo: 'vault', path: 'archive/2026/plan.md', since: '2026-01-11', diff: true, from_line: 3, to_line: 4 });
+    const part = await call(ctx, {
+      repo: 'vault',
+      path: 'archive/2026/plan.md',
+      since: '2026-01-11',
+      diff: true,
+      from_line: 3,
+      to_line: 4,
+    });
     expect(part.diff).toMatchObject({ from_line: 3, to_line: 4, total_lines: whole.diff?.total_lines });
     expect(part.diff?.content).toBe(`${lines[2]}\n${lines[3]}\n`);
   });
@@ -196,7 +222,12 @@ describe('note_history: blame', () => {
       [5, 5, vault.editFive, 'archive/2026/plan.md'],
       [6, 6, vault.create, 'notes/plan.md'],
     ]);
-    expect(answer.blame?.[1]).toMatchObject({ author: 'Bob Brandt', subject: 'Edit line two', date: '2026-01-11T23:59:59+01:00', content: 'line two, edited by Bob' });
+    expect(answer.blame?.[1]).toMatchObject({
+      author: 'Bob Brandt',
+      subject: 'Edit line two',
+      date: '2026-01-11T23:59:59+01:00',
+      content: 'line two, edited by Bob',
+    });
     expect(answer.blame?.[2]?.content).toBe('line three\nline four');
   });
 

@@ -61,23 +61,40 @@ export const noteHistory = implement(definition, {
 });
 
 /** The combinations the schema's descriptions forbid, refused with what to drop. */
-function refuseCombinations(input: { since?: string; diff: boolean; at?: string; blame: boolean; from_line?: number; to_line?: number }): void {
+function refuseCombinations(input: {
+  since?: string;
+  diff: boolean;
+  at?: string;
+  blame: boolean;
+  from_line?: number;
+  to_line?: number;
+}): void {
   const refuse = (message: string): never => {
     throw new VaultError('bad_arguments', message);
   };
   if (input.blame && (input.since !== undefined || input.diff || input.at !== undefined)) {
-    const extra = [input.since !== undefined ? 'since' : null, input.diff ? 'diff' : null, input.at !== undefined ? 'at' : null].filter(Boolean).join(' and ');
-    refuse(`blame shows who last changed each line of the note as it is now, and does not go together with ${extra}: drop ${extra} to get the blame, or drop blame.`);
+    const extra = [input.since !== undefined ? 'since' : null, input.diff ? 'diff' : null, input.at !== undefined ? 'at' : null]
+      .filter(Boolean)
+      .join(' and ');
+    refuse(
+      `blame shows who last changed each line of the note as it is now, and does not go together with ${extra}: drop ${extra} to get the blame, or drop blame.`,
+    );
   }
   if (input.at !== undefined && (input.since !== undefined || input.diff)) {
     const extra = [input.since !== undefined ? 'since' : null, input.diff ? 'diff' : null].filter(Boolean).join(' and ');
-    refuse(`at gives the note as it was right after one commit, and does not go together with ${extra}: drop ${extra} to see that version, or drop at to list the commits.`);
+    refuse(
+      `at gives the note as it was right after one commit, and does not go together with ${extra}: drop ${extra} to see that version, or drop at to list the commits.`,
+    );
   }
   if (input.diff && input.since === undefined) {
-    refuse('diff needs since: add since, a day as YYYY-MM-DD, to get what changed since the start of that day, or drop diff to list the commits.');
+    refuse(
+      'diff needs since: add since, a day as YYYY-MM-DD, to get what changed since the start of that day, or drop diff to list the commits.',
+    );
   }
   if ((input.from_line !== undefined || input.to_line !== undefined) && !input.diff && input.at === undefined && !input.blame) {
-    refuse('from_line and to_line narrow the text of diff, at or blame: drop them to list the commits, or add diff (with since), at or blame.');
+    refuse(
+      'from_line and to_line narrow the text of diff, at or blame: drop them to list the commits, or add diff (with since), at or blame.',
+    );
   }
   if (input.from_line !== undefined && input.to_line !== undefined && input.to_line < input.from_line) {
     refuse(`to_line ${input.to_line} is before from_line ${input.from_line}. Give a to_line of at least ${input.from_line}.`);

@@ -10,7 +10,8 @@ import { readNote } from './read-note.ts';
 
 let acme: Awaited<ReturnType<typeof openAcme>>;
 let ctx: TestToolContext;
-const read = async (input: Record<string, unknown>) => readNote.output.parse(await readNote.handler(readNote.input(repoField([])).parse(input), ctx));
+const read = async (input: Record<string, unknown>) =>
+  readNote.output.parse(await readNote.handler(readNote.input(repoField([])).parse(input), ctx));
 
 const refusal = (input: Record<string, unknown>) => refusalOf(read(input));
 
@@ -25,7 +26,14 @@ describe('read_note', () => {
     const answer = await read({ repo: 'projects', path: 'active/launch/plan.md' });
     expect(answer.content.startsWith('---\ntype: decision\n')).toBe(true);
     expect(answer.content.endsWith('| Launch in May | 2 vermutet |')).toBe(true);
-    expect(answer).toMatchObject({ path: 'active/launch/plan.md', title: 'Launch plan', type: 'decision', from_line: 1, truncated: false, repo: 'projects' });
+    expect(answer).toMatchObject({
+      path: 'active/launch/plan.md',
+      title: 'Launch plan',
+      type: 'decision',
+      from_line: 1,
+      truncated: false,
+      repo: 'projects',
+    });
     expect(answer.to_line).toBe(answer.total_lines);
     expect(answer.headings?.map((h) => h.text)).toEqual(['Plan', 'Budget', 'Timeline']);
     expect(answer.unconfirmed).toEqual([expect.objectContaining({ grade: '2 vermutet', shorthand: 'assumption' })]);
@@ -74,14 +82,23 @@ describe('read_note', () => {
     expect(await refusal({ repo: 'handbook', path: 'onboarding/first-weak.md' })).toMatchObject({ code: 'note_not_found' });
     expect((await refusal({ repo: 'projects', path: 'active/plan.md' })).message).toContain('"active/launch/plan.md"');
     expect((await refusal({ repo: 'projects', path: '.vault/instructions.md' })).code).toBe('hidden_path');
-    expect(await refusal({ repo: 'projects', path: 'code/build.md' })).toMatchObject({ code: 'outside_folders', message: expect.stringContaining('"active/"') });
-    expect(await refusal({ repo: 'secret', path: 'a.md' })).toMatchObject({ code: 'repo_not_found', message: expect.stringContaining('"handbook", "projects"') });
+    expect(await refusal({ repo: 'projects', path: 'code/build.md' })).toMatchObject({
+      code: 'outside_folders',
+      message: expect.stringContaining('"active/"'),
+    });
+    expect(await refusal({ repo: 'secret', path: 'a.md' })).toMatchObject({
+      code: 'repo_not_found',
+      message: expect.stringContaining('"handbook", "projects"'),
+    });
     expect((await refusal({ repo: 'projects', path: '../x.md' })).code).toBe('invalid_path');
   });
 
   it('cuts long notes at 40000 characters and says where to go on', async () => {
     const lines = Array.from({ length: 3000 }, (_, i) => `Line ${i + 1}: ${'text '.repeat(6)}`);
-    commit(join(acme.reposDir, 'handbook'), { message: 'Long', files: { 'long.md': `${lines.join('\n')}\n`, 'wide.md': `${'x'.repeat(200_000)}\nend\n` } });
+    commit(join(acme.reposDir, 'handbook'), {
+      message: 'Long',
+      files: { 'long.md': `${lines.join('\n')}\n`, 'wide.md': `${'x'.repeat(200_000)}\nend\n` },
+    });
     const first = await read({ repo: 'handbook', path: 'long.md' });
     expect(first.truncated).toBe(true);
     expect(JSON.stringify(first).length).toBeLessThanOrEqual(40_000);
@@ -96,10 +113,18 @@ describe('read_note', () => {
   });
 
   it('says plainly when one asked line is longer than an answer, and only suggests calls that succeed', async () => {
-    commit(join(acme.reposDir, 'handbook'), { message: 'Longline', files: { 'notes/longline.md': `# Long\n${'y'.repeat(200_000)}\nafter\nend\n` } });
+    commit(join(acme.reposDir, 'handbook'), {
+      message: 'Longline',
+      files: { 'notes/longline.md': `# Long\n${'y'.repeat(200_000)}\nafter\nend\n` },
+    });
     const follow = async (answer: Awaited<ReturnType<typeof read>>) => {
       for (const [, from, to] of (answer.next_steps ?? '').matchAll(/from_line (\d+)(?:, to_line (\d+))?/g)) {
-        const next = await read({ repo: 'handbook', path: 'notes/longline.md', from_line: Number(from), ...(to === undefined ? {} : { to_line: Number(to) }) });
+        const next = await read({
+          repo: 'handbook',
+          path: 'notes/longline.md',
+          from_line: Number(from),
+          ...(to === undefined ? {} : { to_line: Number(to) }),
+        });
         expect(next.from_line).toBe(Number(from));
       }
     };

@@ -49,9 +49,13 @@ export const readNote = implement(definition, {
       if (namesake !== null) remarks.push(namesake);
     }
     if (total > 0 && from > total) {
-      throw new VaultError('bad_arguments', `${note.path} has ${total} lines, so from_line ${from} is past its end. Ask for a from_line between 1 and ${total}.`, {
-        total_lines: total,
-      });
+      throw new VaultError(
+        'bad_arguments',
+        `${note.path} has ${total} lines, so from_line ${from} is past its end. Ask for a from_line between 1 and ${total}.`,
+        {
+          total_lines: total,
+        },
+      );
     }
     if (to < from && total > 0) {
       throw new VaultError('bad_arguments', `to_line ${to} is before from_line ${from}. Give a to_line of at least ${from}.`);
@@ -74,7 +78,8 @@ export const readNote = implement(definition, {
     };
     if (note.headings.length > 0) answer.headings = note.headings.map((h) => ({ line: h.line, level: h.level, text: h.text }));
     const unconfirmed = note.grades.filter((g) => g.line >= from && g.line <= to);
-    if (unconfirmed.length > 0) answer.unconfirmed = unconfirmed.map((g) => ({ line: g.line, grade: g.grade, shorthand: g.shorthand, statement: g.statement }));
+    if (unconfirmed.length > 0)
+      answer.unconfirmed = unconfirmed.map((g) => ({ line: g.line, grade: g.grade, shorthand: g.shorthand, statement: g.statement }));
     remarks.push(...noteProblems(note, vault.config));
     if (remarks.length > 0) answer.note = remarks.join(' ');
     if (input.repo !== undefined) answer.repo = vault.name;
@@ -109,7 +114,9 @@ export const readNote = implement(definition, {
 async function findNote(index: NoteIndex, host: ToolContext['host'], vault: Vault, path: string): Promise<IndexedNote> {
   // A long note's text comes from Git (a child process), not out of PGlite on the event loop.
   const readBlob = async (oid: string) => (await host.readBlobs(vault.name, [oid]))[0] ?? null;
-  const note = (await index.getNote(vault.name, path, readBlob)) ?? (path.endsWith('.md') ? null : await index.getNote(vault.name, `${path}.md`, readBlob));
+  const note =
+    (await index.getNote(vault.name, path, readBlob)) ??
+    (path.endsWith('.md') ? null : await index.getNote(vault.name, `${path}.md`, readBlob));
   if (note) return note;
   const file = await index.getFile(vault.name, path);
   if (file) {
@@ -198,7 +205,9 @@ function cutLines(
 export function noteProblems(note: IndexedNote, config: VaultConfig): string[] {
   const problems: string[] = [];
   if (note.frontmatterError !== null) {
-    problems.push(`Error: the frontmatter does not parse (${note.frontmatterError}); its fields are ignored until it is fixed with edit_note.`);
+    problems.push(
+      `Error: the frontmatter does not parse (${note.frontmatterError}); its fields are ignored until it is fixed with edit_note.`,
+    );
   }
   const { settings, types } = config;
   if (types.size === 0 || isExempt(note.path, settings.exempt) || note.frontmatterError !== null) return problems;
@@ -217,7 +226,9 @@ export function noteProblems(note: IndexedNote, config: VaultConfig): string[] {
   if (typeof validator === 'string') return problems;
   if (!validator(note.frontmatter ?? {})) {
     const label = settings.frontmatterSchema === 'warning' ? 'Warning' : 'Hint';
-    const errors = (validator.errors ?? []).map((e) => `${e.instancePath === '' ? 'frontmatter' : e.instancePath.slice(1).replace(/\//g, '.')} ${e.message ?? 'is invalid'}`);
+    const errors = (validator.errors ?? []).map(
+      (e) => `${e.instancePath === '' ? 'frontmatter' : e.instancePath.slice(1).replace(/\//g, '.')} ${e.message ?? 'is invalid'}`,
+    );
     problems.push(`${label}: the frontmatter does not meet the type "${note.type}": ${errors.join('; ')}.`);
   }
   return problems;

@@ -43,10 +43,15 @@ export async function callTargets(
   path: string | undefined,
   kind: PathKind,
 ): Promise<{ across: boolean; namedByPath: boolean; targets: VaultTarget[] }> {
-  const inVault = async (vault: Vault, given: string, options: { repo?: string }) => (await existingPath(ctx.host, vault.name, given, kind, { ...options, folders: vault.config.settings.folders })).path;
+  const inVault = async (vault: Vault, given: string, options: { repo?: string }) =>
+    (await existingPath(ctx.host, vault.name, given, kind, { ...options, folders: vault.config.settings.folders })).path;
   if (repo !== undefined) {
     const vault = await lookupVault(ctx, repo);
-    return { across: false, namedByPath: false, targets: [{ vault, path: path === undefined ? '' : await inVault(vault, path, { repo: vault.name }) }] };
+    return {
+      across: false,
+      namedByPath: false,
+      targets: [{ vault, path: path === undefined ? '' : await inVault(vault, path, { repo: vault.name }) }],
+    };
   }
   const forms = path === undefined ? [''] : existingPathForms(path, 'folder');
   const normalized = forms[forms.length - 1]!;
@@ -60,7 +65,8 @@ export async function callTargets(
   }
   const vaults = [...ctx.vaults.values()];
   await Promise.all(vaults.map((vault) => ctx.refresh(vault.name)));
-  if (path === undefined || normalized === '') return { across: true, namedByPath: false, targets: vaults.map((vault) => ({ vault, path: '' })) };
+  if (path === undefined || normalized === '')
+    return { across: true, namedByPath: false, targets: vaults.map((vault) => ({ vault, path: '' })) };
   const targets = await Promise.all(vaults.map(async (vault) => ({ vault, path: await inVault(vault, path, {}) })));
   return { across: true, namedByPath: false, targets };
 }
@@ -120,7 +126,10 @@ export async function assertFolderExists(
   if (asked.length === 0 || asked.length < targets.length) return;
   // Only files in the open folders count: a closed folder is no folder to an answer.
   const listings = await Promise.all(
-    asked.map(async (target) => ({ ...target, files: (await index.filePaths(target.vault.name)).filter((file) => isInFolders(file, target.vault.config.settings.folders)) })),
+    asked.map(async (target) => ({
+      ...target,
+      files: (await index.filePaths(target.vault.name)).filter((file) => isInFolders(file, target.vault.config.settings.folders)),
+    })),
   );
   if (listings.some(({ path, files }) => files.some((file) => file.startsWith(`${path}/`)))) return;
 
@@ -143,10 +152,17 @@ export async function assertFolderExists(
   // A path that looks like a file's, where files are accepted, is compared with the notes first.
   const likeFile = accepts === 'folder or file' && /\.[A-Za-z0-9]+$/.test(asked[0]!.path);
   const notes = likeFile
-    ? listings.flatMap(({ vault, path, files }) => closestPaths(files, path, vault.config.settings.folders).map((file) => answerPath(vault.name, file, across)))
+    ? listings.flatMap(({ vault, path, files }) =>
+        closestPaths(files, path, vault.config.settings.folders).map((file) => answerPath(vault.name, file, across)),
+      )
     : [];
   const folders = listings
-    .flatMap(({ vault, path, files }) => closestFolders(files, path, vault.config.settings.folders).map((found) => ({ ...found, shown: answerPath(vault.name, found.path, across) })))
+    .flatMap(({ vault, path, files }) =>
+      closestFolders(files, path, vault.config.settings.folders).map((found) => ({
+        ...found,
+        shown: answerPath(vault.name, found.path, across),
+      })),
+    )
     .sort((a, b) => a.rank - b.rank || a.shown.length - b.shown.length)
     .map((found) => found.shown);
   const closest = [...notes, ...folders].slice(0, 5);
@@ -166,13 +182,21 @@ export async function assertFolderExists(
  * whose name looks like `folder`'s, best first by `rank`: 0 the same name ignoring case,
  * 1 one name containing the other, 2 at most a couple of letters apart, 3 the same parent.
  */
-export function closestFolders(files: readonly string[], folder: string, folders: readonly string[]): Array<{ path: string; rank: number }> {
+export function closestFolders(
+  files: readonly string[],
+  folder: string,
+  folders: readonly string[],
+): Array<{ path: string; rank: number }> {
   const known = new Set<string>();
   for (const file of files) {
     if (!isInFolders(file, folders)) continue;
     for (let slash = file.indexOf('/'); slash !== -1; slash = file.indexOf('/', slash + 1)) known.add(file.slice(0, slash + 1));
   }
-  const nameOf = (path: string) => path.replace(/\/$/, '').slice(path.replace(/\/$/, '').lastIndexOf('/') + 1).toLowerCase();
+  const nameOf = (path: string) =>
+    path
+      .replace(/\/$/, '')
+      .slice(path.replace(/\/$/, '').lastIndexOf('/') + 1)
+      .toLowerCase();
   const parentOf = (path: string) => path.replace(/\/$/, '').slice(0, path.replace(/\/$/, '').lastIndexOf('/') + 1);
   const wanted = nameOf(folder);
   const ranked: Array<{ path: string; rank: number }> = [];
@@ -210,14 +234,19 @@ function editDistance(a: string, b: string, limit: number): number {
 
 /** Up to five note paths that look like `path`: the same file name first, then names containing it, then the same folder. */
 export function closestPaths(paths: readonly string[], path: string, folders: readonly string[]): string[] {
-  const name = (p: string) => (p.slice(p.lastIndexOf('/') + 1).toLowerCase().replace(/\.md$/, ''));
+  const name = (p: string) =>
+    p
+      .slice(p.lastIndexOf('/') + 1)
+      .toLowerCase()
+      .replace(/\.md$/, '');
   const folder = (p: string) => p.slice(0, p.lastIndexOf('/') + 1);
   const wanted = name(path);
   const open = paths.filter((p) => isInFolders(p, folders));
   const ranked = open
     .map((p) => {
       const n = name(p);
-      const rank = n === wanted ? 0 : wanted.length >= 3 && (n.includes(wanted) || wanted.includes(n)) ? 1 : folder(p) === folder(path) ? 2 : 3;
+      const rank =
+        n === wanted ? 0 : wanted.length >= 3 && (n.includes(wanted) || wanted.includes(n)) ? 1 : folder(p) === folder(path) ? 2 : 3;
       return { p, rank };
     })
     .filter((entry) => entry.rank < 3)

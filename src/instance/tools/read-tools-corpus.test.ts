@@ -36,7 +36,11 @@ describe.skipIf(corpusBundle('obsidian-help') === null)('read tools on obsidian-
   });
 
   it('indexes every note that is not hidden', async () => {
-    const tracked = execFileSync('git', ['-c', 'core.quotepath=false', 'ls-files', '-z'], { cwd: join(dir.path, repo), encoding: 'utf8', maxBuffer: 64 << 20 })
+    const tracked = execFileSync('git', ['-c', 'core.quotepath=false', 'ls-files', '-z'], {
+      cwd: join(dir.path, repo),
+      encoding: 'utf8',
+      maxBuffer: 64 << 20,
+    })
       .split('\0')
       .filter((path) => path !== '');
     expect(tracked).toHaveLength(6289);

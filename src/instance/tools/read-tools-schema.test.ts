@@ -21,13 +21,15 @@ const acme = repoField([
 describe.each([readNote, listNotes, tree, searchNotes, findReferences] as unknown as ToolDefinition[])('$name', (tool) => {
   const listed = contract.tools.find((entry) => entry.name === tool.name)!;
   it('has the listed name, title, description, annotations and _meta', () => {
-    expect({ name: tool.name, title: tool.title, description: tool.description, annotations: tool.annotations, _meta: tool._meta }).toEqual({
-      name: listed.name,
-      title: listed.title,
-      description: listed.description,
-      annotations: listed.annotations,
-      _meta: listed._meta,
-    });
+    expect({ name: tool.name, title: tool.title, description: tool.description, annotations: tool.annotations, _meta: tool._meta }).toEqual(
+      {
+        name: listed.name,
+        title: listed.title,
+        description: listed.description,
+        annotations: listed.annotations,
+        _meta: listed._meta,
+      },
+    );
   });
   it('has the listed input schema', () => {
     expect(z.toJSONSchema(tool.input(acme), { io: 'input' })).toEqual(listed.inputSchema);

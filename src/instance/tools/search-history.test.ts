@@ -2,14 +2,21 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callTool, openHistoryFixture, refusalOf, type HistoryFixture } from '../../../test/history/history-fixture.ts';
-import { buildMerged, buildVault, buildWorkTree, oddName, tabName, type MergedCommits, type VaultCommits } from '../../../test/history/history-repos.ts';
+import {
+  buildMerged,
+  buildVault,
+  buildWorkTree,
+  oddName,
+  tabName,
+  type MergedCommits,
+  type VaultCommits,
+} from '../../../test/history/history-repos.ts';
 import type { VaultErrorCode } from '../../vault-error.ts';
 import type { ToolContext } from '../tool.ts';
 import { searchHistory } from './search-history.ts';
 
 // The fixtures' dates are +01:00: days and day boundaries are read in Berlin time.
 process.env.TZ = 'Europe/Berlin';
-
 
 const call = (ctx: ToolContext, args: Record<string, unknown>) => callTool(searchHistory, ctx, args);
 
@@ -96,7 +103,10 @@ describe('search_history: author, time, path', () => {
     expect(await commitsOf(ctx, { repo: 'vault', since: '2026-01-12', until: '2026-01-13' })).toEqual([vault.editFive, vault.move]);
     expect(await commitsOf(ctx, { repo: 'vault', until: '2026-01-11' })).toEqual([vault.editTwo, vault.create]);
     expect(await commitsOf(ctx, { repo: 'vault', until: '2026-01-11T23:59' })).toEqual([vault.create]);
-    expect(await commitsOf(ctx, { repo: 'vault', since: '2026-01-11T23:59', until: '2026-01-12T00:00' })).toEqual([vault.move, vault.editTwo]);
+    expect(await commitsOf(ctx, { repo: 'vault', since: '2026-01-11T23:59', until: '2026-01-12T00:00' })).toEqual([
+      vault.move,
+      vault.editTwo,
+    ]);
     expect(await refusal(ctx, { repo: 'vault', since: '2026-01-13', until: '2026-01-12' }, 'bad_arguments')).toContain('after until');
     await refusal(ctx, { repo: 'vault', since: '2026-01-32' }, 'bad_arguments');
     await refusal(ctx, { repo: 'vault', since: '2026-01-12T24:00' }, 'bad_arguments');
@@ -116,7 +126,14 @@ describe('search_history: author, time, path', () => {
 
   it('never shows hidden or closed paths, nor a commit that touched only those', async () => {
     const all = await call(ctx, { repo: 'vault', limit: 50 });
-    expect(all.commits.map((c) => c.commit)).toEqual([vault.editOdd, vault.deleteGone, vault.editFive, vault.move, vault.editTwo, vault.create]);
+    expect(all.commits.map((c) => c.commit)).toEqual([
+      vault.editOdd,
+      vault.deleteGone,
+      vault.editFive,
+      vault.move,
+      vault.editTwo,
+      vault.create,
+    ]);
     const paths = all.commits.flatMap((c) => c.files.map((f) => f.path));
     expect(paths.some((p) => p.startsWith('.') || p.startsWith('outside/'))).toBe(false);
     expect(paths).toContain(tabName);
@@ -137,7 +154,14 @@ describe('search_history: author, time, path', () => {
 
   it('lists merge commits against their first parent, and root commits', async () => {
     const answer = await call(ctx, { repo: 'merged', limit: 50 });
-    expect(answer.commits.map((c) => c.commit)).toEqual([merged.editAfterMerge, merged.merge, merged.editOnBranch, merged.editOnMain, merged.renameOnBranch, merged.create]);
+    expect(answer.commits.map((c) => c.commit)).toEqual([
+      merged.editAfterMerge,
+      merged.merge,
+      merged.editOnBranch,
+      merged.editOnMain,
+      merged.renameOnBranch,
+      merged.create,
+    ]);
     expect(answer.commits[1]?.files).toEqual([{ path: 'c/n.md', added: 1, removed: 1 }]);
     expect(answer.commits[5]?.files.map((f) => f.path)).toEqual(['a/n.md', 'other.md']);
     expect(await commitsOf(ctx, { repo: 'merged', text: '8 MAIN' })).toEqual([merged.editOnMain]);

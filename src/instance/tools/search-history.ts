@@ -27,10 +27,14 @@ export const searchHistory = implement(definition, {
     const since = input.since === undefined ? undefined : localMoment(input.since, 'start', 'since');
     const until = input.until === undefined ? undefined : localMoment(input.until, 'end', 'until');
     if (since !== undefined && until !== undefined && since > until) {
-      throw new VaultError('bad_arguments', `since ${input.since} is after until ${input.until}, so no commit can match. Give a since before until, or leave one out.`, {
-        since: input.since,
-        until: input.until,
-      });
+      throw new VaultError(
+        'bad_arguments',
+        `since ${input.since} is after until ${input.until}, so no commit can match. Give a since before until, or leave one out.`,
+        {
+          since: input.since,
+          until: input.until,
+        },
+      );
     }
     const { across, targets } = await callTargets(ctx, input.repo, input.path, 'folder');
     const strict = !across || targets.length === 1;
@@ -65,7 +69,9 @@ export const searchHistory = implement(definition, {
       }),
     );
     const lists = searched.filter((list) => list !== null);
-    const chosen = across ? mergeNewestFirst(lists).slice(input.offset, end + 1) : lists.flatMap((list) => list.commits.map((commit) => ({ repo: list.repo, commit })));
+    const chosen = across
+      ? mergeNewestFirst(lists).slice(input.offset, end + 1)
+      : lists.flatMap((list) => list.commits.map((commit) => ({ repo: list.repo, commit })));
     const described = await Promise.all(
       lists.map(async (list) => {
         const mine = chosen.filter((entry) => entry.repo === list.repo).map((entry) => entry.commit);
@@ -89,7 +95,9 @@ export const searchHistory = implement(definition, {
         merged.slice(0, commits.length).some((entry) => entry.commit.filesCut)
           ? `A commit lists at most ${FILES_PER_COMMIT} files; files_total counts them all. Narrow with path to see others.`
           : null,
-        commits.length === 0 && input.offset === 0 ? 'No commit matches. Widen the search: fewer words in text, another author, a longer time span, or no path.' : null,
+        commits.length === 0 && input.offset === 0
+          ? 'No commit matches. Widen the search: fewer words in text, another author, a longer time span, or no path.'
+          : null,
         more || cut ? `More commits follow: ask again with offset ${next}.` : null,
       ].filter((line): line is string => line !== null);
       return {
@@ -136,7 +144,12 @@ function mergeNewestFirst(lists: readonly { repo: string; commits: readonly Comm
       const next = lists[i]?.commits[at[i] ?? 0];
       if (next === undefined) continue;
       const chosen = best === -1 ? undefined : lists[best]?.commits[at[best] ?? 0];
-      if (chosen === undefined || next.time > chosen.time || (next.time === chosen.time && (lists[i]?.repo ?? '') < (lists[best]?.repo ?? ''))) best = i;
+      if (
+        chosen === undefined ||
+        next.time > chosen.time ||
+        (next.time === chosen.time && (lists[i]?.repo ?? '') < (lists[best]?.repo ?? ''))
+      )
+        best = i;
     }
     if (best === -1) return merged;
     const list = lists[best] as { repo: string; commits: readonly CommitMatch[] };

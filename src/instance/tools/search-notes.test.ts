@@ -7,7 +7,8 @@ import { repoField } from '../../tools/tool.ts';
 import { searchNotes } from './search-notes.ts';
 
 let acme: Awaited<ReturnType<typeof openAcme>>;
-const search = async (input: Record<string, unknown>) => searchNotes.output.parse(await searchNotes.handler(searchNotes.input(repoField([])).parse(input), acme.ctx));
+const search = async (input: Record<string, unknown>) =>
+  searchNotes.output.parse(await searchNotes.handler(searchNotes.input(repoField([])).parse(input), acme.ctx));
 
 const refusal = (input: Record<string, unknown>) => refusalOf(search(input));
 
@@ -19,7 +20,9 @@ afterAll(async () => acme?.close());
 describe('search_notes', () => {
   it('finds lines in path and line order; lower case ignores case', async () => {
     const answer = await search({ repo: 'projects', query: 'acme procurement' });
-    expect(answer.matches).toEqual([{ path: 'archive/old/notes.md', line: 4, text: 'An old memo about Acme Procurement.', shortened: false }]);
+    expect(answer.matches).toEqual([
+      { path: 'archive/old/notes.md', line: 4, text: 'An old memo about Acme Procurement.', shortened: false },
+    ]);
     expect(answer).toMatchObject({ query: 'acme procurement', offset: 0, hasMore: false, repo: 'projects' });
   });
 
@@ -29,7 +32,10 @@ describe('search_notes', () => {
       ['onboarding/first-week.md', 3],
       ['onboarding/Über uns.md', 4],
     ]);
-    expect((await search({ repo: 'handbook', query: 'Über' })).matches.map((m) => m.path)).toEqual(['onboarding/first-week.md', 'onboarding/Über uns.md']);
+    expect((await search({ repo: 'handbook', query: 'Über' })).matches.map((m) => m.path)).toEqual([
+      'onboarding/first-week.md',
+      'onboarding/Über uns.md',
+    ]);
     expect((await search({ repo: 'handbook', query: 'ÜBER' })).matches).toEqual([]);
   });
 
@@ -60,7 +66,9 @@ describe('search_notes', () => {
   });
 
   it('searches a folder or a file, never outside the open folders', async () => {
-    expect((await search({ repo: 'projects', query: 'acme', path: 'active/launch' })).matches.every((m) => m.path.startsWith('active/launch/'))).toBe(true);
+    expect(
+      (await search({ repo: 'projects', query: 'acme', path: 'active/launch' })).matches.every((m) => m.path.startsWith('active/launch/')),
+    ).toBe(true);
     expect((await search({ repo: 'projects', query: 'procurement' })).matches.map((m) => m.path)).toEqual(['archive/old/notes.md']);
     try {
       await search({ repo: 'projects', query: 'build', path: 'code' });
@@ -80,7 +88,9 @@ describe('search_notes', () => {
     const second = await search({ query: 'acme', limit: 2, offset: 2 });
     expect(second.matches).toEqual(all.matches.slice(2, 4));
     const inRepo = await search({ query: 'プラグイン', path: 'handbook/onboarding' });
-    expect(inRepo.matches).toEqual([{ path: 'handbook/onboarding/日本語.md', line: 3, text: 'プラグインの説明。', shortened: false, repo: 'handbook' }]);
+    expect(inRepo.matches).toEqual([
+      { path: 'handbook/onboarding/日本語.md', line: 3, text: 'プラグインの説明。', shortened: false, repo: 'handbook' },
+    ]);
   });
 
   it('says so when nothing matches', async () => {
@@ -94,14 +104,22 @@ describe('search_notes', () => {
       code: 'note_not_found',
       message: expect.stringContaining('There is no folder or file "active/lunch" in projects. The closest by name: "active/launch/"'),
     });
-    expect((await refusal({ repo: 'projects', query: 'acme', path: 'active/launch/plam.md' })).message).toContain('"active/launch/plan.md"');
+    expect((await refusal({ repo: 'projects', query: 'acme', path: 'active/launch/plam.md' })).message).toContain(
+      '"active/launch/plan.md"',
+    );
     expect((await refusal({ query: 'acme', path: 'nowhere' })).code).toBe('note_not_found');
     const note = await search({ repo: 'projects', query: 'budget', path: 'active/launch/plan' });
-    expect(note.matches.map((m) => [m.path, m.line])).toEqual([['active/launch/plan.md', 14], ['active/launch/plan.md', 16]]);
+    expect(note.matches.map((m) => [m.path, m.line])).toEqual([
+      ['active/launch/plan.md', 14],
+      ['active/launch/plan.md', 16],
+    ]);
     const empty = await search({ repo: 'handbook', query: 'anything', path: 'images' });
     expect(empty.matches).toEqual([]);
     expect(empty.note).toContain('Nothing matches');
-    expect((await search({ query: 'acme', path: 'onboarding' })).matches.map((m) => m.path)).toEqual(['handbook/onboarding/first-week.md', 'handbook/onboarding/Über uns.md']);
+    expect((await search({ query: 'acme', path: 'onboarding' })).matches.map((m) => m.path)).toEqual([
+      'handbook/onboarding/first-week.md',
+      'handbook/onboarding/Über uns.md',
+    ]);
   });
 
   it('says so when offset is past the last match', async () => {

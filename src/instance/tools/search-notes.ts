@@ -24,11 +24,18 @@ export const searchNotes = implement(definition, {
     const query = { regex: input.regex, query: input.query, caseSensitive };
     const { found, stoppedIn } = await collectMatches(ctx, scopes, query, run, wanted);
     // Nothing found in a folder must mean an existing folder: a wrong path is refused.
-    if (found.length === 0 && stoppedIn === null && scopes.every((scope) => scope.file === undefined)) await assertFolderExists(ctx.index, targets, across, 'folder or file');
+    if (found.length === 0 && stoppedIn === null && scopes.every((scope) => scope.file === undefined))
+      await assertFolderExists(ctx.index, targets, across, 'folder or file');
 
     const page: SearchMatch[] = found.slice(input.offset, input.offset + input.limit).map((match) => {
       const shown = lineWindow(match.text, match.start, match.length);
-      return { path: answerPath(match.repo, match.path, across), line: match.line, text: shown.text, shortened: shown.shortened, ...(across ? { repo: match.repo } : {}) };
+      return {
+        path: answerPath(match.repo, match.path, across),
+        line: match.line,
+        text: shown.text,
+        shortened: shown.shortened,
+        ...(across ? { repo: match.repo } : {}),
+      };
     });
     const stop = stoppedIn === null ? null : await stopAdvice(ctx, scopes, stoppedIn, across);
     const { answer } = fitAnswer(page, (kept, cut) => {
@@ -37,9 +44,11 @@ export const searchNotes = implement(definition, {
       const note: string[] = [];
       if (stop !== null) note.push(stoppedSearch(run.budgetMs, stop, found.length, input.regex, input.path));
       else if (found.length === 0) note.push(nothingFound(input.query, input.regex, caseSensitive));
-      else if (kept.length === 0 && input.offset >= found.length) note.push(pastTheEnd(input.offset, found.length, 'matches', 'search_notes', input.limit));
+      else if (kept.length === 0 && input.offset >= found.length)
+        note.push(pastTheEnd(input.offset, found.length, 'matches', 'search_notes', input.limit));
       if (cut) note.push(`The page was cut at ${kept.length} matches to stay within ${ANSWER_LIMIT} characters.`);
-      if (input.offset + kept.length < found.length) note.push(`More matches follow: call search_notes again with offset ${input.offset + kept.length}.`);
+      if (input.offset + kept.length < found.length)
+        note.push(`More matches follow: call search_notes again with offset ${input.offset + kept.length}.`);
       return {
         query: cutEcho(input.query),
         matches: [...kept],
@@ -114,13 +123,18 @@ async function collectMatches(
   for (;;) {
     if (run.stopped) return { found, stoppedIn: '' };
     const notes = await ctx.index.scanNotes(scopes, { needle, caseSensitive, after, limit: batch });
-    const { matches, stopped, searched, line } = await run.match(query, notes.map((note) => note.content), wanted - found.length);
+    const { matches, stopped, searched, line } = await run.match(
+      query,
+      notes.map((note) => note.content),
+      wanted - found.length,
+    );
     for (const match of matches) {
       const note = notes[match.note]!;
       found.push({ repo: note.repo, path: note.path, line: match.line, text: match.text, start: match.start, length: match.length });
     }
     const at = notes[searched];
-    if (stopped) return { found, stoppedIn: at === undefined ? '' : { repo: at.repo, path: at.path, ...(line === undefined ? {} : { line }) } };
+    if (stopped)
+      return { found, stoppedIn: at === undefined ? '' : { repo: at.repo, path: at.path, ...(line === undefined ? {} : { line }) } };
     if (found.length >= wanted || notes.length < batch) return { found, stoppedIn: null };
     const last = notes[notes.length - 1]!;
     after = { repo: last.repo, path: last.path };
@@ -157,7 +171,9 @@ async function stopAdvice(ctx: ToolContext, scopes: readonly Scope[], stoppedIn:
   const base = { note, ...(stoppedIn.line === undefined ? {} : { line: stoppedIn.line }) };
   if (scope === undefined || scope.file !== undefined) return { ...base, onlyNote: scope !== undefined, later: [] };
   const prefix = scope.prefixes.filter((candidate) => stoppedIn.path.startsWith(candidate)).sort((x, y) => y.length - x.length)[0] ?? '';
-  const paths = (await ctx.index.notePaths(stoppedIn.repo)).filter((path) => scope.prefixes.some((candidate) => path.startsWith(candidate)));
+  const paths = (await ctx.index.notePaths(stoppedIn.repo)).filter((path) =>
+    scope.prefixes.some((candidate) => path.startsWith(candidate)),
+  );
   // First what follows the note in its own folder, then what follows that folder in the scope.
   const folder = stoppedIn.path.slice(0, stoppedIn.path.lastIndexOf('/') + 1);
   const later = laterEntries(paths, folder, stoppedIn.path);
@@ -199,15 +215,24 @@ function stoppedSearch(budgetMs: number, stop: StopAdvice, found: number, regex:
     ? 'make the regex start with literal text and avoid .* and repeated groups, or search for a plain phrase with regex left out'
     : 'use a longer, more distinctive phrase';
   if (stop.note === null) {
-    const narrow = path === undefined ? 'give path a folder (or one note) to search part of the notes at a time' : 'give path a smaller folder or one note';
+    const narrow =
+      path === undefined
+        ? 'give path a folder (or one note) to search part of the notes at a time'
+        : 'give path a smaller folder or one note';
     return `The search stopped after its time budget of ${seconds}, before it had read every note. ${what}${partial} To search on: ${narrow}; or ${query}.`;
   }
-  const reached = stop.line === undefined || stop.line <= 1 ? `before it had searched any of ${stop.note}` : `after line ${stop.line - 1} of ${stop.note}`;
+  const reached =
+    stop.line === undefined || stop.line <= 1
+      ? `before it had searched any of ${stop.note}`
+      : `after line ${stop.line - 1} of ${stop.note}`;
   const where = `The search stopped after its time budget of ${seconds} while reading ${stop.note}, which has very long lines or a lot of text: it stopped ${reached}; every note before it was searched in full.`;
   const ways: string[] = [];
   if (!stop.onlyNote) ways.push(`search ${stop.note} alone, with path "${stop.note}" (one note gets the whole budget)`);
-  if (stop.later.length > 0) ways.push(`give path what comes after it, one at a time, to search the rest: ${stop.later.map((entry) => `"${entry}"`).join(', ')}`);
-  ways.push(`read ${stop.note} with read_note, path "${stop.note}"${stop.line !== undefined && stop.line > 1 ? ` and from_line ${stop.line}` : ''}, which reads any range of lines at once`);
+  if (stop.later.length > 0)
+    ways.push(`give path what comes after it, one at a time, to search the rest: ${stop.later.map((entry) => `"${entry}"`).join(', ')}`);
+  ways.push(
+    `read ${stop.note} with read_note, path "${stop.note}"${stop.line !== undefined && stop.line > 1 ? ` and from_line ${stop.line}` : ''}, which reads any range of lines at once`,
+  );
   ways.push(query);
   return `${where} ${what}${partial} What works instead: ${ways.join('; or ')}.`;
 }

@@ -9,7 +9,8 @@ import { repoField } from '../../tools/tool.ts';
 import { tree } from './tree.ts';
 
 let acme: Awaited<ReturnType<typeof openAcme>>;
-const map = async (input: Record<string, unknown>) => tree.output.parse(await tree.handler(tree.input(repoField([])).parse(input), acme.ctx));
+const map = async (input: Record<string, unknown>) =>
+  tree.output.parse(await tree.handler(tree.input(repoField([])).parse(input), acme.ctx));
 
 const refusal = (input: Record<string, unknown>) => refusalOf(map(input));
 
@@ -28,7 +29,13 @@ describe('tree', () => {
       { path: 'archive/', notes: 3 },
       { path: 'archive/old/', notes: 2, summary: expect.stringContaining('Readme.md here is not read') },
     ]);
-    expect(answer).toMatchObject({ total: 5, offset: 0, hasMore: false, repo: 'projects', instructions: 'Every decision names who made it and when.' });
+    expect(answer).toMatchObject({
+      total: 5,
+      offset: 0,
+      hasMore: false,
+      repo: 'projects',
+      instructions: 'Every decision names who made it and when.',
+    });
   });
 
   it('goes deeper below a folder, and pages', async () => {
@@ -43,7 +50,10 @@ describe('tree', () => {
 
   it('lists the readable repositories when repo is left out', async () => {
     const answer = await map({ depth: 1 });
-    expect(answer.repos).toEqual([{ repo: 'handbook' }, { repo: 'projects', summary: 'One folder per project: plans, decisions and meeting notes.' }]);
+    expect(answer.repos).toEqual([
+      { repo: 'handbook' },
+      { repo: 'projects', summary: 'One folder per project: plans, decisions and meeting notes.' },
+    ]);
     expect(answer.entries).toEqual([
       { path: 'handbook/', notes: 4, readme: 'handbook/README.md', repo: 'handbook' },
       { path: 'projects/', notes: 8, summary: 'One folder per project: plans, decisions and meeting notes.', repo: 'projects' },
@@ -73,10 +83,13 @@ describe('tree', () => {
     makeRepo(join(dir.path, 'flat'), [{ message: 'Flat', files: { 'a.md': '# A\n', 'b.md': '# B\n', 'assets/logo.png': 'png' } }]);
     const flat = await openToolContext(dir.path);
     try {
-      const at = async (input: Record<string, unknown>) => tree.output.parse(await tree.handler(tree.input(repoField([])).parse(input), flat));
+      const at = async (input: Record<string, unknown>) =>
+        tree.output.parse(await tree.handler(tree.input(repoField([])).parse(input), flat));
       const root = await at({ repo: 'flat' });
       expect(root.entries).toEqual([]);
-      expect(root.instructions).toBe('(Major Vault: this repository has no folders with notes; all its 2 notes lie at its root. list_notes lists them.)');
+      expect(root.instructions).toBe(
+        '(Major Vault: this repository has no folders with notes; all its 2 notes lie at its root. list_notes lists them.)',
+      );
       expect((await at({ repo: 'flat', folder: 'assets' })).instructions).toBeUndefined();
     } finally {
       await flat.close();
@@ -96,23 +109,39 @@ describe('tree', () => {
   });
 
   it('refuses a folder that does not exist or is a note, and maps an existing folder without notes', async () => {
-    expect(await refusal({ repo: 'projects', folder: 'active/lanch' })).toMatchObject({ code: 'note_not_found', message: expect.stringContaining('"active/launch/"') });
+    expect(await refusal({ repo: 'projects', folder: 'active/lanch' })).toMatchObject({
+      code: 'note_not_found',
+      message: expect.stringContaining('"active/launch/"'),
+    });
     expect((await refusal({ repo: 'handbook', folder: 'Onboard' })).message).toContain('The closest by name: "onboarding/"');
     expect(await refusal({ repo: 'projects', folder: 'active/launch/plan.md' })).toMatchObject({
       code: 'bad_arguments',
       message: expect.stringContaining('is a note, not a folder: read it with read_note, or give its folder "active/launch"'),
     });
-    expect((await refusal({ repo: 'handbook', folder: 'README.md' })).message).toContain('or leave the folder out for the whole repository');
+    expect((await refusal({ repo: 'handbook', folder: 'README.md' })).message).toContain(
+      'or leave the folder out for the whole repository',
+    );
     expect(await map({ repo: 'handbook', folder: 'images' })).toMatchObject({ entries: [], total: 0 });
-    expect(await map({ repo: 'projects', folder: 'active/launch' })).toMatchObject({ entries: [{ path: 'active/launch/decisions/', notes: 1 }] });
+    expect(await map({ repo: 'projects', folder: 'active/launch' })).toMatchObject({
+      entries: [{ path: 'active/launch/decisions/', notes: 1 }],
+    });
   });
 
   it('maps a folder in every repository that has it when repo is left out, and refuses one that none has', async () => {
     const answer = await map({ folder: 'active', depth: 1 });
     expect(answer.entries).toEqual([
-      { path: 'projects/active/launch/', notes: 4, summary: 'Decisions for the launch, one note per decision.', readme: 'projects/active/launch/README.md', repo: 'projects' },
+      {
+        path: 'projects/active/launch/',
+        notes: 4,
+        summary: 'Decisions for the launch, one note per decision.',
+        readme: 'projects/active/launch/README.md',
+        repo: 'projects',
+      },
       { path: 'projects/active/templates/', notes: 1, repo: 'projects' },
     ]);
-    expect(await refusal({ folder: 'nowhere' })).toMatchObject({ code: 'note_not_found', message: expect.stringContaining('any repository you can read') });
+    expect(await refusal({ folder: 'nowhere' })).toMatchObject({
+      code: 'note_not_found',
+      message: expect.stringContaining('any repository you can read'),
+    });
   });
 });

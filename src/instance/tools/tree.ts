@@ -26,7 +26,16 @@ export const tree = implement(definition, {
           ...(below.rootReadme === null ? {} : { readme: `${vault.name}/${below.rootReadme}` }),
           repo: vault.name,
         });
-        entries.push(...below.entries.map((entry) => ({ ...entry, path: `${vault.name}/${entry.path}`, readme: entry.readme && `${vault.name}/${entry.readme}`, repo: vault.name })).map(dropUndefined));
+        entries.push(
+          ...below.entries
+            .map((entry) => ({
+              ...entry,
+              path: `${vault.name}/${entry.path}`,
+              readme: entry.readme && `${vault.name}/${entry.readme}`,
+              repo: vault.name,
+            }))
+            .map(dropUndefined),
+        );
       } else {
         // A folder without a repository: that folder in every repository that has it.
         const found = await folderEntries(ctx, vault, path, input.depth, !acrossAll);
@@ -34,7 +43,12 @@ export const tree = implement(definition, {
         notesInFolder += found.notes;
         entries.push(
           ...found.entries.map((entry) =>
-            dropUndefined({ ...entry, path: answerPath(vault.name, entry.path, across), readme: entry.readme && answerPath(vault.name, entry.readme, across), ...(across ? { repo: vault.name } : {}) }),
+            dropUndefined({
+              ...entry,
+              path: answerPath(vault.name, entry.path, across),
+              readme: entry.readme && answerPath(vault.name, entry.readme, across),
+              ...(across ? { repo: vault.name } : {}),
+            }),
           ),
         );
       }
@@ -52,7 +66,11 @@ export const tree = implement(definition, {
       hasMore: input.offset + kept.length < entries.length,
       ...(!across ? { repo: single!.name } : {}),
       ...(acrossAll
-        ? { repos: targets.map(({ vault }) => (vault.config.settings.summary === null ? { repo: vault.name } : { repo: vault.name, summary: vault.config.settings.summary })) }
+        ? {
+            repos: targets.map(({ vault }) =>
+              vault.config.settings.summary === null ? { repo: vault.name } : { repo: vault.name, summary: vault.config.settings.summary },
+            ),
+          }
         : {}),
       ...(rules !== null ? { instructions: rules } : {}),
     }));
@@ -126,7 +144,11 @@ async function folderEntries(
       const readme = readmes.get(path);
       const other = misspelt.get(path);
       if (!readme && other !== undefined) {
-        return { path, notes, summary: `(No README: ${other} here is not read as one, only the exact name README.md is; rename it with move_note.)` };
+        return {
+          path,
+          notes,
+          summary: `(No README: ${other} here is not read as one, only the exact name README.md is; rename it with move_note.)`,
+        };
       }
       return { path, notes, ...(readme?.summary == null ? {} : { summary: readme.summary }), ...(readme ? { readme: readme.path } : {}) };
     });

@@ -31,7 +31,8 @@ export async function catFileBatch(gitDir: string, oids: readonly string[]): Pro
       continue;
     }
     const size = Number(sizeText);
-    if (oid !== asked || !Number.isSafeInteger(size)) throw new Error(`git cat-file --batch answered ${JSON.stringify(header)} for ${asked}`);
+    if (oid !== asked || !Number.isSafeInteger(size))
+      throw new Error(`git cat-file --batch answered ${JSON.stringify(header)} for ${asked}`);
     objects.push({ oid, type, content: stdout.subarray(at, at + size) });
     at += size + 1; // the content is followed by one newline
   }

@@ -11,7 +11,9 @@ const formats = new Map<string, Promise<ObjectFormat>>();
 export function objectFormatOf(gitDir: string): Promise<ObjectFormat> {
   let format = formats.get(gitDir);
   if (format === undefined) {
-    format = runGit(['rev-parse', '--show-object-format'], { gitDir }).then((out) => (out.stdout.toString('utf8').trim() === 'sha256' ? 'sha256' : 'sha1'));
+    format = runGit(['rev-parse', '--show-object-format'], { gitDir }).then((out) =>
+      out.stdout.toString('utf8').trim() === 'sha256' ? 'sha256' : 'sha1',
+    );
     format.catch(() => formats.delete(gitDir));
     formats.set(gitDir, format);
   }

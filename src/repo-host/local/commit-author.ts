@@ -41,8 +41,16 @@ export class CommitAuthors {
  * variable out of the child's environment, as Node documents). Null without a user.name.
  */
 async function gitConfigPerson(repo: LocalRepo): Promise<Person | null> {
-  const personal = { GIT_CONFIG_GLOBAL: process.env.GIT_CONFIG_GLOBAL, GIT_CONFIG_NOSYSTEM: process.env.GIT_CONFIG_NOSYSTEM } as unknown as Record<string, string>;
-  const { stdout } = await runGit(['config', '-z', '--get-regexp', '^user\\.(name|email)$'], { gitDir: repo.gitDir, cwd: repo.workTree ?? repo.gitDir, env: personal, okCodes: [0, 1] });
+  const personal = {
+    GIT_CONFIG_GLOBAL: process.env.GIT_CONFIG_GLOBAL,
+    GIT_CONFIG_NOSYSTEM: process.env.GIT_CONFIG_NOSYSTEM,
+  } as unknown as Record<string, string>;
+  const { stdout } = await runGit(['config', '-z', '--get-regexp', '^user\\.(name|email)$'], {
+    gitDir: repo.gitDir,
+    cwd: repo.workTree ?? repo.gitDir,
+    env: personal,
+    okCodes: [0, 1],
+  });
   const values = new Map<string, string>();
   for (const record of splitNul(stdout)) {
     const newline = record.indexOf('\n');

@@ -53,7 +53,11 @@ export class CommitGraphKeeper {
     try {
       const head = await headCommit(gitDir);
       if (head === null || head === kept.head || this.closed) return;
-      const writing = startGit(['commit-graph', 'write', '--reachable', '--changed-paths', '--split', '--no-progress'], { gitDir, timeoutMs: 10 * 60_000, onStdout: () => undefined });
+      const writing = startGit(['commit-graph', 'write', '--reachable', '--changed-paths', '--split', '--no-progress'], {
+        gitDir,
+        timeoutMs: 10 * 60_000,
+        onStdout: () => undefined,
+      });
       kept.writing = writing;
       writing.background();
       writing.end();

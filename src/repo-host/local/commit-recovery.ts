@@ -43,12 +43,20 @@ export class CommitRecovery {
 
   private async recover(repo: LocalRepo): Promise<void> {
     try {
-      const done = await recoverInterruptedCommit({ name: repo.name, gitDir: repo.gitDir, workTree: repo.workTree!, format: await this.formats.of(repo) });
+      const done = await recoverInterruptedCommit({
+        name: repo.name,
+        gitDir: repo.gitDir,
+        workTree: repo.workTree!,
+        format: await this.formats.of(repo),
+      });
       for (const sentence of done) this.tell(sentence);
       this.failures.delete(repo.gitDir);
     } catch (error) {
       const cause = error instanceof Error ? error.message : String(error);
-      if (this.failures.get(repo.gitDir) !== cause) this.tell(`recovering "${repo.name}" from an interrupted Major Vault write failed (writes are refused until it succeeds): ${cause}`);
+      if (this.failures.get(repo.gitDir) !== cause)
+        this.tell(
+          `recovering "${repo.name}" from an interrupted Major Vault write failed (writes are refused until it succeeds): ${cause}`,
+        );
       this.failures.set(repo.gitDir, cause);
       throw error;
     }

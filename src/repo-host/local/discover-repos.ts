@@ -48,7 +48,12 @@ export class RepoDiscovery {
     };
     folders.forEach((folder, i) => {
       const repo = found[i]!;
-      if (repo === null) return skip(folder, 'not_a_repository', `skipped the folder ${folder}: it is not a Git repository (no .git in it, and not a bare repository)`);
+      if (repo === null)
+        return skip(
+          folder,
+          'not_a_repository',
+          `skipped the folder ${folder}: it is not a Git repository (no .git in it, and not a bare repository)`,
+        );
       const other = byName.get(repo.name);
       // The folder named exactly the name wins over `name.git`, whichever was read first.
       if (other === undefined || (other.folder !== repo.name && repo.folder === repo.name)) {

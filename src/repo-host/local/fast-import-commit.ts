@@ -65,7 +65,8 @@ export async function fastImportCommit(gitDir: string, files: readonly CommitFil
   text(`\nget-mark :${commitMark}\nreset ${SCRATCH_REF}\ndone\n`);
   const { stdout } = await runGit(['fast-import', '--quiet', '--done', '--date-format=raw'], { gitDir, input: Buffer.concat(parts) });
   const commit = stdout.toString('utf8').trim();
-  if (!/^(?:[0-9a-f]{40}|[0-9a-f]{64})$/.test(commit)) throw new Error(`git fast-import answered ${JSON.stringify(commit.slice(0, 200))} instead of a commit id`);
+  if (!/^(?:[0-9a-f]{40}|[0-9a-f]{64})$/.test(commit))
+    throw new Error(`git fast-import answered ${JSON.stringify(commit.slice(0, 200))} instead of a commit id`);
   return commit;
 }
 

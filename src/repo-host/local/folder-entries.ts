@@ -14,13 +14,21 @@ export async function folderEntries(place: RepoPlace, head: string | null, folde
   const entries: FolderEntry[] = [];
   const prefix = folder === '' ? '' : `${folder}/`;
   if (place.workTree !== null) {
-    const onDisk = await readdir(join(place.workTree, ...(folder === '' ? [] : folder.split('/'))), { withFileTypes: true }).catch(() => []);
+    const onDisk = await readdir(join(place.workTree, ...(folder === '' ? [] : folder.split('/'))), { withFileTypes: true }).catch(
+      () => [],
+    );
     for (const dirent of onDisk) {
       if (folder === '' && dirent.name === '.git') continue;
-      entries.push({ path: `${prefix}${dirent.name}`, kind: dirent.isSymbolicLink() ? 'symlink' : dirent.isDirectory() ? 'folder' : 'file' });
+      entries.push({
+        path: `${prefix}${dirent.name}`,
+        kind: dirent.isSymbolicLink() ? 'symlink' : dirent.isDirectory() ? 'folder' : 'file',
+      });
     }
   } else if (head !== null) {
-    const { stdout } = await runGit(['ls-tree', '-z', '--full-tree', head, ...(folder === '' ? [] : ['--', prefix])], { gitDir: place.gitDir, env: LITERAL_PATHSPECS });
+    const { stdout } = await runGit(['ls-tree', '-z', '--full-tree', head, ...(folder === '' ? [] : ['--', prefix])], {
+      gitDir: place.gitDir,
+      env: LITERAL_PATHSPECS,
+    });
     for (const record of splitNul(stdout)) {
       const tab = record.indexOf('\t');
       const mode = record.slice(0, tab).split(' ')[0] ?? '';

@@ -14,7 +14,9 @@ export function foldsCase(place: RepoPlace): Promise<boolean> {
   const gitDir = place.gitDir;
   let answer = answers.get(gitDir);
   if (answer === undefined) {
-    answer = runGit(['config', '--bool', '--get', 'core.ignorecase'], { gitDir, okCodes: [0, 1] }).then((out) => out.stdout.toString('utf8').trim() === 'true');
+    answer = runGit(['config', '--bool', '--get', 'core.ignorecase'], { gitDir, okCodes: [0, 1] }).then(
+      (out) => out.stdout.toString('utf8').trim() === 'true',
+    );
     answer.catch(() => answers.delete(gitDir));
     answers.set(gitDir, answer);
   }

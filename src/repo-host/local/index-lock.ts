@@ -107,7 +107,8 @@ export function indexCopyPath(gitDir: string, token: string): string {
  * whether that process still runs); or `foreign` (Git's, or anything else). `ageMs`: since it
  * was made (its mtime), in ms.
  */
-export type IndexLockState = { state: 'absent' } | { state: 'own'; owner: LockOwner; alive: boolean; ageMs: number } | { state: 'foreign'; ageMs: number };
+export type IndexLockState =
+  { state: 'absent' } | { state: 'own'; owner: LockOwner; alive: boolean; ageMs: number } | { state: 'foreign'; ageMs: number };
 
 /** Looks at `<gitDir>/index.lock` (see {@link IndexLockState}). */
 export async function inspectIndexLock(gitDir: string): Promise<IndexLockState> {

@@ -34,7 +34,12 @@ function landBehindTheWorkTree(repo: string, files: Record<string, string | null
     }
   }
   const tree = git(repo, ['write-tree'], env);
-  const commit = git(repo, ['commit-tree', tree, '-p', 'HEAD', '-m', 'The interrupted write'], { GIT_AUTHOR_NAME: 'A', GIT_AUTHOR_EMAIL: 'a@x', GIT_COMMITTER_NAME: 'A', GIT_COMMITTER_EMAIL: 'a@x' });
+  const commit = git(repo, ['commit-tree', tree, '-p', 'HEAD', '-m', 'The interrupted write'], {
+    GIT_AUTHOR_NAME: 'A',
+    GIT_AUTHOR_EMAIL: 'a@x',
+    GIT_COMMITTER_NAME: 'A',
+    GIT_COMMITTER_EMAIL: 'a@x',
+  });
   git(repo, ['update-ref', 'HEAD', commit]);
   return commit;
 }
@@ -84,7 +89,12 @@ describe('recovery from a server killed during a commit', () => {
   }
 
   it('finishes a commit already on the branch: files placed, index set, lock, journal and temporaries gone', async () => {
-    const commit = landBehindTheWorkTree(repo, { 'notes/a.md': 'one\ntwo\n', 'notes/b.md': 'bee\nsting\n', 'notes/new.md': 'new\n', 'notes/gone.md': null });
+    const commit = landBehindTheWorkTree(repo, {
+      'notes/a.md': 'one\ntwo\n',
+      'notes/b.md': 'bee\nsting\n',
+      'notes/new.md': 'new\n',
+      'notes/gone.md': null,
+    });
     await crashState(commit, deadOwner());
     // Before recovery the work tree lags: git would call the earlier commit's change undone.
     expect(git(repo, ['status', '--porcelain'])).not.toBe('');
@@ -102,7 +112,11 @@ describe('recovery from a server killed during a commit', () => {
     expect(sentences.join('\n')).toContain(`finished placing the commit ${commit.slice(0, 7)}`);
 
     // The next write builds on the commit instead of reverting it.
-    const next = await first.commit('vault', { parent: commit, author: ada, message: 'Three', files: [{ path: 'notes/a.md', content: Buffer.from('one\ntwo\nthree\n') }] }, new Map([['notes/a.md', oidOf('one\ntwo\n')]]));
+    const next = await first.commit(
+      'vault',
+      { parent: commit, author: ada, message: 'Three', files: [{ path: 'notes/a.md', content: Buffer.from('one\ntwo\nthree\n') }] },
+      new Map([['notes/a.md', oidOf('one\ntwo\n')]]),
+    );
     expect(next.ok).toBe(true);
     expect(git(repo, ['show', 'HEAD:notes/b.md'])).toBe('bee\nsting');
     expect(git(repo, ['status', '--porcelain'])).toBe('');
@@ -110,7 +124,12 @@ describe('recovery from a server killed during a commit', () => {
   });
 
   it('never writes over an edit made after the crash; that path shows as the person’s change against the head', async () => {
-    const commit = landBehindTheWorkTree(repo, { 'notes/a.md': 'one\ntwo\n', 'notes/b.md': 'bee\nsting\n', 'notes/new.md': 'new\n', 'notes/gone.md': null });
+    const commit = landBehindTheWorkTree(repo, {
+      'notes/a.md': 'one\ntwo\n',
+      'notes/b.md': 'bee\nsting\n',
+      'notes/new.md': 'new\n',
+      'notes/gone.md': null,
+    });
     await crashState(commit, deadOwner());
     writeFileSync(join(repo, 'notes', 'b.md'), 'bee, edited by hand after the crash\n');
     const recovering = host();
@@ -138,7 +157,11 @@ describe('recovery from a server killed during a commit', () => {
   it('removes its own stale lock (no journal: killed before staging) and writes at once', async () => {
     writeFileSync(join(repo, '.git', 'index.lock'), formatOwner(deadOwner()));
     const writer = host();
-    const result = await writer.commit('vault', { parent: start, author: ada, message: 'After', files: [{ path: 'notes/a.md', content: Buffer.from('one\nafter\n') }] }, new Map([['notes/a.md', oidOf('one\n')]]));
+    const result = await writer.commit(
+      'vault',
+      { parent: start, author: ada, message: 'After', files: [{ path: 'notes/a.md', content: Buffer.from('one\nafter\n') }] },
+      new Map([['notes/a.md', oidOf('one\n')]]),
+    );
     expect(result.ok).toBe(true);
     expect(git(repo, ['status', '--porcelain'])).toBe('');
     expect(existsSync(join(repo, '.git', 'index.lock'))).toBe(false);
@@ -152,8 +175,15 @@ describe('recovery from a server killed during a commit', () => {
     utimesSync(lock, twoHoursAgo, twoHoursAgo);
     const writer = host();
     await writer.recoverInterruptedCommits();
-    const refused = writer.commit('vault', { parent: start, author: ada, message: 'Blocked', files: [{ path: 'notes/a.md', content: Buffer.from('blocked\n') }] }, new Map([['notes/a.md', oidOf('one\n')]]));
-    await expect(refused).rejects.toMatchObject({ code: 'conflict', message: expect.stringMatching(/another program holds its \.git\/index\.lock, made 2 h 5 min ago.*delete \.git\/index\.lock/) });
+    const refused = writer.commit(
+      'vault',
+      { parent: start, author: ada, message: 'Blocked', files: [{ path: 'notes/a.md', content: Buffer.from('blocked\n') }] },
+      new Map([['notes/a.md', oidOf('one\n')]]),
+    );
+    await expect(refused).rejects.toMatchObject({
+      code: 'conflict',
+      message: expect.stringMatching(/another program holds its \.git\/index\.lock, made 2 h 5 min ago.*delete \.git\/index\.lock/),
+    });
     expect(existsSync(lock)).toBe(true);
     expect(git(repo, ['rev-parse', 'HEAD'])).toBe(start);
     await writer.close();
@@ -170,7 +200,11 @@ describe('recovery from a server killed during a commit', () => {
     const writer = host();
     setTimeout(() => rmSync(lock, { force: true }), 500);
     // Prepared from the lagging file, as a write would be without recovery.
-    const result = await writer.commit('vault', { parent: commit, author: ada, message: 'Lagging', files: [{ path: 'notes/a.md', content: Buffer.from('one\nlagging\n') }] }, new Map([['notes/a.md', oidOf('one\n')]]));
+    const result = await writer.commit(
+      'vault',
+      { parent: commit, author: ada, message: 'Lagging', files: [{ path: 'notes/a.md', content: Buffer.from('one\nlagging\n') }] },
+      new Map([['notes/a.md', oidOf('one\n')]]),
+    );
     expect(result).toMatchObject({ ok: false, conflict: 'worktree_dirty', path: 'notes/a.md' });
     expect(readFileSync(join(repo, 'notes', 'a.md'), 'utf8')).toBe('one\ntwo\n');
     expect(git(repo, ['status', '--porcelain', '--untracked-files=all'])).toBe('');
@@ -181,16 +215,30 @@ describe('recovery from a server killed during a commit', () => {
 
   it('when finishing fails, reads go on and writes are refused until it succeeds', async () => {
     const commit = landBehindTheWorkTree(repo, { 'blocked/x.md': 'x\n' });
-    await writeJournal(join(repo, '.git'), { owner: deadOwner(), token: '0badc0de', old: start, new: commit, paths: [{ path: 'blocked/x.md', before: null }] });
+    await writeJournal(join(repo, '.git'), {
+      owner: deadOwner(),
+      token: '0badc0de',
+      old: start,
+      new: commit,
+      paths: [{ path: 'blocked/x.md', before: null }],
+    });
     writeFileSync(join(repo, 'blocked'), 'a file where the commit needs a folder\n');
     const writer = host();
     expect((await writer.readFile('vault', 'notes/a.md'))?.toString()).toBe('one\n');
-    const refused = writer.commit('vault', { parent: commit, author: ada, message: 'Blocked', files: [{ path: 'notes/a.md', content: Buffer.from('one\nmore\n') }] }, new Map([['notes/a.md', oidOf('one\n')]]));
+    const refused = writer.commit(
+      'vault',
+      { parent: commit, author: ada, message: 'Blocked', files: [{ path: 'notes/a.md', content: Buffer.from('one\nmore\n') }] },
+      new Map([['notes/a.md', oidOf('one\n')]]),
+    );
     await expect(refused).rejects.toThrow();
     expect(git(repo, ['rev-parse', 'HEAD'])).toBe(commit);
     expect(sentences.filter((sentence) => sentence.includes('failed (writes are refused until it succeeds)'))).toHaveLength(1);
     rmSync(join(repo, 'blocked'));
-    const result = await writer.commit('vault', { parent: commit, author: ada, message: 'Now', files: [{ path: 'notes/a.md', content: Buffer.from('one\nmore\n') }] }, new Map([['notes/a.md', oidOf('one\n')]]));
+    const result = await writer.commit(
+      'vault',
+      { parent: commit, author: ada, message: 'Now', files: [{ path: 'notes/a.md', content: Buffer.from('one\nmore\n') }] },
+      new Map([['notes/a.md', oidOf('one\n')]]),
+    );
     expect(result.ok).toBe(true);
     expect(readFileSync(join(repo, 'blocked', 'x.md'), 'utf8')).toBe('x\n');
     expect(git(repo, ['status', '--porcelain', '--untracked-files=all'])).toBe('');
@@ -205,8 +253,15 @@ describe('recovery from a server killed during a commit', () => {
     expect(existsSync(join(repo, '.git', 'index.lock'))).toBe(true);
     expect(existsSync(journalPath(join(repo, '.git')))).toBe(true);
     expect(readFileSync(join(repo, 'notes', 'a.md'), 'utf8')).toBe('one\n');
-    const refused = other.commit('vault', { parent: commit, author: ada, message: 'Blocked', files: [{ path: 'notes/b.md', content: Buffer.from('b\n') }] }, new Map([['notes/b.md', oidOf('bee\n')]]));
-    await expect(refused).rejects.toMatchObject({ code: 'conflict', message: expect.stringContaining(`another Major Vault server (process ${process.pid}) has been committing there for`) });
+    const refused = other.commit(
+      'vault',
+      { parent: commit, author: ada, message: 'Blocked', files: [{ path: 'notes/b.md', content: Buffer.from('b\n') }] },
+      new Map([['notes/b.md', oidOf('bee\n')]]),
+    );
+    await expect(refused).rejects.toMatchObject({
+      code: 'conflict',
+      message: expect.stringContaining(`another Major Vault server (process ${process.pid}) has been committing there for`),
+    });
     expect(sentences).toEqual([]);
     await other.close();
   }, 20_000);

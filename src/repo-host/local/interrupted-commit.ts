@@ -6,7 +6,15 @@ import { catFileBatch } from '../git/cat-file-batch.ts';
 import { headCommit } from '../git/head-commit.ts';
 import { runGit, splitNul } from '../git/run-git.ts';
 import { readJournal, removeJournal, tempName, type CommitJournal } from './commit-journal.ts';
-import { IndexLock, indexCopyPath, inspectIndexLock, LONG_HELD_LOCK_MS, READ_LOCK_WAIT_MS, removeStaleOwnLock, serverFolder } from './index-lock.ts';
+import {
+  IndexLock,
+  indexCopyPath,
+  inspectIndexLock,
+  LONG_HELD_LOCK_MS,
+  READ_LOCK_WAIT_MS,
+  removeStaleOwnLock,
+  serverFolder,
+} from './index-lock.ts';
 import { ownerAlive, processRuns } from './lock-owner.ts';
 import { readAsGitSeesIt } from './work-tree-file.ts';
 import { WorkTreeWrite } from './work-tree-write.ts';
@@ -53,7 +61,9 @@ export async function recoverInterruptedCommit(repo: RecoveryRepo): Promise<stri
   const done: string[] = [];
   const before = await inspectIndexLock(repo.gitDir);
   if (before.state === 'own' && !before.alive && (await removeStaleOwnLock(repo.gitDir))) {
-    done.push(`removed the .git/index.lock that Major Vault process ${before.owner.pid} left in "${repo.name}" ${Math.round(before.ageMs / 1000)} s ago (that process is gone)`);
+    done.push(
+      `removed the .git/index.lock that Major Vault process ${before.owner.pid} left in "${repo.name}" ${Math.round(before.ageMs / 1000)} s ago (that process is gone)`,
+    );
   }
   const journal = await readJournal(repo.gitDir);
   if ((journal === null || ownerAlive(journal.owner)) && done.length === 0) return done;
@@ -102,8 +112,16 @@ async function finish(repo: RecoveryRepo, lock: IndexLock, journal: CommitJourna
       const entry = entries.get(path);
       return entry === undefined ? [] : [{ path, ...entry }];
     });
-    await writeIndexEntries(repo, lock, journal.token, kept, paths.filter((path) => !entries.has(path)), { refresh: false });
-    const where = head === journal.old ? 'it never landed on the branch' : `the branch has moved on since, to ${head?.slice(0, 7) ?? 'nothing'}`;
+    await writeIndexEntries(
+      repo,
+      lock,
+      journal.token,
+      kept,
+      paths.filter((path) => !entries.has(path)),
+      { refresh: false },
+    );
+    const where =
+      head === journal.old ? 'it never landed on the branch' : `the branch has moved on since, to ${head?.slice(0, 7) ?? 'nothing'}`;
     return `dropped the commit ${short} that an interrupted Major Vault write left unfinished in "${repo.name}": ${where}, so none of its files were written`;
   }
   const paths = journal.paths.map((entry) => entry.path);
@@ -120,10 +138,18 @@ async function finish(repo: RecoveryRepo, lock: IndexLock, journal: CommitJourna
     if (disk === before) toPlace.push({ path, mode: want?.mode ?? '100644', oid: target });
     else kept.push(path);
   }
-  const blobs = await catFileBatch(repo.gitDir, toPlace.flatMap((file) => (file.oid === null ? [] : [file.oid])));
+  const blobs = await catFileBatch(
+    repo.gitDir,
+    toPlace.flatMap((file) => (file.oid === null ? [] : [file.oid])),
+  );
   const contents = new Map(blobs.map((blob) => [blob.oid, blob.content]));
-  const files = toPlace.map((file) => ({ path: file.path, mode: file.mode, content: file.oid === null ? null : (contents.get(file.oid) ?? null) }));
-  if (files.some((file, i) => file.content === null && toPlace[i]!.oid !== null)) throw new Error(`A blob of commit ${journal.new} is missing in "${repo.name}"; run git fsck.`);
+  const files = toPlace.map((file) => ({
+    path: file.path,
+    mode: file.mode,
+    content: file.oid === null ? null : (contents.get(file.oid) ?? null),
+  }));
+  if (files.some((file, i) => file.content === null && toPlace[i]!.oid !== null))
+    throw new Error(`A blob of commit ${journal.new} is missing in "${repo.name}"; run git fsck.`);
   const staged = await WorkTreeWrite.stage(repo.workTree, files, (path) => tempName(journal.token, path));
   await staged.place();
   const written: IndexEntry[] = [];
@@ -140,10 +166,17 @@ async function finish(repo: RecoveryRepo, lock: IndexLock, journal: CommitJourna
 }
 
 /** Each path's entry (mode, blob id) in `commit`'s tree; paths not there are left out. */
-export async function commitEntries(gitDir: string, commit: string, paths: readonly string[]): Promise<Map<string, { mode: string; oid: string }>> {
+export async function commitEntries(
+  gitDir: string,
+  commit: string,
+  paths: readonly string[],
+): Promise<Map<string, { mode: string; oid: string }>> {
   const entries = new Map<string, { mode: string; oid: string }>();
   if (paths.length === 0) return entries;
-  const { stdout } = await runGit(['ls-tree', '-z', '--full-tree', commit, '--', ...paths], { gitDir, env: { GIT_LITERAL_PATHSPECS: '1' } });
+  const { stdout } = await runGit(['ls-tree', '-z', '--full-tree', commit, '--', ...paths], {
+    gitDir,
+    env: { GIT_LITERAL_PATHSPECS: '1' },
+  });
   const wanted = new Set(paths);
   for (const record of splitNul(stdout)) {
     const tab = record.indexOf('\t');
@@ -177,4 +210,3 @@ async function removeDeadMarkers(gitDir: string): Promise<void> {
     if (stale) await unlink(join(folder, name)).catch(() => undefined);
   }
 }
-

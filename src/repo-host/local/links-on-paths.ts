@@ -67,7 +67,10 @@ async function linksAtHead(gitDir: string, head: string | null, paths: readonly 
   const all = [...prefixes];
   const oids = new Map<string, string>();
   for (let at = 0; at < all.length; at += LS_TREE_BATCH) {
-    const { stdout } = await runGit(['ls-tree', '-z', '--full-tree', head, '--', ...all.slice(at, at + LS_TREE_BATCH)], { gitDir, env: LITERAL_PATHSPECS });
+    const { stdout } = await runGit(['ls-tree', '-z', '--full-tree', head, '--', ...all.slice(at, at + LS_TREE_BATCH)], {
+      gitDir,
+      env: LITERAL_PATHSPECS,
+    });
     for (const record of splitNul(stdout)) {
       const tab = record.indexOf('\t');
       const [mode = '', , oid = ''] = record.slice(0, tab).split(' ');

@@ -78,7 +78,10 @@ export class LocalCommits {
     if (repo.realWorkTree !== null) {
       for (const file of change.files) {
         if (!(await isWritableInside(repo.realWorkTree, repo.realGitDir, file.path))) {
-          throw new VaultError('invalid_path', `"${file.path}" lies behind a symbolic link that leads outside the repository; choose a path inside it.`);
+          throw new VaultError(
+            'invalid_path',
+            `"${file.path}" lies behind a symbolic link that leads outside the repository; choose a path inside it.`,
+          );
         }
       }
     }
@@ -99,7 +102,10 @@ export class LocalCommits {
       // A journal of a server that is gone, left while someone else held the lock: finished
       // now, so this commit never starts from files that lag the branch (the check of what
       // the change was prepared from then asks for a new preparation).
-      const finished = await finishUnderLock({ name: repo.name, gitDir: repo.gitDir, workTree: repo.workTree, format: await this.formats.of(repo) }, lock);
+      const finished = await finishUnderLock(
+        { name: repo.name, gitDir: repo.gitDir, workTree: repo.workTree, format: await this.formats.of(repo) },
+        lock,
+      );
       for (const sentence of finished) this.recovery.tell(sentence);
       return await this.commitLocked(repo, change, author, preparedFrom, lock);
     } finally {
@@ -133,7 +139,13 @@ export class LocalCommits {
    * `update-ref HEAD NEW OLD`, the renames and one `update-index`. After update-ref, a failure
    * puts the files and the branch back as they were and throws.
    */
-  private async commitLocked(repo: LocalRepo, change: Change, author: Person, preparedFrom: ReadonlyMap<string, string | null> | undefined, lock: IndexLock | null): Promise<CommitResult> {
+  private async commitLocked(
+    repo: LocalRepo,
+    change: Change,
+    author: Person,
+    preparedFrom: ReadonlyMap<string, string | null> | undefined,
+    lock: IndexLock | null,
+  ): Promise<CommitResult> {
     const parent = change.parent;
     const paths = change.files.map((file) => file.path);
     const format = await this.formats.of(repo);
@@ -150,7 +162,11 @@ export class LocalCommits {
     }
     const newOids = new Map<string, TreeItem>();
     for (const file of change.files) {
-      if (file.content !== null) newOids.set(file.path, { mode: look.entries.get(file.path)?.mode === '100755' ? '100755' : '100644', oid: blobId(file.content, format) });
+      if (file.content !== null)
+        newOids.set(file.path, {
+          mode: look.entries.get(file.path)?.mode === '100755' ? '100755' : '100644',
+          oid: blobId(file.content, format),
+        });
     }
     let before: Map<string, DiskBefore> | null = null;
     if (lock !== null) {
@@ -172,7 +188,11 @@ export class LocalCommits {
       // uncommitted edit): the files still go there, so the answer matches what is on disk.
       const token = await this.journal(repo, change, parent, parent, before ?? new Map());
       try {
-        const staged = await WorkTreeWrite.stage(repo.workTree!, change.files.map((file) => ({ path: file.path, content: onDisk(file), mode: newOids.get(file.path)?.mode ?? '100644' })), (path) => tempName(token, path));
+        const staged = await WorkTreeWrite.stage(
+          repo.workTree!,
+          change.files.map((file) => ({ path: file.path, content: onDisk(file), mode: newOids.get(file.path)?.mode ?? '100644' })),
+          (path) => tempName(token, path),
+        );
         try {
           await staged.place();
           await this.writeIndex(repo, lock, token, change, newOids);
@@ -201,7 +221,17 @@ export class LocalCommits {
     // journal names the commit, the paths with what the disk held, and the temporaries.
     const token = await this.journal(repo, change, parent, commit, before ?? new Map());
     try {
-      return await this.landInWorkTree(repo, lock, token, change, newOids, commit, parent, before ?? new Map(), message.split('\n')[0] ?? '');
+      return await this.landInWorkTree(
+        repo,
+        lock,
+        token,
+        change,
+        newOids,
+        commit,
+        parent,
+        before ?? new Map(),
+        message.split('\n')[0] ?? '',
+      );
     } finally {
       await removeJournal(repo.gitDir);
     }
@@ -212,13 +242,22 @@ export class LocalCommits {
    * the commit, its parent, and for each path the blob id of what Git sees on disk now. Returns
    * its token, which names the commit's temporaries.
    */
-  private async journal(repo: LocalRepo, change: Change, parent: string | null, commit: string, before: ReadonlyMap<string, DiskBefore>): Promise<string> {
+  private async journal(
+    repo: LocalRepo,
+    change: Change,
+    parent: string | null,
+    commit: string,
+    before: ReadonlyMap<string, DiskBefore>,
+  ): Promise<string> {
     const format = await this.formats.of(repo);
     const token = newToken();
     const paths: JournalPath[] = [];
     for (const file of change.files) {
       const old = before.get(file.path) ?? null;
-      const entry: JournalPath = { path: file.path, before: old === null ? null : old.kind === 'file' ? blobId(old.content, format) : 'other' };
+      const entry: JournalPath = {
+        path: file.path,
+        before: old === null ? null : old.kind === 'file' ? blobId(old.content, format) : 'other',
+      };
       const disk = onDisk(file);
       // The person's uncommitted text around the change is in no commit: stored as a blob, so
       // recovery places exactly what this write would have.
@@ -328,7 +367,8 @@ export class LocalCommits {
       const head = look.entries.get(path);
       if (preparedFrom?.has(path)) {
         const prepared = preparedFrom.get(path) ?? null;
-        if (prepared === null && writing && (head?.mode === '120000' || onDisk?.kind === 'symlink')) refuseClash(path, 'a symbolic link of that name is there');
+        if (prepared === null && writing && (head?.mode === '120000' || onDisk?.kind === 'symlink'))
+          refuseClash(path, 'a symbolic link of that name is there');
         const seen = await readWorkTreeFile(repo.realWorkTree!, repo.realGitDir, path);
         if ((seen === null ? null : blobId(seen, format)) !== prepared) return { dirty: path };
         continue;
@@ -344,7 +384,13 @@ export class LocalCommits {
   }
 
   /** Moves the branch from `parent` to `commit` only if it is still at `parent` (`update-ref HEAD NEW OLD` follows HEAD to its branch). */
-  private async updateRef(repo: LocalRepo, commit: string, parent: string | null, format: ObjectFormat, subject: string): Promise<CommitResult> {
+  private async updateRef(
+    repo: LocalRepo,
+    commit: string,
+    parent: string | null,
+    format: ObjectFormat,
+    subject: string,
+  ): Promise<CommitResult> {
     const args = ['update-ref', '-m', `major-vault: ${subject}`.slice(0, 200), 'HEAD', commit, parent ?? zeroOid(format)];
     for (let attempt = 0; ; attempt++) {
       try {
@@ -363,7 +409,10 @@ export class LocalCommits {
 
   /** Undoes a landed commit after a failure: `update-ref HEAD OLD NEW` (or deletes the branch it created); false when that failed. */
   private async moveBranchBack(repo: LocalRepo, commit: string, parent: string | null): Promise<boolean> {
-    const args = parent === null ? ['update-ref', '-d', 'HEAD', commit] : ['update-ref', '-m', 'major-vault: undo a commit the work tree could not take', 'HEAD', parent, commit];
+    const args =
+      parent === null
+        ? ['update-ref', '-d', 'HEAD', commit]
+        : ['update-ref', '-m', 'major-vault: undo a commit the work tree could not take', 'HEAD', parent, commit];
     try {
       await runGit(args, { gitDir: repo.gitDir });
       return true;
@@ -373,7 +422,13 @@ export class LocalCommits {
   }
 
   /** The changed paths' index entries (see {@link writeIndexEntries}); the index is put in place, the lock stays held. */
-  private async writeIndex(repo: LocalRepo, lock: IndexLock, token: string, change: Change, newOids: ReadonlyMap<string, TreeItem>): Promise<void> {
+  private async writeIndex(
+    repo: LocalRepo,
+    lock: IndexLock,
+    token: string,
+    change: Change,
+    newOids: ReadonlyMap<string, TreeItem>,
+  ): Promise<void> {
     const [written, deleted] = indexEntriesOf(change, newOids);
     const where = { gitDir: repo.gitDir, workTree: repo.workTree! };
     await writeIndexEntries(where, lock, token, await keepStagedChanges(where, change.parent, written), deleted);
@@ -387,9 +442,15 @@ export class LocalCommits {
       const entry = entries.get(path);
       return entry === undefined ? [] : [{ path, ...entry }];
     });
-    await writeIndexEntries({ gitDir: repo.gitDir, workTree: repo.workTree! }, lock, token, written, paths.filter((path) => !entries.has(path)), { refresh: false });
+    await writeIndexEntries(
+      { gitDir: repo.gitDir, workTree: repo.workTree! },
+      lock,
+      token,
+      written,
+      paths.filter((path) => !entries.has(path)),
+      { refresh: false },
+    );
   }
-
 }
 
 /** The all-zero id: "no object" (a ref that must not exist yet, an index entry to remove). */
@@ -470,4 +531,3 @@ async function firstFileOnTheWay(workTree: string, path: string): Promise<string
   }
   return null;
 }
-

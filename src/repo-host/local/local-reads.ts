@@ -15,7 +15,12 @@ const OBJECT_ID = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
  * hashed it from), only if the file still has that content. Error: a missing blob, or an id
  * that names another kind of object.
  */
-export async function readBlobs(repo: LocalRepo, oids: readonly string[], formats: ObjectFormats, workTreePath: (oid: string) => string | undefined): Promise<Buffer[]> {
+export async function readBlobs(
+  repo: LocalRepo,
+  oids: readonly string[],
+  formats: ObjectFormats,
+  workTreePath: (oid: string) => string | undefined,
+): Promise<Buffer[]> {
   const objects = await catFileBatch(repo.gitDir, oids);
   const format = await formats.of(repo);
   return Promise.all(

@@ -1,7 +1,17 @@
 import { mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync, existsSync, unlinkSync, chmodSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { alice, cloneBare, cloneCorpus, commit as fixtureCommit, corpusBundle, git, initRepo, makeRepo, tempDir } from '../../../test/support/git-fixture.ts';
+import {
+  alice,
+  cloneBare,
+  cloneCorpus,
+  commit as fixtureCommit,
+  corpusBundle,
+  git,
+  initRepo,
+  makeRepo,
+  tempDir,
+} from '../../../test/support/git-fixture.ts';
 import type { UsersFile } from '../../config/users-file.ts';
 import { blobId } from '../git/blob-id.ts';
 import { describeRepoHostContract, type ContractRepo } from '../repo-host.contract.ts';
@@ -61,12 +71,20 @@ function buildRepos(repos: ContractRepo[], bare: boolean) {
 
 describeRepoHostContract('LocalRepoHost, work trees', async (repos) => {
   const built = buildRepos(repos, false);
-  return { host: new LocalRepoHost({ reposDir: built.reposDir }), gitDirOf: (repo) => join(built.reposDir, repo, '.git'), cleanup: async () => built.cleanup() };
+  return {
+    host: new LocalRepoHost({ reposDir: built.reposDir }),
+    gitDirOf: (repo) => join(built.reposDir, repo, '.git'),
+    cleanup: async () => built.cleanup(),
+  };
 });
 
 describeRepoHostContract('LocalRepoHost, bare repositories', async (repos) => {
   const built = buildRepos(repos, true);
-  return { host: new LocalRepoHost({ reposDir: built.reposDir }), gitDirOf: (repo) => join(built.reposDir, repo), cleanup: async () => built.cleanup() };
+  return {
+    host: new LocalRepoHost({ reposDir: built.reposDir }),
+    gitDirOf: (repo) => join(built.reposDir, repo),
+    cleanup: async () => built.cleanup(),
+  };
 });
 
 const ada: Person = { login: 'ada', name: 'Ada Lovelace', email: 'ada@acme.example' };
@@ -128,7 +146,11 @@ describe('LocalRepoHost with a work tree', () => {
       expect(await host.fingerprint('notes')).toBe(snapshot.fingerprint);
 
       // Work-tree contents are not in the object database; readBlobs still serves them.
-      const blobs = await host.readBlobs('notes', [byPath.get('a.md')!, byPath.get('new folder/ünïcode #1.md')!, byPath.get('folder/c.md')!]);
+      const blobs = await host.readBlobs('notes', [
+        byPath.get('a.md')!,
+        byPath.get('new folder/ünïcode #1.md')!,
+        byPath.get('folder/c.md')!,
+      ]);
       expect(blobs.map((blob) => blob.toString('utf8'))).toEqual(['# A, edited\n', '# New\n', '# C\n']);
       expect((await host.readFile('notes', 'a.md'))?.toString('utf8')).toBe('# A, edited\n');
       expect(await host.readFile('notes', 'b.md')).toBeNull();
@@ -178,7 +200,14 @@ describe('LocalRepoHost with a work tree', () => {
     symlinkSync(dir.path, join(notes, 'escape'));
     try {
       const head = (await host.snapshot('notes')).head;
-      await expect(host.commit('notes', { parent: head, author: ada, message: 'Escape', files: [{ path: 'escape/secret.txt', content: Buffer.from('overwritten\n') }] })).rejects.toMatchObject({ code: 'invalid_path' });
+      await expect(
+        host.commit('notes', {
+          parent: head,
+          author: ada,
+          message: 'Escape',
+          files: [{ path: 'escape/secret.txt', content: Buffer.from('overwritten\n') }],
+        }),
+      ).rejects.toMatchObject({ code: 'invalid_path' });
       expect(readFileSync(join(dir.path, 'secret.txt'), 'utf8')).toBe('outside the repository\n');
       expect((await host.snapshot('notes')).head).toBe(head);
     } finally {
@@ -215,16 +244,31 @@ describe('LocalRepoHost with a work tree', () => {
     const before = await host.snapshot('notes');
     writeFileSync(join(notes, 'keep.md'), '# Keep, edited by hand\n');
     try {
-      const result = await host.commit('notes', { parent: before.head, author: ada, message: 'Clobber', files: [{ path: 'keep.md', content: Buffer.from('# Keep, by the tool\n') }] });
+      const result = await host.commit('notes', {
+        parent: before.head,
+        author: ada,
+        message: 'Clobber',
+        files: [{ path: 'keep.md', content: Buffer.from('# Keep, by the tool\n') }],
+      });
       expect(result).toEqual({ ok: false, conflict: 'worktree_dirty', head: before.head, path: 'keep.md' });
       expect(readFileSync(join(notes, 'keep.md'), 'utf8')).toBe('# Keep, edited by hand\n');
       expect(git(notes, ['rev-parse', 'HEAD'])).toBe(before.head);
 
       // Deleting it, or creating over an untracked file, is refused the same way.
-      const deletion = await host.commit('notes', { parent: before.head, author: ada, message: 'Delete', files: [{ path: 'keep.md', content: null }] });
+      const deletion = await host.commit('notes', {
+        parent: before.head,
+        author: ada,
+        message: 'Delete',
+        files: [{ path: 'keep.md', content: null }],
+      });
       expect(deletion).toMatchObject({ ok: false, conflict: 'worktree_dirty', path: 'keep.md' });
       writeFileSync(join(notes, 'untracked.md'), 'mine\n');
-      const creation = await host.commit('notes', { parent: before.head, author: ada, message: 'Create', files: [{ path: 'untracked.md', content: Buffer.from('theirs\n') }] });
+      const creation = await host.commit('notes', {
+        parent: before.head,
+        author: ada,
+        message: 'Create',
+        files: [{ path: 'untracked.md', content: Buffer.from('theirs\n') }],
+      });
       expect(creation).toMatchObject({ ok: false, conflict: 'worktree_dirty', path: 'untracked.md' });
       expect(readFileSync(join(notes, 'untracked.md'), 'utf8')).toBe('mine\n');
     } finally {
@@ -237,13 +281,22 @@ describe('LocalRepoHost with a work tree', () => {
     const onDisk = Buffer.from('# Keep, edited by hand\n');
     expect(readFileSync(join(notes, 'keep.md'))).toEqual(onDisk);
     // Prepared from an older content: still refused.
-    const stale = await host.commit('notes', { parent: before.head, author: ada, message: 'Edit', files: [{ path: 'keep.md', content: Buffer.from('x\n') }] }, new Map([['keep.md', blobId(Buffer.from('# Keep\n'))]]));
+    const stale = await host.commit(
+      'notes',
+      { parent: before.head, author: ada, message: 'Edit', files: [{ path: 'keep.md', content: Buffer.from('x\n') }] },
+      new Map([['keep.md', blobId(Buffer.from('# Keep\n'))]]),
+    );
     expect(stale).toMatchObject({ ok: false, conflict: 'worktree_dirty', path: 'keep.md' });
     // Other uncommitted work stays untouched by the commit.
     writeFileSync(join(notes, 'folder/c.md'), '# C, my own edit\n');
     const result = await host.commit(
       'notes',
-      { parent: before.head, author: ada, message: 'Edit', files: [{ path: 'keep.md', content: Buffer.from('# Keep, edited by hand\n\nAnd by the tool.\n') }] },
+      {
+        parent: before.head,
+        author: ada,
+        message: 'Edit',
+        files: [{ path: 'keep.md', content: Buffer.from('# Keep, edited by hand\n\nAnd by the tool.\n') }],
+      },
       new Map([['keep.md', blobId(onDisk)]]),
     );
     expect(result.ok).toBe(true);
@@ -263,9 +316,19 @@ describe('LocalRepoHost with a work tree', () => {
     writeFileSync(join(notes, 'b.md'), '# B, staged\n');
     git(notes, ['add', 'b.md']);
     try {
-      const refused = await host.commit('notes', { parent: before.head, author: ada, message: 'C', files: [{ path: 'folder/c.md', content: Buffer.from('# C, tool\n') }] });
+      const refused = await host.commit('notes', {
+        parent: before.head,
+        author: ada,
+        message: 'C',
+        files: [{ path: 'folder/c.md', content: Buffer.from('# C, tool\n') }],
+      });
       expect(refused).toMatchObject({ ok: false, conflict: 'worktree_dirty', path: 'folder/c.md' });
-      const result = await host.commit('notes', { parent: before.head, author: ada, message: 'A', files: [{ path: 'a.md', content: Buffer.from('# A, again\n') }] });
+      const result = await host.commit('notes', {
+        parent: before.head,
+        author: ada,
+        message: 'A',
+        files: [{ path: 'a.md', content: Buffer.from('# A, again\n') }],
+      });
       expect(result.ok).toBe(true);
       expect(git(notes, ['diff', '--cached', '--name-only'])).toBe('b.md\nfolder/c.md');
     } finally {
@@ -337,7 +400,10 @@ describe.skipIf(corpusBundle('obsidian-help') === null)('LocalRepoHost on the ob
     const snapshot = await host.snapshot('help');
     const listed = git(help, ['ls-files', '-z']).split('\0').filter(Boolean);
     expect(snapshot.files.map((file) => file.path).sort()).toEqual(listed.sort());
-    const blobs = await host.readBlobs('help', snapshot.files.map((file) => file.oid));
+    const blobs = await host.readBlobs(
+      'help',
+      snapshot.files.map((file) => file.oid),
+    );
     blobs.forEach((blob, i) => expect(blobId(blob)).toBe(snapshot.files[i]!.oid));
   });
 
@@ -345,7 +411,12 @@ describe.skipIf(corpusBundle('obsidian-help') === null)('LocalRepoHost on the ob
     const snapshot = await host.snapshot('help');
     const target = snapshot.files.find((file) => file.path.endsWith('.md') && /[^\x00-\x7f]/.test(file.path))!;
     const [content] = await host.readBlobs('help', [target.oid]);
-    const result = await host.commit('help', { parent: snapshot.head, author: ada, message: 'Touch', files: [{ path: target.path, content: Buffer.concat([content!, Buffer.from('\nTouched.\n')]) }] });
+    const result = await host.commit('help', {
+      parent: snapshot.head,
+      author: ada,
+      message: 'Touch',
+      files: [{ path: target.path, content: Buffer.concat([content!, Buffer.from('\nTouched.\n')]) }],
+    });
     expect(result.ok).toBe(true);
     expect(status(help)).toBe('');
     expect((await host.readFile('help', target.path))!.toString('utf8').endsWith('\nTouched.\n')).toBe(true);
@@ -370,7 +441,12 @@ describe('LocalRepoHost commits into a work tree without leaving it behind', () 
     const path = `notes/${japanese(75)}.md`;
     expect(Buffer.byteLength(path.split('/')[1]!)).toBe(228);
     const before = git(notes, ['rev-parse', 'HEAD']);
-    const result = await host.commit('notes', { parent: before, author: ada, message: 'Long name', files: [{ path, content: Buffer.from('# Long\n') }] });
+    const result = await host.commit('notes', {
+      parent: before,
+      author: ada,
+      message: 'Long name',
+      files: [{ path, content: Buffer.from('# Long\n') }],
+    });
     expect(result).toEqual({ ok: true, commit: git(notes, ['rev-parse', 'HEAD']) });
     expect(readFileSync(join(notes, path), 'utf8')).toBe('# Long\n');
     expect(git(notes, ['show', `HEAD:${path}`])).toBe('# Long');
@@ -382,7 +458,9 @@ describe('LocalRepoHost commits into a work tree without leaving it behind', () 
   it('refuses a name longer than 255 bytes up front, and writes nothing', async () => {
     const path = `notes/${japanese(86)}.md`;
     const before = git(notes, ['rev-parse', 'HEAD']);
-    await expect(host.commit('notes', { parent: before, author: ada, message: 'Too long', files: [{ path, content: Buffer.from('x\n') }] })).rejects.toMatchObject({
+    await expect(
+      host.commit('notes', { parent: before, author: ada, message: 'Too long', files: [{ path, content: Buffer.from('x\n') }] }),
+    ).rejects.toMatchObject({
       code: 'invalid_path',
       message: expect.stringContaining('261 bytes'),
     });
@@ -394,7 +472,14 @@ describe('LocalRepoHost commits into a work tree without leaving it behind', () 
     writeFileSync(join(notes, 'loose'), 'an untracked file\n');
     try {
       const before = git(notes, ['rev-parse', 'HEAD']);
-      await expect(host.commit('notes', { parent: before, author: ada, message: 'Inside', files: [{ path: 'loose/x.md', content: Buffer.from('x\n') }] })).rejects.toMatchObject({
+      await expect(
+        host.commit('notes', {
+          parent: before,
+          author: ada,
+          message: 'Inside',
+          files: [{ path: 'loose/x.md', content: Buffer.from('x\n') }],
+        }),
+      ).rejects.toMatchObject({
         code: 'exists',
         message: expect.stringContaining('"loose" is a file, not a folder'),
       });
@@ -411,7 +496,11 @@ describe('LocalRepoHost commits into a work tree without leaving it behind', () 
     git(notes, ['add', 'notes/link-out.md']);
     git(notes, ['commit', '-q', '-m', 'Link out']);
     const before = git(notes, ['rev-parse', 'HEAD']);
-    const refused = host.commit('notes', { parent: before, author: ada, message: 'Over the link', files: [{ path: 'notes/link-out.md', content: Buffer.from('x\n') }] }, new Map([['notes/link-out.md', null]]));
+    const refused = host.commit(
+      'notes',
+      { parent: before, author: ada, message: 'Over the link', files: [{ path: 'notes/link-out.md', content: Buffer.from('x\n') }] },
+      new Map([['notes/link-out.md', null]]),
+    );
     await expect(refused).rejects.toMatchObject({ code: 'exists', details: { path: 'notes/link-out.md' } });
     expect(git(notes, ['rev-parse', 'HEAD'])).toBe(before);
     expect(git(notes, ['ls-files', '-s', 'notes/link-out.md'])).toMatch(/^120000 /);
@@ -423,7 +512,12 @@ describe('LocalRepoHost commits into a work tree without leaving it behind', () 
     writeFileSync(join(notes, 'plain.md'), 'plain, edited by hand\n');
     const result = await host.commit(
       'notes',
-      { parent: before, author: ada, message: 'Back', files: [{ path: 'plain.md', content: Buffer.from(git(notes, ['show', 'HEAD:plain.md']) + '\n') }] },
+      {
+        parent: before,
+        author: ada,
+        message: 'Back',
+        files: [{ path: 'plain.md', content: Buffer.from(git(notes, ['show', 'HEAD:plain.md']) + '\n') }],
+      },
       new Map([['plain.md', blobId(Buffer.from('plain, edited by hand\n'))]]),
     );
     expect(result).toEqual({ ok: true, commit: before });
@@ -436,14 +530,24 @@ describe('LocalRepoHost commits into a work tree without leaving it behind', () 
     const before = git(notes, ['rev-parse', 'HEAD']);
     writeFileSync(lock, '');
     setTimeout(() => rmSync(lock), 300);
-    const waited = await host.commit('notes', { parent: before, author: ada, message: 'After the lock', files: [{ path: 'plain.md', content: Buffer.from('plain, later\n') }] });
+    const waited = await host.commit('notes', {
+      parent: before,
+      author: ada,
+      message: 'After the lock',
+      files: [{ path: 'plain.md', content: Buffer.from('plain, later\n') }],
+    });
     expect(waited.ok).toBe(true);
     expect(status(notes)).toBe('');
     // A lock that stays (a crashed git): a clear conflict after a few seconds, nothing written.
     writeFileSync(lock, '');
     try {
       const head = git(notes, ['rev-parse', 'HEAD']);
-      const refused = host.commit('notes', { parent: head, author: ada, message: 'Blocked', files: [{ path: 'plain.md', content: Buffer.from('blocked\n') }] });
+      const refused = host.commit('notes', {
+        parent: head,
+        author: ada,
+        message: 'Blocked',
+        files: [{ path: 'plain.md', content: Buffer.from('blocked\n') }],
+      });
       await expect(refused).rejects.toMatchObject({ code: 'conflict', message: expect.stringContaining('index.lock') });
       expect(git(notes, ['rev-parse', 'HEAD'])).toBe(head);
       expect(readFileSync(join(notes, 'plain.md'), 'utf8')).toBe('plain, later\n');
@@ -457,16 +561,33 @@ describe('LocalRepoHost commits into a work tree without leaving it behind', () 
     git(notes, ['config', 'user.email', 'scratch@example.com']);
     const access = await host.authenticate(undefined);
     const before = git(notes, ['rev-parse', 'HEAD']);
-    const result = await host.commit('notes', { parent: before, author: access!.person, message: 'Mine', files: [{ path: 'mine.md', content: Buffer.from('mine\n') }] });
+    const result = await host.commit('notes', {
+      parent: before,
+      author: access!.person,
+      message: 'Mine',
+      files: [{ path: 'mine.md', content: Buffer.from('mine\n') }],
+    });
     expect(result.ok).toBe(true);
-    expect(git(notes, ['log', '-1', '--format=%an <%ae>|%cn <%ce>'])).toBe('Scratch Tester <scratch@example.com>|Scratch Tester <scratch@example.com>');
+    expect(git(notes, ['log', '-1', '--format=%an <%ae>|%cn <%ce>'])).toBe(
+      'Scratch Tester <scratch@example.com>|Scratch Tester <scratch@example.com>',
+    );
     // Someone else named in the change, or a host run --as someone, keeps that person.
-    const other = await host.commit('notes', { parent: result.ok ? result.commit : null, author: ada, message: 'Ada', files: [{ path: 'ada.md', content: Buffer.from('ada\n') }] });
+    const other = await host.commit('notes', {
+      parent: result.ok ? result.commit : null,
+      author: ada,
+      message: 'Ada',
+      files: [{ path: 'ada.md', content: Buffer.from('ada\n') }],
+    });
     expect(other.ok).toBe(true);
     expect(git(notes, ['log', '-1', '--format=%an'])).toBe('Ada Lovelace');
     const asHost = new LocalRepoHost({ reposDir: join(dir.path, 'repos'), as: ada });
     const asAccess = await asHost.authenticate(undefined);
-    const third = await asHost.commit('notes', { parent: git(notes, ['rev-parse', 'HEAD']), author: asAccess!.person, message: 'As', files: [{ path: 'as.md', content: Buffer.from('as\n') }] });
+    const third = await asHost.commit('notes', {
+      parent: git(notes, ['rev-parse', 'HEAD']),
+      author: asAccess!.person,
+      message: 'As',
+      files: [{ path: 'as.md', content: Buffer.from('as\n') }],
+    });
     expect(third.ok).toBe(true);
     expect(git(notes, ['log', '-1', '--format=%an'])).toBe('Ada Lovelace');
   });

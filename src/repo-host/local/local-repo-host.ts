@@ -64,8 +64,17 @@ export class LocalRepoHost implements RepoHost {
     this.recovery = new CommitRecovery(this.formats, options.onRecovery ?? (() => undefined));
     this.snapshots = new LocalSnapshots(this.formats, this.recovery);
     this.discovery = new RepoDiscovery(options.reposDir, options.log ?? pino({ level: 'silent' }), (repo) => this.snapshots.forget(repo));
-    this.signIn = new LocalSignIn({ users: options.users ?? null, as: options.as ?? null, repoNames: async () => (await this.listRepos()).map((repo) => repo.name) });
-    this.commits = new LocalCommits({ repoNamed: (name) => this.repo(name), formats: this.formats, recovery: this.recovery, authors: new CommitAuthors(this.signIn) });
+    this.signIn = new LocalSignIn({
+      users: options.users ?? null,
+      as: options.as ?? null,
+      repoNames: async () => (await this.listRepos()).map((repo) => repo.name),
+    });
+    this.commits = new LocalCommits({
+      repoNamed: (name) => this.repo(name),
+      formats: this.formats,
+      recovery: this.recovery,
+      authors: new CommitAuthors(this.signIn),
+    });
   }
 
   get requiresToken(): boolean {

@@ -70,7 +70,9 @@ export class ObjectFormats {
   of(repo: LocalRepo): Promise<ObjectFormat> {
     let format = this.formats.get(repo.gitDir);
     if (format === undefined) {
-      format = runGit(['rev-parse', '--show-object-format'], { gitDir: repo.gitDir }).then((out) => (out.stdout.toString('utf8').trim() === 'sha256' ? 'sha256' : 'sha1'));
+      format = runGit(['rev-parse', '--show-object-format'], { gitDir: repo.gitDir }).then((out) =>
+        out.stdout.toString('utf8').trim() === 'sha256' ? 'sha256' : 'sha1',
+      );
       this.formats.set(repo.gitDir, format);
     }
     return format;

@@ -81,7 +81,8 @@ export class LocalSignIn {
     this.localPerson ??= (async () => {
       for (const file of [join(homedir(), '.gitconfig'), join(homedir(), '.config', 'git', 'config')]) {
         if (!(await isFile(file))) continue;
-        const get = async (key: string) => (await runGit(['config', '--file', file, '--get', key], { okCodes: [0, 1] })).stdout.toString('utf8').trim();
+        const get = async (key: string) =>
+          (await runGit(['config', '--file', file, '--get', key], { okCodes: [0, 1] })).stdout.toString('utf8').trim();
         const name = cleanIdentPart(await get('user.name'));
         if (name === '') continue;
         const email = cleanIdentPart(await get('user.email')) || DEFAULT_PERSON.email;

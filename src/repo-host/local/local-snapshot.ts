@@ -6,7 +6,18 @@ import { runGit, splitNul } from '../git/run-git.ts';
 import type { Snapshot, SnapshotEntry } from '../repo-host.ts';
 import type { CommitRecovery } from './commit-recovery.ts';
 import { waitForIndexUnlocked } from './index-lock.ts';
-import { byCodeUnits, exists, headRef, inWorkTree, parseTreeRecord, resolveHead, statLine, type LocalRepo, type ObjectFormats, type TreeEntry } from './local-repo.ts';
+import {
+  byCodeUnits,
+  exists,
+  headRef,
+  inWorkTree,
+  parseTreeRecord,
+  resolveHead,
+  statLine,
+  type LocalRepo,
+  type ObjectFormats,
+  type TreeEntry,
+} from './local-repo.ts';
 import { readWorkTreeEntry } from './work-tree-file.ts';
 import { WorkTreeWatch } from './work-tree-watch.ts';
 
@@ -145,7 +156,8 @@ export class LocalSnapshots {
    */
   async branchOf(repo: LocalRepo): Promise<{ ref: string; head: string | null }> {
     const known = this.known.get(repo.gitDir);
-    if (known !== undefined && known.gitFiles !== '' && (await this.gitFilesStat(repo, known.ref)) === known.gitFiles) return { ref: known.ref, head: known.head };
+    if (known !== undefined && known.gitFiles !== '' && (await this.gitFilesStat(repo, known.ref)) === known.gitFiles)
+      return { ref: known.ref, head: known.head };
     const ref = await headRef(repo);
     return { ref, head: await resolveHead(repo, ref) };
   }
@@ -182,7 +194,14 @@ export class LocalSnapshots {
     const known = this.known.get(repo.gitDir);
     // The stat data was taken without the loose ref HEAD names now: take it again next time.
     const stale = known === undefined || known.ref !== status.ref;
-    this.known.set(repo.gitDir, { fingerprint, ref: status.ref, head: status.head, gitFiles: stale ? '' : gitFiles, changes, at: Date.now() });
+    this.known.set(repo.gitDir, {
+      fingerprint,
+      ref: status.ref,
+      head: status.head,
+      gitFiles: stale ? '' : gitFiles,
+      changes,
+      at: Date.now(),
+    });
     return { status, fingerprint };
   }
 
@@ -207,7 +226,12 @@ export class LocalSnapshots {
    */
   private async gitFilesStat(repo: LocalRepo, ref: string | null): Promise<string> {
     if ((await exists(join(repo.gitDir, 'commondir'))) || (await exists(join(repo.gitDir, 'reftable')))) return '';
-    const files = ['HEAD', 'packed-refs', ...(repo.workTree !== null ? ['index'] : []), ...(ref !== null && ref.startsWith('refs/') ? [ref] : [])];
+    const files = [
+      'HEAD',
+      'packed-refs',
+      ...(repo.workTree !== null ? ['index'] : []),
+      ...(ref !== null && ref.startsWith('refs/') ? [ref] : []),
+    ];
     const lines = await Promise.all(files.map((file) => statLine(join(repo.gitDir, ...file.split('/')))));
     return files.map((file, i) => `${file}\0${lines[i]}`).join('');
   }
@@ -284,5 +308,7 @@ function afterFields(record: string, count: number): string {
 }
 
 function bareFingerprint(ref: string, head: string | null): string {
-  return createHash('sha1').update(`bare\0${ref}\0${head ?? ''}`).digest('hex');
+  return createHash('sha1')
+    .update(`bare\0${ref}\0${head ?? ''}`)
+    .digest('hex');
 }

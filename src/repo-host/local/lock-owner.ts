@@ -17,7 +17,11 @@ let self: LockOwner | null = null;
 
 /** This process as {@link LockOwner}. */
 export function thisProcess(): LockOwner {
-  self ??= { pid: process.pid, start: procStart(process.pid) ?? `ms:${Math.round(Date.now() - process.uptime() * 1000)}`, host: hostname() };
+  self ??= {
+    pid: process.pid,
+    start: procStart(process.pid) ?? `ms:${Math.round(Date.now() - process.uptime() * 1000)}`,
+    host: hostname(),
+  };
   return self;
 }
 

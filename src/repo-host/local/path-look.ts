@@ -32,7 +32,12 @@ const FOUND = /^([0-9a-f]{40}|[0-9a-f]{64}) (blob|tree|commit|tag) (\d+)$/;
  * line breaks (the batch protocol is line-based). One process instead of rev-parse, ls-tree and
  * ls-files.
  */
-export async function lookAtPaths(gitDir: string, parent: string | null, paths: readonly string[], options: { index: boolean }): Promise<PathLook> {
+export async function lookAtPaths(
+  gitDir: string,
+  parent: string | null,
+  paths: readonly string[],
+  options: { index: boolean },
+): Promise<PathLook> {
   const folders = new Set<string>();
   if (parent !== null) {
     for (const path of paths) {
@@ -41,7 +46,11 @@ export async function lookAtPaths(gitDir: string, parent: string | null, paths: 
     }
   }
   const folderList = [...folders];
-  const names = ['HEAD', ...folderList.map((folder) => (folder === '' ? `${parent}^{tree}` : `${parent}:${folder}`)), ...(options.index ? paths.map((path) => `:0:${path}`) : [])];
+  const names = [
+    'HEAD',
+    ...folderList.map((folder) => (folder === '' ? `${parent}^{tree}` : `${parent}:${folder}`)),
+    ...(options.index ? paths.map((path) => `:0:${path}`) : []),
+  ];
   const { stdout } = await runGit(['cat-file', '--batch'], { gitDir, input: `${names.join('\n')}\n` });
 
   const answers: Array<{ oid: string; type: string; content: Buffer } | null> = [];

@@ -57,8 +57,15 @@ describe('repository folders', () => {
     afterAll(async () => ctx?.close());
 
     test('a bare handbook.git is read and written as handbook', async () => {
-      expect(await callTool(readNote, { repo: 'handbook', path: 'guide.md' }, ctx)).toMatchObject({ path: 'guide.md', content: '# Guide\n\nWelcome.' });
-      const edited = await callTool(editNote, { repo: 'handbook', path: 'guide.md', old_text: 'Welcome.', new_text: 'Welcome aboard.', summary: 'Warmer welcome' }, ctx);
+      expect(await callTool(readNote, { repo: 'handbook', path: 'guide.md' }, ctx)).toMatchObject({
+        path: 'guide.md',
+        content: '# Guide\n\nWelcome.',
+      });
+      const edited = await callTool(
+        editNote,
+        { repo: 'handbook', path: 'guide.md', old_text: 'Welcome.', new_text: 'Welcome aboard.', summary: 'Warmer welcome' },
+        ctx,
+      );
       expect(git(join(reposDir, 'handbook.git'), ['rev-parse', 'HEAD'])).toBe(edited.commit);
       expect((await refusalOf(callTool(readNote, { repo: 'handbook.git', path: 'guide.md' }, ctx))).code).toBe('repo_not_found');
     });

@@ -11,8 +11,14 @@ import { VaultError } from '../../vault-error.ts';
  */
 export function assertRepoPath(path: string): void {
   const segments = path.split('/');
-  const bad = path === '' || /[\0\r\n]/.test(path) || segments.some((segment) => segment === '' || segment === '.' || segment === '..' || segment.toLowerCase() === '.git');
-  if (bad) throw new VaultError('invalid_path', `"${path}" is not a path inside the repository; give a relative path such as "notes/plan.md".`, { path });
+  const bad =
+    path === '' ||
+    /[\0\r\n]/.test(path) ||
+    segments.some((segment) => segment === '' || segment === '.' || segment === '..' || segment.toLowerCase() === '.git');
+  if (bad)
+    throw new VaultError('invalid_path', `"${path}" is not a path inside the repository; give a relative path such as "notes/plan.md".`, {
+      path,
+    });
   const long = segments.find((segment) => Buffer.byteLength(segment, 'utf8') > 255);
   if (long !== undefined) {
     throw new VaultError(
@@ -21,5 +27,10 @@ export function assertRepoPath(path: string): void {
       { path },
     );
   }
-  if (Buffer.byteLength(path, 'utf8') > 4000) throw new VaultError('invalid_path', `"${path.slice(0, 80)}…" is ${Buffer.byteLength(path, 'utf8')} bytes long; a path may have at most 4,000. Choose a shorter one.`, { path });
+  if (Buffer.byteLength(path, 'utf8') > 4000)
+    throw new VaultError(
+      'invalid_path',
+      `"${path.slice(0, 80)}…" is ${Buffer.byteLength(path, 'utf8')} bytes long; a path may have at most 4,000. Choose a shorter one.`,
+      { path },
+    );
 }

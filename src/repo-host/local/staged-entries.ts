@@ -17,11 +17,20 @@ import type { IndexEntry } from './write-index-entries.ts';
  * the committed blob is staged, as before. Reads the real index (the caller holds its lock).
  * Throws what git throws.
  */
-export async function keepStagedChanges(where: { gitDir: string; workTree: string }, parent: string | null, written: readonly IndexEntry[]): Promise<IndexEntry[]> {
+export async function keepStagedChanges(
+  where: { gitDir: string; workTree: string },
+  parent: string | null,
+  written: readonly IndexEntry[],
+): Promise<IndexEntry[]> {
   if (parent === null || written.length === 0) return [...written];
   const paths = written.map((entry) => entry.path);
   const env = { GIT_LITERAL_PATHSPECS: '1' };
-  const listed = await runGit(['ls-files', '-s', '-z', '--', ...paths], { gitDir: where.gitDir, workTree: where.workTree, cwd: where.workTree, env });
+  const listed = await runGit(['ls-files', '-s', '-z', '--', ...paths], {
+    gitDir: where.gitDir,
+    workTree: where.workTree,
+    cwd: where.workTree,
+    env,
+  });
   const staged = new Map<string, string>();
   for (const line of splitNul(listed.stdout)) {
     const tab = line.indexOf('\t');
@@ -48,7 +57,11 @@ async function mergeBlobs(gitDir: string, base: string, ours: string, theirs: st
   const dir = await mkdtemp(join(tmpdir(), 'mv-staged-'));
   try {
     const files = [];
-    for (const [name, oid] of [['ours', ours], ['base', base], ['theirs', theirs]] as const) {
+    for (const [name, oid] of [
+      ['ours', ours],
+      ['base', base],
+      ['theirs', theirs],
+    ] as const) {
       const blob = await runGit(['cat-file', 'blob', oid], { gitDir });
       await writeFile(join(dir, name), blob.stdout);
       files.push(join(dir, name));

@@ -52,7 +52,11 @@ export async function readWorkTreeFile(realWorkTree: string, realGitDir: string,
  * the content is read from) when a symbolic link on the way leads elsewhere in the work tree;
  * null when absent (see {@link resolveWorkTreeFile}).
  */
-export async function readWorkTreeEntry(realWorkTree: string, realGitDir: string, path: string): Promise<{ content: Buffer; target?: string } | null> {
+export async function readWorkTreeEntry(
+  realWorkTree: string,
+  realGitDir: string,
+  path: string,
+): Promise<{ content: Buffer; target?: string } | null> {
   const found = await resolveWorkTreeFile(realWorkTree, realGitDir, path);
   if (found.kind === 'absent') return null;
   let content: Buffer;
@@ -69,7 +73,10 @@ export async function readWorkTreeEntry(realWorkTree: string, realGitDir: string
  * What Git itself sees at a path (it never follows links): a regular file's bytes, a
  * symbolic link's target text, `directory` for a folder (or anything else), null when absent.
  */
-export async function readAsGitSeesIt(workTree: string, path: string): Promise<{ kind: 'file' | 'symlink'; content: Buffer } | { kind: 'directory' } | null> {
+export async function readAsGitSeesIt(
+  workTree: string,
+  path: string,
+): Promise<{ kind: 'file' | 'symlink'; content: Buffer } | { kind: 'directory' } | null> {
   const full = join(workTree, ...path.split('/'));
   try {
     const info = await lstat(full);

@@ -69,16 +69,27 @@ describe('LocalRepoHost.fingerprint with a watched work tree', () => {
     const changes: Array<[string, () => void]> = [
       ['an edit in place of a note in a folder', () => writeFileSync(join(notes, 'folder', 'b.md'), '# B, edited\n')],
       ['a second edit of the same note', () => writeFileSync(join(notes, 'folder', 'b.md'), '# B, edited twice\n')],
-      ['a note in a new folder', () => {
-        mkdirSync(join(notes, 'new'));
-        writeFileSync(join(notes, 'new', 'c.md'), '# C\n');
-      }],
+      [
+        'a note in a new folder',
+        () => {
+          mkdirSync(join(notes, 'new'));
+          writeFileSync(join(notes, 'new', 'c.md'), '# C\n');
+        },
+      ],
       ['a renamed folder', () => renameSync(join(notes, 'new'), join(notes, 'renamed'))],
       ['a removed folder', () => rmSync(join(notes, 'renamed'), { recursive: true })],
-      ['a commit made with git', () => {
-        git(notes, ['add', '-A']);
-        git(notes, ['commit', '-q', '-m', 'Edit'], { GIT_AUTHOR_NAME: alice.name, GIT_AUTHOR_EMAIL: alice.email, GIT_COMMITTER_NAME: alice.name, GIT_COMMITTER_EMAIL: alice.email });
-      }],
+      [
+        'a commit made with git',
+        () => {
+          git(notes, ['add', '-A']);
+          git(notes, ['commit', '-q', '-m', 'Edit'], {
+            GIT_AUTHOR_NAME: alice.name,
+            GIT_AUTHOR_EMAIL: alice.email,
+            GIT_COMMITTER_NAME: alice.name,
+            GIT_COMMITTER_EMAIL: alice.email,
+          });
+        },
+      ],
       ['another branch checked out', () => git(notes, ['checkout', '-q', '-b', 'other'])],
     ];
     for (const [what, change] of changes) {
@@ -89,7 +100,11 @@ describe('LocalRepoHost.fingerprint with a watched work tree', () => {
       expect((await host.snapshot('notes')).fingerprint, `${what}, by the snapshot`).toBe(now);
       // The listing's branch and head, answered from what the fingerprint saw, are git's.
       const [listed] = await host.listRepos();
-      expect(listed, what).toEqual({ name: 'notes', defaultBranch: git(notes, ['branch', '--show-current']).trim(), head: git(notes, ['rev-parse', 'HEAD']).trim() });
+      expect(listed, what).toEqual({
+        name: 'notes',
+        defaultBranch: git(notes, ['branch', '--show-current']).trim(),
+        head: git(notes, ['rev-parse', 'HEAD']).trim(),
+      });
       last = now;
     }
   });

@@ -53,7 +53,13 @@ export async function prepareIndexEntries(
   const copy = await lock.copyIndex(token);
   try {
     const infos = written.map((entry) => `${entry.mode},${entry.oid},${entry.path}`);
-    const gitOptions = { gitDir: where.gitDir, workTree: where.workTree, cwd: where.workTree, env: { GIT_LITERAL_PATHSPECS: '1', GIT_INDEX_FILE: copy }, okCodes: [0, 1] };
+    const gitOptions = {
+      gitDir: where.gitDir,
+      workTree: where.workTree,
+      cwd: where.workTree,
+      env: { GIT_LITERAL_PATHSPECS: '1', GIT_INDEX_FILE: copy },
+      okCodes: [0, 1],
+    };
     // Batches keep each command line far below the system's limit; usually it is one call.
     const batches = splitByLength(infos, 64 * 1024);
     const removals = deleted.length === 0 ? [] : ['--force-remove', '--', ...deleted];
@@ -64,7 +70,9 @@ export async function prepareIndexEntries(
       if (last) args.push(...(options.refresh ? ['--refresh'] : []), ...(removeLast ? removals : []));
       await runGit(args, gitOptions);
     }
-    if (!removeLast) for (const batch of splitByLength(deleted, 64 * 1024)) await runGit(['update-index', '-q', '--force-remove', '--', ...batch], gitOptions);
+    if (!removeLast)
+      for (const batch of splitByLength(deleted, 64 * 1024))
+        await runGit(['update-index', '-q', '--force-remove', '--', ...batch], gitOptions);
     return copy;
   } catch (error) {
     await unlink(copy).catch(() => undefined);

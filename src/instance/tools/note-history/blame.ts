@@ -15,7 +15,12 @@ import { joinNotes, notATextNote, NOTE_ROOM, type HistoryNote } from './answer.t
  * `note_not_found`, binary content with `not_a_note`, a from_line past the end with
  * `bad_arguments`.
  */
-export async function blameAnswer(answer: NoteHistoryAnswer, note: HistoryNote, fromLine: number | undefined, toLine: number | undefined): Promise<NoteHistoryAnswer> {
+export async function blameAnswer(
+  answer: NoteHistoryAnswer,
+  note: HistoryNote,
+  fromLine: number | undefined,
+  toLine: number | undefined,
+): Promise<NoteHistoryAnswer> {
   // Git starts on the whole note while the note is read and its path checked.
   const early = fromLine === undefined && toLine === undefined ? note.history.startWholeBlame(note.path) : undefined;
   try {
@@ -34,7 +39,13 @@ export async function blameAnswer(answer: NoteHistoryAnswer, note: HistoryNote, 
  * author or subject of closed paths shows, as the list and `at` never show them either. Runs of one commit that then
  * touch are joined. The note's history is read only when some run needs it.
  */
-async function creditVisibleCommits(history: RepoHistory, path: string, content: Buffer, runs: readonly BlameRun[], visible: (path: string) => boolean): Promise<BlameRun[]> {
+async function creditVisibleCommits(
+  history: RepoHistory,
+  path: string,
+  content: Buffer,
+  runs: readonly BlameRun[],
+  visible: (path: string) => boolean,
+): Promise<BlameRun[]> {
   const hidden = (run: BlameRun) => run.commit !== null && !(run.path !== undefined && visible(run.path));
   if (!runs.some(hidden)) return [...runs];
   const commits = (await history.noteCommits(path)).commits;
@@ -102,10 +113,14 @@ async function blameOf(
   if (text === null) throw notATextNote(path);
   const lines = splitLines(text);
   if (fromLine !== undefined && fromLine > lines.length) {
-    throw new VaultError('bad_arguments', `from_line ${fromLine} is past the end: the note has ${lines.length} lines. Give a from_line from 1 to ${lines.length}.`, {
-      from_line: fromLine,
-      total_lines: lines.length,
-    });
+    throw new VaultError(
+      'bad_arguments',
+      `from_line ${fromLine} is past the end: the note has ${lines.length} lines. Give a from_line from 1 to ${lines.length}.`,
+      {
+        from_line: fromLine,
+        total_lines: lines.length,
+      },
+    );
   }
   // Git blames only the lines whose text alone could still fit in one answer.
   const from = fromLine ?? 1;

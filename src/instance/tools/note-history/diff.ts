@@ -32,8 +32,10 @@ export async function diffAnswer(answer: NoteHistoryAnswer, note: HistoryNote, r
   const text = change.diff;
   const base = change.base ?? (await history.emptyTree());
   if (change.base === null) notes.push(`The repository has no commit before ${day}: the diff starts from nothing.`);
-  else if (!change.existedAtBase && !change.existsNow) notes.push(`The note did not exist before ${day} and does not exist now: there is nothing to diff.`);
-  else if (change.hiddenAtBase) notes.push(`Before ${day} the note lay at a path that is hidden or outside the open folders: the diff shows all of it as added.`);
+  else if (!change.existedAtBase && !change.existsNow)
+    notes.push(`The note did not exist before ${day} and does not exist now: there is nothing to diff.`);
+  else if (change.hiddenAtBase)
+    notes.push(`Before ${day} the note lay at a path that is hidden or outside the open folders: the diff shows all of it as added.`);
   else if (!change.existedAtBase) notes.push(`The note did not exist before ${day}: the diff shows all of it as added.`);
   else if (change.diff === '') notes.push(`The note has not changed since the start of ${day}.`);
   if (!change.existsNow && change.diff !== '') notes.splice(0, notes.length, 'The note no longer exists: the diff shows it removed.');

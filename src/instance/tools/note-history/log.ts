@@ -40,11 +40,22 @@ export async function logAnswer(answer: NoteHistoryAnswer, note: HistoryNote, in
   const whole = input.diff || shown.length === 0 ? (since === undefined ? log : await history.noteCommits(path)) : null;
   if (shown.length === 0 && whole !== null && !whole.commits.some(isNoteCommit) && (await note.now()) === null) throw note.noNote();
   if (input.diff && input.since !== undefined && since !== undefined && whole !== null) {
-    return await diffAnswer(answer, note, { day: input.since, since, commits: whole.commits, next, fromLine: input.from_line, toLine: input.to_line });
+    return await diffAnswer(answer, note, {
+      day: input.since,
+      since,
+      commits: whole.commits,
+      next,
+      fromLine: input.from_line,
+      toLine: input.to_line,
+    });
   }
   const notes: string[] = [];
   if (shown.length === 0 && input.offset === 0) {
-    notes.push(input.since !== undefined ? `No commit changed the note from ${input.since} on.` : 'The note has not been committed yet: it exists only in the work tree.');
+    notes.push(
+      input.since !== undefined
+        ? `No commit changed the note from ${input.since} on.`
+        : 'The note has not been committed yet: it exists only in the work tree.',
+    );
   }
   if (answer.hasMore) notes.push(`More commits follow: ask again with offset ${next}.`);
   return { ...answer, ...joinNotes(notes) };

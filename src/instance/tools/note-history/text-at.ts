@@ -16,12 +16,24 @@ const COMMITS_IN_REFUSAL = 20;
  * a deletion or a note with no history and no file with `note_not_found`, binary content
  * with `not_a_note`.
  */
-export async function textAtAnswer(answer: NoteHistoryAnswer, note: HistoryNote, at: string, fromLine: number | undefined, toLine: number | undefined): Promise<NoteHistoryAnswer> {
-  const version = await versionAt(note.history, note.path, at, note.isNoteCommit, async () => ((await note.now()) === null ? note.noNote() : null));
+export async function textAtAnswer(
+  answer: NoteHistoryAnswer,
+  note: HistoryNote,
+  at: string,
+  fromLine: number | undefined,
+  toLine: number | undefined,
+): Promise<NoteHistoryAnswer> {
+  const version = await versionAt(note.history, note.path, at, note.isNoteCommit, async () =>
+    (await note.now()) === null ? note.noNote() : null,
+  );
   return fitText((maxChars) => {
     const window = lineWindow(version.text, fromLine, toLine, `the note in commit ${at}`, maxChars);
     const cut = windowNote(window, `the note in commit ${at}`, 'the same at');
-    return { ...answer, version: { commit: version.commit, date: version.date, path: version.path, ...window }, ...(cut !== null ? { note: cut } : {}) };
+    return {
+      ...answer,
+      version: { commit: version.commit, date: version.date, path: version.path, ...window },
+      ...(cut !== null ? { note: cut } : {}),
+    };
   });
 }
 
@@ -30,7 +42,13 @@ export async function textAtAnswer(answer: NoteHistoryAnswer, note: HistoryNote,
  * date, the note's path then and its text. `missing()` gives the refusal when the note has no
  * commit at all (null: it exists now, uncommitted).
  */
-async function versionAt(history: RepoHistory, path: string, at: string, isNoteCommit: (commit: NoteCommit) => boolean, missing: () => Promise<VaultError | null>) {
+async function versionAt(
+  history: RepoHistory,
+  path: string,
+  at: string,
+  isNoteCommit: (commit: NoteCommit) => boolean,
+  missing: () => Promise<VaultError | null>,
+) {
   const commit = await history.resolveCommit(at);
   if (commit === null) {
     throw new VaultError(

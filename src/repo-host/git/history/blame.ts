@@ -63,7 +63,15 @@ export function startWholeBlame(mirror: Mirror, path: string): EarlyBlame {
  * and stopped otherwise. `copies: false` leaves out `-C`: lines come only from the note's
  * own earlier versions (renames followed). Returns null when `content` is not text.
  */
-export async function blame(mirror: Mirror, path: string, content: Buffer, fromLine?: number, toLine?: number, early?: EarlyBlame, copies = true): Promise<NoteBlame | null> {
+export async function blame(
+  mirror: Mirror,
+  path: string,
+  content: Buffer,
+  fromLine?: number,
+  toLine?: number,
+  early?: EarlyBlame,
+  copies = true,
+): Promise<NoteBlame | null> {
   const text = decodeNoteText(content);
   if (text === null) {
     early?.cancel();
@@ -79,7 +87,17 @@ export async function blame(mirror: Mirror, path: string, content: Buffer, fromL
   const to = Math.min(toLine ?? total, total);
   const whole = copies && early !== undefined && early.path === path && from === 1 && to === total;
   if (!whole) early?.cancel();
-  const args = ['blame', '--porcelain', '-M', ...(copies ? ['-C'] : []), '-L', `${from},${to}`, ...(mirror.workTree ? ['--contents', '-'] : ['HEAD']), '--', path];
+  const args = [
+    'blame',
+    '--porcelain',
+    '-M',
+    ...(copies ? ['-C'] : []),
+    '-L',
+    `${from},${to}`,
+    ...(mirror.workTree ? ['--contents', '-'] : ['HEAD']),
+    '--',
+    path,
+  ];
   try {
     const stdout = whole ? await early.finish(content) : (await mirrorGit(mirror, args, mirror.workTree ? { input: content } : {})).stdout;
     return { runs: groupRuns(await creditRecordedMoves(mirror, parsePorcelain(stdout)), lines), totalLines: total };
@@ -105,11 +123,25 @@ function groupRuns(blamed: ReadonlyMap<number, BlameLine>, lines: readonly strin
     const committed = !UNCOMMITTED.test(line.sha);
     const last = runs[runs.length - 1];
     const content = lines[finalLine - 1] ?? '';
-    if (last && last.to_line === finalLine - 1 && last.commit === (committed ? line.sha : null) && (!committed || last.path === line.filename)) {
+    if (
+      last &&
+      last.to_line === finalLine - 1 &&
+      last.commit === (committed ? line.sha : null) &&
+      (!committed || last.path === line.filename)
+    ) {
       last.to_line = finalLine;
       last.content += `\n${content}`;
     } else if (committed) {
-      runs.push({ from_line: finalLine, to_line: finalLine, commit: line.sha, date: line.info.date, author: line.info.author, subject: line.info.subject, path: line.filename, content });
+      runs.push({
+        from_line: finalLine,
+        to_line: finalLine,
+        commit: line.sha,
+        date: line.info.date,
+        author: line.info.author,
+        subject: line.info.subject,
+        path: line.filename,
+        content,
+      });
     } else {
       runs.push({ from_line: finalLine, to_line: finalLine, commit: null, content });
     }
@@ -129,7 +161,12 @@ function parsePorcelain(stdout: Buffer): Map<number, BlameLine> {
   let filename = '';
   for (const row of stdout.toString('utf8').split('\n')) {
     if (row.startsWith('\t')) {
-      if (!commits.has(sha)) commits.set(sha, { author: info.author ?? '', subject: info.subject ?? '', date: isoDate(Number(info.time ?? 0), info.tz ?? '+0000') });
+      if (!commits.has(sha))
+        commits.set(sha, {
+          author: info.author ?? '',
+          subject: info.subject ?? '',
+          date: isoDate(Number(info.time ?? 0), info.tz ?? '+0000'),
+        });
       blamed.set(finalLine, { sha, origLine, filename, info: commits.get(sha) as CommitInfo });
       continue;
     }
@@ -197,7 +234,9 @@ async function creditRecordedMoves(mirror: Mirror, blamed: Map<number, BlameLine
       const found = await move;
       if (found === null) continue;
       const kept = await keptLines(mirror, `${found.parent}:${found.oldPath}`, `${group.sha}:${group.filename}`);
-      const before = parsePorcelain((await mirrorGit(mirror, ['blame', '--porcelain', '-M', '-C', found.parent, '--', found.oldPath])).stdout);
+      const before = parsePorcelain(
+        (await mirrorGit(mirror, ['blame', '--porcelain', '-M', '-C', found.parent, '--', found.oldPath])).stdout,
+      );
       for (const finalLine of group.lines) {
         const line = blamed.get(finalLine) as BlameLine;
         const oldLine = kept.get(line.origLine);

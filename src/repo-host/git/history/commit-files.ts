@@ -43,7 +43,12 @@ class Batch {
       onStdout: (chunk) => this.read(chunk),
     });
     this.process.done.then(
-      ({ stopped }) => this.failAll(stopped ? new Error('Fetching the files of a commit was stopped') : new Error('git diff-tree ended before it answered for every commit')),
+      ({ stopped }) =>
+        this.failAll(
+          stopped
+            ? new Error('Fetching the files of a commit was stopped')
+            : new Error('git diff-tree ended before it answered for every commit'),
+        ),
       (error: unknown) => this.failAll(error),
     );
   }
@@ -74,7 +79,10 @@ class Batch {
     try {
       this.buffer = this.buffer.length === 0 ? chunk : Buffer.concat([this.buffer, chunk]);
       for (;;) {
-        if (this.buffer.length - this.at >= END_BYTES.length && this.buffer.subarray(this.at, this.at + END_BYTES.length).equals(END_BYTES)) {
+        if (
+          this.buffer.length - this.at >= END_BYTES.length &&
+          this.buffer.subarray(this.at, this.at + END_BYTES.length).equals(END_BYTES)
+        ) {
           this.answer(this.buffer.subarray(0, this.at));
           this.buffer = this.buffer.subarray(this.at + END_BYTES.length);
           this.at = 0;

@@ -60,7 +60,9 @@ async function emptyTree(mirror: Mirror): Promise<string> {
  * commit counts when the path was a file (not mode 120000, not absent) before or after it.
  */
 async function hasFileHistory(mirror: Mirror, path: string): Promise<boolean> {
-  const { stdout, code } = await mirrorGit(mirror, ['log', '--format=', '--raw', '--no-renames', 'HEAD', '--', literalPathspec(path)], { okCodes: [0, 128] });
+  const { stdout, code } = await mirrorGit(mirror, ['log', '--format=', '--raw', '--no-renames', 'HEAD', '--', literalPathspec(path)], {
+    okCodes: [0, 128],
+  });
   if (code !== 0) return false;
   // Raw lines: `:<old mode> <new mode> <old id> <new id> <status>\t<path>`.
   return stdout

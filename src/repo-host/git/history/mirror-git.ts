@@ -8,7 +8,11 @@ import type { Mirror } from '../mirror.ts';
  * working directory, so blame and diff see uncommitted files) when the mirror has one.
  * Same errors as {@link runGit}.
  */
-export function mirrorGit(mirror: Mirror, args: readonly string[], options: Omit<RunGitOptions, 'gitDir' | 'workTree' | 'cwd'> = {}): Promise<GitOutput> {
+export function mirrorGit(
+  mirror: Mirror,
+  args: readonly string[],
+  options: Omit<RunGitOptions, 'gitDir' | 'workTree' | 'cwd'> = {},
+): Promise<GitOutput> {
   return runGit(args, {
     ...options,
     gitDir: mirror.gitDir,

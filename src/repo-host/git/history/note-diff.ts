@@ -30,7 +30,10 @@ export async function noteDiffSince(
 ): Promise<NoteDiff> {
   const before = gitDate(since - 1);
   // Before 1970 there is no commit at all (Git's timestamps are unsigned).
-  const listed = before === null ? null : await mirrorGit(mirror, ['rev-list', '-1', '--first-parent', `--before=${before}`, 'HEAD', '--'], { okCodes: [0, 128] });
+  const listed =
+    before === null
+      ? null
+      : await mirrorGit(mirror, ['rev-list', '-1', '--first-parent', `--before=${before}`, 'HEAD', '--'], { okCodes: [0, 128] });
   const base = listed?.stdout.toString('utf8').trim() || null;
   const namedAtBase = base === null ? path : ((await noteNameAt(mirror, commits, base)) ?? path);
   // A note that lay at a hidden or closed path then did not exist, as far as the caller can see.
@@ -56,7 +59,10 @@ async function unifiedDiff(before: Buffer | null, after: Buffer | null, beforePa
   try {
     await writeFile(join(dir, 'a'), before ?? '');
     await writeFile(join(dir, 'b'), after ?? '');
-    const { stdout } = await runGit(['diff', '--no-index', '--no-color', '--no-ext-diff', '--text', '-U3', '--', 'a', 'b'], { cwd: dir, okCodes: [0, 1] });
+    const { stdout } = await runGit(['diff', '--no-index', '--no-color', '--no-ext-diff', '--text', '-U3', '--', 'a', 'b'], {
+      cwd: dir,
+      okCodes: [0, 1],
+    });
     const text = stdout.toString('utf8');
     const hunks = text.indexOf('\n@@');
     if (hunks === -1) return '';

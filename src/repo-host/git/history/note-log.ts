@@ -140,7 +140,9 @@ async function spelledIn(mirror: Mirror, commit: string, path: string): Promise<
   if (code === 0) return path;
   const top = path.split('/')[0] ?? '';
   // The moved folder's own name is as the old tree spells it (move_note took it from there).
-  const { stdout } = await mirrorGit(mirror, ['ls-tree', '-r', '-z', '--name-only', commit, '--', literalPathspec(top)], { okCodes: [0, 128] });
+  const { stdout } = await mirrorGit(mirror, ['ls-tree', '-r', '-z', '--name-only', commit, '--', literalPathspec(top)], {
+    okCodes: [0, 128],
+  });
   const wanted = path.normalize('NFC');
   const found = stdout
     .toString('utf8')
@@ -184,14 +186,23 @@ function cut(commits: NoteCommit[], maxCount: number | undefined): NoteLog {
  * The `git log --follow` run of the note, each change handed to `onCommit` as it is read:
  * the note's changes and how many commits Git printed; null in an empty repository.
  */
-async function followLog(mirror: Mirror, head: string, path: string, onCommit: (commit: NoteCommit) => void): Promise<{ commits: NoteCommit[]; printed: number } | null> {
+async function followLog(
+  mirror: Mirror,
+  head: string,
+  path: string,
+  onCommit: (commit: NoteCommit) => void,
+): Promise<{ commits: NoteCommit[]; printed: number } | null> {
   const commits: NoteCommit[] = [];
-  const printed = await streamLog(mirror, ['log', '-z', LOG_FORMAT, '--raw', '--numstat', '--no-abbrev', '-M', '--follow', head, '--', literalPathspec(path)], (commit) => {
-    for (const change of noteChange(commit, commit.files[0]?.path ?? null)) {
-      commits.push(change);
-      onCommit(change);
-    }
-  });
+  const printed = await streamLog(
+    mirror,
+    ['log', '-z', LOG_FORMAT, '--raw', '--numstat', '--no-abbrev', '-M', '--follow', head, '--', literalPathspec(path)],
+    (commit) => {
+      for (const change of noteChange(commit, commit.files[0]?.path ?? null)) {
+        commits.push(change);
+        onCommit(change);
+      }
+    },
+  );
   return printed === null ? null : { commits, printed };
 }
 

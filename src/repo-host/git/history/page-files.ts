@@ -104,7 +104,8 @@ function parseBatch(stdout: Buffer): Map<string, Buffer> {
     at = lineEnd + 1;
     if (type === 'missing' || type === 'ambiguous') continue;
     const size = Number(sizeText);
-    if (!Number.isSafeInteger(size) || at + size > stdout.length) throw new Error(`git cat-file --batch answered a broken header for ${oid}`);
+    if (!Number.isSafeInteger(size) || at + size > stdout.length)
+      throw new Error(`git cat-file --batch answered a broken header for ${oid}`);
     contents.set(oid, stdout.subarray(at, at + size));
     at += size + 1; // the content is followed by one newline
   }

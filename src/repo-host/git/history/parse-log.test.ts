@@ -17,7 +17,10 @@ beforeAll(() => {
     { message: 'Nothing', allowEmpty: true },
     { message: 'Tab\tin the subject', files: { 'b/a.md': 'one\ntwo\nthree\n', 'bin.png': null } },
   ]);
-  output = execFileSync('git', ['log', '-z', LOG_FORMAT, '--raw', '--numstat', '--no-abbrev', '-M', 'HEAD'], { cwd: dir, env: { ...process.env, ...gitEnv } });
+  output = execFileSync('git', ['log', '-z', LOG_FORMAT, '--raw', '--numstat', '--no-abbrev', '-M', 'HEAD'], {
+    cwd: dir,
+    env: { ...process.env, ...gitEnv },
+  });
 });
 
 afterAll(() => temp?.cleanup());

@@ -130,17 +130,30 @@ export class LogParser {
       const token = (tokens[this.at] ?? '').replace(/^\n+/, '');
       if (token.startsWith('\x1e')) {
         if (!final && this.at + HEADER_FIELDS > tokens.length) break;
-        const [commit = '', parents = '', date = '', time = '', author = '', authorEmail = '', subject = ''] = [token.slice(1), ...tokens.slice(this.at + 1, this.at + HEADER_FIELDS)];
+        const [commit = '', parents = '', date = '', time = '', author = '', authorEmail = '', subject = ''] = [
+          token.slice(1),
+          ...tokens.slice(this.at + 1, this.at + HEADER_FIELDS),
+        ];
         if (this.current !== null && !this.given) completed.push(this.current);
         this.rawEntries = 0;
         this.numstatEntries = 0;
         this.given = false;
-        this.current = { commit, parents: parents === '' ? [] : parents.split(' '), date, time: Number(time), author, authorEmail, subject, files: [] };
+        this.current = {
+          commit,
+          parents: parents === '' ? [] : parents.split(' '),
+          date,
+          time: Number(time),
+          author,
+          authorEmail,
+          subject,
+          files: [],
+        };
         this.files = new Map();
         this.at += HEADER_FIELDS;
         continue;
       }
-      if (this.current === null) throw new Error(`Unexpected git log output before the first commit: ${JSON.stringify(token.slice(0, 80))}`);
+      if (this.current === null)
+        throw new Error(`Unexpected git log output before the first commit: ${JSON.stringify(token.slice(0, 80))}`);
       if (!final && this.at + tokensOfEntry(token) > tokens.length) break;
       if (RAW.test(token)) this.rawEntries += 1;
       else this.numstatEntries += 1;

@@ -228,7 +228,10 @@ export class PickaxeScan {
       return;
     }
     const resumeFrom = this.last;
-    const ordered = this.order !== null ? Promise.resolve(this.order) : mirrorGit(this.mirror, ['rev-list', ...this.query.walk, this.head, ...pathspec]).then(({ stdout }) => stdout.toString('latin1'));
+    const ordered =
+      this.order !== null
+        ? Promise.resolve(this.order)
+        : mirrorGit(this.mirror, ['rev-list', ...this.query.walk, this.head, ...pathspec]).then(({ stdout }) => stdout.toString('latin1'));
     // Until the rev-list is read, a placeholder walk holds the place so no second one starts.
     const pending: Walk = { process: placeholder(), target, ahead: false };
     this.walk = pending;
@@ -358,14 +361,25 @@ export class PickaxeScan {
     if (paired.size === 0) return commit;
     this.blobs ??= new CatFileStream({ gitDir: this.mirror.gitDir, cwd: this.mirror.workTree ?? this.mirror.gitDir });
     const reader = this.blobs;
-    const counts = await Promise.all([...paired].map(async (rename) => [rename, this.count(await reader.read(rename.oldBlob ?? '')), this.count(await reader.read(rename.newBlob ?? ''))] as const));
+    const counts = await Promise.all(
+      [...paired].map(
+        async (rename) =>
+          [rename, this.count(await reader.read(rename.oldBlob ?? '')), this.count(await reader.read(rename.newBlob ?? ''))] as const,
+      ),
+    );
     const changed = counts.filter(([, before, after]) => before !== after).map(([rename]) => rename);
     const lines = changed.length > 0 ? await renameNumstat(this.mirror, commit, changed) : new Map<string, FileChange>();
     const kept = listed.flatMap((file) => {
       if (!paired.has(file)) return [file];
       if (!changed.includes(file)) return [];
       const counted = lines.get(file.path);
-      return [{ ...file, ...(counted?.added !== undefined ? { added: counted.added } : {}), ...(counted?.removed !== undefined ? { removed: counted.removed } : {}) }];
+      return [
+        {
+          ...file,
+          ...(counted?.added !== undefined ? { added: counted.added } : {}),
+          ...(counted?.removed !== undefined ? { removed: counted.removed } : {}),
+        },
+      ];
     });
     return kept.length > 0 ? { ...commit, files: kept } : null;
   }
@@ -421,5 +435,11 @@ async function renameNumstat(mirror: Mirror, commit: LogCommit, renames: readonl
 /** A stand-in for a walk about to start (its rev-list is being read): stopping it stops nothing. */
 function placeholder(): GitProcess {
   const nothing = () => undefined;
-  return { write: nothing, end: nothing, stop: nothing, background: nothing, done: Promise.resolve({ code: 0, stderr: '', stopped: false }) };
+  return {
+    write: nothing,
+    end: nothing,
+    stop: nothing,
+    background: nothing,
+    done: Promise.resolve({ code: 0, stderr: '', stopped: false }),
+  };
 }

@@ -61,7 +61,12 @@ export async function findCommits(mirror: Mirror, search: CommitSearch, page?: P
  * commit that changed only hidden or closed paths, or symbolic links, is left out; so is one
  * that changed nothing but such paths, or links, within the searched path.
  */
-export async function describeCommits(mirror: Mirror, search: CommitSearch, commits: readonly LogCommit[], page?: PageFiles): Promise<FoundCommit[]> {
+export async function describeCommits(
+  mirror: Mirror,
+  search: CommitSearch,
+  commits: readonly LogCommit[],
+  page?: PageFiles,
+): Promise<FoundCommit[]> {
   if (commits.length === 0) {
     page?.stop();
     return [];
@@ -113,11 +118,22 @@ function scanOf(mirror: Mirror, head: string, query: PickaxeQuery): PickaxeScan 
   return scan;
 }
 
-async function textFind(mirror: Mirror, search: CommitSearch, text: string, walk: string[], onFound?: (commit: LogCommit) => void): Promise<LogCommit[]> {
+async function textFind(
+  mirror: Mirror,
+  search: CommitSearch,
+  text: string,
+  walk: string[],
+  onFound?: (commit: LogCommit) => void,
+): Promise<LogCommit[]> {
   const wholeRepository = search.roots.length === 1 && search.roots[0] === '';
   const head = await headCommit(mirror);
   if (head === null) return [];
-  const scan = scanOf(mirror, head, { text, walk, where: wholeRepository ? [] : pathspecs(search.roots), visible: pathspecs(search.openRoots) });
+  const scan = scanOf(mirror, head, {
+    text,
+    walk,
+    where: wholeRepository ? [] : pathspecs(search.roots),
+    visible: pathspecs(search.openRoots),
+  });
   const wanted = search.skip + search.maxCount;
   try {
     await scan.reach(wanted, onFound && ((commit, index) => index >= search.skip && index < wanted && onFound(commit)));
@@ -127,7 +143,13 @@ async function textFind(mirror: Mirror, search: CommitSearch, text: string, walk
   return scan.found.slice(search.skip, wanted);
 }
 
-async function textDescribe(mirror: Mirror, search: CommitSearch, text: string, page: readonly LogCommit[], started?: PageFiles): Promise<FoundCommit[]> {
+async function textDescribe(
+  mirror: Mirror,
+  search: CommitSearch,
+  text: string,
+  page: readonly LogCommit[],
+  started?: PageFiles,
+): Promise<FoundCommit[]> {
   const inRoots = inRootsOf(search.roots);
   // The scan fetched every page commit's files already (kept per commit): this joins them.
   const files = started ?? new PageFiles(mirror, pathspecs(search.openRoots), true);
@@ -155,7 +177,11 @@ async function textDescribe(mirror: Mirror, search: CommitSearch, text: string, 
  * added file gained it and a deleted one lost it (the pickaxe matched, so its count is not
  * 0); otherwise its old and new blobs' counts tell.
  */
-function textChange(file: FileChange, blobs: ReadonlyMap<string, Buffer>, count: (content: Buffer | undefined) => number): { text?: 'added' | 'removed' } {
+function textChange(
+  file: FileChange,
+  blobs: ReadonlyMap<string, Buffer>,
+  count: (content: Buffer | undefined) => number,
+): { text?: 'added' | 'removed' } {
   if (file.oldBlob === null) return file.newBlob === null ? {} : { text: 'added' };
   if (file.newBlob === null) return { text: 'removed' };
   const before = count(blobs.get(file.oldBlob));
@@ -207,7 +233,10 @@ async function otherDescribe(mirror: Mirror, search: CommitSearch, log: readonly
 }
 
 function pickCounts(count: FileChange | undefined): { added?: number; removed?: number } {
-  return { ...(count?.added !== undefined ? { added: count.added } : {}), ...(count?.removed !== undefined ? { removed: count.removed } : {}) };
+  return {
+    ...(count?.added !== undefined ? { added: count.added } : {}),
+    ...(count?.removed !== undefined ? { removed: count.removed } : {}),
+  };
 }
 
 /**
@@ -231,12 +260,24 @@ async function matchingCommits(mirror: Mirror, filters: string[], search: Commit
 }
 
 /** Lines added and removed per listed file, from one `git diff-tree --numstat` limited to those files. */
-async function lineCounts(mirror: Mirror, pages: readonly { commit: LogCommit; shown: readonly FileChange[] }[]): Promise<Map<string, Map<string, FileChange>>> {
+async function lineCounts(
+  mirror: Mirror,
+  pages: readonly { commit: LogCommit; shown: readonly FileChange[] }[],
+): Promise<Map<string, Map<string, FileChange>>> {
   const commits = pages.filter((entry) => entry.shown.length > 0);
   if (commits.length === 0) return new Map();
-  const paths = new Set(commits.flatMap((entry) => entry.shown.flatMap((file) => (file.oldPath !== null && file.oldPath !== file.path ? [file.path, file.oldPath] : [file.path]))));
-  const input = commits.map(({ commit }) => (commit.parents.length > 1 ? `${commit.commit} ${commit.parents[0]}` : commit.commit)).join('\n') + '\n';
-  const { stdout } = await mirrorGit(mirror, ['diff-tree', '--stdin', '-z', '-r', '--root', '--numstat', '-M', '--', ...[...paths].map(literalPathspec)], { input });
+  const paths = new Set(
+    commits.flatMap((entry) =>
+      entry.shown.flatMap((file) => (file.oldPath !== null && file.oldPath !== file.path ? [file.path, file.oldPath] : [file.path])),
+    ),
+  );
+  const input =
+    commits.map(({ commit }) => (commit.parents.length > 1 ? `${commit.commit} ${commit.parents[0]}` : commit.commit)).join('\n') + '\n';
+  const { stdout } = await mirrorGit(
+    mirror,
+    ['diff-tree', '--stdin', '-z', '-r', '--root', '--numstat', '-M', '--', ...[...paths].map(literalPathspec)],
+    { input },
+  );
   return new Map(parseDiffTree(stdout).map((diff) => [diff.commit, new Map(diff.files.map((file) => [file.path, file]))]));
 }
 
