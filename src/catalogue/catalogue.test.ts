@@ -1,6 +1,7 @@
 // The catalogue: the listed tools equal the contract for Acme's repositories, one catalogue
 // per set of repositories is kept and reused, and what is shared cannot be changed.
 import { readFileSync } from 'node:fs';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, test } from 'vitest';
 import { allTools } from '../tools/all-tools.ts';
 import { buildCatalogue, catalogueFor, type CatalogueRepo } from './catalogue.ts';
@@ -71,5 +72,20 @@ describe('catalogueFor', () => {
     expect(catalogueFor(allTools, acme.slice(1))).not.toBe(first);
     // Another registry has catalogues of its own.
     expect(catalogueFor(allTools.slice(0, 2), acme)).not.toBe(first);
+  });
+});
+
+describe('a person who can read no repository', () => {
+  test('gets valid schemas: repo lists no empty anyOf, and its description says why', () => {
+    const catalogue = buildCatalogue(allTools, []);
+    const ajv = new Ajv2020({ strict: false });
+    for (const tool of catalogue.tools) {
+      const repo = (tool.inputSchema['properties'] as Record<string, Record<string, unknown>>)['repo']!;
+      expect(repo, tool.name).not.toHaveProperty('anyOf');
+      expect(repo['description'], tool.name).toBe(
+        'The repository this call works in. You can read no repository here; ask whoever runs Major Vault for access.',
+      );
+      expect(ajv.validateSchema(tool.inputSchema), `${tool.name}: ${ajv.errorsText()}`).toBe(true);
+    }
   });
 });

@@ -45,21 +45,29 @@ export function defineTool<const N extends string, I extends z.ZodRawShape, O ex
   return tool;
 }
 
+/** What a person who can read no repository is told, in `repo`'s description and in refusals. */
+export const NO_READABLE_REPO = 'You can read no repository here; ask whoever runs Major Vault for access.';
+
 /**
  * The `repo` field for a person: a string whose listed schema is
  * `{type: "string", description, anyOf: [{const, description}]}` over the readable
  * repositories, as in spec/acme-tools-list.json. Validation of the value itself happens
  * in the handler's lookup, so an unreadable repository is answered exactly like one that
  * does not exist; a `repo` left out (where it is required) or not a string is refused with the
- * names of the readable repositories.
+ * names of the readable repositories. For a person who can read none, the schema is
+ * `{type: "string", description}` without `anyOf` (JSON Schema 2020-12 §10.2.1.2: anyOf
+ * must be a non-empty array), the description saying so ({@link NO_READABLE_REPO}).
  */
 export function repoField(choices: readonly RepoChoice[]): z.ZodString {
   const names = choices.map((choice) => `"${choice.name}"`).join(', ');
   // Missing or not a string: the refusal names the repositories, as lookupVault's does.
   const refusal =
     choices.length === 0
-      ? 'Give "repo": the repository this call works in. You can read no repository here.'
+      ? `Give "repo": the repository this call works in. ${NO_READABLE_REPO}`
       : `Give "repo": the repository this call works in, one of ${names}.`;
+  // JSON Schema forbids an empty anyOf (it must be a non-empty array): for a person who can
+  // read no repository the field lists no choices and its description says why.
+  if (choices.length === 0) return z.string({ error: refusal }).describe(`The repository this call works in. ${NO_READABLE_REPO}`);
   return z
     .string({ error: refusal })
     .describe('The repository this call works in.')

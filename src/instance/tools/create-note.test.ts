@@ -284,3 +284,21 @@ describe('fillTemplate', () => {
     );
   });
 });
+
+describe('create_note with a path written <repo>/<path>', () => {
+  it('creates the note without the prefix when the repository has no folder of its name', async () => {
+    fixture = await openWriteFixture({ 'README.md': '# Notes\n' });
+    const ctx = await fixture.context();
+    const answer = await callTool(createNote, { repo: 'notes', path: 'notes/en/Prefixed.md', body: 'x\n' }, ctx);
+    expect(answer).toMatchObject({ path: 'en/Prefixed.md', repo: 'notes' });
+    expect(fixture.git(['diff-tree', '--no-commit-id', '--name-only', '-r', 'HEAD'])).toBe('en/Prefixed.md');
+  });
+
+  it('takes the path as written where the repository has a top-level folder of its name', async () => {
+    fixture = await openWriteFixture({ 'README.md': '# Notes\n', 'notes/old.md': '# Old\n' });
+    const ctx = await fixture.context();
+    const answer = await callTool(createNote, { repo: 'notes', path: 'notes/en/Prefixed.md', body: 'x\n' }, ctx);
+    expect(answer).toMatchObject({ path: 'notes/en/Prefixed.md' });
+    expect(fixture.git(['diff-tree', '--no-commit-id', '--name-only', '-r', 'HEAD'])).toBe('notes/en/Prefixed.md');
+  });
+});

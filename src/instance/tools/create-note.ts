@@ -13,6 +13,7 @@ import { linkRefusal } from '../../writes/symlinks.ts';
 import { fitsPlace, placeRefusal, requireType, schemaProblems, schemaRefusal } from '../../writes/type-rules.ts';
 import { implement, type ToolContext } from '../tool.ts';
 import { createNote as definition } from '../../tools/create-note.ts';
+import { withoutRepoPrefix } from './existing-path.ts';
 
 /** How a refusal names what is in the way. */
 const KIND_NAMES = { file: 'file', symlink: 'symbolic link', submodule: 'submodule', folder: 'folder' } as const;
@@ -51,7 +52,10 @@ interface PlannedNote {
 export const createNote = implement(definition, {
   async handler(input, ctx) {
     const vault = writableVault(ctx, input.repo);
-    const planned = planNote(vault.config, input);
+    // A path written `<repo>/<path>` is read as every tool reads one (withoutRepoPrefix).
+    const path =
+      input.path === undefined ? undefined : await withoutRepoPrefix(ctx.host, input.repo, input.path, vault.config.settings.folders);
+    const planned = planNote(vault.config, { ...input, path });
     const ignoreCase = await ctx.host.foldsCase(input.repo);
     const folder = posix.dirname(planned.path) === '.' ? '' : posix.dirname(planned.path);
     const done = await commitChange(

@@ -112,6 +112,43 @@ export function callerSpellings(given: string, what: PathKind, options: Spelling
   return readings;
 }
 
+/**
+ * Whether `repo` has a top-level folder named `name` holding a readable file (isReadable with
+ * the open `folders`; its name compared exactly, then ignoring Unicode normalisation).
+ */
+async function hasTopFolder(host: RepoHost, repo: string, name: string, folders: readonly string[]): Promise<boolean> {
+  const listing = await listingOf(host, repo, folders);
+  return listing.folders.has(name) || sameUpToNormalisation(listing, name, 'file or folder').some((path) => listing.folders.has(path));
+}
+
+/**
+ * The one rule for a path a caller writes `<repo>/<path>`, as answers across repositories name
+ * files (README "Listing, searching and the history"): when `given` (without surrounding white
+ * space) starts with `<repo>/` and the repository has no top-level folder named `repo` (one
+ * holding a readable file; see isReadable with `folders`), it means the rest of it; where such
+ * a folder exists, it is taken as written. Any other path is returned as given. For a NEW path
+ * (create_note's `path`, move_note's `to`), before it is checked and normalised; existing
+ * paths follow the same rule through {@link existingPath}. One listing of the repository
+ * (kept until its fingerprint moves), only for a path with the prefix.
+ */
+export async function withoutRepoPrefix(host: RepoHost, repo: string, given: string, folders: readonly string[]): Promise<string> {
+  const prefix = `${repo}/`;
+  const text = given.trim();
+  if (!text.startsWith(prefix) || text.length === prefix.length) return given;
+  return (await hasTopFolder(host, repo, repo, folders)) ? given : text.slice(prefix.length);
+}
+
+/**
+ * The reading of a caller's path to look up in `repo`, by {@link callerSpellings} and the rule
+ * of {@link withoutRepoPrefix}: the `<repo>/<path>` reading (the rest) when the path has the
+ * prefix and the repository has no top-level folder of that name, else the path as given.
+ */
+async function callerReading(host: RepoHost, repo: string, given: string, what: PathKind, options: ExistingPathOptions): Promise<string[]> {
+  const readings = callerSpellings(given, what, options);
+  if (readings.length === 1 || options.repo === undefined) return readings[0]!;
+  return (await hasTopFolder(host, repo, options.repo, options.folders)) ? readings[0]! : readings[1]!;
+}
+
 /** The spellings of a reading to look up: with `noteSuffix`, each one also with `.md`. */
 export function withNoteSuffix(reading: readonly string[], noteSuffix: boolean): string[] {
   return noteSuffix ? reading.flatMap((form) => (form.endsWith('.md') ? [form] : [form, `${form}.md`])) : [...reading];
@@ -119,13 +156,14 @@ export function withNoteSuffix(reading: readonly string[], noteSuffix: boolean):
 
 /**
  * The path in `repo` that a caller's `given` path names, for a tool that reads (or changes)
- * something that exists: the first reading of {@link callerSpellings} that names an existing
- * file (or, for a `'folder'`, a file or folder), its spelling as the repository holds it,
+ * something that exists: its reading (the path as given, or without a `<repo>/` prefix by the
+ * rule of {@link withoutRepoPrefix}) when that names an existing file (or, for a `'folder'`, a
+ * file or folder), its spelling as the repository holds it,
  * exact before Unicode-normalisation-insensitive; a `'note'` (or with `noteSuffix`) is also
  * found with `.md` added.
  * Only readable files count (isReadable with `options.folders`): a hidden or closed file, or a
  * symbolic link to one, is not found, so the answer is the same as where nothing is.
- * `found: false` and the path as given (its first spelling, without `.md` added) when nothing
+ * `found: false` and that reading (its first spelling, without `.md` added) when nothing
  * exists there, for the tool's own answer (a history, or a refusal naming closest paths).
  * `''` (a folder's root) is returned as is. Where the host reads one file cheaply
  * (`host.pathReadsAreCheap`: locally, a work tree), a file is first looked for by reading each
@@ -139,7 +177,7 @@ export async function existingPath(
   what: PathKind,
   options: ExistingPathOptions,
 ): Promise<{ path: string; found: boolean }> {
-  const readings = callerSpellings(given, what, options);
+  const readings = [await callerReading(host, repo, given, what, options)];
   const asGiven = readings[0]![0]!;
   if (asGiven === '') return { path: '', found: true };
   const suffix = options.noteSuffix ?? what === 'note';
@@ -168,9 +206,9 @@ export async function existingPath(
  * The path note_history looks at for a caller's `given` path in `repo`, whose history is
  * `history`: a file there now, found as {@link existingPath} finds a note (so `.base` and
  * other files are taken as given, and `.md` is added only when the path as given has no
- * file); else the first spelling that some commit changed (as given, then with `.md`, then
- * the `<repo>/<path>` reading; only readable spellings, and only commits where the path was a
- * file, not a symbolic link); else, for the refusal, the path as given, with `.md` when its
+ * file); else the first spelling that some commit changed (as given, then with `.md`, the
+ * `<repo>/` prefix dropped by the rule of {@link withoutRepoPrefix}; only readable spellings, and only commits where the path was a
+ * file, not a symbolic link); else, for the refusal, that path, with `.md` when its
  * name has no extension: so a hidden or closed file, or a link, is named exactly as a path
  * where nothing ever was. One `git log` per spelling tried, only when nothing has the path
  * now. A line break in the path is refused (VaultError `invalid_path`).
@@ -185,10 +223,8 @@ export async function historyPath(
   const options: ExistingPathOptions = { repo, lineBreaks: 'refuse', tool: 'note_history', folders };
   const now = await existingPath(host, repo, given, 'note', options);
   if (now.found) return now.path;
-  for (const reading of callerSpellings(given, 'note', options)) {
-    for (const spelling of withNoteSuffix(reading, true))
-      if (isReadable({ path: spelling }, folders) && (await history.hasFileHistory(spelling))) return spelling;
-  }
+  for (const spelling of withNoteSuffix(await callerReading(host, repo, given, 'note', options), true))
+    if (isReadable({ path: spelling }, folders) && (await history.hasFileHistory(spelling))) return spelling;
   // Nothing anywhere: a name with an extension (.base, .canvas) is named as given, any other with .md.
   return /\.[^./]+$/.test(now.path) ? now.path : `${now.path}.md`;
 }

@@ -310,3 +310,26 @@ describe('move_note', () => {
     });
   }
 });
+
+describe('move_note with paths written <repo>/<path>', () => {
+  it('reads from and to alike without the prefix when the repository has no folder of its name', async () => {
+    fixture = await openWriteFixture({ 'a/New.md': '# New\n', 'index.md': 'See [[New]]\n' });
+    const ctx = await fixture.context();
+    const answer = await callTool(moveNote, { repo: 'notes', from: 'notes/a/New.md', to: 'notes/a/Newer.md', summary: 'Moved' }, ctx);
+    expect(answer).toMatchObject({ from: 'a/New.md', to: 'a/Newer.md', files: 1 });
+    expect(fixture.show('a/Newer.md').toString()).toBe('# New\n');
+    expect(fixture.git(['ls-tree', '-r', '--name-only', 'HEAD']).split('\n').sort()).toEqual(['a/Newer.md', 'index.md']);
+  });
+
+  it('takes both as written where the repository has a top-level folder of its name', async () => {
+    fixture = await openWriteFixture({ 'notes/x.md': '# X\n', 'a/New.md': '# New\n' });
+    const ctx = await fixture.context();
+    const answer = await callTool(moveNote, { repo: 'notes', from: 'notes/x.md', to: 'notes/y.md', summary: 'Moved' }, ctx);
+    expect(answer).toMatchObject({ from: 'notes/x.md', to: 'notes/y.md' });
+    expect(fixture.show('notes/y.md').toString()).toBe('# X\n');
+    // The same rule for an existing path: "notes/a/New.md" is not "a/New.md" here.
+    const refusal = await refusalOf(callTool(moveNote, { repo: 'notes', from: 'notes/a/New.md', to: 'a/Newer.md', summary: 'Moved' }, ctx));
+    expect(refusal.code).toBe('note_not_found');
+    expect(fixture.show('a/New.md').toString()).toBe('# New\n');
+  });
+});

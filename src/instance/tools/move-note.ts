@@ -25,7 +25,7 @@ import { fitsPlace, isTypeExempt, placeRefusal, requireType, schemaProblems, sch
 import { implement, type ToolContext } from '../tool.ts';
 import { moveNote as definition } from '../../tools/move-note.ts';
 import { ANSWER_LIMIT, fitAnswer } from './answer-budget.ts';
-import { existingPath } from './existing-path.ts';
+import { existingPath, withoutRepoPrefix } from './existing-path.ts';
 
 /** What a prepared move answers, before the commit is known. */
 interface MoveResult {
@@ -72,7 +72,8 @@ export const moveNote = implement(definition, {
         folders: config.settings.folders,
       })
     ).path;
-    const to = normalizeVaultPath(input.to, 'folder');
+    // A target written `<repo>/<path>` is read by the same rule as `from` (withoutRepoPrefix).
+    const to = normalizeVaultPath(await withoutRepoPrefix(ctx.host, input.repo, input.to, config.settings.folders), 'folder');
     if (from === '' || to === '')
       throw new VaultError(
         'bad_arguments',

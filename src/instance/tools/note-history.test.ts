@@ -66,8 +66,21 @@ describe('note_history: the list', () => {
     const second = await call(ctx, { repo: 'vault', path: 'archive/2026/plan.md', limit: 2, offset: 2 });
     expect(second.commits.map((c) => c.commit)).toEqual([vault.editTwo, vault.create]);
     expect(second).toMatchObject({ offset: 2, hasMore: false });
-    const past = await call(ctx, { repo: 'vault', path: 'archive/2026/plan.md', offset: 10 });
+    const past = await call(ctx, { repo: 'vault', path: 'archive/2026/plan.md', limit: 3, offset: 10 });
     expect(past.commits).toEqual([]);
+    // Past the end says so, as list_notes does, in the list and the diff mode alike.
+    const pastNote =
+      'offset 10 is past the last of the 4 commits: call note_history again with offset 0 for the first page, or offset 3 for the last.';
+    expect(past.note).toBe(pastNote);
+    const pastDiff = await call(ctx, {
+      repo: 'vault',
+      path: 'archive/2026/plan.md',
+      limit: 3,
+      offset: 10,
+      since: '2026-01-01',
+      diff: true,
+    });
+    expect(pastDiff.note).toContain(pastNote);
   });
 
   it('counts since from the start of that day in local time', async () => {

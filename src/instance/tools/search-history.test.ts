@@ -150,6 +150,12 @@ describe('search_history: author, time, path', () => {
     const last = await call(ctx, { repo: 'vault', limit: 2, offset: 4 });
     expect(last.commits.map((c) => c.commit)).toEqual([vault.editTwo, vault.create]);
     expect(last).toMatchObject({ offset: 4, hasMore: false });
+    const past = await call(ctx, { repo: 'vault', limit: 2, offset: 10 });
+    expect(past).toMatchObject({ commits: [], offset: 10, hasMore: false });
+    expect(past.note).toBe(
+      'offset 10 is past the last of the 6 commits: call search_history again with offset 0 for the first page, or offset 4 for the last.',
+    );
+    expect((await call(ctx, { repo: 'vault', text: 'no such text anywhere', offset: 10 })).note).toContain('No commit matches.');
   });
 
   it('lists merge commits against their first parent, and root commits', async () => {
@@ -177,6 +183,10 @@ describe('search_history: across repositories', () => {
     const paged = await call(ctx, { until: '2026-01-12', limit: 2, offset: 2 });
     expect(paged.commits.map((c) => c.commit)).toEqual([vault.editTwo, worktree.create]);
     expect(paged.hasMore).toBe(true);
+    const past = await call(ctx, { until: '2026-01-12', limit: 2, offset: 9 });
+    expect(past.note).toBe(
+      'offset 9 is past the last of the 5 commits: call search_history again with offset 0 for the first page, or offset 4 for the last.',
+    );
   });
 
   it('leaves out the repositories the person cannot read', async () => {

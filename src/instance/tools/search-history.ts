@@ -7,7 +7,7 @@ import type { CommitMatch, CommitSearch, FoundCommit } from '../../repo-host/his
 import { VaultError } from '../../vault-error.ts';
 import { implement } from '../tool.ts';
 import { searchHistory as definition, type SearchHistoryAnswer, type ListedCommit } from '../../tools/search-history.ts';
-import { fitAnswer } from './answer-budget.ts';
+import { fitAnswer, pastTheEnd } from './answer-budget.ts';
 import { answerPath, callTargets } from './read-scope.ts';
 
 /** How many files one commit lists at most; `files_total` counts them all. */
@@ -20,7 +20,9 @@ const FILES_PER_COMMIT = 20;
  * commits merged newest first, files named `<repo>/<path>` with their `repo`. Refuses
  * `since` after `until` and days that do not exist with `bad_arguments`, and a `path`
  * outside the open folders with `outside_folders`. Hidden and closed paths never appear,
- * not even in `files_total`; a commit that changed only such files is not listed.
+ * not even in `files_total`; a commit that changed only such files is not listed. An offset
+ * past the last match gets a note saying so and naming the first and last pages' offsets
+ * (pastTheEnd, as list_notes), counting the matches with one more search.
  */
 export const searchHistory = implement(definition, {
   async handler(input, ctx) {
@@ -65,7 +67,13 @@ export const searchHistory = implement(definition, {
         };
         // One repository: the page's blobs are read while the walk finds the rest of it.
         const found = await history.searchCommits(search, { describeAhead: !across });
-        return { repo: vault.name, found, commits: found.matches };
+        // How many commits match in all (up to `atMost`): another walk, only for an offset past the end.
+        const count = async (atMost: number) => {
+          const all = await history.searchCommits({ ...search, skip: 0, maxCount: atMost }, { describeAhead: false });
+          await all.describe([]);
+          return all.matches.length;
+        };
+        return { repo: vault.name, found, commits: found.matches, count };
       }),
     );
     const lists = searched.filter((list) => list !== null);
@@ -80,6 +88,15 @@ export const searchHistory = implement(definition, {
     );
     const byRepo = new Map(lists.map((list, i) => [list.repo, described[i]]));
     const more = chosen.length > input.limit;
+    // An empty page at an offset: how many commits match, to say the offset is past the end (as
+    // list_notes does). Across repositories each list holds all its matches then (fewer than
+    // end + 1); in one, the walk skipped them, so they are counted again.
+    const total =
+      chosen.length > 0 || input.offset === 0
+        ? null
+        : across
+          ? lists.reduce((sum, list) => sum + list.commits.length, 0)
+          : (await Promise.all(lists.map((list) => list.count(input.offset)))).reduce((sum, n) => sum + n, 0);
     // Offsets count the commits found, shown or not (one that changed only hidden or closed
     // paths, or symbolic links, is left out): `through` is how many a shown one ends.
     const merged = chosen.slice(0, input.limit).flatMap(({ repo, commit }, i) => {
@@ -95,9 +112,10 @@ export const searchHistory = implement(definition, {
         merged.slice(0, commits.length).some((entry) => entry.commit.filesCut)
           ? `A commit lists at most ${FILES_PER_COMMIT} files; files_total counts them all. Narrow with path to see others.`
           : null,
-        commits.length === 0 && input.offset === 0
+        commits.length === 0 && (input.offset === 0 || total === 0)
           ? 'No commit matches. Widen the search: fewer words in text, another author, a longer time span, or no path.'
           : null,
+        total !== null && total > 0 ? pastTheEnd(input.offset, total, 'commits', 'search_history', input.limit) : null,
         more || cut ? `More commits follow: ask again with offset ${next}.` : null,
       ].filter((line): line is string => line !== null);
       return {

@@ -14,6 +14,8 @@ export interface DiffRequest {
   since: number;
   commits: readonly NoteCommit[];
   next: number;
+  /** The note saying the list's offset is past its end (pastTheEnd); null when it is not. */
+  pastEnd: string | null;
   fromLine: number | undefined;
   toLine: number | undefined;
 }
@@ -39,6 +41,7 @@ export async function diffAnswer(answer: NoteHistoryAnswer, note: HistoryNote, r
   else if (!change.existedAtBase) notes.push(`The note did not exist before ${day}: the diff shows all of it as added.`);
   else if (change.diff === '') notes.push(`The note has not changed since the start of ${day}.`);
   if (!change.existsNow && change.diff !== '') notes.splice(0, notes.length, 'The note no longer exists: the diff shows it removed.');
+  if (request.pastEnd !== null) notes.push(request.pastEnd);
   if (answer.hasMore) notes.push(`More commits follow: ask again with offset ${next}.`);
   return fitText((maxChars) => {
     const window = lineWindow(text, request.fromLine, request.toLine, 'the diff', maxChars);

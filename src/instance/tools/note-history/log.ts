@@ -6,6 +6,7 @@ import type { NoteCommit } from '../../../repo-host/history.ts';
 import type { ListedCommit, NoteHistoryAnswer } from '../../../tools/note-history.ts';
 import { joinNotes, NOTE_ROOM, type HistoryNote } from './answer.ts';
 import { diffAnswer } from './diff.ts';
+import { pastTheEnd } from '../answer-budget.ts';
 
 /** What the list mode reads of the call: the page, the day to start at, and (with `diff`) the lines of the diff to give. */
 export interface LogRequest {
@@ -20,7 +21,9 @@ export interface LogRequest {
 /**
  * The list mode of note_history: `answer` with the page of the note's commits (from
  * `since`'s day on, when given) that fits in one answer, and with `diff` the change since
- * that day ({@link diffAnswer}). Refuses a path with no commits and no file with
+ * that day ({@link diffAnswer}). An offset past the last commit gets a note saying so and
+ * naming the offsets of the first and last pages (pastTheEnd, as list_notes); one where the
+ * note has no commit at all gets the note an offset of 0 gets. Refuses a path with no commits and no file with
  * `note_not_found`.
  */
 export async function logAnswer(answer: NoteHistoryAnswer, note: HistoryNote, input: LogRequest): Promise<NoteHistoryAnswer> {
@@ -37,6 +40,9 @@ export async function logAnswer(answer: NoteHistoryAnswer, note: HistoryNote, in
   answer.hasMore = shown.length > end || answer.commits.length < page.length;
   const next = input.offset + answer.commits.length;
 
+  // An offset past the end says so, as list_notes does (pastTheEnd), in either mode.
+  const pastEnd =
+    page.length === 0 && shown.length > 0 ? pastTheEnd(input.offset, shown.length, 'commits', 'note_history', input.limit) : null;
   const whole = input.diff || shown.length === 0 ? (since === undefined ? log : await history.noteCommits(path)) : null;
   if (shown.length === 0 && whole !== null && !whole.commits.some(isNoteCommit) && (await note.now()) === null) throw note.noNote();
   if (input.diff && input.since !== undefined && since !== undefined && whole !== null) {
@@ -45,18 +51,20 @@ export async function logAnswer(answer: NoteHistoryAnswer, note: HistoryNote, in
       since,
       commits: whole.commits,
       next,
+      pastEnd,
       fromLine: input.from_line,
       toLine: input.to_line,
     });
   }
   const notes: string[] = [];
-  if (shown.length === 0 && input.offset === 0) {
+  if (shown.length === 0) {
     notes.push(
       input.since !== undefined
         ? `No commit changed the note from ${input.since} on.`
         : 'The note has not been committed yet: it exists only in the work tree.',
     );
   }
+  if (pastEnd !== null) notes.push(pastEnd);
   if (answer.hasMore) notes.push(`More commits follow: ask again with offset ${next}.`);
   return { ...answer, ...joinNotes(notes) };
 }
