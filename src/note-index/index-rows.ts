@@ -116,39 +116,7 @@ export async function writeSnapshotRows(sql: SqlClient, repo: string, state: Rep
     } else {
       ({ ids, keyChanges } = await noteIdsAndKeyChanges(tx, repo, gone, notes, rows.oldKeys));
     }
-    if (!firstBuild && gone.length > 0) {
-      await tx.query('DELETE FROM links WHERE repo = $1 AND source = ANY($2::text[])', [repo, gone]);
-      await tx.query('DELETE FROM notes WHERE repo = $1 AND path = ANY($2::text[])', [repo, gone]);
-      await tx.query('DELETE FROM files WHERE repo = $1 AND path = ANY($2::text[])', [repo, gone]);
-    }
-    await insertRows(
-      tx,
-      'files',
-      ['repo', 'path', 'oid', 'size', 'is_note'],
-      files.map((file) => [repo, file.path, file.oid, file.size, file.isNote]),
-    );
-    await insertRows(
-      tx,
-      'notes',
-      [
-        'repo',
-        'id',
-        'path',
-        'oid',
-        'size',
-        'content',
-        'total_lines',
-        'title',
-        'type',
-        'summary',
-        'frontmatter',
-        'frontmatter_error',
-        'headings',
-        'tags',
-        'grades',
-      ],
-      notes.map((note, i) => noteRow(repo, ids[i]!, note)),
-    );
+    await replaceRows(tx, repo, firstBuild ? [] : gone, files, notes, ids);
     // Indexes built once after a bulk load, from sorted input, cost less than kept up row by row.
     if (bulkLoad)
       await tx.exec(
@@ -200,39 +168,7 @@ export async function writeCommittedRows(sql: SqlClient, repo: string, state: Re
       throw new StaleSync('another sync of this repository committed first');
     const gone = [...removed, ...files.map((file) => file.path)];
     const { ids, keyChanges } = await noteIdsAndKeyChanges(tx, repo, gone, notes, change.oldKeys);
-    if (gone.length > 0) {
-      await tx.query('DELETE FROM links WHERE repo = $1 AND source = ANY($2::text[])', [repo, gone]);
-      await tx.query('DELETE FROM notes WHERE repo = $1 AND path = ANY($2::text[])', [repo, gone]);
-      await tx.query('DELETE FROM files WHERE repo = $1 AND path = ANY($2::text[])', [repo, gone]);
-    }
-    await insertRows(
-      tx,
-      'files',
-      ['repo', 'path', 'oid', 'size', 'is_note'],
-      files.map((file) => [repo, file.path, file.oid, file.size, file.isNote]),
-    );
-    await insertRows(
-      tx,
-      'notes',
-      [
-        'repo',
-        'id',
-        'path',
-        'oid',
-        'size',
-        'content',
-        'total_lines',
-        'title',
-        'type',
-        'summary',
-        'frontmatter',
-        'frontmatter_error',
-        'headings',
-        'tags',
-        'grades',
-      ],
-      notes.map((note, i) => noteRow(repo, ids[i]!, note)),
-    );
+    await replaceRows(tx, repo, gone, files, notes, ids);
     await insertLinks(tx, repo, notes, resolver);
     if (added.length > 0 || removed.length > 0)
       await reresolveLinks(tx, repo, resolver, [...added, ...removed], new Set(notes.map((note) => note.path)));
@@ -455,4 +391,51 @@ async function insertRows(tx: SqlClient, table: string, columns: readonly string
     await tx.query(`INSERT INTO ${table} (${columns.join(', ')}) VALUES ${tuples.join(', ')}`, params);
     start = end;
   }
+}
+
+/**
+ * Deletes the rows (links, notes, files) of the paths `gone`, then inserts `files` and
+ * `notes` (note `i` under id `ids[i]`): the part a snapshot's write and a commit's write share.
+ */
+async function replaceRows(
+  tx: SqlClient,
+  repo: string,
+  gone: readonly string[],
+  files: readonly FileRow[],
+  notes: readonly NoteRecord[],
+  ids: readonly number[],
+): Promise<void> {
+  if (gone.length > 0) {
+    await tx.query('DELETE FROM links WHERE repo = $1 AND source = ANY($2::text[])', [repo, gone]);
+    await tx.query('DELETE FROM notes WHERE repo = $1 AND path = ANY($2::text[])', [repo, gone]);
+    await tx.query('DELETE FROM files WHERE repo = $1 AND path = ANY($2::text[])', [repo, gone]);
+  }
+  await insertRows(
+    tx,
+    'files',
+    ['repo', 'path', 'oid', 'size', 'is_note'],
+    files.map((file) => [repo, file.path, file.oid, file.size, file.isNote]),
+  );
+  await insertRows(
+    tx,
+    'notes',
+    [
+      'repo',
+      'id',
+      'path',
+      'oid',
+      'size',
+      'content',
+      'total_lines',
+      'title',
+      'type',
+      'summary',
+      'frontmatter',
+      'frontmatter_error',
+      'headings',
+      'tags',
+      'grades',
+    ],
+    notes.map((note, i) => noteRow(repo, ids[i]!, note)),
+  );
 }
