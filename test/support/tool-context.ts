@@ -19,9 +19,10 @@ export interface TestToolContext extends ToolContext {
  * Builds the context: every repository of `reposDir` indexed and configured; `readable`
  * limits which ones the person can read (default: all), as `access.read` and `vaults` do
  * in the server. `refresh(repo)` syncs the index and reloads `.vault/` when the host's
- * fingerprint moved.
+ * fingerprint moved. `matchBudgetMs` sets ToolContext `matchBudgetMs` (default: the tools'
+ * own): a test of what a search finds, not of its budget, gives it room on a loaded machine.
  */
-export async function openToolContext(reposDir: string, options: { readable?: readonly string[] } = {}): Promise<TestToolContext> {
+export async function openToolContext(reposDir: string, options: { readable?: readonly string[]; matchBudgetMs?: number } = {}): Promise<TestToolContext> {
   const host = new LocalRepoHost({ reposDir });
   const sql = await openTestDatabase();
   const names = (await host.listRepos())
@@ -54,6 +55,7 @@ export async function openToolContext(reposDir: string, options: { readable?: re
       if (vaults.has(repo)) await refresh(repo);
     },
     log: silentLogger(),
+    ...(options.matchBudgetMs !== undefined ? { matchBudgetMs: options.matchBudgetMs } : {}),
     sql,
     close: async () => {
       await host.close();
