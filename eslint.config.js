@@ -57,8 +57,14 @@ const zones = {
     from: src('catalogue', 'tools'),
     message: 'Ports and adapters sit below the catalogue and the tool definitions (DESIGN.md "Code layout").',
   },
+  standin: {
+    target: [...except('github-standin', 'main', 'demo'), './src/vault-error.ts'],
+    from: src('github-standin'),
+    message:
+      'The GitHub stand-in plays GitHub for tests and the hosted demo: only main/ and demo/ start it; the product reaches it as it reaches GitHub, through Octokit and git.',
+  },
   git: {
-    target: [...except('repo-host', 'main', 'demo'), './src/vault-error.ts'],
+    target: [...except('repo-host', 'main', 'demo', 'github-standin'), './src/vault-error.ts'],
     from: src('repo-host/local', 'repo-host/git'),
     message:
       'Git behind the port: only repo-host/ and main/ import the local adapter or the git plumbing; use a RepoHost operation (DESIGN.md "Ports and adapters").',
@@ -113,9 +119,10 @@ export default tseslint.config(
   { ...productionFiles, plugins: { 'import-x': importX }, rules: boundaries() },
   {
     // Git behind the port (DESIGN.md "Ports and adapters"): outside repo-host/ (and the
-    // composition roots), no code knows where a repository's Git folder or work tree is.
+    // composition roots), no code knows where a repository's Git folder or work tree is. The
+    // GitHub stand-in is GitHub itself, outside the product: it keeps its own bare repositories.
     files: productionFiles.files,
-    ignores: [...productionFiles.ignores, 'src/repo-host/**', 'src/main/**', 'src/demo/**'],
+    ignores: [...productionFiles.ignores, 'src/repo-host/**', 'src/main/**', 'src/demo/**', 'src/github-standin/**'],
     rules: {
       'no-restricted-syntax': [
         'error',
