@@ -200,7 +200,9 @@ export async function serveLocal(
     const front = createFront({
       name: local.name,
       signIn: local.signIn,
+      catalogue: forwarder.catalogue,
       forward: forwarder.forward,
+      log,
       allowedHostnames: wildcard ? 'any' : isLoopback(settings.hostname) ? [] : [hostnameForHeader(settings.hostname)],
     });
     const listening = await listenFront(front, { port: settings.port, hostname: settings.hostname, log });
