@@ -18,9 +18,11 @@ export type { FolderEntry } from '../repo-host/repo-host.ts';
 /** How many times a change is prepared and committed before a moving head is a conflict. */
 export const MAX_ATTEMPTS = 6;
 
-/** A repository as the write flow needs to know it: its configuration and whether the caller may write it. */
+/** A repository as the write flow needs to know it: its configuration, the head it was read at, and whether the caller may write it. */
 export interface WritableVault {
   config: VaultConfig;
+  /** The head commit `config` was read at; null for an empty repository. */
+  head: string | null;
   canWrite: boolean;
 }
 
@@ -145,6 +147,29 @@ export function writableVault<V extends WritableVault>(ctx: { vaults: ReadonlyMa
   return vault;
 }
 
+/**
+ * Refuses a change about to be prepared on `head` when the repository's configuration
+ * (`.vault/`) changed between the head the call's configuration was read at (`vault.head`) and
+ * `head`: the tool checked paths, folders and types against rules that no longer hold, so a
+ * write could land in a folder just closed, or a refusal could speak of a file just hidden.
+ * VaultError `conflict`, nothing written; the call sent again is checked against the new rules
+ * (they are read within seconds). Costs nothing while the head is the configuration's.
+ */
+async function assertConfigurationHolds(host: RepoHost, repo: string, vault: WritableVault, head: string | null): Promise<void> {
+  if (head === vault.head || head === null) return;
+  const [now, then] = await Promise.all([
+    host.lastCommit(repo, head, '.vault'),
+    // A head no longer there (a forced push rewrote it away) counts as a change.
+    vault.head === null ? Promise.resolve(null) : host.lastCommit(repo, vault.head, '.vault').catch(() => undefined),
+  ]);
+  if (now === then) return;
+  throw new VaultError(
+    'conflict',
+    `The configuration of "${repo}" (.vault/) changed while this call was being made (commit ${short(now ?? head)}), so nothing was written: the folders, types and rules this call was checked against may no longer hold. Send the call again in a few seconds; it will be checked against the new configuration.`,
+    { repo },
+  );
+}
+
 /** One preparation: the state it read, what it gave, and the texts its splices are offsets into. */
 interface Preparation<R> {
   read: WriteRead;
@@ -186,7 +211,7 @@ export async function commitChange<R>(
   prepare: (read: WriteRead) => Promise<PreparedChange<R>>,
   options: CommitChangeOptions = {},
 ): Promise<CommittedChange<R>> {
-  writableVault(ctx, repo);
+  const vault = writableVault(ctx, repo);
   const message = commitMessage({ summary: parts.summary, tool: parts.tool, clientName: ctx.clientName });
   // The state one attempt prepares from, asked of the host: a full snapshot, or its head
   // (`knownHead` instead, when given) and then path by path.
@@ -196,6 +221,7 @@ export async function commitChange<R>(
       : await pathReader(ctx.host, repo, knownHead ?? (await ctx.host.head(repo)));
   const prepareOn = async (reader: Reader, attempt: number): Promise<Preparation<R>> => {
     const { read } = reader;
+    await assertConfigurationHolds(ctx.host, repo, vault, read.head);
     let prepared: PreparedChange<R>;
     try {
       prepared = await prepare(read);
