@@ -170,6 +170,26 @@ async function assertConfigurationHolds(host: RepoHost, repo: string, vault: Wri
   );
 }
 
+/**
+ * Refuses a change that would turn a text file into a binary one: content with a NUL
+ * character (U+0000) is not text (note-text.ts, the one rule), so the note would drop out of
+ * the index, and read_note, edit_note and the history's diffs would refuse it from then on. A
+ * file that was binary already (an attachment a folder move carries) passes as it is.
+ * VaultError `bad_arguments`, nothing written.
+ */
+async function assertStaysText(read: WriteRead, files: readonly PreparedFile[]): Promise<void> {
+  for (const file of files) {
+    if (file.content === null || decodeNoteText(file.content) !== null) continue;
+    const source = await read.file(file.from ?? file.path);
+    if (source !== null && decodeNoteText(source) === null) continue;
+    throw new VaultError(
+      'bad_arguments',
+      `This change would put a NUL character (U+0000) into "${file.path}", which makes it a binary file that the tools can no longer read, search or edit; nothing was written. Send the text without it.`,
+      { path: file.path },
+    );
+  }
+}
+
 /** One preparation: the state it read, what it gave, and the texts its splices are offsets into. */
 interface Preparation<R> {
   read: WriteRead;
@@ -235,6 +255,7 @@ export async function commitChange<R>(
       }
       throw error;
     }
+    await assertStaysText(read, prepared.files);
     // A path the tool wrote without reading it counts as prepared from what is there now.
     await reader.lookAt(prepared.files.flatMap((file) => (file.from === undefined ? [file.path] : [file.path, file.from])));
     const bases = new Map<string, string | null>();

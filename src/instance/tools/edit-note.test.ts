@@ -426,6 +426,18 @@ describe('edit_note', () => {
     expect(fixture.commitCount()).toBe(4);
   });
 
+  it('refuses a NUL character, which would make the note a binary file, and writes nothing', async () => {
+    fixture = await openWriteFixture({ 'n.md': 'Park here.\n' });
+    const ctx = await fixture.context();
+    const refusal = await refusalOf(
+      callTool(editNote, { repo: 'notes', path: 'n.md', old_text: 'Park', new_text: 'Park\u0000 nearby', summary: 'S' }, ctx),
+    );
+    expect(refusal.code).toBe('bad_arguments');
+    expect(refusal.message).toMatch(/NUL character \(U\+0000\) into "n\.md".*nothing was written/);
+    expect(fixture.commitCount()).toBe(1);
+    expect(fixture.git(['status', '--porcelain'])).toBe('');
+  });
+
   it('re-applies the edit when the head moved after it was prepared', async () => {
     fixture = await openWriteFixture({ 'n.md': 'a\nb\n', 'm.md': 'm\n' });
     const ctx = await fixture.context();
