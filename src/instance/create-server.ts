@@ -11,6 +11,8 @@ import {
 import { catalogueFor, type Catalogue, type CatalogueRepo } from '../catalogue/catalogue.ts';
 import { answerToolsListFrom, catalogueMcpServer } from '../catalogue/catalogue-server.ts';
 import type { Access } from '../repo-host/person.ts';
+import { NO_READABLE_REPO } from '../tools/tool.ts';
+import { VaultError } from '../vault-error.ts';
 import type { Installation } from './installation.ts';
 import type { Logger } from './log.ts';
 import type { Tool as ToolWithHandler, ToolContext, Vault } from './tool.ts';
@@ -113,6 +115,9 @@ export function createCatalogueServer(options: CatalogueServerOptions): McpServe
         try {
           const context = await options.context(clientNameOf(server, extra) ?? options.clientName ?? null);
           call.person = context.access.person.login;
+          // A call naming a repository is refused by the tool as any unknown name is; one that
+          // names none would otherwise answer an empty page as if there were nothing to find.
+          if (context.vaults.size === 0 && typeof input['repo'] !== 'string') throw new VaultError('forbidden', NO_READABLE_REPO);
           await refreshFor(context, input['repo']);
           result = toolResult(await tool.handler(input, { ...context, log: context.log.child({ tool: tool.name }) }));
           log.debug({ event: 'call', ...took() }, `${tool.name} answered`);
