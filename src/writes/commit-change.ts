@@ -7,6 +7,7 @@ import { sharedStateKey } from '../repo-host/caller-repo-host.ts';
 import type { Person } from '../repo-host/person.ts';
 import type { BlobFile, CommitLine, FileChange, FolderEntry, RepoHost, Snapshot } from '../repo-host/repo-host.ts';
 import { rebaseSplices, splicesBetween, type Splice } from '../notes/text-splices.ts';
+import { LRUCache } from 'lru-cache';
 import { KeyedQueue } from '../keyed-queue.ts';
 import { repoNotFound } from '../repo-not-found.ts';
 import { isVaultError, VaultError } from '../vault-error.ts';
@@ -158,9 +159,9 @@ export function writableVault<V extends WritableVault>(ctx: { vaults: ReadonlyMa
 async function assertConfigurationHolds(host: RepoHost, repo: string, vault: WritableVault, head: string | null): Promise<void> {
   if (head === vault.head || head === null) return;
   const [now, then] = await Promise.all([
-    host.lastCommit(repo, head, '.vault'),
+    configurationCommit(host, repo, head),
     // A head no longer there (a forced push rewrote it away) counts as a change.
-    vault.head === null ? Promise.resolve(null) : host.lastCommit(repo, vault.head, '.vault').catch(() => undefined),
+    vault.head === null ? Promise.resolve(null) : configurationCommit(host, repo, vault.head).catch(() => undefined),
   ]);
   if (now === then) return;
   throw new VaultError(
@@ -168,6 +169,43 @@ async function assertConfigurationHolds(host: RepoHost, repo: string, vault: Wri
     `The configuration of "${repo}" (.vault/) changed while this call was being made (commit ${short(now ?? head)}), so nothing was written: the folders, types and rules this call was checked against may no longer hold. Send the call again in a few seconds; it will be checked against the new configuration.`,
     { repo },
   );
+}
+
+/**
+ * The newest commit reachable from `commit` that changed `.vault/` (null: none did): a fact of
+ * the commit, so kept (per installation and repository, the newest 1,000). The process's own
+ * commits are entered as they land ({@link rememberConfigurationCommit}), so a run of writes
+ * asks Git nothing.
+ */
+async function configurationCommit(host: RepoHost, repo: string, commit: string): Promise<string | null> {
+  const cache = configurationCommits(host);
+  const key = `${repo}\0${commit}`;
+  const kept = cache.get(key);
+  if (kept !== undefined) return kept === '' ? null : kept;
+  const found = await host.lastCommit(repo, commit, '.vault');
+  cache.set(key, found ?? '');
+  return found;
+}
+
+/** Enters the process's own `commit` on `parent`: its `.vault/` commit is the parent's unless it changed `.vault/` itself. */
+function rememberConfigurationCommit(host: RepoHost, repo: string, parent: string | null, commit: string, paths: readonly string[]): void {
+  const cache = configurationCommits(host);
+  const key = `${repo}\0${commit}`;
+  const before = parent === null ? '' : cache.get(`${repo}\0${parent}`);
+  if (paths.some((path) => path === '.vault' || path.startsWith('.vault/'))) cache.set(key, commit);
+  else if (before !== undefined) cache.set(key, before);
+}
+
+/** Per installation: `repo NUL commit` -> its `.vault/` commit, '' for none (lru-cache keeps no null). */
+const configurationCaches = new WeakMap<object, LRUCache<string, string>>();
+
+function configurationCommits(host: RepoHost): LRUCache<string, string> {
+  let cache = configurationCaches.get(sharedStateKey(host));
+  if (cache === undefined) {
+    cache = new LRUCache<string, string>({ max: 1000 });
+    configurationCaches.set(sharedStateKey(host), cache);
+  }
+  return cache;
 }
 
 /**
@@ -294,6 +332,13 @@ export async function commitChange<R>(
       );
       if (outcome.ok) {
         rememberCommit(ctx.host, repo, outcome.commit);
+        rememberConfigurationCommit(
+          ctx.host,
+          repo,
+          read.head,
+          outcome.commit,
+          placed.files.map((file) => file.path),
+        );
         ctx.log.info(
           { event: 'write', repo, commit: outcome.commit, person: ctx.access.person.login, files: prepared.files.length },
           `${parts.tool} by ${ctx.access.person.login} committed ${outcome.commit.slice(0, 12)} to ${repo}`,
