@@ -68,6 +68,8 @@ export interface GitHubStandin {
   setInstallationRepos(installationId: number, add: string[], remove: string[]): Promise<void>;
   /** Suspends, unsuspends or deletes an installation (`installation` webhook). */
   setInstallationState(installationId: number, state: 'suspend' | 'unsuspend' | 'deleted'): Promise<void>;
+  /** The owner accepts the App's changed permissions (`installation.new_permissions_accepted`). */
+  acceptNewPermissions(installationId: number): Promise<void>;
   /** Gives `login` a permission on `owner/name` (null removes them): collaborators; org members read nothing by default. */
   grant(owner: string, name: string, login: string, permission: StandinPermission | null): void;
   /** A user-to-server token for `login` as the OAuth flow would give (expires in 8 hours), without the browser. */

@@ -212,6 +212,20 @@ export async function startGitHubStandin(options: StandinOptions): Promise<GitHu
       await webhooks.send('installation', { action, installation: live.installationObject(record), repositories, requester: null, sender });
     },
 
+    async acceptNewPermissions(installationId) {
+      const record = installationOf(installationId);
+      record.updatedAt = new Date().toISOString();
+      const sender = live.user(live.defaultSender(record.account));
+      const repositories = state.installationRepos(record).map(webhookRepoRef);
+      await webhooks.send('installation', {
+        action: 'new_permissions_accepted',
+        installation: live.installationObject(record),
+        repositories,
+        requester: null,
+        sender,
+      });
+    },
+
     grant(owner, name, login, permission: StandinPermission | null) {
       const repo = repoOf(owner, name);
       personOf(login);
