@@ -48,6 +48,12 @@ function denullable(node: unknown): void {
     schema.anyOf = allOf;
     delete schema.allOf;
   }
+  // GitHub's description uses `oneOf` for alternatives that overlap (e.g. `basic-error` or
+  // `repository-rule-violation-error`, both open objects): an answer matching both is valid.
+  if (Array.isArray(schema.oneOf)) {
+    schema.anyOf = schema.oneOf;
+    delete schema.oneOf;
+  }
   if (schema.nullable !== true) return;
   delete schema.nullable;
   if (typeof schema.type === 'string') {

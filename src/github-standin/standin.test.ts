@@ -226,4 +226,51 @@ describe('GitHub stand-in', () => {
     const { data } = await octokit.rest.repos.get({ owner: 'acme', repo: 'notes' });
     expect(data.name).toBe('notes');
   });
+
+  it('makes the first commit of an empty repository with the contents API, then updates with the blob sha', async () => {
+    await standin.createRepo('acme', 'empty', []);
+    await standin.setInstallationRepos(installationId, ['empty'], []);
+    standin.grant('acme', 'empty', 'alice', 'push');
+    const octokit = asUser((await standin.userToken('alice')).accessToken);
+    const content = Buffer.from('# First\n').toString('base64');
+    const { status, data } = await octokit.rest.repos.createOrUpdateFileContents({
+      owner: 'acme',
+      repo: 'empty',
+      path: 'notes/first.md',
+      message: 'First note',
+      content,
+    });
+    expect(status).toBe(201);
+    expect(data.commit.author).toMatchObject({ name: 'Alice Arden', email: 'alice@acme.example' });
+    expect(await git(standin.gitDir('acme', 'empty'), ['rev-parse', 'main'])).toBe(data.commit.sha);
+    const push = standin.deliveries().at(-1)!;
+    expect(push.payload).toMatchObject({ created: true, after: data.commit.sha });
+    assertFaithful(validateWebhookPayload('push', push.payload), 'the push payload of a first commit');
+    await expect(
+      octokit.rest.repos.createOrUpdateFileContents({ owner: 'acme', repo: 'empty', path: 'notes/first.md', message: 'No sha', content }),
+    ).rejects.toMatchObject({ status: 422 });
+    await expect(
+      octokit.rest.repos.createOrUpdateFileContents({
+        owner: 'acme',
+        repo: 'empty',
+        path: 'notes/first.md',
+        message: 'Bad sha',
+        content,
+        sha: 'f'.repeat(40),
+      }),
+    ).rejects.toMatchObject({ status: 409 });
+    const update = await octokit.rest.repos.createOrUpdateFileContents({
+      owner: 'acme',
+      repo: 'empty',
+      path: 'notes/first.md',
+      message: 'Second',
+      content: Buffer.from('# Second\n').toString('base64'),
+      sha: data.content?.sha,
+    });
+    expect(update.status).toBe(200);
+    const bob = asUser((await standin.userToken('bob')).accessToken);
+    await expect(
+      bob.rest.repos.createOrUpdateFileContents({ owner: 'acme', repo: 'empty', path: 'x.md', message: 'x', content }),
+    ).rejects.toMatchObject({ status: 404 });
+  });
 });

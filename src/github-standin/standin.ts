@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { appPublicKey, makeAppPrivateKey, resolveCaller } from './app-auth.ts';
 import { compareAndSwapRef, initBareRepo, resolveRef, runGit, writeCommit, ZERO_OID } from './bare-repo.ts';
+import { contentsRoutes } from './contents-route.ts';
 import { StandinCore } from './core.ts';
 import { serveGit, isGitPath } from './git-http.ts';
 import { serveGraphql } from './graphql.ts';
@@ -38,7 +39,7 @@ export async function startGitHubStandin(options: StandinOptions): Promise<GitHu
   await mkdir(state.reposRoot, { recursive: true });
   const faults: Fault[] = [];
   const held = new Set<ServerResponse>();
-  const router = new Router(restRoutes);
+  const router = new Router([...restRoutes, ...contentsRoutes]);
   const webhooks = new WebhookSender(app.webhookSecret, app.id, options.webhookUrl ?? null);
   // The port is known once listening; the URLs are filled in then.
   const urls = { origin: '', api: '' };
