@@ -62,6 +62,15 @@ export async function initBareRepo(dir: string, defaultBranch: string): Promise<
   await runGit(dir, ['config', 'http.receivepack', 'true']);
 }
 
+/** Whether `path` can name a file in a Git tree: relative, no empty, `.`, `..` or `.git` segment. */
+export function isRepoPath(path: string): boolean {
+  return (
+    path !== '' &&
+    path.split('/').every((segment) => segment !== '' && segment !== '.' && segment !== '..' && segment.toLowerCase() !== '.git') &&
+    !path.includes('\0')
+  );
+}
+
 /** The commit a ref points at, or null when the ref does not exist. */
 export async function resolveRef(dir: string, ref: string): Promise<string | null> {
   try {

@@ -1,5 +1,5 @@
 // `PUT /repos/{owner}/{repo}/contents/{path}`: one file created or updated in one commit (also the first commit of an empty repository).
-import { compareAndSwapRef, listBranches, pathType, readCommit, resolveRef, runGit, writeCommit } from './bare-repo.ts';
+import { compareAndSwapRef, isRepoPath, listBranches, pathType, readCommit, resolveRef, runGit, writeCommit } from './bare-repo.ts';
 import { personIdent } from './commit-ident.ts';
 import { sendError, sendJson } from './http-answer.ts';
 import { noreplyEmail } from './payloads.ts';
@@ -36,6 +36,7 @@ async function putContents(ctx: RouteContext): Promise<void> {
   const body = await ctx.body();
   if (!body) return sendError(ctx.res, 400, 'Problems parsing JSON');
   const path = (ctx.params.path ?? '').replace(/^\/+/, '');
+  if (!isRepoPath(path)) return invalid(ctx, `Invalid request.\n\n"${path}" is not a valid path.`, 'path');
   if (typeof body.message !== 'string' || body.message === '')
     return invalid(ctx, 'Invalid request.\n\n"message" wasn\'t supplied.', 'message');
   if (typeof body.content !== 'string') return invalid(ctx, 'Invalid request.\n\n"content" wasn\'t supplied.', 'content');

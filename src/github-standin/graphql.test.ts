@@ -149,6 +149,16 @@ describe('GraphQL at /api/graphql', () => {
     }).catch((failure: unknown) => failure)) as GraphqlResponseError<unknown>;
     expect(underFile.errors?.[0]?.message).toMatch(/which is a file/);
 
+    const dotted = (await carol(COMMIT, {
+      input: {
+        branch: { repositoryNameWithOwner: 'acme/notes', branchName: 'main' },
+        message: { headline: 'x' },
+        fileChanges: { additions: [{ path: '../escape.md', contents: b64('z') }] },
+        expectedHeadOid: await head(),
+      },
+    }).catch((failure: unknown) => failure)) as GraphqlResponseError<unknown>;
+    expect(dotted.errors?.[0]?.message).toMatch(/not a valid path/);
+
     const unknownRepo = (await carol(COMMIT, {
       input: {
         branch: { repositoryNameWithOwner: 'acme/none', branchName: 'main' },

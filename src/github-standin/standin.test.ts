@@ -273,4 +273,33 @@ describe('GitHub stand-in', () => {
       bob.rest.repos.createOrUpdateFileContents({ owner: 'acme', repo: 'empty', path: 'x.md', message: 'x', content }),
     ).rejects.toMatchObject({ status: 404 });
   });
+
+  it('narrows an installation token to the repositories asked for, and refuses one outside the installation', async () => {
+    const app = asApp();
+    const { data } = await app.rest.apps.createInstallationAccessToken({ installation_id: installationId, repositories: ['notes'] });
+    expect(data.repository_selection).toBe('selected');
+    expect(data.repositories?.map((repo) => repo.name)).toEqual(['notes']);
+    const narrowed = asUser(data.token);
+    const { data: listed } = await narrowed.rest.apps.listReposAccessibleToInstallation();
+    expect(listed.repositories.map((repo) => repo.name)).toEqual(['notes']);
+    await expect(narrowed.rest.repos.get({ owner: 'acme', repo: 'secret' })).rejects.toMatchObject({ status: 404 });
+    await expect(
+      app.rest.apps.createInstallationAccessToken({ installation_id: installationId, repositories: ['elsewhere'] }),
+    ).rejects.toMatchObject({ status: 422 });
+  });
+
+  it('answers 401 Bad credentials once a token expired', async () => {
+    const { accessToken } = await standin.userToken('alice');
+    const user = asUser(accessToken);
+    await user.rest.users.getAuthenticated();
+    standin.expireToken(accessToken);
+    await expect(user.rest.users.getAuthenticated()).rejects.toMatchObject({
+      status: 401,
+      response: { data: { message: 'Bad credentials' } },
+    });
+    const { data } = await asApp().rest.apps.createInstallationAccessToken({ installation_id: installationId });
+    standin.expireToken(data.token);
+    await expect(asUser(data.token).rest.apps.listReposAccessibleToInstallation()).rejects.toMatchObject({ status: 401 });
+    expect(() => standin.expireToken('ghu_never')).toThrow(/no such token/);
+  });
 });

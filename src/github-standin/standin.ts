@@ -242,6 +242,12 @@ export async function startGitHubStandin(options: StandinOptions): Promise<GitHu
 
     revokeAuthorization: (login) => live.revokeAuthorization(login),
 
+    expireToken(token) {
+      const record = state.installationTokens.get(token) ?? state.userTokens.get(token);
+      if (!record) throw new Error('The stand-in issued no such token; expireToken takes a ghs_ or ghu_ token it gave out.');
+      record.expiresAt = Date.now() - 1;
+    },
+
     async push(owner, name, commit, pushOptions = {}) {
       const repo = repoOf(owner, name);
       const branch = pushOptions.branch ?? repo.defaultBranch;
