@@ -302,4 +302,15 @@ describe('GitHub stand-in', () => {
     await expect(asUser(data.token).rest.apps.listReposAccessibleToInstallation()).rejects.toMatchObject({ status: 401 });
     expect(() => standin.expireToken('ghu_never')).toThrow(/no such token/);
   });
+
+  it('takes a push of 3,000 files and lists them all in the push webhook', async () => {
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 3000; i++) files[`bulk/n${String(i).padStart(4, '0')}.md`] = `Note ${i}\n`;
+    const head = await standin.push('acme', 'notes', { message: 'Bulk import', author: 'alice', files });
+    const push = standin.deliveries().at(-1)!;
+    const commits = (push.payload as { commits: { id: string; added: string[] }[] }).commits;
+    expect(commits.at(-1)?.id).toBe(head);
+    expect(commits.at(-1)?.added).toHaveLength(3000);
+    assertFaithful(validateWebhookPayload('push', push.payload), 'the push payload of 3,000 files');
+  });
 });
