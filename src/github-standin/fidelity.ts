@@ -25,6 +25,9 @@ const compiled = new Map<string, ValidateFunction>();
 function makeAjv(): Ajv {
   const ajv = new Ajv({ strict: false, allErrors: true, validateSchema: false, discriminator: false });
   addFormats(ajv);
+  // GitHub's own bot addresses (`41898282+github-actions[bot]@users.noreply.github.com`) break
+  // RFC 5322's unquoted local part that ajv-formats checks; GitHub's `email` means "has an @".
+  ajv.addFormat('email', /^[^\s@]+@[^\s@]+$/);
   return ajv;
 }
 

@@ -168,4 +168,24 @@ describe('GraphQL at /api/graphql', () => {
     }).catch((failure: unknown) => failure)) as GraphqlResponseError<unknown>;
     expect(unknownRepo.errors?.[0]).toMatchObject({ type: 'NOT_FOUND' });
   });
+
+  it('commits with an installation token as the App’s bot', async () => {
+    const installationId = (await fixture.asApp().rest.apps.getRepoInstallation({ owner: 'acme', repo: 'notes' })).data.id;
+    const { data } = await fixture.asApp().rest.apps.createInstallationAccessToken({ installation_id: installationId });
+    const answer = await asUser(data.token)<{ createCommitOnBranch: { commit: { oid: string; author: { name: string; email: string } } } }>(
+      COMMIT,
+      {
+        input: {
+          branch: { repositoryNameWithOwner: 'acme/notes', branchName: 'main' },
+          message: { headline: 'By the App' },
+          fileChanges: { additions: [{ path: 'bot.md', contents: b64('bot') }] },
+          expectedHeadOid: await head(),
+        },
+      },
+    );
+    expect(answer.createCommitOnBranch.commit.author.name).toBe('major-vault-test[bot]');
+    const push = fixture.standin.deliveries().at(-1)!;
+    expect(push.payload).toMatchObject({ pusher: { name: 'major-vault-test[bot]' }, sender: { type: 'Bot' } });
+    assertFaithful(validateWebhookPayload('push', push.payload), 'the push payload of a bot commit');
+  });
 });

@@ -14,7 +14,9 @@ export const APP_EVENTS = ['push'];
 
 /** GitHub's `simple-user` for an account. */
 export function simpleUser(urls: Urls, account: Account): Record<string, unknown> {
-  const u = `${urls.api}/users/${account.login}`;
+  // A bot's login has brackets (`slug[bot]`); GitHub percent-encodes them in its URLs.
+  const bot = account.login.endsWith('[bot]');
+  const u = `${urls.api}/users/${encodeURIComponent(account.login)}`;
   return {
     login: account.login,
     id: account.id,
@@ -22,7 +24,7 @@ export function simpleUser(urls: Urls, account: Account): Record<string, unknown
     avatar_url: `${urls.origin}/avatars/u/${account.id}`,
     gravatar_id: '',
     url: u,
-    html_url: `${urls.origin}/${account.login}`,
+    html_url: bot ? `${urls.origin}/apps/${account.login.slice(0, -'[bot]'.length)}` : `${urls.origin}/${account.login}`,
     followers_url: `${u}/followers`,
     following_url: `${u}/following{/other_user}`,
     gists_url: `${u}/gists{/gist_id}`,
@@ -32,7 +34,7 @@ export function simpleUser(urls: Urls, account: Account): Record<string, unknown
     repos_url: `${u}/repos`,
     events_url: `${u}/events{/privacy}`,
     received_events_url: `${u}/received_events`,
-    type: account.type === 'User' && account.login.endsWith('[bot]') ? 'Bot' : account.type,
+    type: bot ? 'Bot' : account.type,
     user_view_type: 'public',
     site_admin: false,
   };

@@ -110,6 +110,28 @@ describe('GitHub stand-in', () => {
       ]),
     ).rejects.toThrow(/not found/i);
     await expect(git(dir.path, ['clone', '-q', '--bare', `${standin.origin}/acme/notes.git`, `${dir.path}/anon`])).rejects.toThrow();
+    const { accessToken } = await standin.userToken('bob');
+    const asBob = `Authorization: Basic ${Buffer.from(`x-access-token:${accessToken}`).toString('base64')}`;
+    await git(dir.path, [
+      '-c',
+      `http.extraHeader=${asBob}`,
+      'clone',
+      '-q',
+      '--bare',
+      `${standin.origin}/acme/notes.git`,
+      `${dir.path}/bob-clone`,
+    ]);
+    await expect(
+      git(dir.path, [
+        '-c',
+        `http.extraHeader=${asBob}`,
+        'clone',
+        '-q',
+        '--bare',
+        `${standin.origin}/acme/secret.git`,
+        `${dir.path}/bob-secret`,
+      ]),
+    ).rejects.toThrow(/not found/i);
   });
 
   it('answers a user token: /user, installations and repositories with permissions', async () => {
