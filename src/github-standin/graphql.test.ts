@@ -29,6 +29,7 @@ describe('GraphQL at /api/graphql', () => {
 
   afterAll(async () => {
     await fixture?.close();
+    expect(fixture.fidelityFailures()).toEqual([]);
   });
 
   it('answers viewer and repository.defaultBranchRef, also through @octokit/rest’s graphql at the /api/v3 base URL', async () => {

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { createAppAuth } from '@octokit/auth-app';
 import { Octokit } from '@octokit/rest';
-import { checkOctokitAnswers, type FidelityLog } from './fidelity.ts';
+import { checkOctokitAnswers, validateWebhookPayload, type FidelityLog } from './fidelity.ts';
 import { startGitHubStandin } from './standin.ts';
 import type { GitHubStandin, StandinOptions } from './standin-api.ts';
 
@@ -84,8 +84,11 @@ export interface StandinFixture {
   asUser(token: string): Octokit;
   /** Octokit without credentials (set headers per request, e.g. the App's Basic client credentials). */
   asAnonymous(): Octokit;
-  /** Every REST answer the fixture's clients received that does not match GitHub's description. */
-  fidelityFailures(): FidelityLog['checked'];
+  /**
+   * Every REST answer the fixture's clients received, and every webhook the stand-in sent, that
+   * does not match GitHub's descriptions (`@octokit/openapi`, `@octokit/openapi-webhooks`).
+   */
+  fidelityFailures(): unknown[];
   close(): Promise<void>;
 }
 
@@ -126,7 +129,16 @@ export async function startStandinFixture(): Promise<StandinFixture> {
       ),
     asUser: (token) => checked(new Octokit({ baseUrl: standin.apiUrl, log: quiet, auth: token })),
     asAnonymous: () => checked(new Octokit({ baseUrl: standin.apiUrl, log: quiet })),
-    fidelityFailures: () => logs.flatMap((log) => log.failures()),
+    fidelityFailures: () => [
+      ...logs.flatMap((log) => log.failures()),
+      ...standin
+        .deliveries()
+        .map((delivery) => ({
+          delivery: `${delivery.event}.${delivery.action ?? ''}`,
+          verdict: validateWebhookPayload(delivery.event, delivery.payload),
+        }))
+        .filter((entry) => !entry.verdict.ok),
+    ],
     async close() {
       await standin.close();
       await receiver.close();
