@@ -97,8 +97,10 @@ describe('GraphQL at /api/graphql', () => {
     const dir = fixture.standin.gitDir('acme', 'notes');
     expect(await runGitCommand(dir, ['log', '-1', '--format=%cn <%ce>|%P', 'main'])).toBe(`GitHub <noreply@github.com>|${before}`);
     expect(await runGitCommand(dir, ['show', 'main:docs/a.md'])).toBe('A2');
+    await fixture.standin.webhooksSettled();
     const push = fixture.standin.deliveries().slice(deliveries);
     expect(push.map((delivery) => delivery.event)).toEqual(['push']);
+    expect(push[0]?.status).toBe(202);
     expect(push[0]?.payload).toMatchObject({ before, after: commit.oid, forced: false, pusher: { name: 'carol' } });
     assertFaithful(validateWebhookPayload('push', push[0]!.payload), 'the push payload');
   });

@@ -86,6 +86,8 @@ export interface GitHubStandin {
   gitDir(owner: string, name: string): string;
   /** Every webhook delivery so far, oldest first. */
   deliveries(): StandinDelivery[];
+  /** Resolves once every delivery queued so far was attempted (those queued by GraphQL, contents or `git push` requests included). */
+  webhooksSettled(): Promise<void>;
   /** Sends a delivery again, same id and body (a replay). */
   redeliver(id: string): Promise<void>;
   setWebhookUrl(url: string | null): void;

@@ -169,7 +169,7 @@ describe('GitHub stand-in', () => {
     await git(work, ['commit', '-q', '-m', 'Add c']);
     const before = standin.deliveries().length;
     await git(work, ['push', '-q', 'origin', 'main']);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await standin.webhooksSettled();
     const pushes = standin.deliveries().slice(before);
     expect(pushes.map((delivery) => delivery.event)).toEqual(['push']);
     const payload = pushes[0]?.payload as {

@@ -289,6 +289,7 @@ export async function startGitHubStandin(options: StandinOptions): Promise<GitHu
     gitDir: (owner, name) => state.repoDir(repoOf(owner, name)),
     deliveries: () => webhooks.deliveries(),
     redeliver: (id) => webhooks.redeliver(id),
+    webhooksSettled: () => webhooks.idle(),
     setWebhookUrl: (url) => webhooks.setUrl(url),
 
     failNext(match, status, times = 1) {
