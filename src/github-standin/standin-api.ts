@@ -60,7 +60,11 @@ export interface GitHubStandin {
   graphqlUrl: string;
   /** The App as configured, with its private key (PEM). */
   app: Required<StandinOptions['app']>;
-  /** Creates an organisation (or user account) `owner`'s repository with a default branch `main` and the commits given. */
+  /**
+   * Creates an organisation (or user account) `owner`'s repository with a default branch `main`
+   * and the commits given (none: an empty repository). Private unless `private: false`. When the
+   * App is installed on `owner` for all repositories, sends `installation_repositories.added`.
+   */
   createRepo(owner: string, name: string, commits: StandinCommit[], options?: { private?: boolean; defaultBranch?: string }): Promise<void>;
   /** Installs the App on `owner` for all its repositories, or the names given; returns the installation id. Sends `installation.created`. */
   install(owner: string, repositories?: 'all' | string[]): Promise<number>;

@@ -140,6 +140,19 @@ export async function startGitHubStandin(options: StandinOptions): Promise<GitHu
         await rm(dir, { recursive: true, force: true });
         throw error;
       }
+      // An installation on all of the account's repositories gains the new one; GitHub tells the App.
+      const installation = state.installationOn(owner);
+      if (installation && installation.selection === 'all') {
+        await webhooks.send('installation_repositories', {
+          action: 'added',
+          installation: live.installationObject(installation),
+          repository_selection: 'all',
+          repositories_added: [webhookRepoRef(repo)],
+          repositories_removed: [],
+          requester: null,
+          sender: live.user(live.defaultSender(installation.account)),
+        });
+      }
     },
 
     async install(owner, repositories = 'all') {

@@ -105,4 +105,13 @@ describe('webhooks of the App', () => {
     fixture.standin.setWebhookUrl(fixture.receiver.url);
     await failing.close();
   });
+
+  it('tells an installation on all repositories about a new repository', async () => {
+    await fixture.standin.createRepo('globex', 'first', [{ message: 'Start', author: 'alice', files: { 'a.md': 'A\n' } }]);
+    await fixture.standin.install('globex');
+    await fixture.standin.createRepo('globex', 'second', []);
+    const last = fixture.standin.deliveries().at(-1)!;
+    expect([last.event, last.action]).toEqual(['installation_repositories', 'added']);
+    expect(last.payload).toMatchObject({ repository_selection: 'all', repositories_added: [{ full_name: 'globex/second' }] });
+  });
 });
