@@ -8,8 +8,9 @@ export interface Urls {
   api: string;
 }
 
-/** The App's permissions and events, as its registration would declare them for Major Vault. */
+/** The App's permissions, as its registration declares them for Major Vault (contents write, metadata read). */
 export const APP_PERMISSIONS = { contents: 'write', metadata: 'read' } as const;
+/** The events the App subscribes to; `installation` and `installation_repositories` reach every App unasked. */
 export const APP_EVENTS = ['push'];
 
 /** GitHub's `simple-user` for an account. */
@@ -274,4 +275,23 @@ export function webhookRepository(urls: Urls, repo: RepoRecord, forPush: boolean
 /** The short repository shape in `installation` / `installation_repositories` webhooks. */
 export function webhookRepoRef(repo: RepoRecord): Record<string, unknown> {
   return { id: repo.id, node_id: repo.nodeId, name: repo.name, full_name: `${repo.owner.login}/${repo.name}`, private: repo.private };
+}
+
+/** GitHub's `organization-simple` of an organisation account, as webhook payloads carry it. */
+export function organizationSimple(urls: Urls, org: Account): Record<string, unknown> {
+  const u = `${urls.api}/orgs/${org.login}`;
+  return {
+    login: org.login,
+    id: org.id,
+    node_id: org.nodeId,
+    url: u,
+    repos_url: `${u}/repos`,
+    events_url: `${u}/events`,
+    hooks_url: `${u}/hooks`,
+    issues_url: `${u}/issues`,
+    members_url: `${u}/members{/member}`,
+    public_members_url: `${u}/public_members{/member}`,
+    avatar_url: `${urls.origin}/avatars/u/${org.id}`,
+    description: null,
+  };
 }
