@@ -27,7 +27,7 @@ describe('lint', { timeout: 180_000 }, () => {
     ['the notes model importing the git plumbing', 'src/notes/slug.ts', "export { runGit } from '../repo-host/git/run-git.ts';"],
     [
       'the instance importing the local adapter',
-      'src/instance/server-info.ts',
+      'src/instance/log.ts',
       "export { LocalRepoHost } from '../repo-host/local/local-repo-host.ts';",
     ],
     ['a port importing main', 'src/repo-host/person.ts', "export { serveLocal } from '../main/local.ts';"],
