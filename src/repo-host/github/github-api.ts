@@ -137,22 +137,15 @@ export class GitHubTimeout extends Error {
 }
 
 /**
- * `fetch` that gives up after `ms` (the whole exchange, body included), throwing
- * {@link GitHubTimeout}; Octokit's own requests have no timeout of their own.
+ * `fetch` that gives up after `ms` (the whole exchange: the signal stays armed while Octokit
+ * reads the body), throwing {@link GitHubTimeout}; Octokit's own requests have no timeout.
  */
 export function fetchWithTimeout(ms: number): typeof fetch {
   return async (input, init) => {
     const timeout = AbortSignal.timeout(ms);
     const signal = init?.signal ? AbortSignal.any([init.signal, timeout]) : timeout;
     try {
-      const response = await fetch(input, { ...init, signal });
-      // Read the body within the same time limit, so a stalled body fails too.
-      const body = await response.arrayBuffer();
-      return new Response(response.status === 204 || response.status === 205 || response.status === 304 ? null : body, {
-        status: response.status,
-        statusText: response.statusText,
-        headers: response.headers,
-      });
+      return await fetch(input, { ...init, signal });
     } catch (error) {
       if (timeout.aborted) throw new GitHubTimeout(ms);
       throw error;
