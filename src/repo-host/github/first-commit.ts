@@ -57,8 +57,10 @@ export async function pushFirstCommit(first: FirstCommit): Promise<FirstCommitOu
     .toString('utf8')
     .split('\n')
     .find((entry) => entry.split('\t')[1] === `${commit}:${ref}`);
-  if (pushed.code === 0 && line !== undefined && !line.startsWith('!')) return { ok: true, commit };
-  if (line?.startsWith('!') && /\[rejected\]/.test(line)) return { ok: false, stale: true };
+  // `*`: the branch was made by this push. `=`: it was there already, at the very same commit
+  // (made by the same person, with the same files and message, in the same second): not ours.
+  if (pushed.code === 0 && line?.startsWith('*')) return { ok: true, commit };
+  if (line?.startsWith('=') || (line?.startsWith('!') && /\[rejected\]/.test(line))) return { ok: false, stale: true };
   const said = pushed.stderr.trim().split('\n').slice(-2).join(' ').slice(0, 300);
   throw new GitHubUnavailable(
     `Could not push the first commit of "${first.fullName}" to GitHub: ${said || line || 'git failed'}.`,

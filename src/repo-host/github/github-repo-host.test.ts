@@ -329,6 +329,17 @@ describe('GitHub App adapter, beyond the contract', () => {
     expect(await host.commit('fresh', change(world.tokens.get('ada')))).toEqual({ ok: false, conflict: 'head_moved', head: result.commit });
   });
 
+  it('serves nothing while the installation is suspended, keeping the mirrors, and everything again once it is back', async () => {
+    const host = world.app.host;
+    const before = (await host.listRepos()).map((repo) => repo.name);
+    await world.standin.setInstallationState(world.installationId, 'suspend');
+    expect(await host.reloadRepos()).toEqual([]);
+    await expect(host.snapshot('notes')).rejects.toSatisfy((error) => isVaultError(error, 'repo_not_found'));
+    await world.standin.setInstallationState(world.installationId, 'unsuspend');
+    expect((await host.reloadRepos()).map((repo) => repo.name)).toEqual(before);
+    expect((await host.readFile('notes', 'a.md'))?.toString()).toBe('# A\n');
+  });
+
   it('drops a repository removed from the installation, and serves one added, after a reload', async () => {
     const host = world.app.host;
     expect((await host.listRepos()).map((repo) => repo.name)).toEqual(['fresh', 'later', 'notes']);

@@ -113,13 +113,22 @@ export class GitHubRepoHost implements RepoHost {
 
   /**
    * Asks GitHub again for the installation's repositories (an `installation` or
-   * `installation_repositories` webhook): a repository that left is no longer served and its
-   * mirror is deleted; one that came is mirrored when first read. Returns the new list.
+   * `installation_repositories` webhook): a repository that left is no longer served, and its
+   * mirror is deleted (all of them when the App was uninstalled; none while the installation
+   * is suspended, which serves nothing until it is back); one that came is fetched. Returns the
+   * new list.
    */
   async reloadRepos(): Promise<RepoInfo[]> {
     const before = new Set((await this.repos.all().catch(() => new Map<string, InstallationRepo>())).keys());
     const after = await this.repos.reload();
-    for (const name of before) if (!after.has(name)) await this.mirrors.remove(name);
+    const state = after.size === 0 ? await this.api.installationState() : 'active';
+    if (state !== 'suspended') for (const name of before) if (!after.has(name)) await this.mirrors.remove(name);
+    for (const [name, repo] of after) {
+      if (before.has(name)) continue;
+      await this.mirrors.fetch(repo).catch((error: unknown) => {
+        this.log.warn({ event: 'mirror_fetch_failed', repo: name, err: error }, `could not fetch the mirror of ${repo.fullName}`);
+      });
+    }
     return this.listRepos();
   }
 
@@ -297,6 +306,7 @@ export class GitHubRepoHost implements RepoHost {
 
     if (parent === null) {
       // An empty repository: createCommitOnBranch appends to a branch, and there is none yet.
+      if ((await this.upstreamHead(source)) !== null) return this.headMoved(source);
       const written = changed.flatMap((file) => (file.content === null ? [] : [{ path: file.path, content: file.content }]));
       let first;
       try {
