@@ -153,15 +153,26 @@ export class GitHubTimeout extends Error {
 }
 
 /**
- * `fetch` that gives up after `ms` (the whole exchange: the signal stays armed while Octokit
- * reads the body), throwing {@link GitHubTimeout}; Octokit's own requests have no timeout.
+ * `fetch` that gives up after `ms` (the whole exchange, body included), throwing
+ * {@link GitHubTimeout}; Octokit's own requests have no timeout of their own.
  */
 export function fetchWithTimeout(ms: number): typeof fetch {
   return async (input, init) => {
     const timeout = AbortSignal.timeout(ms);
     const signal = init?.signal ? AbortSignal.any([init.signal, timeout]) : timeout;
     try {
-      return await fetch(input, { ...init, signal });
+      const response = await fetch(input, { ...init, signal });
+      // Read the body within the same time limit, so a stalled body fails too.
+      const body = await response.arrayBuffer();
+      const copy = new Response(response.status === 204 || response.status === 205 || response.status === 304 ? null : body, {
+        status: response.status,
+        statusText: response.statusText,
+        headers: response.headers,
+      });
+      // Octokit's paginate reads `response.url` (new URL(url)) after a list with `total_count`;
+      // a Response built by hand has an empty one, which throws "Invalid URL".
+      Object.defineProperty(copy, 'url', { value: response.url });
+      return copy;
     } catch (error) {
       if (timeout.aborted) throw new GitHubTimeout(ms);
       throw error;
