@@ -116,3 +116,21 @@ describe('GitHubWebhookChanges', () => {
     expect(changes.receive({ id: 'z', event: 'ping', payload: { zen: 'Design for failure.' } }).kind).toBe('ignored');
   });
 });
+
+describe('GitHubWebhookChanges before it is started', () => {
+  test('fetches at once and hands the notices on when started, once each', async () => {
+    const { target, calls } = recordingTarget();
+    const changes = new GitHubWebhookChanges({ installationId: 7, target, queue: new InProcessQueue() });
+    changes.receive({ id: '1', event: 'push', payload: push('refs/heads/main') });
+    await until(() => calls.length === 1);
+    changes.receive({ id: '2', event: 'push', payload: push('refs/heads/main') });
+    await until(() => calls.length === 2);
+    const notices: ChangeNotice[] = [];
+    changes.start(async (notice) => {
+      notices.push(notice);
+    });
+    await until(() => notices.length === 1);
+    await changes.stop();
+    expect(notices).toEqual([{ kind: 'moved', repo: 'handbook' }]);
+  });
+});

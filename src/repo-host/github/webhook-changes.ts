@@ -91,13 +91,17 @@ const relistKey = 'installation';
  *   everyone's cached rights, notice `listed`).
  * - `github_app_authorization` revoked: the person's cached rights dropped at once.
  * - anything else, or another installation's deliveries: ignored.
- * Notices are handed on one at a time (the Changes contract); before {@link start} and after
- * {@link stop} the fetches still run but no notice is sent.
+ * Notices are handed on one at a time (the Changes contract). Before {@link start} (while
+ * the installation indexes at startup) the fetches run and their notices wait: `start` hands
+ * them on first, so a push during the startup is not missed. After {@link stop} none is sent.
  */
 export class GitHubWebhookChanges implements Changes {
   private onNotice: ((notice: ChangeNotice) => Promise<void>) | null = null;
   /** The last notice handed on: the next waits for it. */
   private notices: Promise<void> = Promise.resolve();
+  /** Notices that came before {@link start}, without repeats, for `start` to hand on. */
+  private readonly early = new Map<string, ChangeNotice>();
+  private stopped = false;
 
   constructor(private readonly options: GitHubWebhookChangesOptions) {
     options.queue.work(pushJob, async (repo) => {
@@ -114,11 +118,15 @@ export class GitHubWebhookChanges implements Changes {
   }
 
   start(onNotice: (notice: ChangeNotice) => Promise<void>): void {
-    if (this.onNotice !== null) throw new Error('The webhook changes are started already.');
+    if (this.onNotice !== null || this.stopped) throw new Error('The webhook changes are started already.');
     this.onNotice = onNotice;
+    const early = [...this.early.values()];
+    this.early.clear();
+    for (const notice of early) void this.notify(notice);
   }
 
   async stop(): Promise<void> {
+    this.stopped = true;
     this.onNotice = null;
     await this.notices;
   }
@@ -185,7 +193,10 @@ export class GitHubWebhookChanges implements Changes {
   /** Hands `notice` on after the ones before it (no-op when not started); resolves when it was handled. */
   private notify(notice: ChangeNotice): Promise<void> {
     const onNotice = this.onNotice;
-    if (onNotice === null) return Promise.resolve();
+    if (onNotice === null) {
+      if (!this.stopped) this.early.set(notice.kind === 'listed' ? '' : `moved ${notice.repo ?? ''}`, notice);
+      return Promise.resolve();
+    }
     const handled = this.notices.then(() => (this.onNotice === null ? undefined : onNotice(notice).catch(() => undefined)));
     this.notices = handled;
     return handled;
