@@ -8,9 +8,18 @@ export type OnCommitted = (repo: string, change: Change, commit: string) => void
 /**
  * Members of an adapter that no caller may reach through a bound host, even when the adapter
  * object has them: the sign-in side (sign-in.ts), which the local adapter answers beside its
- * repositories, and stopping the adapter (its composition root's business).
+ * repositories, and starting, stopping and refreshing the adapter (its composition root's and
+ * the webhooks' business: the GitHub adapter's `start`, `refresh`, `reloadRepos`).
  */
-const notForCallers: ReadonlySet<string> = new Set(['authenticate', 'requiresToken', 'close']);
+const notForCallers: ReadonlySet<string> = new Set([
+  'authenticate',
+  'requiresToken',
+  'close',
+  'start',
+  'refresh',
+  'reloadRepos',
+  'forgetAccess',
+]);
 
 /**
  * `host` as one caller uses it: every repository operation is the host's own, except that

@@ -490,7 +490,7 @@ function indexEntriesOf(change: Change, newOids: ReadonlyMap<string, TreeItem>):
 }
 
 /** Refuses a change that writes a file at a path and other files inside it, as a folder: VaultError `exists`. */
-function assertNoFolderOfItself(change: Change): void {
+export function assertNoFolderOfItself(change: Change): void {
   const written = change.files.filter((file) => file.content !== null).map((file) => file.path);
   const ancestors = new Set<string>();
   for (const path of written) {
@@ -516,7 +516,7 @@ function onDisk(file: FileChange): Buffer | null {
 }
 
 /** VaultError `exists`: something at `path` (or on the way to it) that the change must not replace. */
-function refuseClash(path: string, what: string): never {
+export function refuseClash(path: string, what: string): never {
   throw new VaultError('exists', `"${path}" cannot be written: ${what}. Choose another path, or move what is there first.`, { path });
 }
 

@@ -1,0 +1,153 @@
+// One bare mirror per repository of the installation, fetched over Git's smart HTTP with an installation token.
+import { randomBytes } from 'node:crypto';
+import { mkdir, rename, rm, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { KeyedQueue } from '../../keyed-queue.ts';
+import { GitError, runGit } from '../git/run-git.ts';
+import { GitHubUnavailable } from './github-failure.ts';
+
+/** What a mirror is fetched from: the repository's name (its mirror's name), `owner/name`, and its default branch. */
+export interface MirrorSource {
+  name: string;
+  fullName: string;
+  defaultBranch: string;
+}
+
+/** What {@link GitHubMirrors} needs. */
+export interface GitHubMirrorsOptions {
+  /** The folder of the mirrors: `<dataDir>/mirrors`. */
+  dir: string;
+  /** Web base URL: repositories are fetched from `<webUrl>/<owner>/<name>.git`. */
+  webUrl: string;
+  /** A current installation access token (read access to the contents of every repository of the installation). */
+  token: () => Promise<string>;
+  /** How long one fetch may take, in ms; default ten minutes. */
+  fetchTimeoutMs?: number;
+}
+
+/**
+ * The bare mirrors of the installation's repositories, `<dir>/<name>.git` (the local adapter's
+ * naming: a bare folder `x.git` is served as `x`, so the reads of repo-host/local work on them
+ * unchanged). A mirror is made by `git init --bare` in a hidden temporary folder, a first fetch
+ * and a rename, so a half-made mirror is never seen. Every fetch takes all branches with
+ * `+refs/heads/*:refs/heads/*` and `--prune` (a forced push rewrites the mirror's branch too,
+ * a deleted branch goes), and points HEAD at the default branch.
+ *
+ * The token travels only in the environment of the `git` process (`GIT_CONFIG_COUNT`, an
+ * `http.<webUrl>/.extraHeader` of `Authorization: Basic base64(x-access-token:TOKEN)`): never
+ * in the remote URL, the mirror's config or a command line other processes can read.
+ *
+ * Fetches of one repository run one at a time; asking while one runs queues a single next
+ * fetch that every caller asking meanwhile shares (a burst of pushes costs two fetches).
+ */
+export class GitHubMirrors {
+  private readonly queue = new KeyedQueue();
+  /** Per repository: the fetch queued and not started yet, shared by whoever asks before it starts. */
+  private readonly pending = new Map<string, Promise<void>>();
+  private readonly timeoutMs: number;
+
+  constructor(private readonly options: GitHubMirrorsOptions) {
+    this.timeoutMs = options.fetchTimeoutMs ?? 10 * 60_000;
+  }
+
+  /** The folder that holds the mirrors (a LocalRepoHost's `reposDir`). */
+  get dir(): string {
+    return this.options.dir;
+  }
+
+  /** The mirror's Git folder. */
+  gitDir(name: string): string {
+    return join(this.options.dir, `${name}.git`);
+  }
+
+  /** Whether the mirror has been made. */
+  async has(name: string): Promise<boolean> {
+    return (await stat(join(this.gitDir(name), 'HEAD')).catch(() => null)) !== null;
+  }
+
+  /** Makes the mirror when there is none yet (one fetch); resolves at once when it exists. */
+  async ensure(source: MirrorSource): Promise<void> {
+    if (!(await this.has(source.name))) await this.fetch(source);
+  }
+
+  /**
+   * Brings the mirror up to date with GitHub (making it first when absent): resolves once a
+   * fetch that started after this call has finished. Throws {@link GitHubUnavailable} when
+   * git could not fetch (GitHub down, the repository gone, the token refused).
+   */
+  fetch(source: MirrorSource): Promise<void> {
+    const pending = this.pending.get(source.name);
+    if (pending !== undefined) return pending;
+    const next = this.queue.run(source.name, () => {
+      if (this.pending.get(source.name) === next) this.pending.delete(source.name);
+      return this.fetchNow(source);
+    });
+    this.pending.set(source.name, next);
+    return next;
+  }
+
+  /** Deletes the mirror of a repository that left the installation (after its fetches have finished). */
+  remove(name: string): Promise<void> {
+    return this.queue.run(name, () => rm(this.gitDir(name), { recursive: true, force: true }));
+  }
+
+  /** Resolves once every fetch under way or queued has settled. */
+  settled(): Promise<void> {
+    return this.queue.settled();
+  }
+
+  private async fetchNow(source: MirrorSource): Promise<void> {
+    const gitDir = this.gitDir(source.name);
+    if (await this.has(source.name)) {
+      await this.fetchInto(gitDir, source);
+      return;
+    }
+    await mkdir(this.options.dir, { recursive: true });
+    const temporary = join(this.options.dir, `.${source.name}.${randomBytes(6).toString('hex')}.tmp`);
+    try {
+      await runGit(['init', '--bare', '--quiet', temporary]);
+      // The mirror's own reflogs are of no use; they would only grow.
+      await runGit(['config', 'core.logAllRefUpdates', 'false'], { gitDir: temporary });
+      await this.fetchInto(temporary, source);
+      await rename(temporary, gitDir);
+    } finally {
+      await rm(temporary, { recursive: true, force: true });
+    }
+  }
+
+  private async fetchInto(gitDir: string, source: MirrorSource): Promise<void> {
+    const url = `${this.options.webUrl}/${source.fullName}.git`;
+    const token = await this.options.token();
+    const basic = Buffer.from(`x-access-token:${token}`).toString('base64');
+    try {
+      await runGit(
+        ['fetch', '--quiet', '--prune', '--no-tags', '--update-head-ok', '--no-write-fetch-head', url, '+refs/heads/*:refs/heads/*'],
+        {
+          gitDir,
+          timeoutMs: this.timeoutMs,
+          env: {
+            GIT_CONFIG_COUNT: '2',
+            GIT_CONFIG_KEY_0: `http.${this.options.webUrl}/.extraHeader`,
+            GIT_CONFIG_VALUE_0: `Authorization: Basic ${basic}`,
+            // No credential helper of the machine is asked (and none stores the token).
+            GIT_CONFIG_KEY_1: 'credential.helper',
+            GIT_CONFIG_VALUE_1: '',
+          },
+        },
+      );
+    } catch (error) {
+      if (!(error instanceof GitError)) throw error;
+      const said = error.stderr.trim().split('\n').slice(-2).join(' ').slice(0, 300);
+      throw new GitHubUnavailable(
+        `Could not fetch the repository "${source.fullName}" from GitHub: ${said || 'git failed'}. Try again in a minute.`,
+        undefined,
+        {
+          cause: error,
+        },
+      );
+    }
+    const ref = `refs/heads/${source.defaultBranch}`;
+    const head = await runGit(['symbolic-ref', '-q', 'HEAD'], { gitDir, okCodes: [0, 1] });
+    if (head.stdout.toString('utf8').trim() !== ref) await runGit(['symbolic-ref', 'HEAD', ref], { gitDir });
+  }
+}
