@@ -148,11 +148,15 @@ export function fetchWithTimeout(ms: number): typeof fetch {
       const response = await fetch(input, { ...init, signal });
       // Read the body within the same time limit, so a stalled body fails too.
       const body = await response.arrayBuffer();
-      return new Response(response.status === 204 || response.status === 205 || response.status === 304 ? null : body, {
+      const copy = new Response(response.status === 204 || response.status === 205 || response.status === 304 ? null : body, {
         status: response.status,
         statusText: response.statusText,
         headers: response.headers,
       });
+      // Octokit's paginate reads `response.url` (new URL(url)) after a list with `total_count`;
+      // a Response built by hand has an empty one, which throws "Invalid URL".
+      Object.defineProperty(copy, 'url', { value: response.url });
+      return copy;
     } catch (error) {
       if (timeout.aborted) throw new GitHubTimeout(ms);
       throw error;
