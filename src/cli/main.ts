@@ -194,6 +194,7 @@ addLogLevelOption(program.command('serve-github'))
   .option('--database-url <url>', 'use this Postgres server for the index instead of PGlite (default: $DATABASE_URL)')
   .addOption(new Option('--port <port>', 'the port to listen on').default(8787).argParser(port))
   .option('--host <host>', 'the interface to listen on (GitHub must reach it for the webhooks, directly or through a proxy)', '127.0.0.1')
+  .option('--public-url <url>', 'the address people and GitHub reach the server at behind a proxy, e.g. https://vault.acme.example')
   .action(
     async (options: {
       data: string;
@@ -202,6 +203,7 @@ addLogLevelOption(program.command('serve-github'))
       databaseUrl?: string;
       port: number;
       host: string;
+      publicUrl?: string;
       logLevel?: string;
     }) => {
       const log = processLogger(options.logLevel);
@@ -215,6 +217,7 @@ addLogLevelOption(program.command('serve-github'))
           hostname: options.host,
           ...(options.name !== undefined ? { name: options.name } : {}),
           ...(options.databaseUrl !== undefined ? { databaseUrl: options.databaseUrl } : {}),
+          ...(options.publicUrl !== undefined ? { publicUrl: options.publicUrl } : {}),
         },
         { log, onProgress: progress.onProgress },
       );
@@ -223,7 +226,7 @@ addLogLevelOption(program.command('serve-github'))
         .catch(() => undefined)
         .finally(() => progress.stop());
       console.log(`Major Vault serving ${server.name} (GitHub App installation ${server.installationId}) at ${server.url.href}`);
-      console.log(`GitHub webhooks: ${server.webhookUrl.href} (behind a proxy, the same path on its public address)`);
+      console.log(`GitHub webhooks: ${server.webhookUrl.href}`);
       closeOnSignal(server);
     },
   );

@@ -37,13 +37,21 @@ export interface GitHubServeSettings {
   hostname: string;
   /** How long one request to GitHub may take, in ms; default 15,000. */
   requestTimeoutMs?: number;
+  /**
+   * The address people and GitHub reach the server at, e.g. `https://vault.acme.example`
+   * (behind a TLS proxy): its name is accepted in `Host` and `Origin`, and the announced
+   * addresses use it. Default: where the server listens.
+   */
+  publicUrl?: string;
 }
 
 /** A running GitHub-backed server. */
 export interface GitHubServer {
   name: string;
-  /** The MCP address, `<origin>/<name>`. */
+  /** The MCP address, `<origin>/<name>`, on the public address when one was given. */
   url: URL;
+  /** The MCP address where the server listens (the same as `url` without a public address). */
+  localUrl: URL;
   /** Where GitHub delivers the App's webhooks, `<origin>/webhooks/github` (behind a proxy: its public origin). */
   webhookUrl: URL;
   installationId: number;
@@ -71,6 +79,16 @@ export async function serveGitHub(
         ? 'Give the installation a name with --name (the path of its address): the App is chosen by its installation id, which names no owner.'
         : `The installation name ${JSON.stringify(name)} cannot be an address; give one with --name, made of letters, digits, ".", "_" and "-".`,
     );
+  }
+  let publicOrigin: URL | null = null;
+  if (settings.publicUrl !== undefined) {
+    try {
+      publicOrigin = new URL(new URL(settings.publicUrl).origin);
+    } catch {
+      throw new Error(
+        `The public address ${JSON.stringify(settings.publicUrl)} is not a URL; give one such as https://vault.acme.example.`,
+      );
+    }
   }
   const dataDir = resolve(settings.dataDir);
   mkdirSync(dataDir, { recursive: true });
@@ -132,13 +150,15 @@ export async function serveGitHub(
       tools: options.tools ?? implementedTools,
       log,
       webhook,
+      ...(publicOrigin ? { publicHostnames: [publicOrigin.hostname] } : {}),
     });
     front = served.front;
     const opened = installation;
     return {
       name,
-      url: served.url,
-      webhookUrl: new URL(githubWebhookPath, served.origin),
+      url: publicOrigin ? new URL(`/${name}`, publicOrigin) : served.url,
+      webhookUrl: new URL(githubWebhookPath, publicOrigin ?? served.origin),
+      localUrl: served.url,
       installationId,
       installation: opened,
       app,

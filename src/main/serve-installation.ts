@@ -22,6 +22,8 @@ export interface ServeInstallationOptions {
   log: Logger;
   /** A host's webhook endpoint on the same front (GitHub's deliveries). */
   webhook?: WebhookRoute;
+  /** More names `Host` and `Origin` may carry, e.g. the public name a TLS proxy forwards with. */
+  publicHostnames?: readonly string[];
 }
 
 /** A listening front: the MCP address, the front (to forget cached access), and how to stop serving (the installation stays open). */
@@ -47,7 +49,9 @@ export async function serveInstallation(options: ServeInstallationOptions): Prom
       name,
       signIn,
       forward: forwarder.forward,
-      allowedHostnames: wildcard ? 'any' : isLoopback(hostname) ? [] : [hostnameForHeader(hostname)],
+      allowedHostnames: wildcard
+        ? 'any'
+        : [...(isLoopback(hostname) ? [] : [hostnameForHeader(hostname)]), ...(options.publicHostnames ?? []).map(hostnameForHeader)],
       ...(options.webhook ? { webhook: options.webhook } : {}),
     });
     const listening = await listenFront(front, { port, hostname, log });
