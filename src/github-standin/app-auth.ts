@@ -67,7 +67,7 @@ function tokenCaller(state: StandinState, token: string): Caller {
     const record = state.installationTokens.get(token);
     const installation = record ? state.installations.get(record.installationId) : undefined;
     if (!record || record.expiresAt <= Date.now() || !installation || installation.deleted) return BAD_CREDENTIALS;
-    return { kind: 'installation', installation };
+    return { kind: 'installation', installation, token: record };
   }
   const user = state.liveUserToken(token);
   const account = user ? state.person(user.login) : undefined;

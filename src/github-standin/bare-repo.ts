@@ -1,6 +1,6 @@
 // The stand-in's bare repositories, driven with Git plumbing: GitHub's storage, not the product's.
 import { spawn } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -62,6 +62,15 @@ export async function initBareRepo(dir: string, defaultBranch: string): Promise<
   await runGit(dir, ['config', 'http.receivepack', 'true']);
 }
 
+/** Whether `path` can name a file in a Git tree: relative, no empty, `.`, `..` or `.git` segment. */
+export function isRepoPath(path: string): boolean {
+  return (
+    path !== '' &&
+    path.split('/').every((segment) => segment !== '' && segment !== '.' && segment !== '..' && segment.toLowerCase() !== '.git') &&
+    !path.includes('\0')
+  );
+}
+
 /** The commit a ref points at, or null when the ref does not exist. */
 export async function resolveRef(dir: string, ref: string): Promise<string | null> {
   try {
@@ -107,14 +116,26 @@ export async function writeCommit(
   const env = { GIT_INDEX_FILE: join(scratch, 'index') };
   try {
     if (parent) await runGit(dir, ['read-tree', parent], { env });
+    // All blobs in one `hash-object --stdin-paths` run: a commit of thousands of files stays one process.
+    const entries = Object.entries(files);
+    const written = entries.filter((entry): entry is [string, string | Buffer] => entry[1] !== null);
+    const blobPaths: string[] = [];
+    for (const [index, [, content]] of written.entries()) {
+      const file = join(scratch, `blob-${index}`);
+      await writeFile(file, content);
+      blobPaths.push(file);
+    }
+    const oids =
+      written.length > 0
+        ? (await runGit(dir, ['hash-object', '-w', '--no-filters', '--stdin-paths'], { input: blobPaths.join('\n') + '\n' }))
+            .trim()
+            .split('\n')
+        : [];
     const lines: string[] = [];
-    for (const [path, content] of Object.entries(files)) {
-      if (content === null) {
-        lines.push(`0 ${ZERO_OID}\t${path}`);
-      } else {
-        const oid = (await runGit(dir, ['hash-object', '-w', '--stdin'], { input: content })).trim();
-        lines.push(`100644 ${oid}\t${path}`);
-      }
+    let next = 0;
+    for (const [path, content] of entries) {
+      if (content === null) lines.push(`0 ${ZERO_OID}\t${path}`);
+      else lines.push(`100644 ${oids[next++]}\t${path}`);
     }
     if (lines.length > 0) await runGit(dir, ['update-index', '-z', '--index-info'], { env, input: lines.join('\0') + '\0' });
     const tree = (await runGit(dir, ['write-tree'], { env })).trim();

@@ -40,6 +40,7 @@ export class StandinCore {
   permissionOf(caller: Caller, repo: RepoRecord): StandinPermission | null {
     switch (caller.kind) {
       case 'installation':
+        if (caller.token.repoIds && !caller.token.repoIds.has(repo.id)) return null;
         return this.state.installationRepos(caller.installation).includes(repo) ? 'push' : null;
       case 'user': {
         const covering = this.state.installationOf(repo);

@@ -25,6 +25,9 @@ const compiled = new Map<string, ValidateFunction>();
 function makeAjv(): Ajv {
   const ajv = new Ajv({ strict: false, allErrors: true, validateSchema: false, discriminator: false });
   addFormats(ajv);
+  // GitHub's own bot addresses (`41898282+github-actions[bot]@users.noreply.github.com`) break
+  // RFC 5322's unquoted local part that ajv-formats checks; GitHub's `email` means "has an @".
+  ajv.addFormat('email', /^[^\s@]+@[^\s@]+$/);
   return ajv;
 }
 
@@ -47,6 +50,12 @@ function denullable(node: unknown): void {
   if (allOf?.length === 2 && allOf[0]?.title === 'Simple User' && allOf[1]?.title === 'Enterprise') {
     schema.anyOf = allOf;
     delete schema.allOf;
+  }
+  // GitHub's description uses `oneOf` for alternatives that overlap (e.g. `basic-error` or
+  // `repository-rule-violation-error`, both open objects): an answer matching both is valid.
+  if (Array.isArray(schema.oneOf)) {
+    schema.anyOf = schema.oneOf;
+    delete schema.oneOf;
   }
   if (schema.nullable !== true) return;
   delete schema.nullable;
@@ -190,13 +199,15 @@ export interface FidelityLog {
 }
 
 /**
- * Hooks an Octokit REST client so every answer it receives (successes and errors) is validated
+ * Hooks an Octokit REST client so every REST answer (under `apiUrl`) it receives (successes and errors) is validated
  * against GitHub's OpenAPI description; returns the log (assert `failures()` is empty).
  */
 export function checkOctokitAnswers(octokit: Octokit, apiUrl: string): FidelityLog {
   const log: FidelityLog = { checked: [], failures: () => log.checked.filter((entry) => !entry.verdict.ok) };
   const record = (method: string, url: string, status: number, body: unknown) => {
-    const path = url.startsWith(apiUrl) ? url.slice(apiUrl.length) : new URL(url).pathname;
+    // GraphQL (`<origin>/api/graphql`) has no OpenAPI description; its answers are checked by its schema.
+    if (!url.startsWith(apiUrl)) return;
+    const path = url.slice(apiUrl.length);
     const clean = path.split('?')[0] ?? path;
     log.checked.push({ method, path: clean, status, verdict: validateRestResponse(method, clean, status, body) });
   };

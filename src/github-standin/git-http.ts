@@ -94,7 +94,7 @@ function runBackend(
       if (req.headers['content-length']) env.CONTENT_LENGTH = req.headers['content-length'];
       if (req.headers['content-encoding']) env.HTTP_CONTENT_ENCODING = req.headers['content-encoding'];
       const protocol = req.headers['git-protocol'];
-      if (typeof protocol === 'string') env.GIT_PROTOCOL = protocol;
+      if (typeof protocol === 'string') env.HTTP_GIT_PROTOCOL = protocol;
       if (remoteUser) env.REMOTE_USER = remoteUser;
       const child = spawn('git', ['http-backend'], { env: gitEnv(env), stdio: ['pipe', 'pipe', 'pipe'] });
       let headerDone = false;

@@ -11,7 +11,7 @@ import {
   type GraphQLSchema,
   type IntrospectionQuery,
 } from 'graphql';
-import { compareAndSwapRef, listBranches, pathType, readCommit, resolveRef, writeCommit } from './bare-repo.ts';
+import { compareAndSwapRef, isRepoPath, listBranches, pathType, readCommit, resolveRef, writeCommit } from './bare-repo.ts';
 import type { StandinCore } from './core.ts';
 import { errorBody, readBody, sendJson } from './http-answer.ts';
 import { noreplyEmail } from './payloads.ts';
@@ -163,6 +163,10 @@ async function createCommitOnBranch(args: { input: CreateCommitOnBranchInput }, 
         `Expected branch to point to "${input.expectedHeadOid}" but it did not. Pull and try again.`,
       );
     }
+    const badPath = [...(input.fileChanges?.additions ?? []), ...(input.fileChanges?.deletions ?? [])].find(
+      (change) => !isRepoPath(change.path),
+    );
+    if (badPath) throw new GithubGraphqlError('UNPROCESSABLE', `The path \`${badPath.path}\` is not a valid path in a repository.`);
     const files: Record<string, Buffer | null> = {};
     for (const deletion of input.fileChanges?.deletions ?? []) {
       if ((await pathType(dir, head, deletion.path)) !== 'blob') {

@@ -8,13 +8,16 @@ export interface Urls {
   api: string;
 }
 
-/** The App's permissions and events, as its registration would declare them for Major Vault. */
+/** The App's permissions, as its registration declares them for Major Vault (contents write, metadata read). */
 export const APP_PERMISSIONS = { contents: 'write', metadata: 'read' } as const;
+/** The events the App subscribes to; `installation` and `installation_repositories` reach every App unasked. */
 export const APP_EVENTS = ['push'];
 
 /** GitHub's `simple-user` for an account. */
 export function simpleUser(urls: Urls, account: Account): Record<string, unknown> {
-  const u = `${urls.api}/users/${account.login}`;
+  // A bot's login has brackets (`slug[bot]`); GitHub percent-encodes them in its URLs.
+  const bot = account.login.endsWith('[bot]');
+  const u = `${urls.api}/users/${encodeURIComponent(account.login)}`;
   return {
     login: account.login,
     id: account.id,
@@ -22,7 +25,7 @@ export function simpleUser(urls: Urls, account: Account): Record<string, unknown
     avatar_url: `${urls.origin}/avatars/u/${account.id}`,
     gravatar_id: '',
     url: u,
-    html_url: `${urls.origin}/${account.login}`,
+    html_url: bot ? `${urls.origin}/apps/${account.login.slice(0, -'[bot]'.length)}` : `${urls.origin}/${account.login}`,
     followers_url: `${u}/followers`,
     following_url: `${u}/following{/other_user}`,
     gists_url: `${u}/gists{/gist_id}`,
@@ -32,7 +35,7 @@ export function simpleUser(urls: Urls, account: Account): Record<string, unknown
     repos_url: `${u}/repos`,
     events_url: `${u}/events{/privacy}`,
     received_events_url: `${u}/received_events`,
-    type: account.type === 'User' && account.login.endsWith('[bot]') ? 'Bot' : account.type,
+    type: bot ? 'Bot' : account.type,
     user_view_type: 'public',
     site_admin: false,
   };
@@ -272,4 +275,23 @@ export function webhookRepository(urls: Urls, repo: RepoRecord, forPush: boolean
 /** The short repository shape in `installation` / `installation_repositories` webhooks. */
 export function webhookRepoRef(repo: RepoRecord): Record<string, unknown> {
   return { id: repo.id, node_id: repo.nodeId, name: repo.name, full_name: `${repo.owner.login}/${repo.name}`, private: repo.private };
+}
+
+/** GitHub's `organization-simple` of an organisation account, as webhook payloads carry it. */
+export function organizationSimple(urls: Urls, org: Account): Record<string, unknown> {
+  const u = `${urls.api}/orgs/${org.login}`;
+  return {
+    login: org.login,
+    id: org.id,
+    node_id: org.nodeId,
+    url: u,
+    repos_url: `${u}/repos`,
+    events_url: `${u}/events`,
+    hooks_url: `${u}/hooks`,
+    issues_url: `${u}/issues`,
+    members_url: `${u}/members{/member}`,
+    public_members_url: `${u}/public_members{/member}`,
+    avatar_url: `${urls.origin}/avatars/u/${org.id}`,
+    description: null,
+  };
 }

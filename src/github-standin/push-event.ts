@@ -1,6 +1,6 @@
 // The `push` webhook payload, built from a ref change in a bare repository.
 import { commitsBetween, readCommit, ZERO_OID, type CommitInfo } from './bare-repo.ts';
-import { noreplyEmail, simpleUser, webhookRepository, type Urls } from './payloads.ts';
+import { noreplyEmail, organizationSimple, simpleUser, webhookRepository, type Urls } from './payloads.ts';
 import { legacyNodeId, type Account, type InstallationRecord, type RepoRecord, type StandinState } from './state.ts';
 
 /**
@@ -94,23 +94,6 @@ export async function pushPayload(
     commits: infos.map((info) => payloadCommit(state, urls, repo, info)),
     head_commit: head ? payloadCommit(state, urls, repo, head) : null,
   };
-  if (repo.owner.type === 'Organization') {
-    const org = repo.owner;
-    const u = `${urls.api}/orgs/${org.login}`;
-    payload.organization = {
-      login: org.login,
-      id: org.id,
-      node_id: org.nodeId,
-      url: u,
-      repos_url: `${u}/repos`,
-      events_url: `${u}/events`,
-      hooks_url: `${u}/hooks`,
-      issues_url: `${u}/issues`,
-      members_url: `${u}/members{/member}`,
-      public_members_url: `${u}/public_members{/member}`,
-      avatar_url: `${urls.origin}/avatars/u/${org.id}`,
-      description: null,
-    };
-  }
+  if (repo.owner.type === 'Organization') payload.organization = organizationSimple(urls, repo.owner);
   return payload;
 }

@@ -131,20 +131,40 @@ export const restRoutes: Route[] = [
   {
     method: 'POST',
     path: '/app/installations/{installation_id}/access_tokens',
-    handle(ctx) {
+    async handle(ctx) {
       if (!requireApp(ctx)) return;
       const record = installationById(ctx, ctx.params.installation_id);
       if (!record) return;
       if (record.suspendedAt) return sendError(ctx.res, 403, 'This installation has been suspended');
+      const body = await ctx.body();
+      if (!body) return sendError(ctx.res, 400, 'Problems parsing JSON');
+      const reachable = ctx.core.state.installationRepos(record);
+      const names = Array.isArray(body.repositories) ? (body.repositories as unknown[]) : [];
+      const ids = Array.isArray(body.repository_ids) ? (body.repository_ids as unknown[]) : [];
+      const narrowed = [
+        ...names.map((name) => reachable.find((repo) => repo.name.toLowerCase() === String(name).toLowerCase())),
+        ...ids.map((id) => reachable.find((repo) => repo.id === Number(id))),
+      ];
+      if (narrowed.some((repo) => !repo)) {
+        return sendError(
+          ctx.res,
+          422,
+          'There is at least one repository that does not exist or is not accessible to the parent installation.',
+          [{ resource: 'Repository', code: 'invalid', field: names.length > 0 ? 'repositories' : 'repository_ids' }],
+        );
+      }
       const token = newToken('ghs');
       const expiresAt = Date.now() + 3_600_000;
-      ctx.core.state.installationTokens.set(token, { token, installationId: record.id, expiresAt });
-      sendJson(ctx.res, 201, {
+      const repoIds = narrowed.length > 0 ? new Set(narrowed.map((repo) => repo!.id)) : undefined;
+      ctx.core.state.installationTokens.set(token, { token, installationId: record.id, expiresAt, repoIds });
+      const answer: Record<string, unknown> = {
         token,
         expires_at: new Date(expiresAt).toISOString().replace(/\.\d{3}Z$/, 'Z'),
         permissions: { contents: 'write', metadata: 'read' },
-        repository_selection: record.selection,
-      });
+        repository_selection: repoIds ? 'selected' : record.selection,
+      };
+      if (repoIds) answer.repositories = reachable.filter((repo) => repoIds.has(repo.id)).map((repo) => repository(ctx.core.urls, repo));
+      sendJson(ctx.res, 201, answer);
     },
   },
   { method: 'GET', path: '/orgs/{org}/installation', handle: (ctx) => answerInstallationOf(ctx, ctx.params.org, 'Organization') },
@@ -172,7 +192,8 @@ export const restRoutes: Route[] = [
           'You must authenticate with an installation access token in order to list repositories for an installation.',
         );
       }
-      const repos = ctx.core.state.installationRepos(ctx.caller.installation);
+      const narrowed = ctx.caller.token.repoIds;
+      const repos = ctx.core.state.installationRepos(ctx.caller.installation).filter((repo) => !narrowed || narrowed.has(repo.id));
       const page = paginate(ctx, repos);
       const bodies = [];
       for (const repo of page) bodies.push(repository(ctx.core.urls, repo, { sizeKiB: await repoSizeKiB(ctx.core.state.repoDir(repo)) }));

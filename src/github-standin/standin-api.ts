@@ -60,7 +60,11 @@ export interface GitHubStandin {
   graphqlUrl: string;
   /** The App as configured, with its private key (PEM). */
   app: Required<StandinOptions['app']>;
-  /** Creates an organisation (or user account) `owner`'s repository with a default branch `main` and the commits given. */
+  /**
+   * Creates an organisation (or user account) `owner`'s repository with a default branch `main`
+   * and the commits given (none: an empty repository). Private unless `private: false`. When the
+   * App is installed on `owner` for all repositories, sends `installation_repositories.added`.
+   */
   createRepo(owner: string, name: string, commits: StandinCommit[], options?: { private?: boolean; defaultBranch?: string }): Promise<void>;
   /** Installs the App on `owner` for all its repositories, or the names given; returns the installation id. Sends `installation.created`. */
   install(owner: string, repositories?: 'all' | string[]): Promise<number>;
@@ -68,10 +72,14 @@ export interface GitHubStandin {
   setInstallationRepos(installationId: number, add: string[], remove: string[]): Promise<void>;
   /** Suspends, unsuspends or deletes an installation (`installation` webhook). */
   setInstallationState(installationId: number, state: 'suspend' | 'unsuspend' | 'deleted'): Promise<void>;
+  /** The owner accepts the App's changed permissions (`installation.new_permissions_accepted`). */
+  acceptNewPermissions(installationId: number): Promise<void>;
   /** Gives `login` a permission on `owner/name` (null removes them): collaborators; org members read nothing by default. */
   grant(owner: string, name: string, login: string, permission: StandinPermission | null): void;
   /** A user-to-server token for `login` as the OAuth flow would give (expires in 8 hours), without the browser. */
   userToken(login: string): Promise<{ accessToken: string; refreshToken: string }>;
+  /** Makes an installation (`ghs_`) or user (`ghu_`) token expire now, as if its lifetime had passed (its refresh token stays usable). */
+  expireToken(token: string): void;
   /** Revokes every token of `login` for the App (`github_app_authorization.revoked`). */
   revokeAuthorization(login: string): Promise<void>;
   /** Commits as `author` and pushes through the stand-in's own Git smart HTTP (fires `push`). Returns the new head. */
@@ -82,6 +90,8 @@ export interface GitHubStandin {
   gitDir(owner: string, name: string): string;
   /** Every webhook delivery so far, oldest first. */
   deliveries(): StandinDelivery[];
+  /** Resolves once every delivery queued so far was attempted (those queued by GraphQL, contents or `git push` requests included). */
+  webhooksSettled(): Promise<void>;
   /** Sends a delivery again, same id and body (a replay). */
   redeliver(id: string): Promise<void>;
   setWebhookUrl(url: string | null): void;

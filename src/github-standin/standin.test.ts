@@ -1,92 +1,30 @@
 // The stand-in driven as the product drives GitHub: Octokit's own clients and `git`; every answer checked against GitHub's descriptions.
-import { execFile } from 'node:child_process';
-import { writeFile } from 'node:fs/promises';
-import { promisify } from 'node:util';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { createAppAuth } from '@octokit/auth-app';
 import { Octokit } from '@octokit/rest';
+import { writeFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tempDir } from '../../test/support/git-fixture.ts';
-import { checkOctokitAnswers, validateWebhookPayload, assertFaithful, type FidelityLog } from './fidelity.ts';
-import { startGitHubStandin } from './standin.ts';
+import { assertFaithful, checkOctokitAnswers, validateWebhookPayload } from './fidelity.ts';
 import type { GitHubStandin } from './standin-api.ts';
+import { FIXTURE_APP, runGitCommand, startStandinFixture, type StandinFixture } from './standin-fixture.ts';
 
-const execFileAsync = promisify(execFile);
-
-/** A webhook receiver: records each delivery's headers and raw body, answers 202. */
-async function startReceiver(): Promise<{
-  url: string;
-  received: { headers: Record<string, string | string[] | undefined>; body: string }[];
-  server: Server;
-}> {
-  const received: { headers: Record<string, string | string[] | undefined>; body: string }[] = [];
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      received.push({ headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
-      res.writeHead(202);
-      res.end();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks`, received, server };
-}
-
-/** Runs git without user configuration, asynchronously (the stand-in answers in this process); resolves with stdout trimmed. */
-async function git(cwd: string, args: string[]): Promise<string> {
-  const { stdout } = await execFileAsync('git', args, {
-    cwd,
-    encoding: 'utf8',
-    env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null', GIT_TERMINAL_PROMPT: '0' },
-  });
-  return stdout.trim();
-}
-
-const app = {
-  id: 4242,
-  slug: 'major-vault-test',
-  clientId: 'Iv1.standintest',
-  clientSecret: 'secret-of-the-client',
-  webhookSecret: 'hook-secret',
-};
-const people = [
-  { login: 'alice', name: 'Alice Arden', email: 'alice@acme.example', password: 'alice-pw' },
-  { login: 'bob', name: null, email: null, password: 'bob-pw' },
-  { login: 'carol', name: 'Carol Chen', email: null, password: 'carol-pw' },
-];
+const git = runGitCommand;
+const app = FIXTURE_APP;
 
 describe('GitHub stand-in', () => {
+  let fixture: StandinFixture;
   let standin: GitHubStandin;
-  let receiver: Awaited<ReturnType<typeof startReceiver>>;
-  let dir: ReturnType<typeof tempDir>;
+  let receiver: StandinFixture['receiver'];
+  let dir: { path: string };
   let installationId: number;
-  const logs: FidelityLog[] = [];
-
-  /** An Octokit whose every answer is checked against GitHub's OpenAPI description. */
-  const checked = (octokit: Octokit) => {
-    logs.push(checkOctokitAnswers(octokit, standin.apiUrl));
-    return octokit;
-  };
-  const asApp = () =>
-    checked(
-      new Octokit({ baseUrl: standin.apiUrl, authStrategy: createAppAuth, auth: { appId: app.id, privateKey: standin.app.privateKey } }),
-    );
-  const asInstallation = () =>
-    checked(
-      new Octokit({
-        baseUrl: standin.apiUrl,
-        authStrategy: createAppAuth,
-        auth: { appId: app.id, privateKey: standin.app.privateKey, installationId },
-      }),
-    );
-  const asUser = (token: string) => checked(new Octokit({ baseUrl: standin.apiUrl, auth: token }));
+  const asApp = () => fixture.asApp();
+  const asInstallation = () => fixture.asInstallation(installationId);
+  const asUser = (token: string) => fixture.asUser(token);
 
   beforeAll(async () => {
-    dir = tempDir('standin-');
-    receiver = await startReceiver();
-    standin = await startGitHubStandin({ dataDir: dir.path, app, people, webhookUrl: receiver.url });
+    fixture = await startStandinFixture();
+    standin = fixture.standin;
+    receiver = fixture.receiver;
+    dir = { path: fixture.dataDir };
     await standin.createRepo('acme', 'notes', [
       { message: 'Start the notes', author: 'alice', files: { 'README.md': '# Notes\n', 'docs/a.md': 'A\n' } },
       { message: 'Add b', author: 'bob', files: { 'docs/b.md': 'B\n' } },
@@ -100,10 +38,8 @@ describe('GitHub stand-in', () => {
   });
 
   afterAll(async () => {
-    await standin?.close();
-    await new Promise((resolve) => receiver?.server.close(resolve));
-    dir?.cleanup();
-    for (const log of logs) expect(log.failures()).toEqual([]);
+    await fixture?.close();
+    expect(fixture.fidelityFailures()).toEqual([]);
   });
 
   it('answers the App with its JWT and gives installation tokens', async () => {
@@ -125,13 +61,19 @@ describe('GitHub stand-in', () => {
   it('refuses a JWT signed with another key', async () => {
     const { generateKeyPairSync } = await import('node:crypto');
     const other = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs1', format: 'pem' }).toString();
-    const octokit = checked(
-      new Octokit({ baseUrl: standin.apiUrl, authStrategy: createAppAuth, auth: { appId: app.id, privateKey: other } }),
-    );
+    const quiet = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
+    const octokit = new Octokit({
+      baseUrl: standin.apiUrl,
+      log: quiet,
+      authStrategy: createAppAuth,
+      auth: { appId: app.id, privateKey: other },
+    });
+    const log = checkOctokitAnswers(octokit, standin.apiUrl);
     await expect(octokit.rest.apps.getAuthenticated()).rejects.toMatchObject({
       status: 401,
       response: { data: { message: 'A JSON web token could not be decoded' } },
     });
+    expect(log.failures()).toEqual([]);
   });
 
   it('lists the installation repositories with pagination', async () => {
@@ -168,6 +110,28 @@ describe('GitHub stand-in', () => {
       ]),
     ).rejects.toThrow(/not found/i);
     await expect(git(dir.path, ['clone', '-q', '--bare', `${standin.origin}/acme/notes.git`, `${dir.path}/anon`])).rejects.toThrow();
+    const { accessToken } = await standin.userToken('bob');
+    const asBob = `Authorization: Basic ${Buffer.from(`x-access-token:${accessToken}`).toString('base64')}`;
+    await git(dir.path, [
+      '-c',
+      `http.extraHeader=${asBob}`,
+      'clone',
+      '-q',
+      '--bare',
+      `${standin.origin}/acme/notes.git`,
+      `${dir.path}/bob-clone`,
+    ]);
+    await expect(
+      git(dir.path, [
+        '-c',
+        `http.extraHeader=${asBob}`,
+        'clone',
+        '-q',
+        '--bare',
+        `${standin.origin}/acme/secret.git`,
+        `${dir.path}/bob-secret`,
+      ]),
+    ).rejects.toThrow(/not found/i);
   });
 
   it('answers a user token: /user, installations and repositories with permissions', async () => {
@@ -205,7 +169,7 @@ describe('GitHub stand-in', () => {
     await git(work, ['commit', '-q', '-m', 'Add c']);
     const before = standin.deliveries().length;
     await git(work, ['push', '-q', 'origin', 'main']);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await standin.webhooksSettled();
     const pushes = standin.deliveries().slice(before);
     expect(pushes.map((delivery) => delivery.event)).toEqual(['push']);
     const payload = pushes[0]?.payload as {
@@ -283,5 +247,92 @@ describe('GitHub stand-in', () => {
     expect(timedOut).toBeInstanceOf(Error);
     const { data } = await octokit.rest.repos.get({ owner: 'acme', repo: 'notes' });
     expect(data.name).toBe('notes');
+  });
+
+  it('makes the first commit of an empty repository with the contents API, then updates with the blob sha', async () => {
+    await standin.createRepo('acme', 'empty', []);
+    await standin.setInstallationRepos(installationId, ['empty'], []);
+    standin.grant('acme', 'empty', 'alice', 'push');
+    const octokit = asUser((await standin.userToken('alice')).accessToken);
+    const content = Buffer.from('# First\n').toString('base64');
+    const { status, data } = await octokit.rest.repos.createOrUpdateFileContents({
+      owner: 'acme',
+      repo: 'empty',
+      path: 'notes/first.md',
+      message: 'First note',
+      content,
+    });
+    expect(status).toBe(201);
+    expect(data.commit.author).toMatchObject({ name: 'Alice Arden', email: 'alice@acme.example' });
+    expect(await git(standin.gitDir('acme', 'empty'), ['rev-parse', 'main'])).toBe(data.commit.sha);
+    const push = standin.deliveries().at(-1)!;
+    expect(push.payload).toMatchObject({ created: true, after: data.commit.sha });
+    assertFaithful(validateWebhookPayload('push', push.payload), 'the push payload of a first commit');
+    await expect(
+      octokit.rest.repos.createOrUpdateFileContents({ owner: 'acme', repo: 'empty', path: 'notes/first.md', message: 'No sha', content }),
+    ).rejects.toMatchObject({ status: 422 });
+    await expect(
+      octokit.rest.repos.createOrUpdateFileContents({
+        owner: 'acme',
+        repo: 'empty',
+        path: 'notes/first.md',
+        message: 'Bad sha',
+        content,
+        sha: 'f'.repeat(40),
+      }),
+    ).rejects.toMatchObject({ status: 409 });
+    const update = await octokit.rest.repos.createOrUpdateFileContents({
+      owner: 'acme',
+      repo: 'empty',
+      path: 'notes/first.md',
+      message: 'Second',
+      content: Buffer.from('# Second\n').toString('base64'),
+      sha: data.content?.sha,
+    });
+    expect(update.status).toBe(200);
+    const bob = asUser((await standin.userToken('bob')).accessToken);
+    await expect(
+      bob.rest.repos.createOrUpdateFileContents({ owner: 'acme', repo: 'empty', path: 'x.md', message: 'x', content }),
+    ).rejects.toMatchObject({ status: 404 });
+  });
+
+  it('narrows an installation token to the repositories asked for, and refuses one outside the installation', async () => {
+    const app = asApp();
+    const { data } = await app.rest.apps.createInstallationAccessToken({ installation_id: installationId, repositories: ['notes'] });
+    expect(data.repository_selection).toBe('selected');
+    expect(data.repositories?.map((repo) => repo.name)).toEqual(['notes']);
+    const narrowed = asUser(data.token);
+    const { data: listed } = await narrowed.rest.apps.listReposAccessibleToInstallation();
+    expect(listed.repositories.map((repo) => repo.name)).toEqual(['notes']);
+    await expect(narrowed.rest.repos.get({ owner: 'acme', repo: 'secret' })).rejects.toMatchObject({ status: 404 });
+    await expect(
+      app.rest.apps.createInstallationAccessToken({ installation_id: installationId, repositories: ['elsewhere'] }),
+    ).rejects.toMatchObject({ status: 422 });
+  });
+
+  it('answers 401 Bad credentials once a token expired', async () => {
+    const { accessToken } = await standin.userToken('alice');
+    const user = asUser(accessToken);
+    await user.rest.users.getAuthenticated();
+    standin.expireToken(accessToken);
+    await expect(user.rest.users.getAuthenticated()).rejects.toMatchObject({
+      status: 401,
+      response: { data: { message: 'Bad credentials' } },
+    });
+    const { data } = await asApp().rest.apps.createInstallationAccessToken({ installation_id: installationId });
+    standin.expireToken(data.token);
+    await expect(asUser(data.token).rest.apps.listReposAccessibleToInstallation()).rejects.toMatchObject({ status: 401 });
+    expect(() => standin.expireToken('ghu_never')).toThrow(/no such token/);
+  });
+
+  it('takes a push of 3,000 files and lists them all in the push webhook', async () => {
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 3000; i++) files[`bulk/n${String(i).padStart(4, '0')}.md`] = `Note ${i}\n`;
+    const head = await standin.push('acme', 'notes', { message: 'Bulk import', author: 'alice', files });
+    const push = standin.deliveries().at(-1)!;
+    const commits = (push.payload as { commits: { id: string; added: string[] }[] }).commits;
+    expect(commits.at(-1)?.id).toBe(head);
+    expect(commits.at(-1)?.added).toHaveLength(3000);
+    assertFaithful(validateWebhookPayload('push', push.payload), 'the push payload of 3,000 files');
   });
 });

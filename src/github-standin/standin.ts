@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { appPublicKey, makeAppPrivateKey, resolveCaller } from './app-auth.ts';
 import { compareAndSwapRef, initBareRepo, resolveRef, runGit, writeCommit, ZERO_OID } from './bare-repo.ts';
+import { contentsRoutes } from './contents-route.ts';
 import { StandinCore } from './core.ts';
 import { serveGit, isGitPath } from './git-http.ts';
 import { serveGraphql } from './graphql.ts';
@@ -38,7 +39,7 @@ export async function startGitHubStandin(options: StandinOptions): Promise<GitHu
   await mkdir(state.reposRoot, { recursive: true });
   const faults: Fault[] = [];
   const held = new Set<ServerResponse>();
-  const router = new Router(restRoutes);
+  const router = new Router([...restRoutes, ...contentsRoutes]);
   const webhooks = new WebhookSender(app.webhookSecret, app.id, options.webhookUrl ?? null);
   // The port is known once listening; the URLs are filled in then.
   const urls = { origin: '', api: '' };
@@ -139,6 +140,19 @@ export async function startGitHubStandin(options: StandinOptions): Promise<GitHu
         await rm(dir, { recursive: true, force: true });
         throw error;
       }
+      // An installation on all of the account's repositories gains the new one; GitHub tells the App.
+      const installation = state.installationOn(owner);
+      if (installation && installation.selection === 'all') {
+        await webhooks.send('installation_repositories', {
+          action: 'added',
+          installation: live.installationObject(installation),
+          repository_selection: 'all',
+          repositories_added: [webhookRepoRef(repo)],
+          repositories_removed: [],
+          requester: null,
+          sender: live.user(live.defaultSender(installation.account)),
+        });
+      }
     },
 
     async install(owner, repositories = 'all') {
@@ -212,6 +226,20 @@ export async function startGitHubStandin(options: StandinOptions): Promise<GitHu
       await webhooks.send('installation', { action, installation: live.installationObject(record), repositories, requester: null, sender });
     },
 
+    async acceptNewPermissions(installationId) {
+      const record = installationOf(installationId);
+      record.updatedAt = new Date().toISOString();
+      const sender = live.user(live.defaultSender(record.account));
+      const repositories = state.installationRepos(record).map(webhookRepoRef);
+      await webhooks.send('installation', {
+        action: 'new_permissions_accepted',
+        installation: live.installationObject(record),
+        repositories,
+        requester: null,
+        sender,
+      });
+    },
+
     grant(owner, name, login, permission: StandinPermission | null) {
       const repo = repoOf(owner, name);
       personOf(login);
@@ -226,6 +254,12 @@ export async function startGitHubStandin(options: StandinOptions): Promise<GitHu
     },
 
     revokeAuthorization: (login) => live.revokeAuthorization(login),
+
+    expireToken(token) {
+      const record = state.installationTokens.get(token) ?? state.userTokens.get(token);
+      if (!record) throw new Error('The stand-in issued no such token; expireToken takes a ghs_ or ghu_ token it gave out.');
+      record.expiresAt = Date.now() - 1;
+    },
 
     async push(owner, name, commit, pushOptions = {}) {
       const repo = repoOf(owner, name);
@@ -268,6 +302,7 @@ export async function startGitHubStandin(options: StandinOptions): Promise<GitHu
     gitDir: (owner, name) => state.repoDir(repoOf(owner, name)),
     deliveries: () => webhooks.deliveries(),
     redeliver: (id) => webhooks.redeliver(id),
+    webhooksSettled: () => webhooks.idle(),
     setWebhookUrl: (url) => webhooks.setUrl(url),
 
     failNext(match, status, times = 1) {

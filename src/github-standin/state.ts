@@ -46,6 +46,8 @@ export interface InstallationTokenRecord {
   token: string;
   installationId: number;
   expiresAt: number;
+  /** The repositories the token was narrowed to (`repositories` / `repository_ids` when created); undefined: all of the installation's. */
+  repoIds?: Set<number>;
 }
 
 /** A user-to-server token pair (`ghu_…` 8 hours, `ghr_…` 6 months); each refresh token is single-use. */
@@ -74,7 +76,7 @@ export type Caller =
   | { kind: 'none' }
   | { kind: 'bad'; message: string }
   | { kind: 'app' }
-  | { kind: 'installation'; installation: InstallationRecord }
+  | { kind: 'installation'; installation: InstallationRecord; token: InstallationTokenRecord }
   | { kind: 'user'; account: Account; token: UserTokenRecord }
   | { kind: 'password'; account: Account };
 

@@ -84,33 +84,6 @@ export async function commitOnBranch(octokit: Octokit, commit: BranchCommit): Pr
 }
 
 /**
- * Makes the first commit of an empty repository, where createCommitOnBranch cannot (it appends
- * to an existing branch): the contents API `PUT /repos/{owner}/{repo}/contents/{path}` with one
- * file, authored and committed by the person. Returns the new commit.
- */
-export async function createFirstCommit(
-  octokit: Octokit,
-  target: { owner: string; repo: string; branch: string; path: string; content: Buffer; message: string },
-): Promise<string> {
-  try {
-    const { data } = await octokit.request('PUT /repos/{owner}/{repo}/contents/{path}', {
-      owner: target.owner,
-      repo: target.repo,
-      path: target.path,
-      branch: target.branch,
-      message: target.message,
-      content: target.content.toString('base64'),
-    });
-    const sha = data.commit.sha;
-    if (typeof sha !== 'string')
-      throw new GitHubUnavailable(`GitHub answered the first commit to "${target.owner}/${target.repo}" without a commit.`, undefined);
-    return sha;
-  } catch (error) {
-    throw githubFailure(error, `make the first commit of "${target.owner}/${target.repo}"`);
-  }
-}
-
-/**
  * A commit message as createCommitOnBranch's `CommitMessage` takes it: the headline (the first
  * line) and the body (the rest, without the blank line between). GitHub joins them with a blank line.
  */

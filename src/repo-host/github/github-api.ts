@@ -59,6 +59,22 @@ export class GitHubApi {
     }
   }
 
+  /**
+   * Whether the installation is there and working (`GET /app/installations/{installation_id}`,
+   * as the App): `active`, `suspended` (its owner suspended it: no token is given out) or
+   * `deleted` (404: uninstalled).
+   */
+  async installationState(): Promise<'active' | 'suspended' | 'deleted'> {
+    const id = await this.installationId();
+    try {
+      const { data } = await this.app.request('GET /app/installations/{installation_id}', { installation_id: id });
+      return data.suspended_at ? 'suspended' : 'active';
+    } catch (error) {
+      if (status(error) === 404) return 'deleted';
+      throw githubFailure(error, "look at the GitHub App's installation");
+    }
+  }
+
   /** An Octokit acting as the person whose GitHub user token this is. Made per call: nothing of the token is kept here. */
   asPerson(token: string): Octokit {
     return new Octokit({ ...this.common(), auth: token });

@@ -116,23 +116,15 @@ export class GitHubMirrors {
   }
 
   private async fetchInto(gitDir: string, source: MirrorSource): Promise<void> {
-    const url = `${this.options.webUrl}/${source.fullName}.git`;
+    const url = repositoryUrl(this.options.webUrl, source.fullName);
     const token = await this.options.token();
-    const basic = Buffer.from(`x-access-token:${token}`).toString('base64');
     try {
       await runGit(
         ['fetch', '--quiet', '--prune', '--no-tags', '--update-head-ok', '--no-write-fetch-head', url, '+refs/heads/*:refs/heads/*'],
         {
           gitDir,
           timeoutMs: this.timeoutMs,
-          env: {
-            GIT_CONFIG_COUNT: '2',
-            GIT_CONFIG_KEY_0: `http.${this.options.webUrl}/.extraHeader`,
-            GIT_CONFIG_VALUE_0: `Authorization: Basic ${basic}`,
-            // No credential helper of the machine is asked (and none stores the token).
-            GIT_CONFIG_KEY_1: 'credential.helper',
-            GIT_CONFIG_VALUE_1: '',
-          },
+          env: gitAuthEnv(this.options.webUrl, token),
         },
       );
     } catch (error) {
@@ -150,4 +142,25 @@ export class GitHubMirrors {
     const head = await runGit(['symbolic-ref', '-q', 'HEAD'], { gitDir, okCodes: [0, 1] });
     if (head.stdout.toString('utf8').trim() !== ref) await runGit(['symbolic-ref', 'HEAD', ref], { gitDir });
   }
+}
+
+/** Where Git reaches `owner/name` on GitHub: `<webUrl>/<owner>/<name>.git`. */
+export function repositoryUrl(webUrl: string, fullName: string): string {
+  return `${webUrl}/${fullName}.git`;
+}
+
+/**
+ * The environment that makes `git` send `token` to GitHub (`webUrl` and below only) as
+ * `Authorization: Basic base64(x-access-token:TOKEN)`, through `GIT_CONFIG_COUNT` (git 2.31+):
+ * never in a URL, a config file or the command line; no credential helper is asked or fed.
+ */
+export function gitAuthEnv(webUrl: string, token: string): Record<string, string> {
+  const basic = Buffer.from(`x-access-token:${token}`).toString('base64');
+  return {
+    GIT_CONFIG_COUNT: '2',
+    GIT_CONFIG_KEY_0: `http.${webUrl}/.extraHeader`,
+    GIT_CONFIG_VALUE_0: `Authorization: Basic ${basic}`,
+    GIT_CONFIG_KEY_1: 'credential.helper',
+    GIT_CONFIG_VALUE_1: '',
+  };
 }

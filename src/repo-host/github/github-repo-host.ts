@@ -26,7 +26,8 @@ import type {
   RepoInfo,
   Snapshot,
 } from '../repo-host.ts';
-import { commitOnBranch, createFirstCommit, type BranchFileChanges } from './commit-on-branch.ts';
+import { commitOnBranch, type BranchFileChanges } from './commit-on-branch.ts';
+import { pushFirstCommit } from './first-commit.ts';
 import type { GitHubApi } from './github-api.ts';
 import { githubFailure, GitHubUnavailable, statusOf } from './github-failure.ts';
 import { GitHubMirrors } from './github-mirrors.ts';
@@ -112,13 +113,22 @@ export class GitHubRepoHost implements RepoHost {
 
   /**
    * Asks GitHub again for the installation's repositories (an `installation` or
-   * `installation_repositories` webhook): a repository that left is no longer served and its
-   * mirror is deleted; one that came is mirrored when first read. Returns the new list.
+   * `installation_repositories` webhook): a repository that left is no longer served, and its
+   * mirror is deleted (all of them when the App was uninstalled; none while the installation
+   * is suspended, which serves nothing until it is back); one that came is fetched. Returns the
+   * new list.
    */
   async reloadRepos(): Promise<RepoInfo[]> {
     const before = new Set((await this.repos.all().catch(() => new Map<string, InstallationRepo>())).keys());
     const after = await this.repos.reload();
-    for (const name of before) if (!after.has(name)) await this.mirrors.remove(name);
+    const state = after.size === 0 ? await this.api.installationState() : 'active';
+    if (state !== 'suspended') for (const name of before) if (!after.has(name)) await this.mirrors.remove(name);
+    for (const [name, repo] of after) {
+      if (before.has(name)) continue;
+      await this.mirrors.fetch(repo).catch((error: unknown) => {
+        this.log.warn({ event: 'mirror_fetch_failed', repo: name, err: error }, `could not fetch the mirror of ${repo.fullName}`);
+      });
+    }
     return this.listRepos();
   }
 
@@ -297,23 +307,25 @@ export class GitHubRepoHost implements RepoHost {
     if (parent === null) {
       // An empty repository: createCommitOnBranch appends to a branch, and there is none yet.
       if ((await this.upstreamHead(source)) !== null) return this.headMoved(source);
-      const written = changed.filter((file) => file.content !== null);
-      if (written.length !== 1)
-        throw new VaultError(
-          'conflict',
-          `"${repo}" is empty, and GitHub makes the first commit of an empty repository with one file only; nothing was written. Write one note first, then the others.`,
-          { repo },
-        );
-      const commit = await createFirstCommit(person, {
-        owner: source.owner,
-        repo: source.name,
-        branch: source.defaultBranch,
-        path: written[0]!.path,
-        content: written[0]!.content!,
-        message: change.message,
-      });
-      await this.fetchAfterCommit(source, commit);
-      return { ok: true, commit };
+      const written = changed.flatMap((file) => (file.content === null ? [] : [{ path: file.path, content: file.content }]));
+      let first;
+      try {
+        first = await pushFirstCommit({
+          gitDir,
+          webUrl: this.api.webUrl,
+          fullName: source.fullName,
+          branch: source.defaultBranch,
+          files: written,
+          author: change.author,
+          message: change.message,
+          credential,
+        });
+      } catch (error) {
+        throw await this.refusalOf(source, credential, error);
+      }
+      if (!first.ok) return this.headMoved(source);
+      await this.fetchAfterCommit(source, first.commit);
+      return { ok: true, commit: first.commit };
     }
 
     const fileChanges: BranchFileChanges = {
@@ -377,6 +389,32 @@ export class GitHubRepoHost implements RepoHost {
     const out = await runGit(['log', '-1', '--format=%P%x00%B', head], { gitDir });
     const [parents = '', body = ''] = out.stdout.toString('utf8').split('\0');
     return parents.trim() === parent && body.trim() === message.trim() ? head : null;
+  }
+
+  /**
+   * Why git could not push with the person's token, asked of GitHub (`GET /repos/{owner}/{repo}`
+   * as them): VaultError `unauthorized` when GitHub no longer accepts the token, `forbidden`
+   * when they cannot see the repository or may not push to it; else `failure` itself.
+   */
+  private async refusalOf(source: InstallationRepo, credential: string, failure: unknown): Promise<unknown> {
+    let push: boolean | undefined;
+    try {
+      const { data } = await this.api.asPerson(credential).request('GET /repos/{owner}/{repo}', { owner: source.owner, repo: source.name });
+      push = data.permissions?.push;
+    } catch (error) {
+      const status = statusOf(error);
+      if (status === 401) return githubFailure(error, `write to "${source.fullName}"`);
+      if (status === 404) push = false;
+      else return failure;
+    }
+    if (push === false)
+      return new VaultError(
+        'forbidden',
+        `GitHub did not let you write to "${source.fullName}", so nothing was written. Ask an admin of the repository for write access.`,
+        { repo: source.name },
+        { cause: failure },
+      );
+    return failure;
   }
 
   /** The head of the default branch on GitHub, asked as the installation; null when the repository is empty. */

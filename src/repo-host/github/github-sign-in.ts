@@ -5,7 +5,7 @@ import { isVaultError } from '../../vault-error.ts';
 import type { Access, Person } from '../person.ts';
 import type { SignIn } from '../sign-in.ts';
 import type { GitHubApi } from './github-api.ts';
-import { githubFailure } from './github-failure.ts';
+import { githubFailure, statusOf } from './github-failure.ts';
 
 /** How long one token's answer is kept (spec: "A change of access takes effect within 15 minutes"), ms. */
 export const ACCESS_TTL_MS = 15 * 60_000;
@@ -85,10 +85,13 @@ export class GitHubSignIn implements SignIn {
     try {
       const installationId = await this.api.installationId();
       const user = (await octokit.request('GET /user')).data;
-      const repositories = await octokit.paginate('GET /user/installations/{installation_id}/repositories', {
-        installation_id: installationId,
-        per_page: 100,
-      });
+      // 404: GitHub shows this person nothing of the installation; they sign in and read nothing.
+      const repositories = await octokit
+        .paginate('GET /user/installations/{installation_id}/repositories', { installation_id: installationId, per_page: 100 })
+        .catch((error: unknown) => {
+          if (statusOf(error) === 404) return [];
+          throw error;
+        });
       const read = new Set<string>();
       const write = new Set<string>();
       for (const repo of repositories) {

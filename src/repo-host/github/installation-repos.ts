@@ -1,6 +1,7 @@
 // The repositories of the App's installation, as GitHub lists them, kept until reloaded.
 import type { GitHubApi } from './github-api.ts';
-import { githubFailure } from './github-failure.ts';
+import { isVaultError } from '../../vault-error.ts';
+import { githubFailure, statusOf } from './github-failure.ts';
 import type { MirrorSource } from './github-mirrors.ts';
 
 /** One repository of the installation: its name, `owner/name`, owner, default branch. */
@@ -15,7 +16,8 @@ export const LISTING_TTL_MS = 15 * 60_000;
  * The installation's repositories (`GET /installation/repositories`, every page, as the
  * installation), by name. Kept {@link LISTING_TTL_MS}, or until {@link reload} (an
  * `installation` or `installation_repositories` webhook); concurrent asks share one listing,
- * and a failed listing is not kept. A name starting with `.` (such as `.github`) is left out:
+ * and a failed listing is not kept. A suspended or uninstalled installation (GitHub refuses
+ * its token: 403, 404) lists no repository. A name starting with `.` (such as `.github`) is left out:
  * it would be a hidden folder among the mirrors, which the local adapter's rules never serve.
  */
 export class InstallationRepos {
@@ -54,7 +56,10 @@ export class InstallationRepos {
     try {
       repositories = await octokit.paginate('GET /installation/repositories', { per_page: 100 });
     } catch (error) {
-      throw githubFailure(error, "list the GitHub App installation's repositories");
+      const failure = githubFailure(error, "list the GitHub App installation's repositories");
+      // Suspended (403: no token for it) or uninstalled (404): nothing is served until it is back.
+      if (isVaultError(failure, 'forbidden') || statusOf(error) === 404) return new Map();
+      throw failure;
     }
     const repos = new Map<string, InstallationRepo>();
     for (const repo of [...repositories].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
