@@ -98,6 +98,19 @@ export async function serveGitHub(
     { log },
   );
   const installationId = await app.api.installationId();
+  // A configured id is not checked by GitHub until a token is asked for; say at once when it is wrong.
+  const state = await app.api.installationState();
+  if (state === 'deleted') {
+    throw new Error(
+      `The GitHub App ${settings.app.appId} has no installation ${installationId} (it was uninstalled, or the id is wrong): install the App again, or set MAJOR_VAULT_GITHUB_INSTALLATION_ID or MAJOR_VAULT_GITHUB_OWNER to the installation to serve.`,
+    );
+  }
+  if (state === 'suspended') {
+    log.warn(
+      { event: 'installation_suspended', installationId },
+      `the GitHub App's installation ${installationId} is suspended: no repositories are served until it is unsuspended`,
+    );
+  }
   await app.host.start();
 
   const index = await openIndex(

@@ -5,7 +5,10 @@ import { execFileSync } from 'node:child_process';
 import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectHttp } from './demo-fixture.ts';
-import { call, finds, refusal, startGitHubE2e, type GitHubE2e } from './github-fixture.ts';
+import { serveGitHub } from '../../src/main/github.ts';
+import { silentLogger } from '../../src/instance/log.ts';
+import { tempDir } from '../support/git-fixture.ts';
+import { call, finds, refusal, startGitHubE2e, testApp, type GitHubE2e } from './github-fixture.ts';
 
 function git(gitDir: string, args: string[]): string {
   return execFileSync('git', ['--git-dir', gitDir, ...args], { encoding: 'utf8' }).trim();
@@ -27,6 +30,28 @@ describe('an installation served from a GitHub App', () => {
   afterAll(async () => {
     await Promise.allSettled(clients.map((client) => client.close()));
     await e2e?.close();
+  });
+
+  it('refuses to start on an owner the App is not installed on, or a wrong key, with a sentence', async () => {
+    const dir = tempDir('mv-github-wrong-');
+    const app = {
+      appId: testApp.id,
+      privateKey: e2e.standin.app.privateKey,
+      clientId: testApp.clientId,
+      clientSecret: testApp.clientSecret,
+      webhookSecret: testApp.webhookSecret,
+      apiUrl: e2e.standin.apiUrl,
+      webUrl: e2e.standin.origin,
+    };
+    const settings = { dataDir: dir.path, port: 0, hostname: '127.0.0.1' };
+    try {
+      await expect(serveGitHub({ ...settings, app: { ...app, owner: 'nobody' } }, { log: silentLogger() })).rejects.toThrow(/nobody/);
+      await expect(serveGitHub({ ...settings, app: { ...app, installationId: 999 }, name: 'x' }, { log: silentLogger() })).rejects.toThrow(
+        /installation|999/i,
+      );
+    } finally {
+      dir.cleanup();
+    }
   });
 
   it('refuses a request without a token or with one GitHub does not know', async () => {
