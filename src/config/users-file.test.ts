@@ -45,6 +45,11 @@ describe('loadUsersFile', () => {
       JSON.stringify({ users: [ada, { ...bob, email: 'not an address' }] }),
       /^Users file u\.jsonc, entry 2 \(login "bob"\): email must be an e-mail address/,
     ],
+    [
+      JSON.stringify({ users: [{ ...ada, name: 'Ada\nInjected-Trailer: x' }] }),
+      /entry 1 \(login "ada"\): name may not contain line breaks, other control characters, < or >/,
+    ],
+    [JSON.stringify({ users: [{ ...ada, email: 'ada@acme.example\u0000' }] }), /entry 1 \(login "ada"\): email must be an e-mail address/],
     [JSON.stringify({ users: [{ ...ada, token: undefined }] }), /^Users file u\.jsonc, entry 1 \(login "ada"\): token is required\.$/],
     [JSON.stringify({ users: [{ ...ada, token: 'has space' }] }), /entry 1 \(login "ada"\): token may not contain spaces/],
     [JSON.stringify({ users: [{ ...ada, login: '' }] }), /entry 1 \(login ""\): login may not be empty/],

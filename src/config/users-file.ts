@@ -29,12 +29,17 @@ const repoList = z.array(z.string().min(1, 'a repository name may not be empty')
 
 const userSchema = z.strictObject({
   login: z.string(typed('must be a string')).trim().min(1, 'may not be empty'),
-  name: z.string(typed('must be a string')).trim().min(1, 'may not be empty'),
+  // The name and e-mail become a commit's author line: a line break there would end the line.
+  name: z
+    .string(typed('must be a string'))
+    .trim()
+    .min(1, 'may not be empty')
+    .regex(/^[^\p{Cc}<>]+$/u, 'may not contain line breaks, other control characters, < or >'),
   email: z
     .string(typed('must be a string'))
     .trim()
     .min(1, 'may not be empty')
-    .regex(/^[^\s<>]+@[^\s<>]+$/, 'must be an e-mail address such as ada@example.com'),
+    .regex(/^[^\s\p{Cc}<>]+@[^\s\p{Cc}<>]+$/u, 'must be an e-mail address such as ada@example.com'),
   token: z.string(typed('must be a string')).min(1, 'may not be empty').regex(/^\S+$/, 'may not contain spaces'),
   read: repoList.default([]),
   write: repoList.default([]),

@@ -4,8 +4,10 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { toNodeHandler } from '@modelcontextprotocol/node';
-import { validateHostHeader, validateOriginHeader } from '@modelcontextprotocol/server';
+import { createMcpHandler, validateHostHeader, validateOriginHeader, type McpHttpHandler } from '@modelcontextprotocol/server';
 import type { Logger } from 'pino';
+import type { Catalogue } from '../catalogue/catalogue.ts';
+import { answerToolsListFrom, catalogueMcpServer } from '../catalogue/catalogue-server.ts';
 import type { Access } from '../repo-host/person.ts';
 import type { SignIn } from '../repo-host/sign-in.ts';
 import { cachedAuthenticate } from './access-cache.ts';
@@ -26,8 +28,16 @@ export interface FrontOptions {
   name: string;
   /** Who a bearer token belongs to, and whether one is needed (the users file, or one local person). */
   signIn: SignIn;
-  /** Answers an MCP request for the installation, once the front has checked its caller (built in main/). */
+  /**
+   * The catalogue of a caller's readable repositories: what `initialize`, `server/discover`
+   * and `tools/list` answer (DESIGN.md "How one call travels", step 4). The front answers
+   * those itself, from this, and forwards nothing for them.
+   */
+  catalogue: CatalogueSource;
+  /** Answers every other MCP request for the installation, once the front has checked its caller (built in main/). */
   forward: Forward;
+  /** Where a request that fails inside the SDK is logged; default: nowhere. */
+  log?: Logger;
   /**
    * Hostnames (no port; IPv6 in brackets) that `Host` and `Origin` may name besides the
    * loopback names, or `'any'` when bound to every interface. `'any'` is only safe with
@@ -71,9 +81,24 @@ export interface Caller {
 export type Forward = (request: Request, caller: Caller) => Promise<Response>;
 
 /**
+ * The catalogue for a person's rights (`access.read`): in one process, built from the
+ * installation's listed repositories and their `.vault/`; hosted, read from the catalogue
+ * store. Needs the repositories listed, not indexed.
+ */
+export type CatalogueSource = (access: Access) => Promise<Catalogue>;
+
+/**
+ * The JSON-RPC methods the catalogue alone answers: the handshake and the list of tools.
+ * Anything else (a tool call, a 2025-era GET stream or DELETE, a batch) is forwarded.
+ */
+const catalogueMethods: ReadonlySet<string> = new Set(['initialize', 'notifications/initialized', 'server/discover', 'tools/list']);
+
+/**
  * Builds the front. Routes:
- * - `POST /<name>` (and the 2025 revisions' `GET`/`DELETE`): MCP, handed with the checked
- *   caller to `forward` (in one process: one stateless server per request). With a
+ * - `POST /<name>` (and the 2025 revisions' `GET`/`DELETE`): MCP. `initialize`,
+ *   `server/discover` and `tools/list` are answered here from `catalogue`; every other
+ *   request goes with the checked caller to `forward` (in one process: one stateless
+ *   server per request). With a
  *   users file the request needs `Authorization: Bearer <token>` of a listed person, else
  *   `401` with `WWW-Authenticate: Bearer resource_metadata="…"` (RFC 9728 §5.1).
  * - `GET /<name>` from a browser (`Accept: text/html`): the address page.
@@ -88,6 +113,18 @@ export function createFront(options: FrontOptions): Front {
   const mcpPath = `/${name}`;
   const authenticate = cachedAuthenticate((token) => signIn.authenticate(token), accessTtlMs);
   const metadataPaths = new Set([`/.well-known/oauth-protected-resource${mcpPath}`, '/.well-known/oauth-protected-resource']);
+  // One stateless server per request, saying what the caller's catalogue says.
+  const catalogueMcp: McpHttpHandler = createMcpHandler(
+    async ({ authInfo }) => {
+      const caller = authInfo?.extra as Caller | undefined;
+      if (!caller) throw new Error('An MCP request reached the catalogue without a checked caller.');
+      const catalogue = await options.catalogue(caller.access);
+      const server = catalogueMcpServer(catalogue);
+      answerToolsListFrom(server, catalogue);
+      return server;
+    },
+    { onerror: (error) => options.log?.error({ err: error }, 'an MCP request failed') },
+  );
 
   async function serveMcp(request: Request, resourceUrl: URL): Promise<Response> {
     const origin = request.headers.get('origin');
@@ -118,7 +155,17 @@ export function createFront(options: FrontOptions): Front {
         : null;
     const initializing = initializeClientName(body);
     const clientName = initializing ?? clientNameFromSessionId(request.headers.get('mcp-session-id'));
-    const response = await options.forward(request, { access, token, clientName });
+    const caller: Caller = { access, token, clientName };
+    const response = answeredByCatalogue(body)
+      ? await catalogueMcp.fetch(request, {
+          authInfo: {
+            token: token ?? '',
+            clientId: clientName ?? 'unknown',
+            scopes: [],
+            extra: caller as unknown as Record<string, unknown>,
+          },
+        })
+      : await options.forward(request, caller);
     // A 2025-era client gets its name back as a session id, so later stateless calls know it.
     if (initializing !== null && response.ok && !response.headers.has('mcp-session-id')) {
       return withHeaders(response, { 'mcp-session-id': sessionIdFor(initializing) });
@@ -158,8 +205,8 @@ export function createFront(options: FrontOptions): Front {
       });
     },
     forgetAccess: () => authenticate.forget(),
-    // The front holds nothing open itself: whoever built `forward` closes it.
-    close: async () => {},
+    // The catalogue's open streams; whoever built `forward` closes that.
+    close: () => catalogueMcp.close(),
   };
 }
 
@@ -227,6 +274,13 @@ function withHeaders(response: Response, headers: Record<string, string>): Respo
   const merged = new Headers(response.headers);
   for (const [name, value] of Object.entries(headers)) merged.set(name, value);
   return new Response(response.body, { status: response.status, statusText: response.statusText, headers: merged });
+}
+
+/** Whether `body` is one JSON-RPC message whose method the catalogue answers ({@link catalogueMethods}). */
+function answeredByCatalogue(body: unknown): boolean {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return false;
+  const method = (body as { method?: unknown }).method;
+  return typeof method === 'string' && catalogueMethods.has(method);
 }
 
 /** The token of an `Authorization: Bearer <token>` header (scheme case-insensitive), else undefined. */

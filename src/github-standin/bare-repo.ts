@@ -81,8 +81,13 @@ export async function resolveRef(dir: string, ref: string): Promise<string | nul
 }
 
 /** Every branch of the repository: full ref name -> commit id. */
-export async function listBranches(dir: string): Promise<Map<string, string>> {
-  const out = await runGit(dir, ['for-each-ref', '--format=%(refname) %(objectname)', 'refs/heads/']);
+export function listBranches(dir: string): Promise<Map<string, string>> {
+  return listRefs(dir, ['refs/heads/']);
+}
+
+/** The refs under `prefixes` (branches and tags by default): full ref name -> object id (an annotated tag's own id). */
+export async function listRefs(dir: string, prefixes: string[] = ['refs/heads/', 'refs/tags/']): Promise<Map<string, string>> {
+  const out = await runGit(dir, ['for-each-ref', '--format=%(refname) %(objectname)', ...prefixes]);
   const refs = new Map<string, string>();
   for (const line of out.split('\n')) {
     const [name, oid] = line.split(' ');
@@ -180,13 +185,13 @@ export interface CommitInfo {
   modified: string[];
 }
 
-/** Reads `oid`'s metadata and the paths it changed against its first parent (all added for a root). */
+/** Reads the commit `oid` names (any revision, e.g. `<tag>^{commit}`): its metadata and the paths it changed against its first parent (all added for a root). */
 export async function readCommit(dir: string, oid: string): Promise<CommitInfo> {
   const sep = '\x1f';
-  const out = await runGit(dir, ['show', '-s', `--format=%T${sep}%an${sep}%ae${sep}%aI${sep}%cn${sep}%ce${sep}%cI${sep}%B`, oid]);
-  const [treeId = '', an = '', ae = '', ad = '', cn = '', ce = '', cd = '', ...rest] = out.split(sep);
+  const out = await runGit(dir, ['show', '-s', `--format=%H${sep}%T${sep}%an${sep}%ae${sep}%aI${sep}%cn${sep}%ce${sep}%cI${sep}%B`, oid]);
+  const [id = '', treeId = '', an = '', ae = '', ad = '', cn = '', ce = '', cd = '', ...rest] = out.split(sep);
   const message = rest.join(sep).replace(/\n+$/, '');
-  const diff = await runGit(dir, ['diff-tree', '-r', '-z', '--no-commit-id', '--name-status', '--no-renames', '--root', oid]);
+  const diff = await runGit(dir, ['diff-tree', '-r', '-z', '--no-commit-id', '--name-status', '--no-renames', '--root', id]);
   const parts = diff.split('\0').filter((part) => part !== '');
   const added: string[] = [];
   const removed: string[] = [];
@@ -199,7 +204,7 @@ export async function readCommit(dir: string, oid: string): Promise<CommitInfo> 
     else modified.push(path);
   }
   return {
-    id: oid,
+    id,
     treeId,
     message,
     author: { name: an, email: ae, date: ad },
@@ -214,17 +219,6 @@ export async function readCommit(dir: string, oid: string): Promise<CommitInfo> 
 export async function commitsBetween(dir: string, after: string, exclude: string[]): Promise<string[]> {
   const out = await runGit(dir, ['rev-list', '--reverse', after, ...exclude.map((oid) => `^${oid}`)]);
   return out.split('\n').filter((line) => line !== '');
-}
-
-/** Whether `ancestor` is an ancestor of (or equal to) `descendant`. */
-export async function isAncestor(dir: string, ancestor: string, descendant: string): Promise<boolean> {
-  try {
-    await runGit(dir, ['merge-base', '--is-ancestor', ancestor, descendant]);
-    return true;
-  } catch (error) {
-    if (error instanceof GitCommandError && error.code === 1) return false;
-    throw error;
-  }
 }
 
 /** The repository's size in KiB, as GitHub's `size` reports it (loose plus packed objects). */

@@ -1,7 +1,7 @@
 // Git smart HTTP at `/<owner>/<repo>.git/…`, through `git http-backend`, with GitHub's access rules.
 import { spawn } from 'node:child_process';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { gitEnv, listBranches } from './bare-repo.ts';
+import { gitEnv, listRefs } from './bare-repo.ts';
 import { StandinCore } from './core.ts';
 import { PERMISSION_ORDER, type Caller } from './state.ts';
 
@@ -26,7 +26,7 @@ function refuse(res: ServerResponse, status: number, text: string): void {
  * installation covering the repository, a user token or password of a person who can read,
  * or nothing for a public repository); pushing needs push permission. Non-fast-forward pushes
  * are refused by `receive.denyNonFastForwards`. After a push, one `push` webhook per changed
- * branch is queued before the answer ends.
+ * branch or tag is queued before the answer ends.
  */
 export async function serveGit(
   core: StandinCore,
@@ -39,6 +39,10 @@ export async function serveGit(
   const match = GIT_PATH.exec(path);
   if (!match) return refuse(res, 404, 'Not Found');
   const [, owner = '', name = '', service = ''] = match;
+  // GitHub speaks only the smart protocol: `info/refs` without `?service=` is the dumb one.
+  if (service === 'info/refs' && !['git-upload-pack', 'git-receive-pack'].includes(query.get('service') ?? '')) {
+    return refuse(res, 403, 'Please upgrade your git client. GitHub does not support the dumb HTTP protocol.');
+  }
   const push = service === 'git-receive-pack' || (service === 'info/refs' && query.get('service') === 'git-receive-pack');
   if (caller.kind === 'bad')
     return refuse(res, 401, 'Invalid username or token. Password authentication is not supported for Git operations.');
@@ -59,9 +63,9 @@ export async function serveGit(
   if (service !== 'git-receive-pack') return run();
   await core.withRepoLock(repo, async () => {
     const dir = core.state.repoDir(repo);
-    const before = await listBranches(dir);
+    const before = await listRefs(dir);
     await run(async () => {
-      const changes = StandinCore.refChanges(before, await listBranches(dir));
+      const changes = StandinCore.refChanges(before, await listRefs(dir));
       if (changes.length > 0 && actor) await core.queuePush(repo, changes, actor);
     });
   });

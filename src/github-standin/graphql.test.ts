@@ -191,4 +191,13 @@ describe('GraphQL at /api/graphql', () => {
     expect(push.payload).toMatchObject({ pusher: { name: 'major-vault-test[bot]' }, sender: { type: 'Bot' } });
     assertFaithful(validateWebhookPayload('push', push.payload), 'the push payload of a bot commit');
   });
+
+  it('answers injected faults on /api/graphql: an error status, or no answer at all', async () => {
+    const alice = asUser((await fixture.standin.userToken('alice')).accessToken);
+    fixture.standin.failNext({ method: 'POST', path: /^\/api\/graphql$/ }, 502);
+    await expect(alice('query { viewer { login } }')).rejects.toMatchObject({ status: 502 });
+    fixture.standin.failNext({ path: /^\/api\/graphql$/ }, 'timeout');
+    await expect(alice('query { viewer { login } }', { request: { signal: AbortSignal.timeout(300) } })).rejects.toThrow();
+    expect((await alice<{ viewer: { login: string } }>('query { viewer { login } }')).viewer.login).toBe('alice');
+  });
 });

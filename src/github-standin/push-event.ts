@@ -66,13 +66,15 @@ export async function pushPayload(
   const dir = state.repoDir(repo);
   const created = change.before === ZERO_OID;
   const deleted = change.after === ZERO_OID;
+  // A tag push lists no commits; its head commit is the tagged one (GitHub's push of a tag).
+  const tag = change.ref.startsWith('refs/tags/');
   let ids: string[] = [];
-  if (!deleted) ids = await commitsBetween(dir, change.after, created ? otherHeads : [change.before]);
+  if (!deleted && !tag) ids = await commitsBetween(dir, change.after, created ? otherHeads : [change.before]);
   const infos: CommitInfo[] = [];
   for (const id of ids.slice(0, PUSH_LIMITS.commits)) infos.push(await readCommit(dir, id));
-  const head = deleted ? null : (infos.find((info) => info.id === change.after) ?? (await readCommit(dir, change.after)));
+  const head = deleted ? null : (infos.find((info) => info.id === change.after) ?? (await readCommit(dir, `${change.after}^{commit}`)));
   const base = `${urls.origin}/${repo.owner.login}/${repo.name}`;
-  const branch = change.ref.replace(/^refs\/heads\//, '');
+  const branch = tag ? '' : change.ref.replace(/^refs\/heads\//, '');
   const compare = created
     ? `${base}/commit/${change.after.slice(0, 12)}`
     : deleted

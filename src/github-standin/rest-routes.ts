@@ -1,5 +1,5 @@
 // The REST operations Major Vault uses, answered as GitHub documents them (paths without `/api/v3`).
-import { listBranches, repoSizeKiB } from './bare-repo.ts';
+import { listRefs, repoSizeKiB } from './bare-repo.ts';
 import { sendError, sendJson } from './http-answer.ts';
 import { integration, privateUser, repository } from './payloads.ts';
 import { paginate, type Route, type RouteContext } from './router.ts';
@@ -218,7 +218,7 @@ export const restRoutes: Route[] = [
       const repo = readableRepo(ctx);
       if (!repo) return;
       const ref = `refs/${ctx.params.ref ?? ''}`;
-      const oid = (await listBranches(ctx.core.state.repoDir(repo))).get(ref);
+      const oid = (await listRefs(ctx.core.state.repoDir(repo))).get(ref);
       if (!oid) return sendError(ctx.res, 404);
       sendJson(ctx.res, 200, gitRef(ctx, repo, ref, oid));
     },
@@ -230,7 +230,7 @@ export const restRoutes: Route[] = [
       const repo = readableRepo(ctx);
       if (!repo) return;
       const prefix = `refs/${ctx.params.ref ?? ''}`;
-      const refs = [...(await listBranches(ctx.core.state.repoDir(repo))).entries()].filter(([name]) => name.startsWith(prefix));
+      const refs = [...(await listRefs(ctx.core.state.repoDir(repo))).entries()].filter(([name]) => name.startsWith(prefix));
       sendJson(
         ctx.res,
         200,

@@ -97,7 +97,9 @@ export interface GitHubStandin {
   setWebhookUrl(url: string | null): void;
   /**
    * Fault injection: the next `times` requests whose method and path (without the `/api/v3`
-   * prefix) match answer `status` with GitHub's error body, or (status `'timeout'`) never answer.
+   * prefix) match answer `status` with GitHub's error body, or (status `'timeout'`) never answer
+   * (the socket is held until `close()`). Other paths match as requested: `/api/graphql`,
+   * `/login/oauth/access_token`, `/<owner>/<repo>.git/info/refs`, … The query string is not matched.
    */
   failNext(match: { method?: string; path: RegExp }, status: number | 'timeout', times?: number): void;
   close(): Promise<void>;

@@ -181,6 +181,18 @@ describe('GitHub stand-in', () => {
     ]);
     expect(payload.pusher.name).toBe('alice');
     assertFaithful(validateWebhookPayload('push', pushes[0]!.payload), 'the push payload');
+    // A tag: its own push, listing no commits, the tagged commit as head.
+    await git(work, ['tag', '-a', 'v1', '-m', 'Version 1']);
+    await git(work, ['push', '-q', 'origin', 'v1']);
+    await standin.webhooksSettled();
+    const tagPush = standin.deliveries().at(-1)!;
+    expect(tagPush.payload).toMatchObject({
+      ref: 'refs/tags/v1',
+      created: true,
+      commits: [],
+      head_commit: { id: await git(work, ['rev-parse', 'HEAD']) },
+    });
+    assertFaithful(validateWebhookPayload('push', tagPush.payload), 'the push payload of a tag');
     // Non-fast-forward: rewrite the last commit and push without force.
     await git(work, ['commit', '-q', '--amend', '-m', 'Add c, amended']);
     await expect(git(work, ['push', '-q', 'origin', 'main'])).rejects.toThrow();

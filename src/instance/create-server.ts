@@ -2,27 +2,21 @@
 // tools with their `repo` field, the instructions), and the one wrapper every call goes through.
 import {
   CLIENT_INFO_META_KEY,
-  McpServer,
   type CallToolResult,
+  type McpServer,
   type ServerContext,
   type StandardSchemaV1,
   type StandardSchemaWithJSON,
-  type Tool,
 } from '@modelcontextprotocol/server';
 import { catalogueFor, type Catalogue, type CatalogueRepo } from '../catalogue/catalogue.ts';
+import { answerToolsListFrom, catalogueMcpServer } from '../catalogue/catalogue-server.ts';
 import type { Access } from '../repo-host/person.ts';
+import { NO_READABLE_REPO } from '../tools/tool.ts';
+import { VaultError } from '../vault-error.ts';
 import type { Installation } from './installation.ts';
 import type { Logger } from './log.ts';
-import { serverInfo } from './server-info.ts';
 import type { Tool as ToolWithHandler, ToolContext, Vault } from './tool.ts';
 import { toolError, toolResult, type CallFields } from './tool-result.ts';
-
-/**
- * How long a client may keep `tools/list` and `server/discover` (2026-07-28 `ttlMs`), in
- * milliseconds. Both differ per person, hence `cacheScope: "private"`; a minute keeps a
- * changed `.vault/` or a changed right visible soon without a list on every turn.
- */
-export const listTtlMs = 60_000;
 
 /** A tool call that takes longer than this many milliseconds is logged as `call_slow`. */
 export const slowCallMs = 1000;
@@ -82,9 +76,9 @@ export interface CatalogueServerOptions {
 
 /**
  * The `McpServer` of one catalogue:
- * - `initialize` and `server/discover` carry its instructions; `tools/list` answers its
- *   listed tools as they are (the same frozen JSON for every request), with `ttlMs`
- *   ({@link listTtlMs}) and `cacheScope: "private"`;
+ * - `initialize`, `server/discover` and `tools/list` answer exactly as the front answers them
+ *   (catalogue-server.ts: the catalogue's instructions, its listed tools as they are, the
+ *   cache hints);
  * - each call: the SDK validates the arguments with the tool's schema; the call's context
  *   comes from `context` (the named repository, when an own write is not in the index yet,
  *   is brought up to date first); the handler's result becomes `structuredContent` plus the
@@ -96,14 +90,7 @@ export interface CatalogueServerOptions {
  */
 export function createCatalogueServer(options: CatalogueServerOptions): McpServer {
   const { catalogue, log } = options;
-  const server = new McpServer(serverInfo, {
-    instructions: catalogue.instructions,
-    capabilities: { tools: {} },
-    cacheHints: {
-      'tools/list': { ttlMs: listTtlMs, cacheScope: 'private' },
-      'server/discover': { ttlMs: listTtlMs, cacheScope: 'private' },
-    },
-  });
+  const server = catalogueMcpServer(catalogue);
   for (const entry of catalogue.entries) {
     const tool = entry.definition;
     server.registerTool(
@@ -128,6 +115,9 @@ export function createCatalogueServer(options: CatalogueServerOptions): McpServe
         try {
           const context = await options.context(clientNameOf(server, extra) ?? options.clientName ?? null);
           call.person = context.access.person.login;
+          // A call naming a repository is refused by the tool as any unknown name is; one that
+          // names none would otherwise answer an empty page as if there were nothing to find.
+          if (context.vaults.size === 0 && typeof input['repo'] !== 'string') throw new VaultError('forbidden', NO_READABLE_REPO);
           await refreshFor(context, input['repo']);
           result = toolResult(await tool.handler(input, { ...context, log: context.log.child({ tool: tool.name }) }));
           log.debug({ event: 'call', ...took() }, `${tool.name} answered`);
@@ -140,10 +130,7 @@ export function createCatalogueServer(options: CatalogueServerOptions): McpServe
       },
     );
   }
-  // The catalogue's list as it is: the SDK would convert every schema again per request.
-  const listed = catalogue.tools as unknown as Tool[];
-  server.server.removeRequestHandler('tools/list');
-  server.server.setRequestHandler('tools/list', () => ({ tools: listed }));
+  answerToolsListFrom(server, catalogue);
   return server;
 }
 

@@ -2,15 +2,18 @@
 // with a stateless MCP server built for the caller (DESIGN.md "How one call travels": the
 // front forwards every call to the installation's instance; hosted, this is an HTTP hop).
 import { createMcpHandler, type McpHttpHandler } from '@modelcontextprotocol/server';
-import type { Caller, Forward } from '../front/http-front.ts';
-import { createVaultServer } from '../instance/create-server.ts';
+import { catalogueFor } from '../catalogue/catalogue.ts';
+import type { Caller, CatalogueSource, Forward } from '../front/http-front.ts';
+import { catalogueRepos, createVaultServer } from '../instance/create-server.ts';
 import type { Installation } from '../instance/installation.ts';
 import type { Logger } from '../instance/log.ts';
 import type { Tool } from '../instance/tool.ts';
 
-/** A {@link Forward} and how to release what it holds (open MCP streams). */
+/** A {@link Forward}, the front's {@link CatalogueSource}, and how to release what the forward holds (open MCP streams). */
 export interface LocalForward {
   forward: Forward;
+  /** The catalogue of a caller's readable repositories, from the same registry as the instance's. */
+  catalogue: CatalogueSource;
   close(): Promise<void>;
 }
 
@@ -30,6 +33,7 @@ export function forwardLocally(options: { installation: Installation; tools: rea
     { onerror: (error) => log.error({ err: error }, 'an MCP request failed') },
   );
   return {
+    catalogue: async (access) => catalogueFor(tools, catalogueRepos(await installation.vaultsFor(access))),
     forward: (request, caller) =>
       mcp.fetch(request, {
         authInfo: {

@@ -48,7 +48,9 @@ export async function serveInstallation(options: ServeInstallationOptions): Prom
     const front = createFront({
       name,
       signIn,
+      catalogue: forwarder.catalogue,
       forward: forwarder.forward,
+      log,
       allowedHostnames: wildcard
         ? 'any'
         : [...(isLoopback(hostname) ? [] : [hostnameForHeader(hostname)]), ...(options.publicHostnames ?? []).map(hostnameForHeader)],

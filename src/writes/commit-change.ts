@@ -7,6 +7,7 @@ import { sharedStateKey } from '../repo-host/caller-repo-host.ts';
 import type { Person } from '../repo-host/person.ts';
 import type { BlobFile, CommitLine, FileChange, FolderEntry, RepoHost, Snapshot } from '../repo-host/repo-host.ts';
 import { rebaseSplices, splicesBetween, type Splice } from '../notes/text-splices.ts';
+import { LRUCache } from 'lru-cache';
 import { KeyedQueue } from '../keyed-queue.ts';
 import { repoNotFound } from '../repo-not-found.ts';
 import { isVaultError, VaultError } from '../vault-error.ts';
@@ -18,9 +19,11 @@ export type { FolderEntry } from '../repo-host/repo-host.ts';
 /** How many times a change is prepared and committed before a moving head is a conflict. */
 export const MAX_ATTEMPTS = 6;
 
-/** A repository as the write flow needs to know it: its configuration and whether the caller may write it. */
+/** A repository as the write flow needs to know it: its configuration, the head it was read at, and whether the caller may write it. */
 export interface WritableVault {
   config: VaultConfig;
+  /** The head commit `config` was read at; null for an empty repository. */
+  head: string | null;
   canWrite: boolean;
 }
 
@@ -145,6 +148,86 @@ export function writableVault<V extends WritableVault>(ctx: { vaults: ReadonlyMa
   return vault;
 }
 
+/**
+ * Refuses a change about to be prepared on `head` when the repository's configuration
+ * (`.vault/`) changed between the head the call's configuration was read at (`vault.head`) and
+ * `head`: the tool checked paths, folders and types against rules that no longer hold, so a
+ * write could land in a folder just closed, or a refusal could speak of a file just hidden.
+ * VaultError `conflict`, nothing written; the call sent again is checked against the new rules
+ * (they are read within seconds). Costs nothing while the head is the configuration's.
+ */
+async function assertConfigurationHolds(host: RepoHost, repo: string, vault: WritableVault, head: string | null): Promise<void> {
+  if (head === vault.head || head === null) return;
+  const [now, then] = await Promise.all([
+    configurationCommit(host, repo, head),
+    // A head no longer there (a forced push rewrote it away) counts as a change.
+    vault.head === null ? Promise.resolve(null) : configurationCommit(host, repo, vault.head).catch(() => undefined),
+  ]);
+  if (now === then) return;
+  throw new VaultError(
+    'conflict',
+    `The configuration of "${repo}" (.vault/) changed while this call was being made (commit ${short(now ?? head)}), so nothing was written: the folders, types and rules this call was checked against may no longer hold. Send the call again in a few seconds; it will be checked against the new configuration.`,
+    { repo },
+  );
+}
+
+/**
+ * The newest commit reachable from `commit` that changed `.vault/` (null: none did): a fact of
+ * the commit, so kept (per installation and repository, the newest 1,000). The process's own
+ * commits are entered as they land ({@link rememberConfigurationCommit}), so a run of writes
+ * asks Git nothing.
+ */
+async function configurationCommit(host: RepoHost, repo: string, commit: string): Promise<string | null> {
+  const cache = configurationCommits(host);
+  const key = `${repo}\0${commit}`;
+  const kept = cache.get(key);
+  if (kept !== undefined) return kept === '' ? null : kept;
+  const found = await host.lastCommit(repo, commit, '.vault');
+  cache.set(key, found ?? '');
+  return found;
+}
+
+/** Enters the process's own `commit` on `parent`: its `.vault/` commit is the parent's unless it changed `.vault/` itself. */
+function rememberConfigurationCommit(host: RepoHost, repo: string, parent: string | null, commit: string, paths: readonly string[]): void {
+  const cache = configurationCommits(host);
+  const key = `${repo}\0${commit}`;
+  const before = parent === null ? '' : cache.get(`${repo}\0${parent}`);
+  if (paths.some((path) => path === '.vault' || path.startsWith('.vault/'))) cache.set(key, commit);
+  else if (before !== undefined) cache.set(key, before);
+}
+
+/** Per installation: `repo NUL commit` -> its `.vault/` commit, '' for none (lru-cache keeps no null). */
+const configurationCaches = new WeakMap<object, LRUCache<string, string>>();
+
+function configurationCommits(host: RepoHost): LRUCache<string, string> {
+  let cache = configurationCaches.get(sharedStateKey(host));
+  if (cache === undefined) {
+    cache = new LRUCache<string, string>({ max: 1000 });
+    configurationCaches.set(sharedStateKey(host), cache);
+  }
+  return cache;
+}
+
+/**
+ * Refuses a change that would turn a text file into a binary one: content with a NUL
+ * character (U+0000) is not text (note-text.ts, the one rule), so the note would drop out of
+ * the index, and read_note, edit_note and the history's diffs would refuse it from then on. A
+ * file that was binary already (an attachment a folder move carries) passes as it is.
+ * VaultError `bad_arguments`, nothing written.
+ */
+async function assertStaysText(read: WriteRead, files: readonly PreparedFile[]): Promise<void> {
+  for (const file of files) {
+    if (file.content === null || decodeNoteText(file.content) !== null) continue;
+    const source = await read.file(file.from ?? file.path);
+    if (source !== null && decodeNoteText(source) === null) continue;
+    throw new VaultError(
+      'bad_arguments',
+      `This change would put a NUL character (U+0000) into "${file.path}", which makes it a binary file that the tools can no longer read, search or edit; nothing was written. Send the text without it.`,
+      { path: file.path },
+    );
+  }
+}
+
 /** One preparation: the state it read, what it gave, and the texts its splices are offsets into. */
 interface Preparation<R> {
   read: WriteRead;
@@ -186,7 +269,7 @@ export async function commitChange<R>(
   prepare: (read: WriteRead) => Promise<PreparedChange<R>>,
   options: CommitChangeOptions = {},
 ): Promise<CommittedChange<R>> {
-  writableVault(ctx, repo);
+  const vault = writableVault(ctx, repo);
   const message = commitMessage({ summary: parts.summary, tool: parts.tool, clientName: ctx.clientName });
   // The state one attempt prepares from, asked of the host: a full snapshot, or its head
   // (`knownHead` instead, when given) and then path by path.
@@ -196,6 +279,7 @@ export async function commitChange<R>(
       : await pathReader(ctx.host, repo, knownHead ?? (await ctx.host.head(repo)));
   const prepareOn = async (reader: Reader, attempt: number): Promise<Preparation<R>> => {
     const { read } = reader;
+    await assertConfigurationHolds(ctx.host, repo, vault, read.head);
     let prepared: PreparedChange<R>;
     try {
       prepared = await prepare(read);
@@ -209,6 +293,7 @@ export async function commitChange<R>(
       }
       throw error;
     }
+    await assertStaysText(read, prepared.files);
     // A path the tool wrote without reading it counts as prepared from what is there now.
     await reader.lookAt(prepared.files.flatMap((file) => (file.from === undefined ? [file.path] : [file.path, file.from])));
     const bases = new Map<string, string | null>();
@@ -247,6 +332,13 @@ export async function commitChange<R>(
       );
       if (outcome.ok) {
         rememberCommit(ctx.host, repo, outcome.commit);
+        rememberConfigurationCommit(
+          ctx.host,
+          repo,
+          read.head,
+          outcome.commit,
+          placed.files.map((file) => file.path),
+        );
         ctx.log.info(
           { event: 'write', repo, commit: outcome.commit, person: ctx.access.person.login, files: prepared.files.length },
           `${parts.tool} by ${ctx.access.person.login} committed ${outcome.commit.slice(0, 12)} to ${repo}`,

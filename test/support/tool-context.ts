@@ -22,7 +22,10 @@ export interface TestToolContext extends ToolContext {
  * fingerprint moved. `matchBudgetMs` sets ToolContext `matchBudgetMs` (default: the tools'
  * own): a test of what a search finds, not of its budget, gives it room on a loaded machine.
  */
-export async function openToolContext(reposDir: string, options: { readable?: readonly string[]; matchBudgetMs?: number } = {}): Promise<TestToolContext> {
+export async function openToolContext(
+  reposDir: string,
+  options: { readable?: readonly string[]; matchBudgetMs?: number } = {},
+): Promise<TestToolContext> {
   const host = new LocalRepoHost({ reposDir });
   const sql = await openTestDatabase();
   const names = (await host.listRepos())

@@ -24,6 +24,9 @@ function frontWithWebhook(outcome: (delivery: WebhookDelivery) => DeliveryOutcom
   const front = createFront({
     name: 'acme',
     signIn: { requiresToken: true, authenticate: async () => null },
+    catalogue: async () => {
+      throw new Error('no MCP in these tests');
+    },
     forward: async () => new Response(null, { status: 500 }),
     allowedHostnames: [],
     webhook,

@@ -42,6 +42,18 @@ describe('create_note', () => {
     expect(fixture.commitCount()).toBe(2);
   });
 
+  it('refuses a body with a NUL character, and writes nothing', async () => {
+    fixture = await openWriteFixture({ 'README.md': '# Notes\n' });
+    const ctx = await fixture.context();
+    const refusal = await refusalOf(callTool(createNote, { repo: 'notes', path: 'a.md', body: 'one\u0000two\n' }, ctx));
+    expect(refusal.code).toBe('bad_arguments');
+    expect(refusal.message).toContain('NUL character (U+0000)');
+    // In frontmatter YAML writes it escaped ("\0"): the note stays text.
+    await callTool(createNote, { repo: 'notes', path: 'b.md', frontmatter: { title: 'x\u0000y' }, body: 'Body\n' }, ctx);
+    expect(fixture.show('b.md').toString()).toBe('---\ntitle: "x\\0y"\n---\nBody\n');
+    expect(fixture.commitCount()).toBe(2);
+  });
+
   it('never overwrites a different note, also under another Unicode normalisation', async () => {
     fixture = await openWriteFixture({ 'Über.md': 'old\n'.normalize('NFC') });
     const ctx = await fixture.context();

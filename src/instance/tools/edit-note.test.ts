@@ -394,6 +394,50 @@ describe('edit_note', () => {
     expect(fixture.show('other.md').toString()).toBe('o\n');
   });
 
+  it('refuses a write checked against a configuration that changed meanwhile, and writes once it is current', async () => {
+    const settings = (folders: string[]) =>
+      `{ "format": 3, "role": "root", "name": "notes", "prompts": [], "resources": [], "folders": ${JSON.stringify(folders)} }\n`;
+    fixture = await openWriteFixture({
+      '.vault/settings.jsonc': settings(['open/', 'closed/']),
+      'open/n.md': 'a\n',
+      'closed/n.md': 'a\nb\na\n',
+    });
+    // The call's configuration was read before an outside commit closed closed/.
+    const stale = await fixture.context();
+    commitOutside(fixture, { '.vault/settings.jsonc': settings(['open/']) }, 'Close closed/');
+    const refusal = await refusalOf(
+      callTool(editNote, { repo: 'notes', path: 'closed/n.md', old_text: 'a', new_text: 'b', summary: 'S' }, stale),
+    );
+    expect(refusal.code).toBe('conflict');
+    expect(refusal.message).toMatch(/configuration of "notes" \(\.vault\/\) changed while this call was being made/);
+    // Nothing about the closed file's text leaks (its passage occurs twice there).
+    expect(refusal.message).not.toMatch(/occurs|line/);
+    expect(fixture.commitCount()).toBe(2);
+    // Read again, the configuration holds; an outside commit that leaves .vault/ alone does not stop a write.
+    await fixture.installation.refresh('notes', { force: true });
+    const current = await fixture.context();
+    commitOutside(fixture, { 'open/m.md': 'm\n' }, 'Another note');
+    await callTool(editNote, { repo: 'notes', path: 'open/n.md', old_text: 'a', new_text: 'A', summary: 'S' }, current);
+    expect(fixture.show('open/n.md').toString()).toBe('A\n');
+    expect(
+      (await refusalOf(callTool(editNote, { repo: 'notes', path: 'closed/n.md', old_text: 'b', new_text: 'c', summary: 'S' }, current)))
+        .code,
+    ).toBe('outside_folders');
+    expect(fixture.commitCount()).toBe(4);
+  });
+
+  it('refuses a NUL character, which would make the note a binary file, and writes nothing', async () => {
+    fixture = await openWriteFixture({ 'n.md': 'Park here.\n' });
+    const ctx = await fixture.context();
+    const refusal = await refusalOf(
+      callTool(editNote, { repo: 'notes', path: 'n.md', old_text: 'Park', new_text: 'Park\u0000 nearby', summary: 'S' }, ctx),
+    );
+    expect(refusal.code).toBe('bad_arguments');
+    expect(refusal.message).toMatch(/NUL character \(U\+0000\) into "n\.md".*nothing was written/);
+    expect(fixture.commitCount()).toBe(1);
+    expect(fixture.git(['status', '--porcelain'])).toBe('');
+  });
+
   it('re-applies the edit when the head moved after it was prepared', async () => {
     fixture = await openWriteFixture({ 'n.md': 'a\nb\n', 'm.md': 'm\n' });
     const ctx = await fixture.context();

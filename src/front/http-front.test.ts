@@ -1,0 +1,68 @@
+// The front answers the handshake and the list of tools from the catalogue alone (DESIGN.md
+// "How one call travels", step 4), and forwards every other call with the checked caller.
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { Client } from '@modelcontextprotocol/client';
+import { pino } from 'pino';
+import { catalogueFor } from '../catalogue/catalogue.ts';
+import type { Access } from '../repo-host/person.ts';
+import type { SignIn } from '../repo-host/sign-in.ts';
+import { allTools } from '../tools/all-tools.ts';
+import { connectHttp } from '../../test/e2e/demo-fixture.ts';
+import { createFront, listenFront, type Caller, type ListeningFront } from './http-front.ts';
+
+const person = { login: 'ada', name: 'Ada', email: 'ada@example.com' };
+const access: Access = { person, read: new Set(['handbook']), write: new Set(['handbook']) };
+/** One person, no token needed: the local adapter's sign-in without a users file. */
+const signIn: SignIn = { requiresToken: false, authenticate: async () => access };
+
+describe('the front', () => {
+  const forwarded: Array<{ method: unknown; caller: Caller }> = [];
+  let listening: ListeningFront;
+
+  beforeAll(async () => {
+    const front = createFront({
+      name: 'acme',
+      signIn,
+      allowedHostnames: [],
+      catalogue: async (caller) =>
+        catalogueFor(
+          allTools,
+          [...caller.read].map((name) => ({ name, summary: 'The handbook.', instructions: 'Cite the page.' })),
+        ),
+      forward: async (request, caller) => {
+        const body = (await request.json()) as { method?: unknown; id?: unknown };
+        forwarded.push({ method: body.method, caller });
+        return Response.json({
+          jsonrpc: '2.0',
+          id: body.id,
+          result: { resultType: 'complete', content: [{ type: 'text', text: 'from the instance' }], isError: true },
+        });
+      },
+    });
+    listening = await listenFront(front, { port: 0, hostname: '127.0.0.1', log: pino({ level: 'silent' }) });
+  });
+  afterAll(async () => {
+    await listening?.close();
+  });
+
+  for (const era of ['2026-07-28', '2025-11-25'] as const) {
+    test(`answers initialize and tools/list from the catalogue, and forwards a tool call (${era})`, async () => {
+      forwarded.length = 0;
+      const client: Client = await connectHttp(new URL('/acme', listening.origin), era, { name: 'front-test' });
+      try {
+        expect(client.getInstructions()).toContain('## handbook');
+        const { tools } = await client.listTools();
+        expect(tools.map((tool) => tool.name)).toEqual(allTools.map((tool) => tool.name));
+        expect(JSON.stringify(tools[0]!.inputSchema)).toContain('handbook');
+        expect(forwarded).toEqual([]);
+
+        const result = await client.callTool({ name: 'read_note', arguments: { repo: 'handbook', path: 'a.md' } });
+        expect(result.content).toEqual([{ type: 'text', text: 'from the instance' }]);
+        expect(forwarded.map((call) => call.method)).toEqual(['tools/call']);
+        expect(forwarded[0]!.caller.access.person.login).toBe('ada');
+      } finally {
+        await client.close();
+      }
+    });
+  }
+});
