@@ -2,7 +2,7 @@
 import { createAppAuth } from '@octokit/auth-app';
 import { Octokit } from '@octokit/rest';
 import type { Logger } from 'pino';
-import { githubFailure } from './github-failure.ts';
+import { githubFailure, statusOf } from './github-failure.ts';
 import type { ResolvedGitHubAppConfig } from './github-app-config.ts';
 
 /** An installation access token and when it expires (ISO 8601), as auth-app hands it out. */
@@ -70,7 +70,7 @@ export class GitHubApi {
       const { data } = await this.app.request('GET /app/installations/{installation_id}', { installation_id: id });
       return data.suspended_at ? 'suspended' : 'active';
     } catch (error) {
-      if (status(error) === 404) return 'deleted';
+      if (statusOf(error) === 404) return 'deleted';
       throw githubFailure(error, "look at the GitHub App's installation");
     }
   }
@@ -106,12 +106,12 @@ export class GitHubApi {
     try {
       return (await this.app.request('GET /orgs/{org}/installation', { org: owner })).data.id;
     } catch (error) {
-      if (status(error) !== 404) throw githubFailure(error, `find the GitHub App's installation on "${owner}"`);
+      if (statusOf(error) !== 404) throw githubFailure(error, `find the GitHub App's installation on "${owner}"`);
     }
     try {
       return (await this.app.request('GET /users/{username}/installation', { username: owner })).data.id;
     } catch (error) {
-      if (status(error) === 404)
+      if (statusOf(error) === 404)
         throw new Error(
           `The GitHub App is not installed on "${owner}" (neither an organisation's nor a user's installation was found). Install it there, or set installationId.`,
           { cause: error },
@@ -135,13 +135,6 @@ export class GitHubApi {
       },
     };
   }
-}
-
-/** The HTTP status of an Octokit error, or undefined. */
-export function status(error: unknown): number | undefined {
-  return typeof error === 'object' && error !== null && typeof (error as { status?: unknown }).status === 'number'
-    ? (error as { status: number }).status
-    : undefined;
 }
 
 /** Thrown by {@link fetchWithTimeout} when GitHub took longer than allowed. */

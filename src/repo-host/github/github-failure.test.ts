@@ -6,7 +6,7 @@ import { GitHubTimeout } from './github-api.ts';
 import { githubFailure, GitHubUnavailable } from './github-failure.ts';
 import { graphqlErrorTypes, splitMessage } from './commit-on-branch.ts';
 import { resolveGitHubAppConfig } from './github-app-config.ts';
-import { tokenHash } from './github-sign-in.ts';
+import { tokenExpiration, tokenHash } from './github-sign-in.ts';
 
 const request = { method: 'GET' as const, url: 'https://api.github.com/user', headers: { authorization: 'token ghu_secret' } };
 
@@ -104,5 +104,14 @@ describe('tokenHash', () => {
     expect(tokenHash('ghu_abc')).not.toContain('ghu_abc');
     expect(tokenHash('ghu_abc')).toBe(tokenHash('ghu_abc'));
     expect(tokenHash('ghu_abd')).not.toBe(tokenHash('ghu_abc'));
+  });
+});
+
+describe('tokenExpiration', () => {
+  it("reads GitHub's GitHub-Authentication-Token-Expiration header, in UTC or with an offset", () => {
+    expect(tokenExpiration('2026-12-02 10:21:45 UTC')).toBe(Date.parse('2026-12-02T10:21:45Z'));
+    expect(tokenExpiration('2026-12-02 10:21:45 +0100')).toBe(Date.parse('2026-12-02T09:21:45Z'));
+    expect(tokenExpiration(undefined)).toBeNull();
+    expect(tokenExpiration('soon')).toBeNull();
   });
 });

@@ -5,6 +5,7 @@ import { git, makeRepo, tempDir } from '../../../test/support/git-fixture.ts';
 import { startGitHubStandin } from '../../github-standin/standin.ts';
 import type { GitHubStandin, StandinPerson } from '../../github-standin/standin-api.ts';
 import { isVaultError } from '../../vault-error.ts';
+import { bindToCaller } from '../caller-repo-host.ts';
 import type { Person } from '../person.ts';
 import type { Change } from '../repo-host.ts';
 import { describeRepoHostContract, type ContractHost, type ContractRepo } from '../repo-host.contract.ts';
@@ -210,6 +211,15 @@ describe('GitHub App adapter, beyond the contract', () => {
   }, 60_000);
   afterAll(() => world?.close());
 
+  it('keeps starting, refreshing and sign-in out of a caller’s reach', () => {
+    const bound = bindToCaller(world.app.host, world.tokens.get('ada')!);
+    for (const member of ['start', 'refresh', 'reloadRepos', 'close', 'forgetAccess', 'authenticate']) {
+      expect((bound as unknown as Record<string, unknown>)[member], member).toBeUndefined();
+      expect(member in bound, member).toBe(false);
+    }
+    expect(typeof bound.snapshot).toBe('function');
+  });
+
   it('refuses a commit without the person’s credential, and writes nothing', async () => {
     const head = await world.app.host.head('notes');
     await expect(
@@ -348,6 +358,7 @@ describe('GitHub App adapter, beyond the contract', () => {
     expect((await host.listRepos()).map((repo) => repo.name)).toEqual(['fresh', 'later', 'notes']);
     expect((await host.reloadRepos()).map((repo) => repo.name)).toEqual(['fresh', 'notes']);
     await expect(host.snapshot('later')).rejects.toSatisfy((error) => isVaultError(error, 'repo_not_found'));
+    await expect(host.refresh('nope')).rejects.toSatisfy((error) => isVaultError(error, 'repo_not_found'));
     await world.standin.setInstallationRepos(world.installationId, ['later'], []);
     await host.refresh('later');
     expect((await host.readFile('later', 'l.md'))?.toString()).toBe('# L\n');

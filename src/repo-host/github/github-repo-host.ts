@@ -55,7 +55,9 @@ export interface GitHubRepoHostOptions {
  * Writes go to GitHub with the person's own token (`change.credential`), so GitHub checks their
  * rights and names them as the author: GraphQL `createCommitOnBranch` with `expectedHeadOid`
  * (commit-on-branch.ts): one commit, atomic, compare-and-swap on the branch built in, signed
- * by GitHub. The mirror is fetched before the answer, so the next read sees the commit.
+ * by GitHub. An empty repository has no branch to append to: its first commit is made in the
+ * mirror and pushed with the person's token, not forced (first-commit.ts). The mirror is
+ * fetched before the answer, so the next read sees the commit.
  */
 export class GitHubRepoHost implements RepoHost {
   private readonly api: GitHubApi;

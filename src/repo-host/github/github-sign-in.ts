@@ -32,7 +32,8 @@ interface Kept {
  * for writing. Repositories outside the installation never appear.
  *
  * The answer is kept {@link ACCESS_TTL_MS} per token, keyed by {@link tokenHash}, in an LRU of
- * `maxTokens` entries; calls of one token while GitHub is being asked share one request. A
+ * `maxTokens` entries, and never past the token's expiry where GitHub tells it (the
+ * `GitHub-Authentication-Token-Expiration` header on answers to expiring tokens); calls of one token while GitHub is being asked share one request. A
  * token GitHub refuses (401: revoked, expired) is unauthenticated at once: null, and its kept
  * answer dropped. Any other failure (5xx, a timeout, a rate limit) throws a clear error rather
  * than answering "no access".
@@ -41,12 +42,14 @@ export class GitHubSignIn implements SignIn {
   readonly requiresToken = true;
   private readonly kept: LRUCache<string, Kept>;
   private readonly asking = new Map<string, Promise<Kept | null>>();
+  private readonly ttlMs: number;
 
   constructor(
     private readonly api: GitHubApi,
     options: { ttlMs?: number; maxTokens?: number } = {},
   ) {
-    this.kept = new LRUCache<string, Kept>({ max: options.maxTokens ?? 10_000, ttl: options.ttlMs ?? ACCESS_TTL_MS });
+    this.ttlMs = options.ttlMs ?? ACCESS_TTL_MS;
+    this.kept = new LRUCache<string, Kept>({ max: options.maxTokens ?? 10_000, ttl: this.ttlMs });
   }
 
   async authenticate(token: string | undefined): Promise<Access | null> {
@@ -84,7 +87,9 @@ export class GitHubSignIn implements SignIn {
     const octokit = this.api.asPerson(token);
     try {
       const installationId = await this.api.installationId();
-      const user = (await octokit.request('GET /user')).data;
+      const answer = await octokit.request('GET /user');
+      const user = answer.data;
+      const expiresAt = tokenExpiration(answer.headers['github-authentication-token-expiration']);
       // 404: GitHub shows this person nothing of the installation; they sign in and read nothing.
       const repositories = await octokit
         .paginate('GET /user/installations/{installation_id}/repositories', { installation_id: installationId, per_page: 100 })
@@ -99,7 +104,9 @@ export class GitHubSignIn implements SignIn {
         if (repo.permissions?.push === true) write.add(repo.name);
       }
       const kept: Kept = { access: { person: this.personOf(user), read, write }, login: user.login };
-      this.kept.set(key, kept);
+      // Never kept past the token's own expiry, when GitHub says when that is.
+      const ttl = expiresAt === null ? undefined : Math.min(this.ttlMs, expiresAt - Date.now());
+      if (ttl === undefined || ttl > 0) this.kept.set(key, kept, ttl === undefined ? undefined : { ttl });
       return kept;
     } catch (error) {
       const failure = githubFailure(error, 'check your GitHub sign-in');
@@ -121,4 +128,17 @@ export class GitHubSignIn implements SignIn {
     const email = user.email?.trim() ? user.email : `${String(user.id)}+${user.login}@users.noreply.github.com`;
     return { login: user.login, name, email };
   }
+}
+
+/**
+ * The moment (ms since the epoch) in GitHub's `GitHub-Authentication-Token-Expiration` header,
+ * e.g. `2026-12-02 10:21:45 UTC` or `2026-12-02 10:21:45 +0100`; null when absent or unreadable.
+ */
+export function tokenExpiration(header: unknown): number | null {
+  if (typeof header !== 'string') return null;
+  const match = /^(\d{4}-\d{2}-\d{2})[ T](\d{2}:\d{2}:\d{2})\s*(UTC|Z|[+-]\d{2}:?\d{2})?$/.exec(header.trim());
+  if (match === null) return null;
+  const zone = match[3] === undefined || match[3] === 'UTC' || match[3] === 'Z' ? 'Z' : match[3].replace(/^([+-]\d{2})(\d{2})$/, '$1:$2');
+  const at = Date.parse(`${match[1]}T${match[2]}${zone}`);
+  return Number.isNaN(at) ? null : at;
 }
