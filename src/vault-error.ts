@@ -9,7 +9,9 @@
  * `schema_violation`, `guarded`, `conflict`, `summary_too_long`), history
  * (`unknown_commit`, `commit_not_for_note`), bases (`unknown_view`, `invalid_base`),
  * `index_unavailable` when the index could not be built at all (the operator must act; logged
- * as a warning), and `internal` for anything unexpected (answered generically, logged with
+ * as a warning), `host_unavailable` when the repository host (GitHub) could not be reached or
+ * did not answer as expected (nothing was written; trying again later may help; logged as a
+ * warning), and `internal` for anything unexpected (answered generically, logged with
  * its cause).
  */
 export type VaultErrorCode =
@@ -39,6 +41,7 @@ export type VaultErrorCode =
   | 'unknown_view'
   | 'invalid_base'
   | 'index_unavailable'
+  | 'host_unavailable'
   | 'internal';
 
 /**

@@ -5,6 +5,8 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import packageJson from '../../package.json' with { type: 'json' };
 import { logLevels, type Logger } from '../instance/log.ts';
 import { defaultDemoDir, serveDemo } from '../main/demo.ts';
+import { serveGitHub } from '../main/github.ts';
+import { githubEnvironment, readGitHubAppSettings } from '../main/github-settings.ts';
 import { openLocalInstallation, serveLocal, type LocalServer, type LocalSettings } from '../main/local.ts';
 import { processLogger } from '../main/logger.ts';
 import { serveLocalStdio } from '../main/stdio.ts';
@@ -68,6 +70,11 @@ function settingsOf(options: InstallationOptions): LocalSettings {
 function announce(server: LocalServer, log: Logger): void {
   if (server.local.indexNote) log.warn(server.local.indexNote);
   console.log(`Major Vault serving ${server.local.name} at ${server.url.href}`);
+  closeOnSignal(server);
+}
+
+/** Closes `server` and exits on Ctrl-C or SIGTERM (once). */
+function closeOnSignal(server: { close(): Promise<void> }): void {
   let stopping = false;
   const stop = () => {
     if (stopping) return;
@@ -172,6 +179,57 @@ addLogLevelOption(program.command('demo'))
       `Its repositories are in ${resolve(options.dir ?? defaultDemoDir(), 'acme')}; open the address in a browser to see how to connect.`,
     );
   });
+
+addLogLevelOption(program.command('serve-github'))
+  .description(
+    `Serve the repositories of a GitHub App's installation over MCP at http://HOST:PORT/NAME, with GitHub's webhooks at /webhooks/github. ` +
+      `The App is given by a settings file and the environment: ${Object.values(githubEnvironment).join(', ')}.`,
+  )
+  .requiredOption('--data <dir>', 'where the mirrors of the repositories and the index (PGlite) are kept')
+  .option(
+    '--config <file>',
+    'a settings file (JSON with comments): appId, privateKey or privateKeyFile, clientId, clientSecret, webhookSecret, apiUrl, webUrl, installationId or owner; the environment overrides it',
+  )
+  .option('--name <name>', 'the installation name, the path of the MCP address (default: the owner the App is installed on)')
+  .option('--database-url <url>', 'use this Postgres server for the index instead of PGlite (default: $DATABASE_URL)')
+  .addOption(new Option('--port <port>', 'the port to listen on').default(8787).argParser(port))
+  .option('--host <host>', 'the interface to listen on (GitHub must reach it for the webhooks, directly or through a proxy)', '127.0.0.1')
+  .option('--public-url <url>', 'the address people and GitHub reach the server at behind a proxy, e.g. https://vault.acme.example')
+  .action(
+    async (options: {
+      data: string;
+      config?: string;
+      name?: string;
+      databaseUrl?: string;
+      port: number;
+      host: string;
+      publicUrl?: string;
+      logLevel?: string;
+    }) => {
+      const log = processLogger(options.logLevel);
+      const app = readGitHubAppSettings(options.config !== undefined ? { file: options.config } : {});
+      const progress = indexProgress(log);
+      const server = await serveGitHub(
+        {
+          app,
+          dataDir: options.data,
+          port: options.port,
+          hostname: options.host,
+          ...(options.name !== undefined ? { name: options.name } : {}),
+          ...(options.databaseUrl !== undefined ? { databaseUrl: options.databaseUrl } : {}),
+          ...(options.publicUrl !== undefined ? { publicUrl: options.publicUrl } : {}),
+        },
+        { log, onProgress: progress.onProgress },
+      );
+      void server.installation
+        .ready()
+        .catch(() => undefined)
+        .finally(() => progress.stop());
+      console.log(`Major Vault serving ${server.name} (GitHub App installation ${server.installationId}) at ${server.url.href}`);
+      console.log(`GitHub webhooks: ${server.webhookUrl.href}`);
+      closeOnSignal(server);
+    },
+  );
 
 try {
   await program.parseAsync(process.argv);

@@ -29,3 +29,24 @@ describe('cachedAuthenticate', () => {
     expect(calls).toBe(2);
   });
 });
+
+describe('cachedAuthenticate.forget', () => {
+  test('asks again after forget, and does not keep an answer asked for before it', async () => {
+    let calls = 0;
+    let release!: () => void;
+    const authenticate = cachedAuthenticate(async () => {
+      calls += 1;
+      if (calls === 2) await new Promise<void>((resolve) => (release = resolve));
+      return maya;
+    }, 60_000);
+    await authenticate('good');
+    authenticate.forget();
+    const asking = authenticate('good');
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    authenticate.forget();
+    release();
+    await asking;
+    await authenticate('good');
+    expect(calls).toBe(3);
+  });
+});

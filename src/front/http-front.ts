@@ -14,6 +14,7 @@ import { cachedAuthenticate } from './access-cache.ts';
 import { clientNameFromSessionId, initializeClientName, sessionIdFor } from './legacy-session.ts';
 import { addressPage } from './pages/address-page.ts';
 import { protectedResourceMetadata, unauthorizedResponse } from './protected-resource-metadata.ts';
+import type { WebhookRoute } from './webhook/github-webhook.ts';
 
 /** How long the front keeps who a token belongs to, in milliseconds. */
 const accessTtlMs = 10_000;
@@ -43,11 +44,22 @@ export interface FrontOptions {
    * bearer tokens: a page that rebinds a name to this server still has no token to send.
    */
   allowedHostnames: readonly string[] | 'any';
+  /**
+   * The endpoint for a host's webhook deliveries (webhook/github-webhook.ts), built in main/
+   * with its receiver; absent: no such route. Its requests skip the `Host` check: they come
+   * from the host's servers, not a browser, and carry their own signature.
+   */
+  webhook?: WebhookRoute;
 }
 
 /** A web-standard handler (`fetch`) for the whole HTTP surface, and its shutdown. */
 export interface Front {
   fetch(request: Request): Promise<Response>;
+  /**
+   * Forgets who every token belongs to, so the next request of each asks `signIn` again: for
+   * when the host says rights changed (a webhook), instead of waiting out the short cache.
+   */
+  forgetAccess(): void;
   close(): Promise<void>;
 }
 
@@ -92,7 +104,8 @@ const catalogueMethods: ReadonlySet<string> = new Set(['initialize', 'notificati
  * - `GET /<name>` from a browser (`Accept: text/html`): the address page.
  * - `GET /.well-known/oauth-protected-resource/<name>`: the RFC 9728 document (with a users file).
  * - `GET /`: redirects to `/<name>`.
- * Every request's `Host` must be allowed (403 otherwise); an MCP request's `Origin`, when
+ * - the `webhook` route, when given (no `Host` check: it checks its own signature).
+ * Every other request's `Host` must be allowed (403 otherwise); an MCP request's `Origin`, when
  * present, must be an allowed name or the request's own host.
  */
 export function createFront(options: FrontOptions): Front {
@@ -163,6 +176,7 @@ export function createFront(options: FrontOptions): Front {
   return {
     async fetch(request: Request): Promise<Response> {
       const url = new URL(request.url);
+      if (options.webhook && url.pathname === options.webhook.path) return options.webhook.handle(request);
       const hostCheck =
         options.allowedHostnames === 'any'
           ? null
@@ -190,6 +204,7 @@ export function createFront(options: FrontOptions): Front {
         headers: { 'content-type': 'text/plain; charset=utf-8' },
       });
     },
+    forgetAccess: () => authenticate.forget(),
     // The catalogue's open streams; whoever built `forward` closes that.
     close: () => catalogueMcp.close(),
   };

@@ -37,9 +37,11 @@ export interface CallFields {
  */
 export function toolError(error: unknown, log: Logger, call: CallFields): CallToolResult {
   if (isVaultError(error) && error.code !== 'internal') {
-    // An index that could not be built needs the operator, not the caller: a warning.
-    const level = error.code === 'index_unavailable' ? 'warn' : 'info';
-    log[level]({ event: 'call_refused', ...call, code: error.code }, `${call.tool} refused: ${error.code}`);
+    // An index that could not be built, or a host that is down, needs the operator, not the caller: a warning.
+    const level = error.code === 'index_unavailable' || error.code === 'host_unavailable' ? 'warn' : 'info';
+    // A host's failure keeps its cause for the operator; the caller reads only the message.
+    const cause = error.code === 'host_unavailable' ? { err: error } : {};
+    log[level]({ event: 'call_refused', ...call, code: error.code, ...cause }, `${call.tool} refused: ${error.code}`);
     return { content: [{ type: 'text', text: boundedMessage(error.message) }], isError: true };
   }
   log.error({ event: 'call_failed', ...call, code: 'internal', err: error }, `tool ${call.tool} failed`);

@@ -13,7 +13,6 @@ import { spawn } from 'node:child_process';
 import { existsSync, renameSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { loadUsersFile, type UsersFile } from '../config/users-file.ts';
-import { createFront, listenFront, loopbackHostnames } from '../front/http-front.ts';
 import { implementedTools } from '../instance/all-tools.ts';
 import { Installation, type IndexProgress } from '../instance/installation.ts';
 import { InProcessQueue } from '../jobs/in-process-queue.ts';
@@ -26,10 +25,11 @@ import { openPostgres } from '../note-index/postgres-client.ts';
 import type { SqlClient } from '../note-index/sql-client.ts';
 import { ChangesPoll } from '../repo-host/local/changes-poll.ts';
 import { LocalRepoHost } from '../repo-host/local/local-repo-host.ts';
+import type { RepoHost } from '../repo-host/repo-host.ts';
 import type { SignIn } from '../repo-host/sign-in.ts';
-import { forwardLocally } from './forward.ts';
 import { lockIndexDir, type IndexLock } from './index-lock.ts';
 import { processLogger } from './logger.ts';
+import { isLoopback, serveInstallation } from './serve-installation.ts';
 
 /** Where the installation lives and what it is called; every command takes these. */
 export interface LocalSettings {
@@ -114,11 +114,16 @@ export async function openLocalInstallation(
   // Before anything reads a work tree: a server killed mid-commit left its commit half-placed.
   await host.recoverInterruptedCommits();
   const childFiles = options.childBuildFiles ?? (options.poll === false ? Infinity : childBuildFiles);
-  const index = await openIndex(settings, name, reposDir, log, {
-    host,
-    childBuildFiles: childFiles,
-    sharedIndexOnly: options.sharedIndexOnly ?? false,
-  });
+  const index = await openIndex(
+    {
+      name,
+      dataDir: resolve(settings.dataDir ?? join(reposDir, '.major-vault')),
+      ...(settings.databaseUrl !== undefined ? { databaseUrl: settings.databaseUrl } : {}),
+      ...(settings.schema !== undefined ? { schema: settings.schema } : {}),
+    },
+    log,
+    { sharedIndexOnly: options.sharedIndexOnly ?? false, childBuild: { reposDir, host, files: childFiles } },
+  );
   let installation: Installation | null = null;
   try {
     await migrate(index.sql);
@@ -194,62 +199,71 @@ export async function serveLocal(
     ...(options.onProgress ? { onProgress: options.onProgress } : {}),
     ...(options.matchBudgetMs !== undefined ? { matchBudgetMs: options.matchBudgetMs } : {}),
   });
-  const forwarder = forwardLocally({ installation: local.installation, tools: options.tools ?? implementedTools, log });
   try {
-    const wildcard = settings.hostname === '0.0.0.0' || settings.hostname === '::';
-    const front = createFront({
+    const served = await serveInstallation({
       name: local.name,
+      installation: local.installation,
       signIn: local.signIn,
-      catalogue: forwarder.catalogue,
-      forward: forwarder.forward,
+      hostname: settings.hostname,
+      port: settings.port,
+      tools: options.tools ?? implementedTools,
       log,
-      allowedHostnames: wildcard ? 'any' : isLoopback(settings.hostname) ? [] : [hostnameForHeader(settings.hostname)],
     });
-    const listening = await listenFront(front, { port: settings.port, hostname: settings.hostname, log });
     return {
-      url: new URL(`/${local.name}`, listening.origin),
+      url: served.url,
       local,
       async close() {
-        await listening.close();
-        await forwarder.close();
+        await served.close();
         await local.close();
       },
     };
   } catch (error) {
-    await forwarder.close();
     await local.close();
     throw error;
   }
 }
 
-/** Whether `hostname` names this computer's loopback interface. */
-export function isLoopback(hostname: string): boolean {
-  return loopbackHostnames.includes(hostname) || hostname === '::1' || /^127(\.\d{1,3}){3}$/.test(hostname);
+/** Where an installation's index lives: a Postgres server's schema, or PGlite in `<dataDir>/index`. */
+export interface IndexPlace {
+  /** The installation's name: the default schema ({@link schemaName}). */
+  name: string;
+  /** The data folder of the installation (absolute); PGlite's folder and its lock are in it. */
+  dataDir: string;
+  /** A Postgres server instead of PGlite; default `DATABASE_URL` from the environment. */
+  databaseUrl?: string;
+  schema?: string;
 }
 
-function hostnameForHeader(hostname: string): string {
-  return hostname.includes(':') && !hostname.startsWith('[') ? `[${hostname}]` : hostname;
+/** An opened index database and how to close it (and let go of its folder). */
+export interface OpenedIndex {
+  sql: SqlClient;
+  /** A sentence for the operator when the index is not the persistent one (e.g. it was in use). */
+  note: string | null;
+  close(): Promise<void>;
 }
 
-/** The index database: a Postgres server's schema, or PGlite in the data folder (or in memory when that is in use). */
-async function openIndex(
-  settings: LocalSettings,
-  name: string,
-  reposDir: string,
+/**
+ * The index database: a Postgres server's schema, or PGlite in the data folder (or in memory
+ * when another process holds that folder, unless `sharedIndexOnly`: then an Error says so).
+ * `childBuild` (local repositories only): a new PGlite index with at least `files` files is
+ * built by `major-vault index` in a child process first (see the module header).
+ */
+export async function openIndex(
+  place: IndexPlace,
   log: Logger,
-  build: { host: LocalRepoHost; childBuildFiles: number; sharedIndexOnly: boolean },
-): Promise<{ sql: SqlClient; note: string | null; close(): Promise<void> }> {
-  const databaseUrl = settings.databaseUrl ?? process.env['DATABASE_URL'];
+  options: { sharedIndexOnly?: boolean; childBuild?: { reposDir: string; host: RepoHost; files: number } } = {},
+): Promise<OpenedIndex> {
+  const { name, dataDir } = place;
+  const databaseUrl = place.databaseUrl ?? process.env['DATABASE_URL'];
   if (databaseUrl) {
-    const sql = await openPostgres(databaseUrl, settings.schema ?? schemaName(name));
+    const sql = await openPostgres(databaseUrl, place.schema ?? schemaName(name));
     return { sql, note: null, close: () => sql.close() };
   }
-  const dataDir = resolve(settings.dataDir ?? join(reposDir, '.major-vault'));
   const lentBy = Number(process.env['MAJOR_VAULT_INDEX_LENT_BY']);
   const lock = await lockIndexDir(dataDir, lockWaitMs, Number.isInteger(lentBy) && lentBy > 0 ? { lentBy } : {});
   if (!lock) {
     // `major-vault index` exists to update the folder's index: one in memory would be thrown away.
-    if (build.sharedIndexOnly) {
+    if (options.sharedIndexOnly) {
       throw new Error(
         `The index in ${dataDir} is in use by a running major-vault server, which keeps it up to date itself; nothing to do. Stop that server first to rebuild the index by hand.`,
       );
@@ -259,8 +273,9 @@ async function openIndex(
     return { sql, note, close: () => sql.close() };
   }
   const dir = join(dataDir, 'index');
-  if (!existsSync(join(dir, 'PG_VERSION')) && (await filesToIndex(build.host, build.childBuildFiles)) >= build.childBuildFiles) {
-    await buildInChild({ reposDir, dataDir, name, log });
+  const build = options.childBuild;
+  if (build && !existsSync(join(dir, 'PG_VERSION')) && (await filesToIndex(build.host, build.files)) >= build.files) {
+    await buildInChild({ reposDir: build.reposDir, dataDir, name, log });
   }
   const sql = await openPgliteRebuilding(dir, log, lock);
   return {
@@ -274,7 +289,7 @@ async function openIndex(
 }
 
 /** How many files the repositories have, counted up to `enough` (0 when they cannot be listed: the build in process reports why). */
-async function filesToIndex(host: LocalRepoHost, enough: number): Promise<number> {
+async function filesToIndex(host: RepoHost, enough: number): Promise<number> {
   if (!Number.isFinite(enough)) return 0;
   let files = 0;
   try {

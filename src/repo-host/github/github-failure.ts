@@ -7,13 +7,14 @@ import { VaultError } from '../../vault-error.ts';
  * status (undefined for a timeout or an unreachable host). Logged with its cause; the message
  * says what was being done and that trying again later may help.
  */
-export class GitHubUnavailable extends Error {
+export class GitHubUnavailable extends VaultError {
   constructor(
     message: string,
     readonly status: number | undefined,
     options?: { cause?: unknown },
   ) {
-    super(message, options);
+    // A refusal the caller reads (VaultError `host_unavailable`), not an internal error: the message says what failed and that nothing was written.
+    super('host_unavailable', message, status === undefined ? {} : { status }, options);
     this.name = 'GitHubUnavailable';
   }
 }

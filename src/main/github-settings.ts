@@ -1,0 +1,139 @@
+// The GitHub App settings of `major-vault serve-github`, read once here from a settings file
+// (JSON with comments) and the environment (MAJOR_VAULT_GITHUB_*): composition roots are the
+// only readers of the environment (CONVENTIONS.md 5).
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc-parser';
+import { z } from 'zod';
+
+/** The App as the server is pointed at it: what the GitHub adapter needs (its GitHubAppConfig, less the data folder). */
+export interface GitHubAppSettings {
+  appId: number;
+  /** PEM, as GitHub generated it for the App (PKCS#1 or PKCS#8). */
+  privateKey: string;
+  clientId: string;
+  clientSecret: string;
+  webhookSecret: string;
+  /** REST base URL: `https://api.github.com` (default), `https://HOST/api/v3` for GitHub Enterprise Server. */
+  apiUrl?: string;
+  /** Web and Git base URL: `https://github.com` (default) or `https://HOST`. */
+  webUrl?: string;
+  /** The installation served; else the App's installation on `owner`. */
+  installationId?: number;
+  owner?: string;
+}
+
+/** Each setting's environment variable; `privateKey` may also come from a file (`MAJOR_VAULT_GITHUB_PRIVATE_KEY_FILE`). */
+export const githubEnvironment = {
+  appId: 'MAJOR_VAULT_GITHUB_APP_ID',
+  privateKey: 'MAJOR_VAULT_GITHUB_PRIVATE_KEY',
+  privateKeyFile: 'MAJOR_VAULT_GITHUB_PRIVATE_KEY_FILE',
+  clientId: 'MAJOR_VAULT_GITHUB_CLIENT_ID',
+  clientSecret: 'MAJOR_VAULT_GITHUB_CLIENT_SECRET',
+  webhookSecret: 'MAJOR_VAULT_GITHUB_WEBHOOK_SECRET',
+  apiUrl: 'MAJOR_VAULT_GITHUB_API_URL',
+  webUrl: 'MAJOR_VAULT_GITHUB_WEB_URL',
+  installationId: 'MAJOR_VAULT_GITHUB_INSTALLATION_ID',
+  owner: 'MAJOR_VAULT_GITHUB_OWNER',
+} as const;
+
+type SettingName = keyof typeof githubEnvironment;
+
+const text = z.string().trim().min(1, 'may not be empty');
+const wholeNumber = z.coerce.number().int('must be a whole number').positive('must be a positive number');
+const url = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL such as https://github.com' });
+
+/** The settings file: every key optional here (the environment may give it), unknown keys refused. */
+const fileSchema = z.strictObject({
+  appId: wholeNumber.optional(),
+  privateKey: text.optional(),
+  privateKeyFile: text.optional(),
+  clientId: text.optional(),
+  clientSecret: text.optional(),
+  webhookSecret: text.optional(),
+  apiUrl: url.optional(),
+  webUrl: url.optional(),
+  installationId: wholeNumber.optional(),
+  owner: text.optional(),
+});
+
+const settingsSchema = z.object({
+  appId: wholeNumber,
+  privateKey: z
+    .string()
+    .regex(/-----BEGIN [A-Z ]*PRIVATE KEY-----/, 'is not a PEM private key: give the .pem file GitHub generated for the App'),
+  clientId: text,
+  clientSecret: text,
+  webhookSecret: text,
+  apiUrl: url.optional(),
+  webUrl: url.optional(),
+  installationId: wholeNumber.optional(),
+  owner: text.optional(),
+});
+
+/**
+ * The App's settings: the file's (when `file` is given), each overridden by its environment
+ * variable ({@link githubEnvironment}) when set. A private key file is read relative to the
+ * working directory. Throws an Error naming the setting, its variable and what to give when
+ * one is missing or malformed, or when neither `installationId` nor `owner` is given.
+ */
+export function readGitHubAppSettings(options: { file?: string; env?: NodeJS.ProcessEnv } = {}): GitHubAppSettings {
+  const env = options.env ?? process.env;
+  const fromFile = options.file === undefined ? {} : readSettingsFile(resolve(options.file));
+  const merged: Record<string, unknown> = { ...fromFile };
+  for (const [key, variable] of Object.entries(githubEnvironment)) {
+    const value = env[variable];
+    if (value !== undefined && value !== '') merged[key] = value;
+  }
+  if (merged['privateKey'] === undefined && typeof merged['privateKeyFile'] === 'string') {
+    const path = resolve(merged['privateKeyFile']);
+    try {
+      merged['privateKey'] = readFileSync(path, 'utf8');
+    } catch (error) {
+      throw new Error(`The GitHub App's private key file ${path} cannot be read: ${(error as Error).message}`);
+    }
+  }
+  delete merged['privateKeyFile'];
+  const parsed = settingsSchema.safeParse(merged);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const key = String(issue.path[0] ?? '') as SettingName;
+    const problem = merged[key] === undefined ? 'is required' : issue.message;
+    const variable = githubEnvironment[key] ?? '';
+    throw new Error(`GitHub App setting ${key} ${problem}: set ${variable}${options.file ? ` or "${key}" in ${options.file}` : ''}.`);
+  }
+  const settings = stripUndefined(parsed.data);
+  if (settings.installationId === undefined && settings.owner === undefined) {
+    throw new Error(
+      `Say which installation of the GitHub App to serve: set ${githubEnvironment.installationId} (its id) or ${githubEnvironment.owner} (the organisation or user it is installed on).`,
+    );
+  }
+  return settings;
+}
+
+function readSettingsFile(path: string): Record<string, unknown> {
+  let source: string;
+  try {
+    source = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new Error(`The GitHub settings file ${path} cannot be read: ${(error as Error).message}`);
+  }
+  const errors: ParseError[] = [];
+  const value: unknown = parseJsonc(source, errors, { allowTrailingComma: true });
+  if (errors.length > 0) {
+    throw new Error(
+      `The GitHub settings file ${path} is not JSON: ${printParseErrorCode(errors[0]!.error)} at offset ${errors[0]!.offset}.`,
+    );
+  }
+  const parsed = fileSchema.safeParse(value);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const where = issue.path.length > 0 ? `"${issue.path.join('.')}"` : 'its top level';
+    throw new Error(`The GitHub settings file ${path}: ${where} ${issue.message}.`);
+  }
+  return parsed.data;
+}
+
+function stripUndefined<T extends object>(value: T): T {
+  return Object.fromEntries(Object.entries(value).filter(([, entry]) => entry !== undefined)) as T;
+}
