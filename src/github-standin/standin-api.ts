@@ -78,8 +78,8 @@ export interface GitHubStandin {
   grant(owner: string, name: string, login: string, permission: StandinPermission | null): void;
   /** A user-to-server token for `login` as the OAuth flow would give (expires in 8 hours), without the browser. */
   userToken(login: string): Promise<{ accessToken: string; refreshToken: string }>;
-  /** Makes an installation (`ghs_`) or user (`ghu_`) token expire now, as if its lifetime had passed (its refresh token stays usable). */
-  expireToken(token: string): void;
+  /** Makes an installation (`ghs_`) or user (`ghu_`) token expire at `at` (ms since the epoch; default now), as if its lifetime were that (its refresh token stays usable). */
+  expireToken(token: string, at?: number): void;
   /** Revokes every token of `login` for the App (`github_app_authorization.revoked`). */
   revokeAuthorization(login: string): Promise<void>;
   /** Commits as `author` and pushes through the stand-in's own Git smart HTTP (fires `push`). Returns the new head. */

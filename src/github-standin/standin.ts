@@ -71,6 +71,8 @@ export async function startGitHubStandin(options: StandinOptions): Promise<GitHu
       return sendError(res, fault.status);
     }
     const caller = resolveCaller(state, core.publicKey, req.headers.authorization);
+    // GitHub names an expiring token's end on every answer to it (as "2026-12-02 11:48:33 UTC").
+    if (caller.kind === 'user') res.setHeader('github-authentication-token-expiration', tokenExpirationHeader(caller.token.expiresAt));
     if (rest) {
       const found = router.match(method, path);
       if (!found) return sendError(res, 404);
@@ -255,10 +257,10 @@ export async function startGitHubStandin(options: StandinOptions): Promise<GitHu
 
     revokeAuthorization: (login) => live.revokeAuthorization(login),
 
-    expireToken(token) {
+    expireToken(token, at = Date.now() - 1) {
       const record = state.installationTokens.get(token) ?? state.userTokens.get(token);
       if (!record) throw new Error('The stand-in issued no such token; expireToken takes a ghs_ or ghu_ token it gave out.');
-      record.expiresAt = Date.now() - 1;
+      record.expiresAt = at;
     },
 
     async push(owner, name, commit, pushOptions = {}) {
@@ -317,4 +319,9 @@ export async function startGitHubStandin(options: StandinOptions): Promise<GitHu
     },
   };
   return handleApi;
+}
+
+/** `at` (ms since the epoch) as GitHub writes `GitHub-Authentication-Token-Expiration`: `YYYY-MM-DD HH:MM:SS UTC`. */
+function tokenExpirationHeader(at: number): string {
+  return `${new Date(at).toISOString().slice(0, 19).replace('T', ' ')} UTC`;
 }

@@ -180,6 +180,15 @@ describe('GitHub sign-in', () => {
     expect(await signIn.authenticate(token)).toBeNull();
   });
 
+  it("keeps no answer past the token's expiry, which GitHub names on every answer to it", async () => {
+    const signIn = world.app.signIn;
+    const { accessToken } = await world.standin.userToken('bob');
+    world.standin.expireToken(accessToken, Date.now() + 2_000);
+    expect([...(await signIn.authenticate(accessToken))!.read]).toEqual(['notes']);
+    await new Promise((resolve) => setTimeout(resolve, 2_500));
+    expect(await signIn.authenticate(accessToken)).toBeNull();
+  });
+
   it('fails clearly, not as "no access", when GitHub answers 5xx or not at all', async () => {
     const signIn = world.app.signIn;
     signIn.forgetAccess('all');
