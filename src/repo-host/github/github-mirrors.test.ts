@@ -1,6 +1,8 @@
 // The mirrors: bare clones that follow the upstream's branches, forced pushes and deletions, with the token never on disk.
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { commit, git, makeRepo, tempDir } from '../../../test/support/git-fixture.ts';
@@ -109,6 +111,27 @@ describe('GitHubMirrors', () => {
     await expect(mirrors.fetch(missing)).rejects.toThrow(/Could not fetch the repository "acme\/gone" from GitHub/);
     expect(await mirrors.has('gone')).toBe(false);
     expect(readdirSync(join(dir.path, 'mirrors')).sort()).toEqual(['empty.git', 'notes.git']);
+  });
+
+  it('gives up on a connection that hangs after its stall time, so the repository is not held', async () => {
+    // A server that takes the request and never answers, as a GitHub that hangs.
+    const hanging = createServer(() => undefined);
+    await new Promise<void>((resolve) => hanging.listen(0, '127.0.0.1', resolve));
+    try {
+      const stalled = new GitHubMirrors({
+        dir: join(dir.path, 'mirrors'),
+        webUrl: `http://127.0.0.1:${(hanging.address() as AddressInfo).port}`,
+        token: async () => token,
+        stallSeconds: 2,
+      });
+      // Git's low-speed limit ends it, long before the fetch's two-minute limit (which would
+      // outlast the test's own).
+      await expect(stalled.fetch(source)).rejects.toBeInstanceOf(GitHubUnavailable);
+      expect(mirrorGit(['rev-parse', 'HEAD'])).toBe(upstreamHead());
+    } finally {
+      hanging.closeAllConnections();
+      hanging.close();
+    }
   });
 
   it('removes a mirror', async () => {

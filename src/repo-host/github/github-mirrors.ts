@@ -21,8 +21,14 @@ export interface GitHubMirrorsOptions {
   webUrl: string;
   /** A current installation access token (read access to the contents of every repository of the installation). */
   token: () => Promise<string>;
-  /** How long one fetch may take, in ms; default ten minutes. */
+  /** How long one fetch into an existing mirror may take, in ms; default two minutes (a first clone gets ten). */
   fetchTimeoutMs?: number;
+  /**
+   * How long a fetch into an existing mirror may receive nothing before Git gives up, in
+   * seconds (Git's `http.lowSpeedTime` at 1 byte a second); default 20. A first clone gets 120,
+   * since a large repository's pack can take that long to start.
+   */
+  stallSeconds?: number;
 }
 
 /**
@@ -45,9 +51,11 @@ export class GitHubMirrors {
   /** Per repository: the fetch queued and not started yet, shared by whoever asks before it starts. */
   private readonly pending = new Map<string, Promise<void>>();
   private readonly timeoutMs: number;
+  private readonly stallSeconds: number;
 
   constructor(private readonly options: GitHubMirrorsOptions) {
-    this.timeoutMs = options.fetchTimeoutMs ?? 10 * 60_000;
+    this.timeoutMs = options.fetchTimeoutMs ?? 2 * 60_000;
+    this.stallSeconds = options.stallSeconds ?? 20;
   }
 
   /** The folder that holds the mirrors (a LocalRepoHost's `reposDir`). */
@@ -99,7 +107,7 @@ export class GitHubMirrors {
   private async fetchNow(source: MirrorSource): Promise<void> {
     const gitDir = this.gitDir(source.name);
     if (await this.has(source.name)) {
-      await this.fetchInto(gitDir, source);
+      await this.fetchInto(gitDir, source, false);
       return;
     }
     await mkdir(this.options.dir, { recursive: true });
@@ -108,14 +116,19 @@ export class GitHubMirrors {
       await runGit(['init', '--bare', '--quiet', temporary]);
       // The mirror's own reflogs are of no use; they would only grow.
       await runGit(['config', 'core.logAllRefUpdates', 'false'], { gitDir: temporary });
-      await this.fetchInto(temporary, source);
+      await this.fetchInto(temporary, source, true);
       await rename(temporary, gitDir);
     } finally {
       await rm(temporary, { recursive: true, force: true });
     }
   }
 
-  private async fetchInto(gitDir: string, source: MirrorSource): Promise<void> {
+  /**
+   * One fetch. A connection that hangs is given up on: after {@link stallSeconds} with nothing
+   * received (Git's low-speed limit), or after the fetch's time limit; a first clone gets more
+   * of both. Until then every write and fetch of the repository waits behind it.
+   */
+  private async fetchInto(gitDir: string, source: MirrorSource, first: boolean): Promise<void> {
     const url = repositoryUrl(this.options.webUrl, source.fullName);
     const token = await this.options.token();
     try {
@@ -123,8 +136,12 @@ export class GitHubMirrors {
         ['fetch', '--quiet', '--prune', '--no-tags', '--update-head-ok', '--no-write-fetch-head', url, '+refs/heads/*:refs/heads/*'],
         {
           gitDir,
-          timeoutMs: this.timeoutMs,
-          env: gitAuthEnv(this.options.webUrl, token),
+          timeoutMs: first ? Math.max(this.timeoutMs, 10 * 60_000) : this.timeoutMs,
+          env: {
+            ...gitAuthEnv(this.options.webUrl, token),
+            GIT_HTTP_LOW_SPEED_LIMIT: '1',
+            GIT_HTTP_LOW_SPEED_TIME: String(first ? Math.max(this.stallSeconds, 120) : this.stallSeconds),
+          },
         },
       );
     } catch (error) {
