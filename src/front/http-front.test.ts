@@ -7,6 +7,7 @@ import { catalogueFor } from '../catalogue/catalogue.ts';
 import type { Access } from '../repo-host/person.ts';
 import type { SignIn } from '../repo-host/sign-in.ts';
 import { allTools } from '../tools/all-tools.ts';
+import { VaultError } from '../vault-error.ts';
 import { connectHttp } from '../../test/e2e/demo-fixture.ts';
 import { createFront, listenFront, type Caller, type ListeningFront } from './http-front.ts';
 
@@ -65,4 +66,40 @@ describe('the front', () => {
       }
     });
   }
+});
+
+describe('the front when the host cannot say who is calling', () => {
+  test('answers 503 with what failed and when to retry, not an internal error', async () => {
+    const front = createFront({
+      name: 'acme',
+      signIn: {
+        requiresToken: true,
+        authenticate: async () => {
+          throw new VaultError('host_unavailable', 'Could not check your GitHub sign-in: GitHub answered 502. Try again in a minute.');
+        },
+      },
+      allowedHostnames: [],
+      catalogue: async () => catalogueFor(allTools, []),
+      forward: async () => new Response(null, { status: 500 }),
+    });
+    const response = await front.fetch(
+      new Request('http://127.0.0.1/acme', {
+        method: 'POST',
+        headers: {
+          host: '127.0.0.1',
+          authorization: 'Bearer ghu_someone',
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+        },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+      }),
+    );
+    expect(response.status).toBe(503);
+    expect(response.headers.get('retry-after')).toBe('30');
+    expect(await response.json()).toEqual({
+      jsonrpc: '2.0',
+      error: { code: -32000, message: 'Could not check your GitHub sign-in: GitHub answered 502. Try again in a minute.' },
+      id: null,
+    });
+  });
 });

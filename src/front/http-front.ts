@@ -10,6 +10,7 @@ import type { Catalogue } from '../catalogue/catalogue.ts';
 import { answerToolsListFrom, catalogueMcpServer } from '../catalogue/catalogue-server.ts';
 import type { Access } from '../repo-host/person.ts';
 import type { SignIn } from '../repo-host/sign-in.ts';
+import { isVaultError } from '../vault-error.ts';
 import { cachedAuthenticate } from './access-cache.ts';
 import { clientNameFromSessionId, initializeClientName, sessionIdFor } from './legacy-session.ts';
 import { addressPage } from './pages/address-page.ts';
@@ -60,6 +61,8 @@ export interface Front {
    * when the host says rights changed (a webhook), instead of waiting out the short cache.
    */
   forgetAccess(): void;
+  /** The largest request body a path takes, in bytes, when it is not the MCP default of 4 MiB (the webhook's 25 MB); else undefined. */
+  maxBodyBytes(path: string): number | undefined;
   close(): Promise<void>;
 }
 
@@ -143,7 +146,16 @@ export function createFront(options: FrontOptions): Front {
   async function answerMcp(request: Request, resourceUrl: URL): Promise<Response> {
     const token = bearerToken(request.headers.get('authorization'));
     if (signIn.requiresToken && token === undefined) return unauthorizedResponse(resourceUrl, false);
-    const access = await authenticate(token);
+    let access: Access | null;
+    try {
+      access = await authenticate(token);
+    } catch (error) {
+      // The host could not say who this is (GitHub down or slow): say so, and when to retry,
+      // rather than an internal error; anything else is the SDK's to log and answer.
+      if (!isVaultError(error, 'host_unavailable')) throw error;
+      options.log?.warn({ event: 'sign_in_unavailable', err: error }, error.message);
+      return jsonRpcError(503, error.message, { 'retry-after': '30' });
+    }
     if (!access) return unauthorizedResponse(resourceUrl, token !== undefined);
 
     const body: unknown =
@@ -206,6 +218,7 @@ export function createFront(options: FrontOptions): Front {
     },
     forgetAccess: () => authenticate.forget(),
     // The catalogue's open streams; whoever built `forward` closes that.
+    maxBodyBytes: (path) => (options.webhook && path === options.webhook.path ? options.webhook.maxBodyBytes : undefined),
     close: () => catalogueMcp.close(),
   };
 }
@@ -222,8 +235,18 @@ export interface ListeningFront {
  * once it listens. `close` stops accepting, ends open connections and closes the front.
  */
 export async function listenFront(front: Front, options: { port: number; hostname: string; log: Logger }): Promise<ListeningFront> {
-  const handle = toNodeHandler(front, { onerror: (error) => options.log.error({ err: error }, 'an HTTP request failed') });
-  const server = createServer((req, res) => void handle(req, res));
+  const onerror = (error: Error) => options.log.error({ err: error }, 'an HTTP request failed');
+  const handle = toNodeHandler(front, { onerror });
+  // A path with a larger body than MCP's 4 MiB (GitHub's webhook: 25 MB) gets a handler of its
+  // own, so only that path buffers that much before it is checked.
+  const larger = new Map<number, ReturnType<typeof toNodeHandler>>();
+  const server = createServer((req, res) => {
+    const limit = front.maxBodyBytes(new URL(req.url ?? '/', 'http://front').pathname);
+    if (limit === undefined) return void handle(req, res);
+    let own = larger.get(limit);
+    if (own === undefined) larger.set(limit, (own = toNodeHandler(front, { onerror, maxRequestBodySize: limit })));
+    void own(req, res);
+  });
   // Node closes an idle kept-alive connection after 5 s by default; after a busy moment that
   // timer can fire as a client's next request arrives on it, which the client sees as a reset
   // connection. A minute, as load balancers keep them, leaves clients to close first.
@@ -305,8 +328,13 @@ function html(body: string): Response {
 
 /** A 403 in the JSON-RPC error shape the SDK's own guards answer with. */
 function forbidden(message: string): Response {
+  return jsonRpcError(403, message);
+}
+
+/** An HTTP error whose body is a JSON-RPC error (code -32000) with `message`, as the SDK's own guards answer. */
+function jsonRpcError(status: number, message: string, headers: Record<string, string> = {}): Response {
   return new Response(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }), {
-    status: 403,
-    headers: { 'content-type': 'application/json' },
+    status,
+    headers: { 'content-type': 'application/json', ...headers },
   });
 }

@@ -2,7 +2,7 @@
 import { Webhooks } from '@octokit/webhooks';
 import { pino } from 'pino';
 import { describe, expect, test } from 'vitest';
-import { createFront } from '../http-front.ts';
+import { createFront, listenFront } from '../http-front.ts';
 import { githubWebhook, githubWebhookPath, type DeliveryOutcome, type WebhookDelivery } from './github-webhook.ts';
 
 const secret = 'the webhook secret';
@@ -104,5 +104,36 @@ describe('the GitHub webhook endpoint', () => {
     expect((await deliver(front)).status).toBe(500);
     const get = await front.fetch(new Request(`https://vault.example.com${githubWebhookPath}`));
     expect(get.status).toBe(405);
+  });
+});
+
+describe('the GitHub webhook endpoint on a listening front', () => {
+  test('takes a signed delivery larger than an MCP request may be (GitHub sends up to 25 MB)', async () => {
+    const { front, received } = frontWithWebhook();
+    const listening = await listenFront(front, { port: 0, hostname: '127.0.0.1', log: pino({ level: 'silent' }) });
+    try {
+      const body = JSON.stringify({ ref: 'refs/heads/main', padding: 'x'.repeat(5 * 1024 * 1024) });
+      const response = await fetch(new URL(githubWebhookPath, listening.origin), {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'x-github-event': 'push',
+          'x-github-delivery': 'd-large',
+          'x-hub-signature-256': await sign(secret, body),
+        },
+        body,
+      });
+      expect(response.status).toBe(202);
+      expect(received.map((delivery) => delivery.id)).toEqual(['d-large']);
+      // The MCP address keeps its own limit.
+      const mcp = await fetch(new URL('/acme', listening.origin), {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body,
+      });
+      expect(mcp.status).toBe(413);
+    } finally {
+      await listening.close();
+    }
   });
 });

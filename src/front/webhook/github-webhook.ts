@@ -30,6 +30,8 @@ export type DeliveryReceiver = (delivery: WebhookDelivery) => DeliveryOutcome;
 export interface WebhookRoute {
   /** e.g. `/webhooks/github` */
   path: string;
+  /** The largest body the route takes, in bytes (the HTTP server buffers up to this much for it). */
+  maxBodyBytes: number;
   handle(request: Request): Promise<Response>;
 }
 
@@ -113,7 +115,7 @@ export function githubWebhook(options: GitHubWebhookOptions): WebhookRoute {
     return text(202, 'Accepted.');
   }
 
-  return { path: options.path ?? githubWebhookPath, handle };
+  return { path: options.path ?? githubWebhookPath, maxBodyBytes, handle };
 }
 
 /** Whether `signature` is the body's `sha256=` HMAC; false (not a throw) for a malformed header. */
