@@ -348,6 +348,34 @@ describe('GitHub App adapter, beyond the contract', () => {
     expect(await host.commit('fresh', change(world.tokens.get('ada')))).toEqual({ ok: false, conflict: 'head_moved', head: result.commit });
   });
 
+  it('never starts a new history when the default branch is gone from a repository that has commits', async () => {
+    const host = world.app.host;
+    await world.standin.createRepo(OWNER, 'renamed', [{ message: 'Start', author: 'ada', files: { 'a.md': '# A\n' } }]);
+    await world.standin.setInstallationRepos(world.installationId, ['renamed'], []);
+    await host.reloadRepos();
+    world.standin.grant(OWNER, 'renamed', 'ada', 'push');
+    // Renamed on GitHub (main -> trunk) while the installation's listing still says main.
+    const gitDir = world.standin.gitDir(OWNER, 'renamed');
+    const start = git(world.dir.path, [`--git-dir=${gitDir}`, 'rev-parse', 'refs/heads/main']);
+    git(world.dir.path, [`--git-dir=${gitDir}`, 'branch', '-m', 'main', 'trunk']);
+    await host.refresh('renamed');
+    expect(await host.head('renamed')).toBeNull();
+    const refusal = host.commit('renamed', {
+      parent: null,
+      author: ada,
+      message: 'A new note',
+      files: [{ path: 'b.md', content: Buffer.from('# B\n') }],
+      credential: world.tokens.get('ada'),
+    });
+    await expect(refusal).rejects.toSatisfy((error) => isVaultError(error, 'conflict'));
+    await expect(refusal).rejects.toThrow(/not on GitHub any more \(renamed or deleted\), so nothing was written/);
+    expect(git(world.dir.path, [`--git-dir=${gitDir}`, 'for-each-ref', '--format=%(refname) %(objectname)'])).toBe(
+      `refs/heads/trunk ${start}`,
+    );
+    await world.standin.setInstallationRepos(world.installationId, [], ['renamed']);
+    await host.reloadRepos();
+  });
+
   it('serves nothing while the installation is suspended, keeping the mirrors, and everything again once it is back', async () => {
     const host = world.app.host;
     const before = (await host.listRepos()).map((repo) => repo.name);

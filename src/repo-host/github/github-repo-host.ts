@@ -308,7 +308,17 @@ export class GitHubRepoHost implements RepoHost {
 
     if (parent === null) {
       // An empty repository: createCommitOnBranch appends to a branch, and there is none yet.
-      if ((await this.upstreamHead(source)) !== null) return this.headMoved(source);
+      const upstream = await this.upstreamBranch(source);
+      if (upstream === 'present') return this.headMoved(source);
+      // Not empty, only without that branch (renamed or deleted meanwhile): a first commit
+      // would start a new history beside the real one.
+      if (upstream === 'missing') {
+        throw new VaultError(
+          'conflict',
+          `The branch "${source.defaultBranch}" of "${repo}" is not on GitHub any more (renamed or deleted), so nothing was written. Try again in a few minutes, once Major Vault has the repository's new default branch.`,
+          { repo },
+        );
+      }
       const written = changed.flatMap((file) => (file.content === null ? [] : [{ path: file.path, content: file.content }]));
       let first;
       try {
@@ -420,6 +430,26 @@ export class GitHubRepoHost implements RepoHost {
   }
 
   /** The head of the default branch on GitHub, asked as the installation; null when the repository is empty. */
+  /**
+   * Whether the default branch is on GitHub: `present`, `empty` (the repository has no commit
+   * at all: 409 "Git Repository is empty."), or `missing` (it has commits, but not that branch).
+   */
+  private async upstreamBranch(source: InstallationRepo): Promise<'present' | 'empty' | 'missing'> {
+    if ((await this.upstreamHead(source)) !== null) return 'present';
+    const octokit = await this.api.installation();
+    try {
+      const { data } = await octokit.request('GET /repos/{owner}/{repo}/git/matching-refs/{ref}', {
+        owner: source.owner,
+        repo: source.name,
+        ref: 'heads/',
+      });
+      return data.length === 0 ? 'empty' : 'missing';
+    } catch (error) {
+      if (statusOf(error) === 409) return 'empty';
+      throw githubFailure(error, `list the branches of "${source.fullName}"`);
+    }
+  }
+
   private async upstreamHead(source: InstallationRepo): Promise<string | null> {
     const octokit = await this.api.installation();
     try {
