@@ -220,9 +220,10 @@ export class IndexUpdates {
     const present = new Set(infos.map((info) => info.name));
     for (const name of [...this.repos.keys()]) {
       if (present.has(name)) continue;
+      // Its rows go first: once a repository is no longer listed, nothing of it is left to find.
+      await removeRepo(this.options.sql, name);
       this.repos.delete(name);
       this.options.configs.forget(name);
-      await removeRepo(this.options.sql, name);
     }
     for (const info of infos) {
       if (this.repos.has(info.name)) continue;
