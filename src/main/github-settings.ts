@@ -5,23 +5,13 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import { z } from 'zod';
+import type { GitHubAppConfig } from '../repo-host/github/github-app-config.ts';
 
 /** The App as the server is pointed at it: what the GitHub adapter needs (its GitHubAppConfig, less the data folder). */
-export interface GitHubAppSettings {
+export type GitHubAppSettings = Omit<GitHubAppConfig, 'dataDir' | 'requestTimeoutMs' | 'appId'> & {
+  /** The App ID, a number once read. */
   appId: number;
-  /** PEM, as GitHub generated it for the App (PKCS#1 or PKCS#8). */
-  privateKey: string;
-  clientId: string;
-  clientSecret: string;
-  webhookSecret: string;
-  /** REST base URL: `https://api.github.com` (default), `https://HOST/api/v3` for GitHub Enterprise Server. */
-  apiUrl?: string;
-  /** Web and Git base URL: `https://github.com` (default) or `https://HOST`. */
-  webUrl?: string;
-  /** The installation served; else the App's installation on `owner`. */
-  installationId?: number;
-  owner?: string;
-}
+};
 
 /** Each setting's environment variable; `privateKey` may also come from a file (`MAJOR_VAULT_GITHUB_PRIVATE_KEY_FILE`). */
 export const githubEnvironment = {
