@@ -25,28 +25,42 @@ export async function builtDemo(): Promise<{ layout: DemoLayout; cleanup(): void
   return { layout, cleanup: dir.cleanup };
 }
 
+/** A served folder of repositories: its address, the server, and `close` (stops it and drops its Postgres schema). */
+export interface ServedRepos {
+  url: URL;
+  server: LocalServer;
+  close(): Promise<void>;
+}
+
 /**
- * Serves the demo at `http://127.0.0.1:<free port>/acme`, with the example users file
- * when `users` is set, and the registry (or `tools`), logging to `log` (default: nothing).
+ * Serves the repositories in `reposDir` as installation `name` at `http://127.0.0.1:<free
+ * port>/<name>`: on PGlite in the folder, or, when DATABASE_URL is set, on the Postgres server
+ * in a fresh schema that `close` drops. `usersFile`, `tools`, `log` (default: nothing) and
+ * `matchBudgetMs` as serveLocal takes them.
  */
-export async function serveDemo(options: { users?: boolean; tools?: readonly Tool[]; log?: Logger } = {}): Promise<ServedDemo> {
-  const demo = await builtDemo();
+export async function serveRepos(
+  reposDir: string,
+  options: { name?: string; usersFile?: string; tools?: readonly Tool[]; log?: Logger; matchBudgetMs?: number } = {},
+): Promise<ServedRepos> {
   const databaseUrl = process.env['DATABASE_URL'];
   const schema = `e2e_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
   const server = await serveLocal(
     {
-      reposDir: demo.layout.reposDir,
-      name: 'acme',
+      reposDir,
+      name: options.name ?? 'notes',
       port: 0,
       hostname: '127.0.0.1',
-      ...(options.users ? { usersFile: demo.layout.usersFile } : {}),
+      ...(options.usersFile ? { usersFile: options.usersFile } : {}),
       ...(databaseUrl ? { schema } : {}),
     },
-    { log: options.log ?? silentLogger(), ...(options.tools ? { tools: options.tools } : {}) },
+    {
+      log: options.log ?? silentLogger(),
+      ...(options.tools ? { tools: options.tools } : {}),
+      ...(options.matchBudgetMs !== undefined ? { matchBudgetMs: options.matchBudgetMs } : {}),
+    },
   );
   return {
     url: server.url,
-    layout: demo.layout,
     server,
     async close() {
       await server.close();
@@ -55,6 +69,28 @@ export async function serveDemo(options: { users?: boolean; tools?: readonly Too
         await sql.exec(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
         await sql.close();
       }
+    },
+  };
+}
+
+/**
+ * Serves the demo at `http://127.0.0.1:<free port>/acme`, with the example users file
+ * when `users` is set, and the registry (or `tools`), logging to `log` (default: nothing).
+ */
+export async function serveDemo(options: { users?: boolean; tools?: readonly Tool[]; log?: Logger } = {}): Promise<ServedDemo> {
+  const demo = await builtDemo();
+  const served = await serveRepos(demo.layout.reposDir, {
+    name: 'acme',
+    ...(options.users ? { usersFile: demo.layout.usersFile } : {}),
+    ...(options.tools ? { tools: options.tools } : {}),
+    ...(options.log ? { log: options.log } : {}),
+  });
+  return {
+    url: served.url,
+    layout: demo.layout,
+    server: served.server,
+    async close() {
+      await served.close();
       demo.cleanup();
     },
   };

@@ -5,11 +5,8 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Client } from '@modelcontextprotocol/client';
 import { join } from 'node:path';
-import { silentLogger } from '../../src/instance/log.ts';
-import { serveLocal, type LocalServer } from '../../src/main/local.ts';
-import { openPostgres } from '../../src/note-index/postgres-client.ts';
 import { makeRepo, tempDir } from '../support/git-fixture.ts';
-import { connectHttp } from './demo-fixture.ts';
+import { connectHttp, serveRepos, type ServedRepos } from './demo-fixture.ts';
 
 /** A data dump of about `bytes` bytes: a heading every 2000 lines, plain rows between them. */
 function bigNote(bytes: number): string {
@@ -39,9 +36,7 @@ const heavyBase = [
 
 describe('heavy calls under load, over HTTP', () => {
   const dir = tempDir('mv-heavy-load-');
-  const databaseUrl = process.env['DATABASE_URL'];
-  const schema = `e2e_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
-  let server: LocalServer;
+  let server: ServedRepos;
   let heavy: Client;
   let light: Client;
 
@@ -57,10 +52,7 @@ describe('heavy calls under load, over HTTP', () => {
         },
       },
     ]);
-    server = await serveLocal(
-      { reposDir: join(dir.path, 'repos'), name: 'notes', port: 0, hostname: '127.0.0.1', ...(databaseUrl ? { schema } : {}) },
-      { log: silentLogger(), matchBudgetMs: 2000 },
-    );
+    server = await serveRepos(join(dir.path, 'repos'), { matchBudgetMs: 2000 });
     heavy = await connectHttp(server.url, '2026-07-28');
     light = await connectHttp(server.url, '2026-07-28');
   }, 600_000);
@@ -69,11 +61,6 @@ describe('heavy calls under load, over HTTP', () => {
     await heavy?.close();
     await light?.close();
     await server?.close();
-    if (databaseUrl) {
-      const sql = await openPostgres(databaseUrl, schema);
-      await sql.exec(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-      await sql.close();
-    }
     dir.cleanup();
   });
 

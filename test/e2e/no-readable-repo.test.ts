@@ -5,17 +5,12 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Client } from '@modelcontextprotocol/client';
-import { silentLogger } from '../../src/instance/log.ts';
-import { serveLocal, type LocalServer } from '../../src/main/local.ts';
-import { openPostgres } from '../../src/note-index/postgres-client.ts';
 import { makeRepo, tempDir } from '../support/git-fixture.ts';
-import { connectHttp } from './demo-fixture.ts';
+import { connectHttp, serveRepos, type ServedRepos } from './demo-fixture.ts';
 
 describe('a person who can read no repository, over HTTP', () => {
   const dir = tempDir('mv-no-repo-');
-  const databaseUrl = process.env['DATABASE_URL'];
-  const schema = `e2e_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
-  let server: LocalServer;
+  let server: ServedRepos;
   let client: Client;
 
   beforeAll(async () => {
@@ -27,21 +22,13 @@ describe('a person who can read no repository, over HTTP', () => {
         users: [{ login: 'nell', name: 'Nell Noone', email: 'nell@example.com', token: 'token-of-nell-0123456789', read: [], write: [] }],
       }),
     );
-    server = await serveLocal(
-      { reposDir: join(dir.path, 'repos'), name: 'notes', port: 0, hostname: '127.0.0.1', usersFile, ...(databaseUrl ? { schema } : {}) },
-      { log: silentLogger() },
-    );
+    server = await serveRepos(join(dir.path, 'repos'), { usersFile });
     client = await connectHttp(server.url, '2026-07-28', { token: 'token-of-nell-0123456789' });
   });
 
   afterAll(async () => {
     await client?.close();
     await server?.close();
-    if (databaseUrl) {
-      const sql = await openPostgres(databaseUrl, schema);
-      await sql.exec(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-      await sql.close();
-    }
     dir.cleanup();
   });
 

@@ -5,11 +5,8 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Client } from '@modelcontextprotocol/client';
 import { join } from 'node:path';
-import { silentLogger } from '../../src/instance/log.ts';
-import { serveLocal, type LocalServer } from '../../src/main/local.ts';
-import { openPostgres } from '../../src/note-index/postgres-client.ts';
 import { makeRepo, tempDir } from '../support/git-fixture.ts';
-import { connectHttp } from './demo-fixture.ts';
+import { connectHttp, serveRepos, type ServedRepos } from './demo-fixture.ts';
 
 /** One line of `length` characters over a small alphabet, ending in a match of {@link slowRegex}. */
 function longLine(length: number, seed: number): string {
@@ -28,9 +25,7 @@ const slowRegex = '(\\w{1,20}\\d)+QQQ';
 
 describe('a pathological search under load, over HTTP', () => {
   const dir = tempDir('mv-search-load-');
-  const databaseUrl = process.env['DATABASE_URL'];
-  const schema = `e2e_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
-  let server: LocalServer;
+  let server: ServedRepos;
   let client: Client;
 
   beforeAll(async () => {
@@ -45,21 +40,13 @@ describe('a pathological search under load, over HTTP', () => {
         },
       },
     ]);
-    server = await serveLocal(
-      { reposDir: join(dir.path, 'repos'), name: 'notes', port: 0, hostname: '127.0.0.1', ...(databaseUrl ? { schema } : {}) },
-      { log: silentLogger(), matchBudgetMs: 2000 },
-    );
+    server = await serveRepos(join(dir.path, 'repos'), { matchBudgetMs: 2000 });
     client = await connectHttp(server.url, '2026-07-28');
   });
 
   afterAll(async () => {
     await client?.close();
     await server?.close();
-    if (databaseUrl) {
-      const sql = await openPostgres(databaseUrl, schema);
-      await sql.exec(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-      await sql.close();
-    }
     dir.cleanup();
   });
 
@@ -110,28 +97,18 @@ describe('a pathological search under load, over HTTP', () => {
 // is partial whatever the machine's speed.
 describe('a search of one note that outlasts its budget, over HTTP', () => {
   const dir = tempDir('mv-search-one-');
-  const databaseUrl = process.env['DATABASE_URL'];
-  const schema = `e2e_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
-  let server: LocalServer;
+  let server: ServedRepos;
   let client: Client;
 
   beforeAll(async () => {
     makeRepo(join(dir.path, 'repos', 'notes'), [{ message: 'A data dump', files: { 'dump.md': `${longLine(4_000_000, 2)}\n` } }]);
-    server = await serveLocal(
-      { reposDir: join(dir.path, 'repos'), name: 'notes', port: 0, hostname: '127.0.0.1', ...(databaseUrl ? { schema } : {}) },
-      { log: silentLogger(), matchBudgetMs: 200 },
-    );
+    server = await serveRepos(join(dir.path, 'repos'), { matchBudgetMs: 200 });
     client = await connectHttp(server.url, '2026-07-28');
   });
 
   afterAll(async () => {
     await client?.close();
     await server?.close();
-    if (databaseUrl) {
-      const sql = await openPostgres(databaseUrl, schema);
-      await sql.exec(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-      await sql.close();
-    }
     dir.cleanup();
   });
 
