@@ -31,8 +31,17 @@ describe('lint', { timeout: 180_000 }, () => {
       "export { LocalRepoHost } from '../repo-host/local/local-repo-host.ts';",
     ],
     ['a port importing main', 'src/repo-host/person.ts', "export { serveLocal } from '../main/local.ts';"],
+    [
+      'an adapter importing a queue rather than the port',
+      'src/repo-host/person.ts',
+      "export { InProcessQueue } from '../jobs/in-process-queue.ts';",
+    ],
   ])('the import boundary refuses %s', async (_what, file, line) => {
     expect(await rulesFiredWith(file, line)).toContain('import-x/no-restricted-paths');
+  });
+
+  test('an adapter may take the Queue port', async () => {
+    expect(await rulesFiredWith('src/repo-host/person.ts', "export type { Queue } from '../jobs/queue.ts';")).toEqual([]);
   });
 
   test('a promise left floating is refused', async () => {

@@ -3,6 +3,7 @@
 // mirror, then says it moved: the indexer reads the new tree from the mirror, never the
 // payload's lists, so a forced push or a push of more commits and files than GitHub lists is
 // the same case. Installation changes reload the repository list and drop cached rights.
+import type { Queue } from '../../jobs/queue.ts';
 import { z } from 'zod';
 import type { ChangeNotice, Changes } from '../changes.ts';
 
@@ -20,23 +21,13 @@ export interface WebhookTarget {
   forgetRights(login: string | null): void;
 }
 
-/**
- * The jobs this adapter runs, keyed per repository: the Queue port of jobs/queue.ts (which the
- * adapters may not import), structurally. Runs for one key never overlap, and the triggers
- * that arrive during a run share one next run.
- */
-export interface WebhookQueue {
-  work(name: string, handler: (key: string) => Promise<void>): void;
-  send(name: string, key: string): Promise<void>;
-}
-
 /** What {@link GitHubWebhookChanges} is built from. */
 export interface GitHubWebhookChangesOptions {
   /** The installation served: deliveries about another one are ignored. */
   installationId: number;
   target: WebhookTarget;
   /** Where pushes and installation changes are worked off; may be the installation's own queue (the job names differ). */
-  queue: WebhookQueue;
+  queue: Queue;
   /** Told when a job failed (GitHub unreachable, a fetch refused); default: nothing. */
   onError?: (error: unknown, job: string) => void;
   /** Told when cached rights were dropped (e.g. so the front forgets the access it keeps too). */
