@@ -8,10 +8,9 @@ import { blobId } from '../git/blob-id.ts';
 import { headCommit } from '../git/head-commit.ts';
 import { runGit } from '../git/run-git.ts';
 import type { RepoHistory } from '../history.ts';
-import { assertNoFolderOfItself, refuseClash } from '../local/local-commit.ts';
+import { assertWellFormedChange, refuseClash } from '../local/local-commit.ts';
 import { LocalRepoHost } from '../local/local-repo-host.ts';
 import { lookAtPaths } from '../local/path-look.ts';
-import { assertRepoPath } from '../local/repo-path.ts';
 import type {
   BlobFile,
   Change,
@@ -257,13 +256,7 @@ export class GitHubRepoHost implements RepoHost {
 
   private async commitNow(repo: string, change: Change): Promise<CommitResult> {
     const source = await this.source(repo);
-    const seen = new Set<string>();
-    for (const file of change.files) {
-      assertRepoPath(file.path);
-      if (seen.has(file.path)) throw new VaultError('bad_arguments', `The change names "${file.path}" twice; give each file once.`);
-      seen.add(file.path);
-    }
-    assertNoFolderOfItself(change);
+    assertWellFormedChange(change);
     const credential = change.credential ?? null;
     if (credential === null || credential === '')
       throw new VaultError(

@@ -68,13 +68,7 @@ export class LocalCommits {
 
   private async commitNow(repoName: string, change: Change, preparedFrom?: ReadonlyMap<string, string | null>): Promise<CommitResult> {
     const repo = await this.repoNamed(repoName);
-    const seen = new Set<string>();
-    for (const file of change.files) {
-      assertRepoPath(file.path);
-      if (seen.has(file.path)) throw new VaultError('bad_arguments', `The change names "${file.path}" twice; give each file once.`);
-      seen.add(file.path);
-    }
-    assertNoFolderOfItself(change);
+    assertWellFormedChange(change);
     if (repo.realWorkTree !== null) {
       for (const file of change.files) {
         if (!(await isWritableInside(repo.realWorkTree, repo.realGitDir, file.path))) {
@@ -489,8 +483,23 @@ function indexEntriesOf(change: Change, newOids: ReadonlyMap<string, TreeItem>):
   return [written, deleted];
 }
 
+/**
+ * Refuses a change no host can commit as it stands, before anything is written: a path the
+ * port's rules refuse (repo-path.ts), one path named twice (VaultError `bad_arguments`), a file
+ * written at a path the same change puts files inside (`exists`). Every adapter's commit starts here.
+ */
+export function assertWellFormedChange(change: Change): void {
+  const seen = new Set<string>();
+  for (const file of change.files) {
+    assertRepoPath(file.path);
+    if (seen.has(file.path)) throw new VaultError('bad_arguments', `The change names "${file.path}" twice; give each file once.`);
+    seen.add(file.path);
+  }
+  assertNoFolderOfItself(change);
+}
+
 /** Refuses a change that writes a file at a path and other files inside it, as a folder: VaultError `exists`. */
-export function assertNoFolderOfItself(change: Change): void {
+function assertNoFolderOfItself(change: Change): void {
   const written = change.files.filter((file) => file.content !== null).map((file) => file.path);
   const ancestors = new Set<string>();
   for (const path of written) {
