@@ -3,7 +3,7 @@ import { listRefs, repoSizeKiB } from './bare-repo.ts';
 import { sendError, sendJson } from './http-answer.ts';
 import { integration, privateUser, repository } from './payloads.ts';
 import { paginate, type Route, type RouteContext } from './router.ts';
-import { newToken, type InstallationRecord, type RepoRecord } from './state.ts';
+import { newToken, type InstallationRecord, type RepoRecord, type UserTokenRecord } from './state.ts';
 
 /** Refuses unless the caller is the App (its JWT); returns whether it may go on. */
 function requireApp(ctx: RouteContext): boolean {
@@ -79,6 +79,20 @@ function requireClientCredentials(ctx: RouteContext): boolean {
     return false;
   }
   return true;
+}
+
+/**
+ * `DELETE /applications/{client_id}/grant` and `…/token`: the App's client credentials, the
+ * live user token named in the body (else 422 / 404), `revoke` on it, then 204.
+ */
+async function revokeByBody(ctx: RouteContext, revoke: (record: UserTokenRecord) => void | Promise<void>): Promise<void> {
+  if (!requireClientCredentials(ctx)) return;
+  const token = await tokenOfBody(ctx);
+  if (!token) return;
+  const record = ctx.core.state.liveUserToken(token);
+  if (!record) return sendError(ctx.res, 404);
+  await revoke(record);
+  sendJson(ctx.res, 204, null);
 }
 
 /** The user tokens named by `{access_token}` in the body, or a 422 / 404 answered. */
@@ -308,27 +322,14 @@ export const restRoutes: Route[] = [
   {
     method: 'DELETE',
     path: '/applications/{client_id}/grant',
-    async handle(ctx) {
-      if (!requireClientCredentials(ctx)) return;
-      const token = await tokenOfBody(ctx);
-      if (!token) return;
-      const record = ctx.core.state.liveUserToken(token);
-      if (!record) return sendError(ctx.res, 404);
-      await ctx.core.revokeAuthorization(record.login);
-      sendJson(ctx.res, 204, null);
-    },
+    handle: (ctx) => revokeByBody(ctx, (record) => ctx.core.revokeAuthorization(record.login)),
   },
   {
     method: 'DELETE',
     path: '/applications/{client_id}/token',
-    async handle(ctx) {
-      if (!requireClientCredentials(ctx)) return;
-      const token = await tokenOfBody(ctx);
-      if (!token) return;
-      const record = ctx.core.state.liveUserToken(token);
-      if (!record) return sendError(ctx.res, 404);
-      record.revoked = true;
-      sendJson(ctx.res, 204, null);
-    },
+    handle: (ctx) =>
+      revokeByBody(ctx, (record) => {
+        record.revoked = true;
+      }),
   },
 ];
