@@ -1,18 +1,13 @@
 // A GitHub App's installation end to end, as people with different rights see it through the
 // SDK's client over HTTP: reads, searches, a write that becomes one commit on GitHub, history
 // from the mirror, and a repository one cannot read appearing nowhere.
-import { execFileSync } from 'node:child_process';
 import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectHttp } from './demo-fixture.ts';
 import { serveGitHub } from '../../src/main/github.ts';
 import { silentLogger } from '../../src/instance/log.ts';
 import { tempDir } from '../support/git-fixture.ts';
-import { call, finds, refusal, startGitHubE2e, testApp, type GitHubE2e } from './github-fixture.ts';
-
-function git(gitDir: string, args: string[]): string {
-  return execFileSync('git', ['--git-dir', gitDir, ...args], { encoding: 'utf8' }).trim();
-}
+import { call, finds, refusal, startGitHubE2e, testApp, gitIn, type GitHubE2e } from './github-fixture.ts';
 
 describe('an installation served from a GitHub App', () => {
   let e2e: GitHubE2e;
@@ -91,7 +86,7 @@ describe('an installation served from a GitHub App', () => {
   it('turns a write into one commit on the branch on GitHub, authored by the person', async () => {
     const alice = await connect('alice');
     const gitDir = e2e.standin.gitDir('acme', 'handbook');
-    const before = git(gitDir, ['rev-parse', 'main']);
+    const before = gitIn(gitDir, ['rev-parse', 'main']);
     await call(alice, 'edit_note', {
       repo: 'handbook',
       path: 'onboarding/first-week.md',
@@ -99,10 +94,10 @@ describe('an installation served from a GitHub App', () => {
       new_text: 'Meet the team on Tuesday.',
       summary: 'Move the team meeting',
     });
-    const after = git(gitDir, ['rev-parse', 'main']);
-    expect(git(gitDir, ['rev-list', `${before}..${after}`]).split('\n')).toHaveLength(1);
-    expect(git(gitDir, ['log', '-1', '--format=%an', after])).toBe('Alice Arden');
-    expect(git(gitDir, ['show', `${after}:onboarding/first-week.md`])).toContain('Tuesday');
+    const after = gitIn(gitDir, ['rev-parse', 'main']);
+    expect(gitIn(gitDir, ['rev-list', `${before}..${after}`]).split('\n')).toHaveLength(1);
+    expect(gitIn(gitDir, ['log', '-1', '--format=%an', after])).toBe('Alice Arden');
+    expect(gitIn(gitDir, ['show', `${after}:onboarding/first-week.md`])).toContain('Tuesday');
     // The next read sees it at once, from the mirror and the index.
     const read = await call(alice, 'read_note', { repo: 'handbook', path: 'onboarding/first-week.md' });
     expect(read['content']).toContain('Tuesday');
@@ -116,7 +111,7 @@ describe('an installation served from a GitHub App', () => {
       new_text: 'Friday',
       summary: 'Not mine to change',
     });
-    expect(git(gitDir, ['rev-parse', 'main'])).toBe(after);
+    expect(gitIn(gitDir, ['rev-parse', 'main'])).toBe(after);
   });
 
   it('answers history, blame and pickaxe from the mirror', async () => {

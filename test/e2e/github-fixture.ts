@@ -1,5 +1,6 @@
 // Helpers of the GitHub end-to-end tests: the server of test/support/github-server.ts, and
 // calls through the SDK's client that fail the test on a surprise.
+import { execFileSync } from 'node:child_process';
 import type { Client } from '@modelcontextprotocol/client';
 import { expect } from 'vitest';
 
@@ -33,4 +34,9 @@ export async function within(ms: number, check: () => Promise<boolean>, what: st
 export async function finds(client: Client, query: string, path: string): Promise<boolean> {
   const result = await client.callTool({ name: 'search_notes', arguments: { query } });
   return !result.isError && JSON.stringify(result.structuredContent).includes(path);
+}
+
+/** Runs `git --git-dir <gitDir> …` (the stand-in's bare repositories) and gives its output, trimmed. */
+export function gitIn(gitDir: string, args: string[]): string {
+  return execFileSync('git', ['--git-dir', gitDir, ...args], { encoding: 'utf8' }).trim();
 }

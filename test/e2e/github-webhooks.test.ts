@@ -1,7 +1,7 @@
 // GitHub's webhooks end to end: the stand-in pushes, rewrites, removes and revokes, delivers
 // signed webhooks to the server, and the SDK's client sees the result; forged and replayed
 // deliveries do nothing; GitHub failing or hanging is refused clearly, with nothing lost.
-import { execFile, execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/instance/log.ts';
 import { tempDir } from '../support/git-fixture.ts';
 import { connectHttp } from './demo-fixture.ts';
-import { call, finds, refusal, startGitHubE2e, testApp, within, type GitHubE2e } from './github-fixture.ts';
+import { call, finds, refusal, startGitHubE2e, testApp, within, gitIn, type GitHubE2e } from './github-fixture.ts';
 
 /** Git without the machine's configuration, committing as Alice. */
 const gitEnv = {
@@ -26,10 +26,6 @@ const gitEnv = {
 };
 
 const run = promisify(execFile);
-
-function git(gitDir: string, args: string[]): string {
-  return execFileSync('git', ['--git-dir', gitDir, ...args], { encoding: 'utf8' }).trim();
-}
 
 describe("GitHub's webhooks", () => {
   let e2e: GitHubE2e;
@@ -174,7 +170,7 @@ describe("GitHub's webhooks", () => {
   it('leaves the index equal to the new tree after a forced push that rewrites history', async () => {
     const alice = await connect('alice');
     const gitDir = e2e.standin.gitDir('acme', 'handbook');
-    const root = git(gitDir, ['rev-list', '--max-parents=0', 'main']);
+    const root = gitIn(gitDir, ['rev-list', '--max-parents=0', 'main']);
     await e2e.standin.forcePush('acme', 'handbook', root, [
       {
         message: 'Start over',
@@ -187,7 +183,7 @@ describe("GitHub's webhooks", () => {
       },
     ]);
     await within(10_000, () => finds(alice, 'axolotlrestart', 'restart.md'), 'the rewritten tree is indexed');
-    const tree = git(gitDir, ['ls-tree', '-r', '--name-only', 'main'])
+    const tree = gitIn(gitDir, ['ls-tree', '-r', '--name-only', 'main'])
       .split('\n')
       .filter((path) => path.endsWith('.md'));
     const listed = await call(alice, 'list_notes', { repo: 'handbook', limit: 200 });
@@ -201,7 +197,7 @@ describe("GitHub's webhooks", () => {
   it('answers GitHub failing or hanging during a write with a clear refusal, loses nothing, and stays up', async () => {
     const alice = await connect('alice');
     const gitDir = e2e.standin.gitDir('acme', 'handbook');
-    const before = git(gitDir, ['rev-parse', 'main']);
+    const before = gitIn(gitDir, ['rev-parse', 'main']);
     const edit = (word: string) => ({
       repo: 'handbook',
       path: 'README.md',
@@ -215,12 +211,12 @@ describe("GitHub's webhooks", () => {
       const text = await refusal(alice, 'edit_note', edit(`failed${status}`));
       // A refusal that says what happened, never the generic internal error.
       if (/internal error|stack|TypeError/i.test(text)) unclear.push(`${status}: ${text}`);
-      expect(git(gitDir, ['rev-parse', 'main'])).toBe(before);
+      expect(gitIn(gitDir, ['rev-parse', 'main'])).toBe(before);
     }
     expect(unclear).toEqual([]);
     // Nothing was lost or left half-done: the same edit goes through now.
     await call(alice, 'edit_note', edit('axolotlagain'));
-    expect(git(gitDir, ['show', 'main:README.md'])).toContain('axolotlagain');
+    expect(gitIn(gitDir, ['show', 'main:README.md'])).toContain('axolotlagain');
     expect(await finds(alice, 'axolotlagain', 'README.md')).toBe(true);
   }, 60_000);
 
