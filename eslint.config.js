@@ -21,6 +21,7 @@ const layers = [
   'notes',
   'pool',
   'repo-host',
+  'store',
   'tools',
   'writes',
 ];
@@ -45,7 +46,7 @@ const zones = {
   },
   core: {
     target: [
-      ...src('catalogue', 'tools', 'notes', 'note-index', 'pool', 'repo-host', 'writes', 'history', 'bases', 'config'),
+      ...src('catalogue', 'tools', 'notes', 'note-index', 'pool', 'repo-host', 'store', 'writes', 'history', 'bases', 'config'),
       './src/vault-error.ts',
     ],
     from: src('front', 'instance', 'cli'),
@@ -54,7 +55,7 @@ const zones = {
   },
   jobs: {
     target: [
-      ...src('catalogue', 'tools', 'notes', 'note-index', 'pool', 'repo-host', 'writes', 'history', 'bases', 'config'),
+      ...src('catalogue', 'tools', 'notes', 'note-index', 'pool', 'repo-host', 'store', 'writes', 'history', 'bases', 'config'),
       './src/vault-error.ts',
     ],
     from: './src/jobs',
