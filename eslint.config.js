@@ -99,7 +99,7 @@ const boundaries = (lifted = []) => ({
 const productionFiles = { files: ['src/**/*.ts'], ignores: ['src/**/*.test.ts', 'src/**/*.contract.ts'] };
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'coverage/', '.major-vault/', 'demo/', 'bench/checkouts/', 'tmp/'] },
+  { ignores: ['node_modules/', 'coverage/', '.major-vault/', 'demo/', 'bench/checkouts/', 'tmp/', 'test-output/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

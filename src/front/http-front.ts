@@ -14,6 +14,7 @@ import { isVaultError } from '../vault-error.ts';
 import { cachedAuthenticate } from './access-cache.ts';
 import { clientNameFromSessionId, initializeClientName, sessionIdFor } from './legacy-session.ts';
 import { addressPage } from './pages/address-page.ts';
+import { htmlResponse } from './pages/page-layout.ts';
 import { protectedResourceMetadata, unauthorizedResponse } from './protected-resource-metadata.ts';
 import type { WebhookRoute } from './webhook/github-webhook.ts';
 
@@ -199,7 +200,7 @@ export function createFront(options: FrontOptions): Front {
 
       if (path === mcpPath) {
         if (request.method === 'GET' && wantsHtml(request)) {
-          return html(addressPage({ name, url: resourceUrl.href, requiresToken: signIn.requiresToken }));
+          return htmlResponse(addressPage({ name, url: resourceUrl.href, signIn: signIn.requiresToken ? 'token' : 'none' }));
         }
         return serveMcp(request, resourceUrl);
       }
@@ -314,16 +315,6 @@ function bearerToken(header: string | null): string | undefined {
 
 function wantsHtml(request: Request): boolean {
   return (request.headers.get('accept') ?? '').includes('text/html');
-}
-
-function html(body: string): Response {
-  return new Response(body, {
-    headers: {
-      'content-type': 'text/html; charset=utf-8',
-      'x-frame-options': 'DENY',
-      'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'",
-    },
-  });
 }
 
 /** A 403 in the JSON-RPC error shape the SDK's own guards answer with. */

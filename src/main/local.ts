@@ -13,6 +13,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, renameSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { loadUsersFile, type UsersFile } from '../config/users-file.ts';
+import { isLoopback } from '../front/is-loopback.ts';
 import { implementedTools } from '../instance/all-tools.ts';
 import { Installation, type IndexProgress } from '../instance/installation.ts';
 import { InProcessQueue } from '../jobs/in-process-queue.ts';
@@ -29,7 +30,7 @@ import type { RepoHost } from '../repo-host/repo-host.ts';
 import type { SignIn } from '../repo-host/sign-in.ts';
 import { lockIndexDir, type IndexLock } from './index-lock.ts';
 import { processLogger } from './logger.ts';
-import { isLoopback, serveInstallation } from './serve-installation.ts';
+import { serveInstallation } from './serve-installation.ts';
 
 /** Where the installation lives and what it is called; every command takes these. */
 export interface LocalSettings {

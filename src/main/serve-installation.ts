@@ -1,7 +1,8 @@
 // The HTTP side every serving composition root shares: the front over an opened installation,
 // answering MCP in this process, listening on a port. The roots differ in the host, the
 // sign-in and the changes they open the installation with (local.ts, github.ts), not here.
-import { createFront, listenFront, loopbackHostnames, type Front } from '../front/http-front.ts';
+import { createFront, listenFront, type Front } from '../front/http-front.ts';
+import { isLoopback } from '../front/is-loopback.ts';
 import type { WebhookRoute } from '../front/webhook/github-webhook.ts';
 import type { Installation } from '../instance/installation.ts';
 import type { Logger } from '../instance/log.ts';
@@ -70,11 +71,6 @@ export async function serveInstallation(options: ServeInstallationOptions): Prom
     await forwarder.close();
     throw error;
   }
-}
-
-/** Whether `hostname` names this computer's loopback interface. */
-export function isLoopback(hostname: string): boolean {
-  return loopbackHostnames.includes(hostname) || hostname === '::1' || /^127(\.\d{1,3}){3}$/.test(hostname);
 }
 
 function hostnameForHeader(hostname: string): string {
