@@ -36,6 +36,8 @@ export class GitHubUserAuthorization implements UpstreamAuthorization {
     this.request = new Octokit({
       baseUrl: options.apiUrl.replace(/\/+$/, ''),
       userAgent: 'major-vault',
+      // Failures are reported by the caller, as errors that say what failed.
+      log: { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} },
       request: { fetch: fetchWithTimeout(options.requestTimeoutMs ?? 15_000) },
     }).request;
   }
