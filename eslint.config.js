@@ -22,6 +22,7 @@ const layers = [
   'pool',
   'repo-host',
   'store',
+  'tokens',
   'tools',
   'writes',
 ];
@@ -46,7 +47,7 @@ const zones = {
   },
   core: {
     target: [
-      ...src('catalogue', 'tools', 'notes', 'note-index', 'pool', 'repo-host', 'store', 'writes', 'history', 'bases', 'config'),
+      ...src('catalogue', 'tools', 'notes', 'note-index', 'pool', 'repo-host', 'store', 'tokens', 'writes', 'history', 'bases', 'config'),
       './src/vault-error.ts',
     ],
     from: src('front', 'instance', 'cli'),
@@ -55,7 +56,7 @@ const zones = {
   },
   jobs: {
     target: [
-      ...src('catalogue', 'tools', 'notes', 'note-index', 'pool', 'repo-host', 'store', 'writes', 'history', 'bases', 'config'),
+      ...src('catalogue', 'tools', 'notes', 'note-index', 'pool', 'repo-host', 'store', 'tokens', 'writes', 'history', 'bases', 'config'),
       './src/vault-error.ts',
     ],
     from: './src/jobs',

@@ -7,6 +7,7 @@ import { logLevels, type Logger } from '../instance/log.ts';
 import { defaultDemoDir, serveDemo } from '../main/demo.ts';
 import { serveGitHub } from '../main/github.ts';
 import { githubEnvironment, readGitHubAppSettings } from '../main/github-settings.ts';
+import { frontSecretVariable, readOAuthSettings } from '../main/oauth-settings.ts';
 import { openLocalInstallation, serveLocal, type LocalServer, type LocalSettings } from '../main/local.ts';
 import { processLogger } from '../main/logger.ts';
 import { serveLocalStdio } from '../main/stdio.ts';
@@ -183,7 +184,8 @@ addLogLevelOption(program.command('demo'))
 addLogLevelOption(program.command('serve-github'))
   .description(
     `Serve the repositories of a GitHub App's installation over MCP at http://HOST:PORT/NAME, with GitHub's webhooks at /webhooks/github. ` +
-      `The App is given by a settings file and the environment: ${Object.values(githubEnvironment).join(', ')}.`,
+      `The App is given by a settings file and the environment: ${Object.values(githubEnvironment).join(', ')}. ` +
+      `With ${frontSecretVariable} set, people sign in through the server (OAuth); without, a bearer token is a GitHub user token.`,
   )
   .requiredOption('--data <dir>', 'where the mirrors of the repositories and the index (PGlite) are kept')
   .option(
@@ -208,6 +210,7 @@ addLogLevelOption(program.command('serve-github'))
     }) => {
       const log = processLogger(options.logLevel);
       const app = readGitHubAppSettings(options.config !== undefined ? { file: options.config } : {});
+      const oauth = readOAuthSettings();
       const progress = indexProgress(log);
       const server = await serveGitHub(
         {
@@ -218,6 +221,7 @@ addLogLevelOption(program.command('serve-github'))
           ...(options.name !== undefined ? { name: options.name } : {}),
           ...(options.databaseUrl !== undefined ? { databaseUrl: options.databaseUrl } : {}),
           ...(options.publicUrl !== undefined ? { publicUrl: options.publicUrl } : {}),
+          ...(oauth !== undefined ? { oauth } : {}),
         },
         { log, onProgress: progress.onProgress },
       );

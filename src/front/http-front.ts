@@ -13,6 +13,7 @@ import type { SignIn } from '../repo-host/sign-in.ts';
 import { isVaultError } from '../vault-error.ts';
 import { cachedAuthenticate } from './access-cache.ts';
 import { clientNameFromSessionId, initializeClientName, sessionIdFor } from './legacy-session.ts';
+import type { AuthorizationServer } from './oauth/authorization-server.ts';
 import { addressPage } from './pages/address-page.ts';
 import { htmlResponse } from './pages/page-layout.ts';
 import { protectedResourceMetadata, unauthorizedResponse } from './protected-resource-metadata.ts';
@@ -52,6 +53,13 @@ export interface FrontOptions {
    * from the host's servers, not a browser, and carry their own signature.
    */
   webhook?: WebhookRoute;
+  /**
+   * The OAuth authorization server (oauth/authorization-server.ts), when people sign in
+   * through the front: its paths are routed to it, and the protected-resource document names
+   * its issuer (RFC 9728 §2 `authorization_servers`). Absent: tokens come from elsewhere (a
+   * users file) and the document names no server.
+   */
+  authorization?: AuthorizationServer;
 }
 
 /** A web-standard handler (`fetch`) for the whole HTTP surface, and its shutdown. */
@@ -106,7 +114,9 @@ const catalogueMethods: ReadonlySet<string> = new Set(['initialize', 'notificati
  *   users file the request needs `Authorization: Bearer <token>` of a listed person, else
  *   `401` with `WWW-Authenticate: Bearer resource_metadata="…"` (RFC 9728 §5.1).
  * - `GET /<name>` from a browser (`Accept: text/html`): the address page.
- * - `GET /.well-known/oauth-protected-resource/<name>`: the RFC 9728 document (with a users file).
+ * - `GET /.well-known/oauth-protected-resource/<name>`: the RFC 9728 document (when a token is
+ *   needed), naming the authorization server's issuer when there is one.
+ * - the authorization server's paths (`/.well-known/oauth-authorization-server`, `/oauth/…`), when given.
  * - `GET /`: redirects to `/<name>`.
  * - the `webhook` route, when given (no `Host` check: it checks its own signature).
  * Every other request's `Host` must be allowed (403 otherwise); an MCP request's `Origin`, when
@@ -116,6 +126,7 @@ export function createFront(options: FrontOptions): Front {
   const { name, signIn } = options;
   const mcpPath = `/${name}`;
   const authenticate = cachedAuthenticate((token) => signIn.authenticate(token), accessTtlMs);
+  const authorizationServers = options.authorization ? [options.authorization.issuer] : [];
   const metadataPaths = new Set([`/.well-known/oauth-protected-resource${mcpPath}`, '/.well-known/oauth-protected-resource']);
   // One stateless server per request, saying what the caller's catalogue says.
   const catalogueMcp: McpHttpHandler = createMcpHandler(
@@ -197,6 +208,10 @@ export function createFront(options: FrontOptions): Front {
       if (hostCheck && !hostCheck.ok) return forbidden(hostCheck.message);
       const resourceUrl = new URL(mcpPath, url.origin);
       const path = url.pathname.length > 1 ? url.pathname.replace(/\/$/, '') : url.pathname;
+      if (options.authorization) {
+        const answer = await options.authorization.fetch(request);
+        if (answer !== null) return answer;
+      }
 
       if (path === mcpPath) {
         if (request.method === 'GET' && wantsHtml(request)) {
@@ -207,7 +222,7 @@ export function createFront(options: FrontOptions): Front {
       if (metadataPaths.has(path) && signIn.requiresToken) {
         if (request.method !== 'GET' && request.method !== 'HEAD')
           return new Response('Method not allowed.', { status: 405, headers: { allow: 'GET' } });
-        return new Response(JSON.stringify(protectedResourceMetadata(resourceUrl, name)), {
+        return new Response(JSON.stringify(protectedResourceMetadata(resourceUrl, name, authorizationServers)), {
           headers: { 'content-type': 'application/json', 'access-control-allow-origin': '*', 'cache-control': 'max-age=3600' },
         });
       }

@@ -2,11 +2,14 @@
 // repositories mirrored in a data folder, PGlite (or a Postgres server) as the index, the
 // installation, and its HTTP front with the webhook endpoint, in one process. Changes arrive
 // as GitHub's webhooks; their work (fetch a mirror, re-index, relist) runs on the in-process
-// queue. Until the OAuth front exists (the next issue), a bearer token is the person's GitHub
-// user token, which the GitHub sign-in checks against the installation.
+// queue. With `oauth` settings people sign in through the front's authorization server
+// (issue 12) and the bearer token is a sealed token of the front; without, it is the
+// person's GitHub user token, which the GitHub sign-in checks against the installation.
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Front } from '../front/http-front.ts';
+import { clientMetadataDocuments } from '../front/oauth/client-id-metadata-document.ts';
+import { createAuthorizationServer } from '../front/oauth/authorization-server.ts';
 import { githubWebhook, githubWebhookPath } from '../front/webhook/github-webhook.ts';
 import { implementedTools } from '../instance/all-tools.ts';
 import { Installation, type IndexProgress } from '../instance/installation.ts';
@@ -14,11 +17,16 @@ import type { Logger } from '../instance/log.ts';
 import type { Tool } from '../instance/tool.ts';
 import { InProcessQueue } from '../jobs/in-process-queue.ts';
 import { migrate } from '../note-index/migrate.ts';
+import { sqlStore } from '../note-index/sql-store.ts';
 import { startWorkerPool } from '../pool/worker-pool.ts';
 import { createGitHubApp, type GitHubApp } from '../repo-host/github/github-app.ts';
+import { GitHubUserAuthorization } from '../repo-host/github/github-user-authorization.ts';
 import { GitHubWebhookChanges } from '../repo-host/github/webhook-changes.ts';
+import { SealedTokenSignIn } from '../tokens/sealed-token-sign-in.ts';
+import { TokenSealer } from '../tokens/token-sealer.ts';
 import type { GitHubAppSettings } from './github-settings.ts';
 import { openIndex } from './local.ts';
+import { frontSecrets, type OAuthSettings } from './oauth-settings.ts';
 import { processLogger } from './logger.ts';
 import { serveInstallation } from './serve-installation.ts';
 
@@ -43,6 +51,12 @@ export interface GitHubServeSettings {
    * addresses use it. Default: where the server listens.
    */
   publicUrl?: string;
+  /**
+   * Sign-in through the front (issue 12): the front is the OAuth authorization server (issuer:
+   * the public address, else where it listens), issues sealed tokens, and takes only those
+   * as bearer tokens. Absent: a bearer token is the person's GitHub user token.
+   */
+  oauth?: OAuthSettings;
 }
 
 /** A running GitHub-backed server. */
@@ -90,6 +104,8 @@ export async function serveGitHub(
       );
     }
   }
+  // Checked before anything starts: a bad secret is the operator's to fix.
+  const sealer = settings.oauth ? new TokenSealer(frontSecrets(settings.oauth.secrets)) : null;
   const dataDir = resolve(settings.dataDir);
   mkdirSync(dataDir, { recursive: true });
   startWorkerPool();
@@ -164,6 +180,30 @@ export async function serveGitHub(
       log,
       webhook,
       ...(publicOrigin ? { publicHostnames: [publicOrigin.hostname] } : {}),
+      ...(sealer && settings.oauth
+        ? {
+            oauth: (origin: URL) => {
+              const issuer = publicOrigin ?? origin;
+              // The MCP address, as the public address and where it listens: a token's audience must be one of them exactly.
+              const addresses = new Set([new URL(`/${name}`, issuer).href, new URL(`/${name}`, origin).href]);
+              const authorization = createAuthorizationServer({
+                issuer,
+                sealer,
+                store: sqlStore(index.sql),
+                upstream: new GitHubUserAuthorization({
+                  clientId: app.config.clientId,
+                  clientSecret: app.config.clientSecret,
+                  apiUrl: app.config.apiUrl,
+                  requestTimeoutMs: app.config.requestTimeoutMs,
+                }),
+                resourceFor: (resource) => (addresses.has(resource) ? { installationName: name } : null),
+                clientDocuments: clientMetadataDocuments({ allowLoopback: settings.oauth?.allowLoopbackClientMetadata ?? false }),
+                log,
+              });
+              return { signIn: new SealedTokenSignIn(sealer, addresses, app.signIn), authorization };
+            },
+          }
+        : {}),
     });
     front = served.front;
     const opened = installation;

@@ -3,6 +3,7 @@
 // sign-in and the changes they open the installation with (local.ts, github.ts), not here.
 import { createFront, listenFront, type Front } from '../front/http-front.ts';
 import { isLoopback } from '../front/is-loopback.ts';
+import type { AuthorizationServer } from '../front/oauth/authorization-server.ts';
 import type { WebhookRoute } from '../front/webhook/github-webhook.ts';
 import type { Installation } from '../instance/installation.ts';
 import type { Logger } from '../instance/log.ts';
@@ -25,6 +26,12 @@ export interface ServeInstallationOptions {
   webhook?: WebhookRoute;
   /** More names `Host` and `Origin` may carry, e.g. the public name a TLS proxy forwards with. */
   publicHostnames?: readonly string[];
+  /**
+   * Sign-in through the front (issue 12), built once the origin the front listens on is known
+   * (port 0 picks one): the SignIn that replaces `signIn` (sealed tokens) and the
+   * authorization server the front mounts.
+   */
+  oauth?: (origin: URL) => { signIn: SignIn; authorization: AuthorizationServer };
 }
 
 /** A listening front: the MCP address, the front (to forget cached access), and how to stop serving (the installation stays open). */
@@ -46,22 +53,39 @@ export async function serveInstallation(options: ServeInstallationOptions): Prom
   const forwarder = forwardLocally({ installation, tools, log });
   try {
     const wildcard = hostname === '0.0.0.0' || hostname === '::';
-    const front = createFront({
-      name,
-      signIn,
-      catalogue: forwarder.catalogue,
-      forward: forwarder.forward,
-      log,
-      allowedHostnames: wildcard
-        ? 'any'
-        : [...(isLoopback(hostname) ? [] : [hostnameForHeader(hostname)]), ...(options.publicHostnames ?? []).map(hostnameForHeader)],
-      ...(options.webhook ? { webhook: options.webhook } : {}),
-    });
-    const listening = await listenFront(front, { port, hostname, log });
+    const build = (origin: URL | null): Front => {
+      const oauth = origin !== null && options.oauth ? options.oauth(origin) : null;
+      return createFront({
+        name,
+        signIn: oauth?.signIn ?? signIn,
+        catalogue: forwarder.catalogue,
+        forward: forwarder.forward,
+        log,
+        allowedHostnames: wildcard
+          ? 'any'
+          : [...(isLoopback(hostname) ? [] : [hostnameForHeader(hostname)]), ...(options.publicHostnames ?? []).map(hostnameForHeader)],
+        ...(options.webhook ? { webhook: options.webhook } : {}),
+        ...(oauth ? { authorization: oauth.authorization } : {}),
+      });
+    };
+    // With sign-in through the front, the front needs its own origin, known once it listens:
+    // it is built then, before any request is read (the listen callback runs first).
+    let front: Front | null = options.oauth ? null : build(null);
+    const listening = await listenFront(
+      {
+        fetch: (request) => (front ? front.fetch(request) : Promise.resolve(new Response('Starting.', { status: 503 }))),
+        forgetAccess: () => front?.forgetAccess(),
+        maxBodyBytes: (path) => front?.maxBodyBytes(path),
+        close: () => front?.close() ?? Promise.resolve(),
+      },
+      { port, hostname, log },
+    );
+    front ??= build(listening.origin);
+    const built = front;
     return {
       url: new URL(`/${name}`, listening.origin),
       origin: listening.origin,
-      front,
+      front: built,
       async close() {
         await listening.close();
         await forwarder.close();

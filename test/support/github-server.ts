@@ -4,7 +4,8 @@
 import { startGitHubStandin } from '../../src/github-standin/standin.ts';
 import type { GitHubStandin, StandinCommit, StandinPerson } from '../../src/github-standin/standin-api.ts';
 import { silentLogger, type Logger } from '../../src/instance/log.ts';
-import { serveGitHub, type GitHubServer } from '../../src/main/github.ts';
+import { serveGitHub, type GitHubServer, type GitHubServeSettings } from '../../src/main/github.ts';
+import type { OAuthSettings } from '../../src/main/oauth-settings.ts';
 import { openPostgres } from '../../src/note-index/postgres-client.ts';
 import { tempDir } from './git-fixture.ts';
 
@@ -53,6 +54,8 @@ export interface GitHubE2e {
   installationId: number;
   /** Each person's GitHub user token (the bearer token until the OAuth front exists). */
   tokens: Record<string, string>;
+  /** Serves the same installation once more, under another name (and sign-in settings), closed with the rest. */
+  serveAnother(options: { name: string; oauth?: OAuthSettings }): Promise<GitHubServer>;
   close(): Promise<void>;
 }
 
@@ -62,7 +65,7 @@ export interface GitHubE2e {
  * as `acme`, with the stand-in delivering its webhooks to the server; resolves once indexed.
  */
 export async function startGitHubE2e(
-  options: { log?: Logger; repos?: Record<string, StandinCommit[]>; requestTimeoutMs?: number } = {},
+  options: { log?: Logger; repos?: Record<string, StandinCommit[]>; requestTimeoutMs?: number; oauth?: OAuthSettings } = {},
 ): Promise<GitHubE2e> {
   const dir = tempDir('mv-github-e2e-');
   const standin = await startGitHubStandin({ dataDir: `${dir.path}/github`, app: testApp, people: testPeople, webhookUrl: null });
@@ -77,29 +80,35 @@ export async function startGitHubE2e(
   standin.grant('acme', 'outside', 'alice', 'admin');
   standin.grant('acme', 'handbook', 'bob', 'pull');
   const databaseUrl = process.env['DATABASE_URL'];
-  const schema = `e2e_gh_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
+  const schemas: string[] = [];
+  const others: GitHubServer[] = [];
+  const serve = (settings: { name?: string; oauth?: OAuthSettings }, dataDir: string) => {
+    const schema = `e2e_gh_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
+    schemas.push(schema);
+    const serveSettings: GitHubServeSettings = {
+      app: {
+        appId: testApp.id,
+        privateKey: standin.app.privateKey,
+        clientId: testApp.clientId,
+        clientSecret: testApp.clientSecret,
+        webhookSecret: testApp.webhookSecret,
+        apiUrl: standin.apiUrl,
+        webUrl: standin.origin,
+        owner: 'acme',
+      },
+      dataDir,
+      port: 0,
+      hostname: '127.0.0.1',
+      ...(settings.name !== undefined ? { name: settings.name } : {}),
+      ...(settings.oauth !== undefined ? { oauth: settings.oauth } : {}),
+      ...(databaseUrl ? { schema } : {}),
+      ...(options.requestTimeoutMs !== undefined ? { requestTimeoutMs: options.requestTimeoutMs } : {}),
+    };
+    return serveGitHub(serveSettings, { log: options.log ?? silentLogger() });
+  };
   let server: GitHubServer;
   try {
-    server = await serveGitHub(
-      {
-        app: {
-          appId: testApp.id,
-          privateKey: standin.app.privateKey,
-          clientId: testApp.clientId,
-          clientSecret: testApp.clientSecret,
-          webhookSecret: testApp.webhookSecret,
-          apiUrl: standin.apiUrl,
-          webUrl: standin.origin,
-          owner: 'acme',
-        },
-        dataDir: `${dir.path}/vault`,
-        port: 0,
-        hostname: '127.0.0.1',
-        ...(databaseUrl ? { schema } : {}),
-        ...(options.requestTimeoutMs !== undefined ? { requestTimeoutMs: options.requestTimeoutMs } : {}),
-      },
-      { log: options.log ?? silentLogger() },
-    );
+    server = await serve(options.oauth !== undefined ? { oauth: options.oauth } : {}, `${dir.path}/vault`);
     await server.installation.ready();
   } catch (error) {
     await standin.close();
@@ -114,12 +123,19 @@ export async function startGitHubE2e(
     server,
     installationId,
     tokens,
+    async serveAnother(settings) {
+      const other = await serve(settings, `${dir.path}/vault-${settings.name}`);
+      others.push(other);
+      await other.installation.ready();
+      return other;
+    },
     async close() {
+      for (const other of others) await other.close();
       await server.close();
       await standin.close();
       if (databaseUrl) {
-        const sql = await openPostgres(databaseUrl, schema);
-        await sql.exec(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+        const sql = await openPostgres(databaseUrl, schemas[0]!);
+        for (const schema of schemas) await sql.exec(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
         await sql.close();
       }
       dir.cleanup();
