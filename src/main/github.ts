@@ -197,7 +197,10 @@ export async function serveGitHub(
                   requestTimeoutMs: app.config.requestTimeoutMs,
                 }),
                 resourceFor: (resource) => (addresses.has(resource) ? { installationName: name } : null),
-                clientDocuments: clientMetadataDocuments({ allowLoopback: settings.oauth?.allowLoopbackClientMetadata ?? false }),
+                clientDocuments: clientMetadataDocuments({
+                  allowLoopback: settings.oauth?.allowLoopbackClientMetadata ?? false,
+                  ...(settings.oauth?.clientMetadataCa !== undefined ? { ca: settings.oauth.clientMetadataCa } : {}),
+                }),
                 log,
               });
               return { signIn: new SealedTokenSignIn(sealer, addresses, app.signIn), authorization };

@@ -15,10 +15,12 @@ export interface OAuthSettings {
    */
   secrets: string[];
   /**
-   * Accept Client ID Metadata Documents on loopback and private addresses: for tests and the
-   * hosted demo on one machine only; never on a public server (SSRF).
+   * Accept Client ID Metadata Documents on loopback addresses (never private ones): for tests
+   * and the hosted demo on one machine only; never on a public server (SSRF).
    */
   allowLoopbackClientMetadata?: boolean;
+  /** Certificates (PEM) trusted for fetching metadata documents instead of the bundled roots: a test's own authority. */
+  clientMetadataCa?: string;
 }
 
 /**

@@ -37,6 +37,11 @@ export interface ClientMetadataDocumentOptions {
   maxTtlMs?: number;
   /** How long a failed fetch is answered from memory before the URL is fetched again, in ms. Default 30 s. */
   failureTtlMs?: number;
+  /**
+   * Certificates (PEM) trusted for `https:` instead of Node's bundled roots: a test's own
+   * certificate authority for a document served on loopback. Default: the bundled roots.
+   */
+  ca?: string;
 }
 
 const defaults = {
@@ -47,7 +52,7 @@ const defaults = {
   defaultTtlMs: 60 * 60 * 1000,
   maxTtlMs: 24 * 60 * 60 * 1000,
   failureTtlMs: 30_000,
-} satisfies Required<ClientMetadataDocumentOptions>;
+} satisfies Required<Omit<ClientMetadataDocumentOptions, 'ca'>>;
 
 const maxClientIdLength = 2000;
 
@@ -224,7 +229,10 @@ interface Fetched {
 }
 
 /** Resolves, vets, connects to the vetted addresses and reads the document, all within `timeoutMs`. */
-async function fetchDocument(clientId: string, settings: Required<ClientMetadataDocumentOptions>): Promise<Fetched> {
+async function fetchDocument(
+  clientId: string,
+  settings: Required<Omit<ClientMetadataDocumentOptions, 'ca'>> & Pick<ClientMetadataDocumentOptions, 'ca'>,
+): Promise<Fetched> {
   const url = new URL(clientId);
   const where = `The client metadata document at ${quoteForDescription(clientId)}`;
   const refuse = (why: string, cause?: unknown) => new OAuthError('invalid_client', `${where} ${why}`, { cause });
@@ -240,7 +248,7 @@ async function fetchDocument(clientId: string, settings: Required<ClientMetadata
           `is not fetched: its host ${quoteForDescription(url.hostname)} resolves to ${problem}. Metadata documents are fetched only from public addresses (CIMD section 6.5, SSRF).`,
         );
     }
-    const response = await get(url, addresses, settings.maxBytes, controller.signal, refuse, timedOut);
+    const response = await get(url, addresses, settings.ca, settings.maxBytes, controller.signal, refuse, timedOut);
     let json: unknown;
     try {
       json = JSON.parse(response.body.toString('utf8').replace(/^\uFEFF/, ''));
@@ -298,6 +306,7 @@ interface Answer {
 function get(
   url: URL,
   addresses: LookupAddress[],
+  ca: string | undefined,
   maxBytes: number,
   signal: AbortSignal,
   refuse: (why: string, cause?: unknown) => OAuthError,
@@ -315,6 +324,7 @@ function get(
       method: 'GET',
       lookup: pinnedLookup(addresses),
       agent: false,
+      ...(ca !== undefined ? { ca } : {}),
       maxHeaderSize: 8 * 1024,
       headers: { accept: 'application/json', 'accept-encoding': 'identity', 'user-agent': 'major-vault (client metadata)' },
     };
@@ -385,7 +395,10 @@ function withAbort<T>(promise: Promise<T>, signal: AbortSignal, onAbort: () => E
  * `no-cache`; else `max-age`; else `Expires` minus `Date` (or now); else `defaultTtlMs`;
  * never more than `maxTtlMs`.
  */
-function cacheLifetime(headers: http.IncomingHttpHeaders, settings: Required<ClientMetadataDocumentOptions>): number {
+function cacheLifetime(
+  headers: http.IncomingHttpHeaders,
+  settings: Required<Omit<ClientMetadataDocumentOptions, 'ca'>> & Pick<ClientMetadataDocumentOptions, 'ca'>,
+): number {
   const directives = (headers['cache-control'] ?? '')
     .toLowerCase()
     .split(',')
