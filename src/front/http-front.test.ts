@@ -103,3 +103,34 @@ describe('the front when the host cannot say who is calling', () => {
     });
   });
 });
+
+describe('the front behind a TLS proxy', () => {
+  test('answers a request on the public host with addresses on the public origin', async () => {
+    const tokenSignIn: SignIn = { requiresToken: true, authenticate: async () => null };
+    const front = createFront({
+      name: 'acme',
+      signIn: tokenSignIn,
+      allowedHostnames: ['vault.acme.example'],
+      publicOrigin: new URL('https://vault.acme.example'),
+      catalogue: async () => catalogueFor(allTools, []),
+      forward: async () => new Response(null, { status: 500 }),
+    });
+    // The proxy speaks plain HTTP to the front, so the request's own URL says http:.
+    const onPublic = await front.fetch(
+      new Request('http://vault.acme.example/.well-known/oauth-protected-resource/acme', { headers: { host: 'vault.acme.example' } }),
+    );
+    expect(((await onPublic.json()) as { resource: string }).resource).toBe('https://vault.acme.example/acme');
+    const challenge = await front.fetch(
+      new Request('http://vault.acme.example/acme', { method: 'POST', body: '{}', headers: { host: 'vault.acme.example' } }),
+    );
+    expect(challenge.headers.get('www-authenticate')).toContain(
+      'resource_metadata="https://vault.acme.example/.well-known/oauth-protected-resource/acme"',
+    );
+    // Reached directly on loopback, the front names its own origin.
+    const direct = await front.fetch(
+      new Request('http://127.0.0.1:8787/.well-known/oauth-protected-resource/acme', { headers: { host: '127.0.0.1:8787' } }),
+    );
+    expect(((await direct.json()) as { resource: string }).resource).toBe('http://127.0.0.1:8787/acme');
+    await front.close();
+  });
+});

@@ -60,6 +60,14 @@ export interface FrontOptions {
    * users file) and the document names no server.
    */
   authorization?: AuthorizationServer;
+  /**
+   * The origin people reach the front at behind a TLS proxy, e.g. `https://vault.acme.example`.
+   * A request whose `Host` is that origin's host is answered with addresses on it (the
+   * protected-resource document's `resource`, the 401 challenge, the address page), since the
+   * proxy speaks plain HTTP to the front and the request's own URL says `http:`. Absent: the
+   * request's own origin.
+   */
+  publicOrigin?: URL;
 }
 
 /** A web-standard handler (`fetch`) for the whole HTTP surface, and its shutdown. */
@@ -206,7 +214,8 @@ export function createFront(options: FrontOptions): Front {
           ? null
           : validateHostHeader(request.headers.get('host'), [...loopbackHostnames, ...options.allowedHostnames]);
       if (hostCheck && !hostCheck.ok) return forbidden(hostCheck.message);
-      const resourceUrl = new URL(mcpPath, url.origin);
+      const publicOrigin = options.publicOrigin;
+      const resourceUrl = new URL(mcpPath, publicOrigin !== undefined && url.host === publicOrigin.host ? publicOrigin : url.origin);
       const path = url.pathname.length > 1 ? url.pathname.replace(/\/$/, '') : url.pathname;
       if (options.authorization) {
         const answer = await options.authorization.fetch(request);
@@ -215,7 +224,9 @@ export function createFront(options: FrontOptions): Front {
 
       if (path === mcpPath) {
         if (request.method === 'GET' && wantsHtml(request)) {
-          return htmlResponse(addressPage({ name, url: resourceUrl.href, signIn: signIn.requiresToken ? 'token' : 'none' }));
+          return htmlResponse(
+            addressPage({ name, url: resourceUrl.href, signIn: options.authorization ? 'oauth' : signIn.requiresToken ? 'token' : 'none' }),
+          );
         }
         return serveMcp(request, resourceUrl);
       }

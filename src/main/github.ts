@@ -179,7 +179,7 @@ export async function serveGitHub(
       tools: options.tools ?? implementedTools,
       log,
       webhook,
-      ...(publicOrigin ? { publicHostnames: [publicOrigin.hostname] } : {}),
+      ...(publicOrigin ? { publicOrigin } : {}),
       ...(sealer && settings.oauth
         ? {
             oauth: (origin: URL) => {

@@ -24,8 +24,11 @@ export interface ServeInstallationOptions {
   log: Logger;
   /** A host's webhook endpoint on the same front (GitHub's deliveries). */
   webhook?: WebhookRoute;
-  /** More names `Host` and `Origin` may carry, e.g. the public name a TLS proxy forwards with. */
-  publicHostnames?: readonly string[];
+  /**
+   * The origin people reach the server at behind a TLS proxy (e.g. `https://vault.acme.example`):
+   * its name is accepted in `Host` and `Origin`, and requests on it are answered with addresses on it.
+   */
+  publicOrigin?: URL;
   /**
    * Sign-in through the front (issue 12), built once the origin the front listens on is known
    * (port 0 picks one): the SignIn that replaces `signIn` (sealed tokens) and the
@@ -63,9 +66,13 @@ export async function serveInstallation(options: ServeInstallationOptions): Prom
         log,
         allowedHostnames: wildcard
           ? 'any'
-          : [...(isLoopback(hostname) ? [] : [hostnameForHeader(hostname)]), ...(options.publicHostnames ?? []).map(hostnameForHeader)],
+          : [
+              ...(isLoopback(hostname) ? [] : [hostnameForHeader(hostname)]),
+              ...(options.publicOrigin ? [hostnameForHeader(options.publicOrigin.hostname)] : []),
+            ],
         ...(options.webhook ? { webhook: options.webhook } : {}),
         ...(oauth ? { authorization: oauth.authorization } : {}),
+        ...(options.publicOrigin ? { publicOrigin: options.publicOrigin } : {}),
       });
     };
     // With sign-in through the front, the front needs its own origin, known once it listens:
