@@ -2,9 +2,12 @@
 # Runs the MCP conformance suite's authorization-server scenarios
 # (@modelcontextprotocol/conformance `authorization`) against the front's authorization server.
 #
-#   scripts/conformance-auth.sh URL
+#   scripts/conformance-auth.sh [URL]
 #
-# URL is an installation's MCP address, e.g. http://127.0.0.1:8787/acme. From it the script
+# URL is an installation's MCP address, e.g. http://127.0.0.1:8787/acme. Without it the script
+# starts one for the run (test/support/github-signin-server.ts: the GitHub stand-in with the
+# tests' people and serve-github with sign-in, on PGlite), signs in as alice and stops it after.
+# From the address the script
 # finds what the suite needs, the way a client does: the protected-resource document (RFC 9728,
 # from the 401's WWW-Authenticate, else the well-known path) gives the issuer and the resource;
 # the issuer's metadata (RFC 8414) gives the registration endpoint, where the script registers a
@@ -18,7 +21,8 @@
 # 200, application/json, Cache-Control: no-store, with access_token and token_type). The suite
 # prints the authorization URL and waits for a browser: the scripted browser
 # (test/support/oauth-browser.sh) opens it, approves the consent page, signs in on the GitHub
-# stand-in as $OAUTH_BROWSER_LOGIN (default maya) and opens the callback.
+# stand-in as $OAUTH_BROWSER_LOGIN (default maya, the hosted demo's; alice for the server this
+# script starts) and opens the callback.
 #
 # The suite runs on the project's own Node 22 and is installed into a scratch folder outside the
 # project ($MV_CONFORMANCE_AUTH_DIR, default /tmp/mv-conformance-auth), never into the project.
@@ -34,14 +38,6 @@ node22="$root/node_modules/.bin/node"
 conformance="$tools_dir/node_modules/.bin/conformance"
 browser="$root/test/support/oauth-browser.sh"
 
-if [[ -z "$address" ]]; then
-  # TODO(issue 12): without URL, start the hosted demo here, as scripts/conformance.sh starts the
-  # local one: `node bin/major-vault.js demo --hosted --dir "$work/demo" --port …` in the
-  # background, wait for its address line (or demo/hosted.json), take the first installation's
-  # address as URL, and stop it in cleanup. Until the hosted demo exists, pass the address.
-  echo "usage: scripts/conformance-auth.sh URL   (URL: an installation's MCP address, e.g. http://127.0.0.1:8787/acme)" >&2
-  exit 2
-fi
 if [[ ! -x "$node22" ]]; then
   echo "Node 22 is missing from node_modules: run npm install first" >&2
   exit 1
@@ -55,14 +51,34 @@ fi
 work="$(mktemp -d /tmp/mv-conformance-auth-run.XXXXXX)"
 results_dir="${MV_CONFORMANCE_RESULTS:-$work/results}"
 suite_pid=""
+server_pid=""
 cleanup() {
-  if [[ -n "$suite_pid" ]] && kill -0 "$suite_pid" 2>/dev/null; then
-    kill "$suite_pid"
-    wait "$suite_pid" 2>/dev/null || true
-  fi
+  for pid in "$suite_pid" "$server_pid"; do
+    if [[ -n "$pid" ]] && kill -0 "$pid" 2>/dev/null; then
+      kill "$pid"
+      wait "$pid" 2>/dev/null || true
+    fi
+  done
   if [[ -z "${MV_CONFORMANCE_RESULTS:-}" ]]; then rm -rf "$work"; fi
 }
 trap cleanup EXIT
+
+if [[ -z "$address" ]]; then
+  # TODO(issue 12): once `major-vault demo --hosted` exists, start it here instead (its address
+  # line, or demo/hosted.json) and keep the default login maya.
+  server_log="$work/server.log"
+  (cd "$root" && exec "$node22" --import tsx test/support/github-signin-server.ts) >"$server_log" 2>&1 &
+  server_pid=$!
+  for _ in $(seq 1 240); do
+    if grep -q '^Major Vault (sign-in) serving' "$server_log"; then break; fi
+    if ! kill -0 "$server_pid" 2>/dev/null; then cat "$server_log" >&2; echo "The sign-in server did not start." >&2; exit 1; fi
+    sleep 0.5
+  done
+  address="$(sed -n 's/^Major Vault (sign-in) serving [^ ]* at //p' "$server_log")"
+  if [[ -z "$address" ]]; then cat "$server_log" >&2; echo "The sign-in server did not start within two minutes." >&2; exit 1; fi
+  echo "Serving with sign-in at $address" >&2
+  export OAUTH_BROWSER_LOGIN="${OAUTH_BROWSER_LOGIN:-alice}"
+fi
 
 # Discovery and registration, as a client does them; prints "issuer resource client_id".
 read -r issuer resource client_id < <("$node22" --input-type=module - "$address" "$port" <<'EOF'
