@@ -13,6 +13,7 @@ import type { SignIn } from '../repo-host/sign-in.ts';
 import { isVaultError } from '../vault-error.ts';
 import { cachedAuthenticate } from './access-cache.ts';
 import { clientNameFromSessionId, initializeClientName, sessionIdFor } from './legacy-session.ts';
+import type { PageRoute } from './github-setup-route.ts';
 import { addressPage } from './pages/address-page.ts';
 import { protectedResourceMetadata, unauthorizedResponse } from './protected-resource-metadata.ts';
 import type { WebhookRoute } from './webhook/github-webhook.ts';
@@ -51,6 +52,8 @@ export interface FrontOptions {
    * from the host's servers, not a browser, and carry their own signature.
    */
   webhook?: WebhookRoute;
+  /** The install status page at the GitHub App's Setup URL (github-setup-route.ts), built in main/; absent: no such route. */
+  installStatus?: PageRoute;
 }
 
 /** A web-standard handler (`fetch`) for the whole HTTP surface, and its shutdown. */
@@ -108,6 +111,7 @@ const catalogueMethods: ReadonlySet<string> = new Set(['initialize', 'notificati
  * - `GET /.well-known/oauth-protected-resource/<name>`: the RFC 9728 document (with a users file).
  * - `GET /`: redirects to `/<name>`.
  * - the `webhook` route, when given (no `Host` check: it checks its own signature).
+ * - the `installStatus` route, when given (`/github/setup`: the install status page).
  * Every other request's `Host` must be allowed (403 otherwise); an MCP request's `Origin`, when
  * present, must be an allowed name or the request's own host.
  */
@@ -210,6 +214,7 @@ export function createFront(options: FrontOptions): Front {
           headers: { 'content-type': 'application/json', 'access-control-allow-origin': '*', 'cache-control': 'max-age=3600' },
         });
       }
+      if (options.installStatus && path === options.installStatus.path) return options.installStatus.handle(request);
       if (path === '/' && request.method === 'GET') return new Response(null, { status: 302, headers: { location: mcpPath } });
       return new Response(`Not found. The MCP address of this server is ${resourceUrl.href}\n`, {
         status: 404,

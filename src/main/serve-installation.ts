@@ -2,6 +2,7 @@
 // answering MCP in this process, listening on a port. The roots differ in the host, the
 // sign-in and the changes they open the installation with (local.ts, github.ts), not here.
 import { createFront, listenFront, loopbackHostnames, type Front } from '../front/http-front.ts';
+import type { PageRoute } from '../front/github-setup-route.ts';
 import type { WebhookRoute } from '../front/webhook/github-webhook.ts';
 import type { Installation } from '../instance/installation.ts';
 import type { Logger } from '../instance/log.ts';
@@ -22,6 +23,8 @@ export interface ServeInstallationOptions {
   log: Logger;
   /** A host's webhook endpoint on the same front (GitHub's deliveries). */
   webhook?: WebhookRoute;
+  /** The install status page at the GitHub App's Setup URL. */
+  installStatus?: PageRoute;
   /** More names `Host` and `Origin` may carry, e.g. the public name a TLS proxy forwards with. */
   publicHostnames?: readonly string[];
 }
@@ -55,6 +58,7 @@ export async function serveInstallation(options: ServeInstallationOptions): Prom
         ? 'any'
         : [...(isLoopback(hostname) ? [] : [hostnameForHeader(hostname)]), ...(options.publicHostnames ?? []).map(hostnameForHeader)],
       ...(options.webhook ? { webhook: options.webhook } : {}),
+      ...(options.installStatus ? { installStatus: options.installStatus } : {}),
     });
     const listening = await listenFront(front, { port, hostname, log });
     return {

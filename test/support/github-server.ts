@@ -95,7 +95,8 @@ export async function startGitHubE2e(
         dataDir: `${dir.path}/vault`,
         port: 0,
         hostname: '127.0.0.1',
-        ...(databaseUrl ? { schema } : {}),
+        // The Store in the index's schema: one schema per run to drop.
+        ...(databaseUrl ? { schema, storeSchema: schema } : {}),
         ...(options.requestTimeoutMs !== undefined ? { requestTimeoutMs: options.requestTimeoutMs } : {}),
       },
       { log: options.log ?? silentLogger() },
