@@ -7,6 +7,7 @@ import { logLevels, type Logger } from '../instance/log.ts';
 import { defaultDemoDir, serveDemo } from '../main/demo.ts';
 import { serveGitHub } from '../main/github.ts';
 import { githubEnvironment, readGitHubAppSettings } from '../main/github-settings.ts';
+import { installationTable, listInstallations, switchInstallationOff, switchInstallationOn } from '../main/installation-operator.ts';
 import { openLocalInstallation, serveLocal, type LocalServer, type LocalSettings } from '../main/local.ts';
 import { processLogger } from '../main/logger.ts';
 import { serveLocalStdio } from '../main/stdio.ts';
@@ -26,6 +27,15 @@ function port(value: string): number {
   const number = Number(value);
   if (!Number.isInteger(number) || number < 0 || number > 65535)
     throw new InvalidArgumentError('a port is a whole number from 0 to 65535 (0 picks a free one).');
+  return number;
+}
+
+function installationId(value: string): number {
+  const number = Number(value);
+  if (!/^[1-9][0-9]*$/.test(value) || !Number.isSafeInteger(number))
+    throw new InvalidArgumentError(
+      'an installation id is a whole number, as GitHub gives it (`major-vault installation list` shows them).',
+    );
   return number;
 }
 
@@ -230,6 +240,58 @@ addLogLevelOption(program.command('serve-github'))
       closeOnSignal(server);
     },
   );
+
+/** Where `installation` finds the Store: the options every one of its subcommands takes. */
+interface StoreOptions {
+  data?: string;
+  databaseUrl?: string;
+}
+
+function addStoreOptions(command: Command): Command {
+  return command
+    .option('--data <dir>', 'the data folder serve-github uses (its PGlite index holds the installations; the server must be stopped)')
+    .option('--database-url <url>', 'the Postgres server serve-github uses instead (default: $DATABASE_URL)');
+}
+
+function storePlace(options: StoreOptions): { dataDir?: string; databaseUrl?: string } {
+  return {
+    ...(options.data !== undefined ? { dataDir: options.data } : {}),
+    ...(options.databaseUrl !== undefined ? { databaseUrl: options.databaseUrl } : {}),
+  };
+}
+
+const installationCommand = program
+  .command('installation')
+  .description(
+    "The operator's switch: the GitHub App's installations, as GitHub reported them (the Setup URL, the installation webhook), switched on under a name or off.",
+  );
+
+addStoreOptions(
+  installationCommand
+    .command('on')
+    .description('Switch an installation on under a name, the path of its address (renames one that is on).')
+    .argument('<installation-id>', "GitHub's id of the installation", installationId)
+    .requiredOption('--name <name>', 'the name of its address: letters, digits, ".", "_" and "-"'),
+).action(async (id: number, options: StoreOptions & { name: string }) => {
+  const record = await switchInstallationOn(storePlace(options), id, options.name);
+  console.log(`Installation ${record.id}${record.account ? ` (${record.account})` : ''} is on, at /${record.name ?? ''}.`);
+});
+
+addStoreOptions(
+  installationCommand
+    .command('off')
+    .description('Switch an installation off (its name stays reserved to it).')
+    .argument('<installation-id>', "GitHub's id of the installation", installationId),
+).action(async (id: number, options: StoreOptions) => {
+  const record = await switchInstallationOff(storePlace(options), id);
+  console.log(`Installation ${record.id}${record.account ? ` (${record.account})` : ''} is off.`);
+});
+
+addStoreOptions(installationCommand.command('list').description('List the installations: id, status, name, account.')).action(
+  async (options: StoreOptions) => {
+    console.log(installationTable(await listInstallations(storePlace(options))));
+  },
+);
 
 try {
   await program.parseAsync(process.argv);
