@@ -5,6 +5,7 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import packageJson from '../../package.json' with { type: 'json' };
 import { logLevels, type Logger } from '../instance/log.ts';
 import { defaultDemoDir, serveDemo } from '../main/demo.ts';
+import { defaultGitHubPort, serveHostedDemo } from '../main/demo-hosted.ts';
 import { serveGitHub } from '../main/github.ts';
 import { githubEnvironment, readGitHubAppSettings } from '../main/github-settings.ts';
 import { installationTable, listInstallations, switchInstallationOff, switchInstallationOn } from '../main/installation-operator.ts';
@@ -166,8 +167,15 @@ addLogLevelOption(program.command('demo'))
   .option('--dir <dir>', 'where the demo is built and kept (default: $MAJOR_VAULT_DEMO_DIR, else demo/ in the checkout)')
   .addOption(new Option('--port <port>', 'the port to listen on').default(8787).argParser(port))
   .option('--host <host>', 'the loopback interface to listen on', '127.0.0.1')
-  .action(async (options: { dir?: string; port: number; host: string; logLevel?: string }) => {
+  .option(
+    '--hosted',
+    'instead: the hosted shape in one process: a GitHub stand-in holding the demo (people maya and tom) and the installation served from it; writes demo/hosted.json',
+  )
+  .addOption(new Option('--github-port <port>', `with --hosted: the GitHub stand-in's port (default ${defaultGitHubPort})`).argParser(port))
+  .action(async (options: { dir?: string; port: number; host: string; hosted?: boolean; githubPort?: number; logLevel?: string }) => {
     const log = processLogger(options.logLevel);
+    if (options.hosted) return hostedDemo(options, log);
+    if (options.githubPort !== undefined) throw new Error('--github-port goes with --hosted: the local demo has no GitHub stand-in.');
     const progress = indexProgress(log);
     let server: LocalServer;
     try {
@@ -189,6 +197,31 @@ addLogLevelOption(program.command('demo'))
       `Its repositories are in ${resolve(options.dir ?? defaultDemoDir(), 'acme')}; open the address in a browser to see how to connect.`,
     );
   });
+
+/** `demo --hosted`: starts the hosted demo, says where everything is, and serves until Ctrl-C. */
+async function hostedDemo(options: { dir?: string; port: number; host: string; githubPort?: number }, log: Logger): Promise<void> {
+  if (options.host !== '127.0.0.1') throw new Error('The hosted demo listens on 127.0.0.1 only; leave out --host.');
+  const progress = indexProgress(log);
+  const demo = await serveHostedDemo(
+    {
+      port: options.port,
+      ...(options.dir !== undefined ? { dir: options.dir } : {}),
+      ...(options.githubPort !== undefined ? { githubPort: options.githubPort } : {}),
+    },
+    { log, onProgress: progress.onProgress },
+  );
+  void demo.server.installation
+    .ready()
+    .catch(() => undefined)
+    .finally(() => progress.stop());
+  console.log(`Major Vault hosted demo: acme at ${demo.info.address}`);
+  console.log(`GitHub stand-in at ${demo.info.githubOrigin} (rebuilt at each start), the App installed on acme`);
+  for (const person of demo.info.people) {
+    console.log(`  ${person.login}: ${person.repositories.map((repo) => `${repo.name} (${repo.permission})`).join(', ')}`);
+  }
+  console.log(`People, passwords and clone URLs: ${demo.infoFile}`);
+  closeOnSignal(demo);
+}
 
 addLogLevelOption(program.command('serve-github'))
   .description(
