@@ -233,7 +233,10 @@ addLogLevelOption(program.command('serve-github'))
     '--config <file>',
     'a settings file (JSON with comments): appId, privateKey or privateKeyFile, clientId, clientSecret, webhookSecret, apiUrl, webUrl, installationId or owner; the environment overrides it',
   )
-  .option('--name <name>', 'the installation name, the path of the MCP address (default: the owner the App is installed on)')
+  .option(
+    '--name <name>',
+    'the installation name, the path of the MCP address (default: the name it is switched on under, else the owner the App is installed on); starting switches it on under this name',
+  )
   .option('--database-url <url>', 'use this Postgres server for the index instead of PGlite (default: $DATABASE_URL)')
   .addOption(new Option('--port <port>', 'the port to listen on').default(8787).argParser(port))
   .option('--host <host>', 'the interface to listen on (GitHub must reach it for the webhooks, directly or through a proxy)', '127.0.0.1')

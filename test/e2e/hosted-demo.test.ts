@@ -117,5 +117,11 @@ describe('major-vault demo --hosted', () => {
     expect((await setup(987654)).status).toBe(404);
     expect(await demo.server.store.installations.get(987654)).toBeNull();
     expect((await setup('nope')).status).toBe(400);
+
+    // GitHub unreachable: the Store answers what it knows, and an id it does not know is to be tried later.
+    demo.standin.failNext({ path: /^\/app\/installations\/\d+$/ }, 502, 2);
+    expect((await setup(info.installationId)).status).toBe(200);
+    const later = await setup(123456);
+    expect([later.status, later.headers.get('retry-after')]).toEqual([503, '30']);
   });
 });
