@@ -5,9 +5,11 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import packageJson from '../../package.json' with { type: 'json' };
 import { logLevels, type Logger } from '../instance/log.ts';
 import { defaultDemoDir, serveDemo } from '../main/demo.ts';
+import { defaultGitHubPort, serveHostedDemo } from '../main/demo-hosted.ts';
 import { serveGitHub } from '../main/github.ts';
 import { githubEnvironment, readGitHubAppSettings } from '../main/github-settings.ts';
 import { frontSecretVariable, readOAuthSettings } from '../main/oauth-settings.ts';
+import { installationTable, listInstallations, switchInstallationOff, switchInstallationOn } from '../main/installation-operator.ts';
 import { openLocalInstallation, serveLocal, type LocalServer, type LocalSettings } from '../main/local.ts';
 import { processLogger } from '../main/logger.ts';
 import { serveLocalStdio } from '../main/stdio.ts';
@@ -27,6 +29,15 @@ function port(value: string): number {
   const number = Number(value);
   if (!Number.isInteger(number) || number < 0 || number > 65535)
     throw new InvalidArgumentError('a port is a whole number from 0 to 65535 (0 picks a free one).');
+  return number;
+}
+
+function installationId(value: string): number {
+  const number = Number(value);
+  if (!/^[1-9][0-9]*$/.test(value) || !Number.isSafeInteger(number))
+    throw new InvalidArgumentError(
+      'an installation id is a whole number, as GitHub gives it (`major-vault installation list` shows them).',
+    );
   return number;
 }
 
@@ -157,8 +168,15 @@ addLogLevelOption(program.command('demo'))
   .option('--dir <dir>', 'where the demo is built and kept (default: $MAJOR_VAULT_DEMO_DIR, else demo/ in the checkout)')
   .addOption(new Option('--port <port>', 'the port to listen on').default(8787).argParser(port))
   .option('--host <host>', 'the loopback interface to listen on', '127.0.0.1')
-  .action(async (options: { dir?: string; port: number; host: string; logLevel?: string }) => {
+  .option(
+    '--hosted',
+    'instead: the hosted shape in one process: a GitHub stand-in holding the demo (people maya and tom) and the installation served from it; writes demo/hosted.json',
+  )
+  .addOption(new Option('--github-port <port>', `with --hosted: the GitHub stand-in's port (default ${defaultGitHubPort})`).argParser(port))
+  .action(async (options: { dir?: string; port: number; host: string; hosted?: boolean; githubPort?: number; logLevel?: string }) => {
     const log = processLogger(options.logLevel);
+    if (options.hosted) return hostedDemo(options, log);
+    if (options.githubPort !== undefined) throw new Error('--github-port goes with --hosted: the local demo has no GitHub stand-in.');
     const progress = indexProgress(log);
     let server: LocalServer;
     try {
@@ -181,6 +199,31 @@ addLogLevelOption(program.command('demo'))
     );
   });
 
+/** `demo --hosted`: starts the hosted demo, says where everything is, and serves until Ctrl-C. */
+async function hostedDemo(options: { dir?: string; port: number; host: string; githubPort?: number }, log: Logger): Promise<void> {
+  if (options.host !== '127.0.0.1') throw new Error('The hosted demo listens on 127.0.0.1 only; leave out --host.');
+  const progress = indexProgress(log);
+  const demo = await serveHostedDemo(
+    {
+      port: options.port,
+      ...(options.dir !== undefined ? { dir: options.dir } : {}),
+      ...(options.githubPort !== undefined ? { githubPort: options.githubPort } : {}),
+    },
+    { log, onProgress: progress.onProgress },
+  );
+  void demo.server.installation
+    .ready()
+    .catch(() => undefined)
+    .finally(() => progress.stop());
+  console.log(`Major Vault hosted demo: acme at ${demo.info.address}`);
+  console.log(`GitHub stand-in at ${demo.info.githubOrigin} (rebuilt at each start), the App installed on acme`);
+  for (const person of demo.info.people) {
+    console.log(`  ${person.login}: ${person.repositories.map((repo) => `${repo.name} (${repo.permission})`).join(', ')}`);
+  }
+  console.log(`People, passwords and clone URLs: ${demo.infoFile}`);
+  closeOnSignal(demo);
+}
+
 addLogLevelOption(program.command('serve-github'))
   .description(
     `Serve the repositories of a GitHub App's installation over MCP at http://HOST:PORT/NAME, with GitHub's webhooks at /webhooks/github. ` +
@@ -192,7 +235,10 @@ addLogLevelOption(program.command('serve-github'))
     '--config <file>',
     'a settings file (JSON with comments): appId, privateKey or privateKeyFile, clientId, clientSecret, webhookSecret, apiUrl, webUrl, installationId or owner; the environment overrides it',
   )
-  .option('--name <name>', 'the installation name, the path of the MCP address (default: the owner the App is installed on)')
+  .option(
+    '--name <name>',
+    'the installation name, the path of the MCP address (default: the name it is switched on under, else the owner the App is installed on); starting switches it on under this name',
+  )
   .option('--database-url <url>', 'use this Postgres server for the index instead of PGlite (default: $DATABASE_URL)')
   .addOption(new Option('--port <port>', 'the port to listen on').default(8787).argParser(port))
   .option('--host <host>', 'the interface to listen on (GitHub must reach it for the webhooks, directly or through a proxy)', '127.0.0.1')
@@ -234,6 +280,58 @@ addLogLevelOption(program.command('serve-github'))
       closeOnSignal(server);
     },
   );
+
+/** Where `installation` finds the Store: the options every one of its subcommands takes. */
+interface StoreOptions {
+  data?: string;
+  databaseUrl?: string;
+}
+
+function addStoreOptions(command: Command): Command {
+  return command
+    .option('--data <dir>', 'the data folder serve-github uses (its PGlite index holds the installations; the server must be stopped)')
+    .option('--database-url <url>', 'the Postgres server serve-github uses instead (default: $DATABASE_URL)');
+}
+
+function storePlace(options: StoreOptions): { dataDir?: string; databaseUrl?: string } {
+  return {
+    ...(options.data !== undefined ? { dataDir: options.data } : {}),
+    ...(options.databaseUrl !== undefined ? { databaseUrl: options.databaseUrl } : {}),
+  };
+}
+
+const installationCommand = program
+  .command('installation')
+  .description(
+    "The operator's switch: the GitHub App's installations, as GitHub reported them (the Setup URL, the installation webhook), switched on under a name or off.",
+  );
+
+addStoreOptions(
+  installationCommand
+    .command('on')
+    .description('Switch an installation on under a name, the path of its address (renames one that is on).')
+    .argument('<installation-id>', "GitHub's id of the installation", installationId)
+    .requiredOption('--name <name>', 'the name of its address: letters, digits, ".", "_" and "-"'),
+).action(async (id: number, options: StoreOptions & { name: string }) => {
+  const record = await switchInstallationOn(storePlace(options), id, options.name);
+  console.log(`Installation ${record.id}${record.account ? ` (${record.account})` : ''} is on, at /${record.name ?? ''}.`);
+});
+
+addStoreOptions(
+  installationCommand
+    .command('off')
+    .description('Switch an installation off (its name stays reserved to it).')
+    .argument('<installation-id>', "GitHub's id of the installation", installationId),
+).action(async (id: number, options: StoreOptions) => {
+  const record = await switchInstallationOff(storePlace(options), id);
+  console.log(`Installation ${record.id}${record.account ? ` (${record.account})` : ''} is off.`);
+});
+
+addStoreOptions(installationCommand.command('list').description('List the installations: id, status, name, account.')).action(
+  async (options: StoreOptions) => {
+    console.log(installationTable(await listInstallations(storePlace(options))));
+  },
+);
 
 try {
   await program.parseAsync(process.argv);

@@ -14,6 +14,7 @@ import { isVaultError } from '../vault-error.ts';
 import { cachedAuthenticate } from './access-cache.ts';
 import { clientNameFromSessionId, initializeClientName, sessionIdFor } from './legacy-session.ts';
 import type { AuthorizationServer } from './oauth/authorization-server.ts';
+import type { PageRoute } from './github-setup-route.ts';
 import { addressPage } from './pages/address-page.ts';
 import { htmlResponse } from './pages/page-layout.ts';
 import { protectedResourceMetadata, unauthorizedResponse } from './protected-resource-metadata.ts';
@@ -68,6 +69,8 @@ export interface FrontOptions {
    * request's own origin.
    */
   publicOrigin?: URL;
+  /** The install status page at the GitHub App's Setup URL (github-setup-route.ts), built in main/; absent: no such route. */
+  installStatus?: PageRoute;
 }
 
 /** A web-standard handler (`fetch`) for the whole HTTP surface, and its shutdown. */
@@ -127,6 +130,7 @@ const catalogueMethods: ReadonlySet<string> = new Set(['initialize', 'notificati
  * - the authorization server's paths (`/.well-known/oauth-authorization-server`, `/oauth/…`), when given.
  * - `GET /`: redirects to `/<name>`.
  * - the `webhook` route, when given (no `Host` check: it checks its own signature).
+ * - the `installStatus` route, when given (`/github/setup`: the install status page).
  * Every other request's `Host` must be allowed (403 otherwise); an MCP request's `Origin`, when
  * present, must be an allowed name or the request's own host.
  */
@@ -237,6 +241,7 @@ export function createFront(options: FrontOptions): Front {
           headers: { 'content-type': 'application/json', 'access-control-allow-origin': '*', 'cache-control': 'max-age=3600' },
         });
       }
+      if (options.installStatus && path === options.installStatus.path) return options.installStatus.handle(request);
       if (path === '/' && request.method === 'GET') return new Response(null, { status: 302, headers: { location: mcpPath } });
       return new Response(`Not found. The MCP address of this server is ${resourceUrl.href}\n`, {
         status: 404,

@@ -62,10 +62,23 @@ export interface GitHubStandin {
   app: Required<StandinOptions['app']>;
   /**
    * Creates an organisation (or user account) `owner`'s repository with a default branch `main`
-   * and the commits given (none: an empty repository). Private unless `private: false`. When the
-   * App is installed on `owner` for all repositories, sends `installation_repositories.added`.
+   * and the commits given (none: an empty repository). Private unless `private: false`. `from`:
+   * the path of a Git repository whose `HEAD` history becomes the default branch first (commits
+   * kept as they are: ids, authors, dates, messages), with `commits` on top. When the App is
+   * installed on `owner` for all repositories, sends `installation_repositories.added`.
    */
-  createRepo(owner: string, name: string, commits: StandinCommit[], options?: { private?: boolean; defaultBranch?: string }): Promise<void>;
+  createRepo(
+    owner: string,
+    name: string,
+    commits: StandinCommit[],
+    options?: { private?: boolean; defaultBranch?: string; from?: string },
+  ): Promise<void>;
+  /**
+   * The repository's Git smart-HTTP URL, `<origin>/<owner>/<name>.git`, as GitHub's clone URL;
+   * with `as` (a demo person's login) it carries that person's login and password, so `git
+   * clone` and later `git push` from the clone act as them. Throws for an unknown person.
+   */
+  cloneUrl(owner: string, name: string, as?: string): string;
   /** Installs the App on `owner` for all its repositories, or the names given; returns the installation id. Sends `installation.created`. */
   install(owner: string, repositories?: 'all' | string[]): Promise<number>;
   /** Adds or removes repositories of an installation with selected repositories (`installation_repositories`). */

@@ -202,6 +202,24 @@ describe('GitHub stand-in', () => {
     await expect(git(work, ['push', '-q', 'bob', 'HEAD:refs/heads/other'])).rejects.toThrow(/denied|403/);
   });
 
+  it('creates a repository from a local one, commits kept as they are, and gives clone URLs with and without a person', async () => {
+    const source = `${dir.path}/source`;
+    await git(dir.path, ['init', '-q', '-b', 'main', source]);
+    await writeFile(`${source}/a.md`, 'A\n');
+    await git(source, ['add', 'a.md']);
+    await git(source, ['-c', 'user.name=Jonas Keller', '-c', 'user.email=jonas@acme.example', 'commit', '-q', '-m', 'From elsewhere']);
+    const head = await git(source, ['rev-parse', 'HEAD']);
+    await standin.createRepo('acme', 'imported', [{ message: 'On top', author: 'alice', files: { 'b.md': 'B\n' } }], { from: source });
+    const gitDir = standin.gitDir('acme', 'imported');
+    expect(await git(gitDir, ['rev-parse', 'main~1'])).toBe(head);
+    expect(await git(gitDir, ['log', '--format=%an|%s', 'main'])).toBe('Alice Arden|On top\nJonas Keller|From elsewhere');
+    expect(standin.cloneUrl('acme', 'imported')).toBe(`${standin.origin}/acme/imported.git`);
+    const asAlice = new URL(standin.cloneUrl('acme', 'imported', 'alice'));
+    expect([asAlice.username, asAlice.password, asAlice.pathname]).toEqual(['alice', 'alice-pw', '/acme/imported.git']);
+    expect(() => standin.cloneUrl('acme', 'imported', 'nobody')).toThrow(/No demo person/);
+    expect(() => standin.cloneUrl('acme', 'missing')).toThrow(/no repository acme\/missing/);
+  });
+
   it('pushes and force-pushes through the handle with webhooks validated against GitHub’s schemas', async () => {
     const head = await standin
       .push('acme', 'notes', { message: 'Handle push', author: 'carol', files: { 'e.md': 'E\n' } })

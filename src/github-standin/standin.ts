@@ -88,7 +88,15 @@ export async function startGitHubStandin(options: StandinOptions): Promise<GitHu
   }
 
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
+    server.once('error', (error: NodeJS.ErrnoException) =>
+      reject(
+        error.code === 'EADDRINUSE'
+          ? new Error(
+              `The GitHub stand-in cannot listen on 127.0.0.1:${options.port}: the port is in use. Stop what uses it, or choose another port.`,
+            )
+          : error,
+      ),
+    );
     server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
   });
   const port = (server.address() as AddressInfo).port;
@@ -135,7 +143,12 @@ export async function startGitHubStandin(options: StandinOptions): Promise<GitHu
       const dir = state.repoDir(repo);
       try {
         await initBareRepo(dir, branch);
-        const head = await writeCommits(dir, null, commits);
+        let base: string | null = null;
+        if (repoOptions.from !== undefined) {
+          await runGit(dir, ['fetch', '-q', '--no-tags', repoOptions.from, `+HEAD:refs/heads/${branch}`]);
+          base = await resolveRef(dir, `refs/heads/${branch}`);
+        }
+        const head = await writeCommits(dir, base, commits);
         if (head) await runGit(dir, ['update-ref', `refs/heads/${branch}`, head]);
       } catch (error) {
         state.repos.delete(`${owner}/${name}`.toLowerCase());
@@ -269,13 +282,11 @@ export async function startGitHubStandin(options: StandinOptions): Promise<GitHu
       const author = personOf(commit.author);
       const scratch = await mkdtemp(join(tmpdir(), 'standin-push-'));
       try {
-        const remote = new URL(`${origin}/${repo.owner.login}/${repo.name}.git`);
-        remote.username = author.login;
-        remote.password = author.person?.password ?? '';
-        await runGit(tmpdir(), ['clone', '-q', '--bare', remote.toString(), scratch]);
+        const remote = handleApi.cloneUrl(repo.owner.login, repo.name, author.login);
+        await runGit(tmpdir(), ['clone', '-q', '--bare', remote, scratch]);
         const parent = await resolveRef(scratch, `refs/heads/${branch}`);
         const head = await writeCommits(scratch, parent, [commit]);
-        await runGit(scratch, ['push', '-q', remote.toString(), `${head}:refs/heads/${branch}`]);
+        await runGit(scratch, ['push', '-q', remote, `${head}:refs/heads/${branch}`]);
         await webhooks.idle();
         return head as string;
       } finally {
@@ -299,6 +310,17 @@ export async function startGitHubStandin(options: StandinOptions): Promise<GitHu
       });
       await delivered;
       return head;
+    },
+
+    cloneUrl(owner, name, as) {
+      const repo = repoOf(owner, name);
+      const url = new URL(`${origin}/${repo.owner.login}/${repo.name}.git`);
+      if (as !== undefined) {
+        const person = personOf(as);
+        url.username = person.login;
+        url.password = person.person?.password ?? '';
+      }
+      return url.href;
     },
 
     gitDir: (owner, name) => state.repoDir(repoOf(owner, name)),

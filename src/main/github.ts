@@ -4,9 +4,12 @@
 // as GitHub's webhooks; their work (fetch a mirror, re-index, relist) runs on the in-process
 // queue. With `oauth` settings people sign in through the front's authorization server
 // (issue 12) and the bearer token is a sealed token of the front; without, it is the
-// person's GitHub user token, which the GitHub sign-in checks against the installation.
+// person's GitHub user token, which the GitHub sign-in checks against the installation. The
+// Store records the App's installations (its Setup URL and `installation` webhooks); this
+// process serves one, and starting it switches that one on under its name.
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { githubSetupRoute } from '../front/github-setup-route.ts';
 import type { Front } from '../front/http-front.ts';
 import { clientMetadataDocuments } from '../front/oauth/client-id-metadata-document.ts';
 import { createAuthorizationServer } from '../front/oauth/authorization-server.ts';
@@ -25,21 +28,30 @@ import { GitHubWebhookChanges } from '../repo-host/github/webhook-changes.ts';
 import { SealedTokenSignIn } from '../tokens/sealed-token-sign-in.ts';
 import { TokenSealer } from '../tokens/token-sealer.ts';
 import type { GitHubAppSettings } from './github-settings.ts';
-import { openIndex } from './local.ts';
+import type { Store } from '../store/store.ts';
+import { checkInstallationName } from './installation-name.ts';
+import { openIndex, type OpenedIndex } from './local.ts';
 import { frontSecrets, type OAuthSettings } from './oauth-settings.ts';
 import { processLogger } from './logger.ts';
+import { openPostgresStore, type OpenedStore } from './open-store.ts';
 import { serveInstallation } from './serve-installation.ts';
 
 /** What `major-vault serve-github` serves, and where. */
 export interface GitHubServeSettings {
   app: GitHubAppSettings;
-  /** The installation's name (the address's path); default: the App's `owner`. */
+  /**
+   * The installation's name (the address's path). Default: the name the Store has it switched
+   * on under, else the App's `owner`, else the account GitHub says it is installed on.
+   */
   name?: string;
   /** Where the mirrors (`mirrors/`) and the PGlite index (`index/`) are kept. */
   dataDir: string;
   /** A Postgres server instead of PGlite; default `DATABASE_URL` from the environment. */
   databaseUrl?: string;
+  /** The index's schema on the Postgres server; default: named after the installation. */
   schema?: string;
+  /** The Store's schema on the Postgres server; default `major_vault_store` (open-store.ts). */
+  storeSchema?: string;
   port: number;
   /** The interface to listen on; GitHub must reach it for the webhooks (behind a proxy: any). */
   hostname: string;
@@ -71,6 +83,8 @@ export interface GitHubServer {
   installationId: number;
   installation: Installation;
   app: GitHubApp;
+  /** The Store: the App's installations (this one on under `name`) and the front's short records. */
+  store: Store;
   close(): Promise<void>;
 }
 
@@ -80,20 +94,19 @@ export interface GitHubServer {
  * `/webhooks/github`. Listens as soon as the repositories are listed and their `.vault/` read;
  * indexing goes on behind (calls wait for it). Throws an Error with a sentence for the
  * operator when a setting is wrong or GitHub refuses the App (e.g. no such installation).
+ *
+ * Installations: at start the installation is recorded in the Store (`seen`) and switched on
+ * under its name ({@link GitHubServeSettings.name}); one the operator switched off is not
+ * served (the start is refused, saying how to switch it on), and a name another installation
+ * has is refused. GitHub's `installation` webhooks record every installation they name, and
+ * the App's Setup URL (`/github/setup`) answers the install status page.
  */
 export async function serveGitHub(
   settings: GitHubServeSettings,
   options: { log?: Logger; onProgress?: IndexProgress; tools?: readonly Tool[]; matchBudgetMs?: number } = {},
 ): Promise<GitHubServer> {
   const log = options.log ?? processLogger();
-  const name = settings.name ?? settings.app.owner;
-  if (name === undefined || !/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(name)) {
-    throw new Error(
-      name === undefined
-        ? 'Give the installation a name with --name (the path of its address): the App is chosen by its installation id, which names no owner.'
-        : `The installation name ${JSON.stringify(name)} cannot be an address; give one with --name, made of letters, digits, ".", "_" and "-".`,
-    );
-  }
+  if (settings.name !== undefined) checkInstallationName(settings.name);
   let publicOrigin: URL | null = null;
   if (settings.publicUrl !== undefined) {
     try {
@@ -115,13 +128,13 @@ export async function serveGitHub(
   );
   const installationId = await app.api.installationId();
   // A configured id is not checked by GitHub until a token is asked for; say at once when it is wrong.
-  const state = await app.api.installationState();
-  if (state === 'deleted') {
+  const described = await app.api.appInstallation(installationId);
+  if (described === null) {
     throw new Error(
       `The GitHub App ${settings.app.appId} has no installation ${installationId} (it was uninstalled, or the id is wrong): install the App again, or set MAJOR_VAULT_GITHUB_INSTALLATION_ID or MAJOR_VAULT_GITHUB_OWNER to the installation to serve.`,
     );
   }
-  if (state === 'suspended') {
+  if (described.suspended) {
     log.warn(
       { event: 'installation_suspended', installationId },
       `the GitHub App's installation ${installationId} is suspended: no repositories are served until it is unsuspended`,
@@ -129,16 +142,45 @@ export async function serveGitHub(
   }
   await app.host.start();
 
-  const index = await openIndex(
-    {
-      name,
-      dataDir,
-      ...(settings.databaseUrl !== undefined ? { databaseUrl: settings.databaseUrl } : {}),
-      ...(settings.schema !== undefined ? { schema: settings.schema } : {}),
-    },
-    log,
-  );
+  // The Store first: the installation's name may come from it, and a Postgres index's schema is named after it.
+  const databaseUrl = settings.databaseUrl || process.env['DATABASE_URL'] || undefined;
+  let storeOnServer: OpenedStore | null = null;
+  let index: OpenedIndex | null = null;
+  const openIndexAs = (name: string) =>
+    openIndex(
+      {
+        name,
+        dataDir,
+        ...(databaseUrl !== undefined ? { databaseUrl } : {}),
+        ...(settings.schema !== undefined ? { schema: settings.schema } : {}),
+      },
+      log,
+    );
+  let store: Store;
+  let name: string;
+  try {
+    if (databaseUrl !== undefined) {
+      storeOnServer = await openPostgresStore(databaseUrl, settings.storeSchema);
+      store = storeOnServer.store;
+    } else {
+      // PGlite: the Store lives in the index database, whose place does not depend on the name.
+      index = await openIndexAs(settings.name ?? settings.app.owner ?? 'installation');
+      await migrate(index.sql);
+      store = sqlStore(index.sql);
+    }
+    name = await switchOnAtStart(store, installationId, described.account, settings);
+    index ??= await openIndexAs(name);
+  } catch (error) {
+    await index?.close();
+    await storeOnServer?.close();
+    await app.host.close();
+    throw error;
+  }
+  const closeStore = async () => {
+    await storeOnServer?.close();
+  };
   if (index.note) log.warn(index.note);
+  const openedIndex = index;
   // One queue for the index updates and the webhooks' jobs (their names differ).
   const queue = new InProcessQueue();
   let front: Front | null = null;
@@ -155,14 +197,17 @@ export async function serveGitHub(
     onError: (error, job) => log.warn({ err: error, event: 'webhook_job_failed', job }, `a webhook's work failed: ${job}`),
     // The front keeps who a token is for a few seconds too: rights that changed count at once.
     onRightsForgotten: () => front?.forgetAccess(),
+    onInstallationSeen: async (id, account) => {
+      await store.installations.seen(id, account);
+    },
   });
   let installation: Installation | null = null;
   try {
-    await migrate(index.sql);
+    await migrate(openedIndex.sql);
     installation = Installation.open({
       name,
       host: app.host,
-      sql: index.sql,
+      sql: openedIndex.sql,
       log,
       changes,
       queue,
@@ -179,6 +224,7 @@ export async function serveGitHub(
       tools: options.tools ?? implementedTools,
       log,
       webhook,
+      installStatus: githubSetupRoute({ installations: store.installations, confirm: (id) => app.api.appInstallation(id), log }),
       ...(publicOrigin ? { publicOrigin } : {}),
       ...(sealer && settings.oauth
         ? {
@@ -189,7 +235,7 @@ export async function serveGitHub(
               const authorization = createAuthorizationServer({
                 issuer,
                 sealer,
-                store: sqlStore(index.sql),
+                store,
                 upstream: new GitHubUserAuthorization({
                   clientId: app.config.clientId,
                   clientSecret: app.config.clientSecret,
@@ -218,17 +264,53 @@ export async function serveGitHub(
       installationId,
       installation: opened,
       app,
+      store,
       async close() {
         await served.close();
         await opened.close();
-        await index.close();
+        await openedIndex.close();
+        await closeStore();
         await app.host.close();
       },
     };
   } catch (error) {
     await installation?.close();
-    await index.close();
+    await openedIndex.close();
+    await closeStore();
     await app.host.close();
     throw error;
   }
+}
+
+/**
+ * Records the served installation in the Store and switches it on at start; returns its name:
+ * `settings.name`, else the name it is on under, else the App's `owner`, else its account.
+ * Throws a sentence when the operator switched it off, when no name can be found, or when
+ * the name is another installation's.
+ */
+async function switchOnAtStart(
+  store: Store,
+  installationId: number,
+  account: string | null,
+  settings: GitHubServeSettings,
+): Promise<string> {
+  const record = await store.installations.seen(installationId, account);
+  if (record.status === 'off') {
+    throw new Error(
+      `The installation ${installationId}${record.account ? ` (${record.account})` : ''} is switched off: switch it on with \`major-vault installation on ${installationId} --name ${record.name ?? 'NAME'}\` (with the same --data or --database-url), then start the server again.`,
+    );
+  }
+  const name = settings.name ?? (record.status === 'on' ? record.name : null) ?? settings.app.owner ?? account;
+  if (name === null || name === undefined) {
+    throw new Error('Give the installation a name with --name (the path of its address): GitHub names no account it is installed on.');
+  }
+  checkInstallationName(name);
+  try {
+    await store.installations.switchOn(installationId, name);
+  } catch (error) {
+    throw new Error(`Cannot serve installation ${installationId} as ${JSON.stringify(name)}: ${(error as Error).message}`, {
+      cause: error,
+    });
+  }
+  return name;
 }

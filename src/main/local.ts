@@ -30,6 +30,7 @@ import type { RepoHost } from '../repo-host/repo-host.ts';
 import type { SignIn } from '../repo-host/sign-in.ts';
 import { lockIndexDir, type IndexLock } from './index-lock.ts';
 import { processLogger } from './logger.ts';
+import { checkInstallationName } from './installation-name.ts';
 import { serveInstallation } from './serve-installation.ts';
 
 /** Where the installation lives and what it is called; every command takes these. */
@@ -75,13 +76,7 @@ const cliPath = join(import.meta.dirname, '..', '..', 'bin', 'major-vault.js');
  * path segment of the address (letters, digits, `.`, `_`, `-`); throws an Error saying so.
  */
 export function installationName(settings: LocalSettings): string {
-  const name = settings.name ?? basename(resolve(settings.reposDir));
-  if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(name)) {
-    throw new Error(
-      `The installation name ${JSON.stringify(name)} cannot be an address; give one with --name, made of letters, digits, ".", "_" and "-".`,
-    );
-  }
-  return name;
+  return checkInstallationName(settings.name ?? basename(resolve(settings.reposDir)));
 }
 
 /**

@@ -3,6 +3,7 @@
 // sign-in and the changes they open the installation with (local.ts, github.ts), not here.
 import { createFront, listenFront, type Front } from '../front/http-front.ts';
 import { isLoopback } from '../front/is-loopback.ts';
+import type { PageRoute } from '../front/github-setup-route.ts';
 import type { AuthorizationServer } from '../front/oauth/authorization-server.ts';
 import type { WebhookRoute } from '../front/webhook/github-webhook.ts';
 import type { Installation } from '../instance/installation.ts';
@@ -24,6 +25,8 @@ export interface ServeInstallationOptions {
   log: Logger;
   /** A host's webhook endpoint on the same front (GitHub's deliveries). */
   webhook?: WebhookRoute;
+  /** The install status page at the GitHub App's Setup URL. */
+  installStatus?: PageRoute;
   /**
    * The origin people reach the server at behind a TLS proxy (e.g. `https://vault.acme.example`):
    * its name is accepted in `Host` and `Origin`, and requests on it are answered with addresses on it.
@@ -71,6 +74,7 @@ export async function serveInstallation(options: ServeInstallationOptions): Prom
               ...(options.publicOrigin ? [hostnameForHeader(options.publicOrigin.hostname)] : []),
             ],
         ...(options.webhook ? { webhook: options.webhook } : {}),
+        ...(options.installStatus ? { installStatus: options.installStatus } : {}),
         ...(oauth ? { authorization: oauth.authorization } : {}),
         ...(options.publicOrigin ? { publicOrigin: options.publicOrigin } : {}),
       });

@@ -101,7 +101,8 @@ export async function startGitHubE2e(
       hostname: '127.0.0.1',
       ...(settings.name !== undefined ? { name: settings.name } : {}),
       ...(settings.oauth !== undefined ? { oauth: settings.oauth } : {}),
-      ...(databaseUrl ? { schema } : {}),
+      // The Store in the index's schema: one schema per server to drop.
+      ...(databaseUrl ? { schema, storeSchema: schema } : {}),
       ...(options.requestTimeoutMs !== undefined ? { requestTimeoutMs: options.requestTimeoutMs } : {}),
     };
     return serveGitHub(serveSettings, { log: options.log ?? silentLogger() });

@@ -75,6 +75,24 @@ export class GitHubApi {
     }
   }
 
+  /**
+   * Any installation of the App, as GitHub describes it to the App (`GET
+   * /app/installations/{installation_id}`): the account it is installed on and whether it is
+   * suspended; null when GitHub has no such installation (404). For the setup redirect, whose
+   * `installation_id` anyone can write into a URL (GitHub Docs, "About the setup URL").
+   * Throws {@link githubFailure}'s error when GitHub cannot be asked.
+   */
+  async appInstallation(installationId: number): Promise<{ account: string | null; suspended: boolean } | null> {
+    try {
+      const { data } = await this.app.request('GET /app/installations/{installation_id}', { installation_id: installationId });
+      const account = data.account && 'login' in data.account ? data.account.login : (data.account?.slug ?? null);
+      return { account, suspended: Boolean(data.suspended_at) };
+    } catch (error) {
+      if (statusOf(error) === 404) return null;
+      throw githubFailure(error, 'look at an installation of the GitHub App');
+    }
+  }
+
   /** An Octokit acting as the person whose GitHub user token this is. Made per call: nothing of the token is kept here. */
   asPerson(token: string): Octokit {
     return new Octokit({ ...this.common(), auth: token });

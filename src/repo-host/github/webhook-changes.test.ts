@@ -107,6 +107,35 @@ describe('GitHubWebhookChanges', () => {
     await changes.stop();
   });
 
+  test('tells of every installation a delivery names, this one or another, with its account', async () => {
+    const { target, calls } = recordingTarget();
+    const seen: Array<[number, string | null]> = [];
+    const changes = new GitHubWebhookChanges({
+      installationId: 7,
+      target,
+      queue: new InProcessQueue(),
+      onInstallationSeen: async (id, account) => {
+        seen.push([id, account]);
+      },
+    });
+    const created = { action: 'created', installation: { id: 9, account: { login: 'globex' } } };
+    expect(changes.receive({ id: 'a', event: 'installation', payload: created }).kind).toBe('accepted');
+    const deleted = { action: 'deleted', installation: { id: 7, account: { login: 'acme' } } };
+    expect(changes.receive({ id: 'b', event: 'installation', payload: deleted }).kind).toBe('accepted');
+    const enterprise = { action: 'suspend', installation: { id: 11, account: { slug: 'initech' } } };
+    expect(changes.receive({ id: 'c', event: 'installation', payload: enterprise }).kind).toBe('accepted');
+    const bare = { action: 'added', installation: { id: 12 }, repositories_added: [] };
+    expect(changes.receive({ id: 'd', event: 'installation_repositories', payload: bare }).kind).toBe('accepted');
+    await until(() => calls.includes('reload'));
+    expect(seen).toEqual([
+      [9, 'globex'],
+      [7, 'acme'],
+      [11, 'initech'],
+      [12, null],
+    ]);
+    await changes.stop();
+  });
+
   test('refuses a known event whose payload lacks what it needs, and ignores unknown events', async () => {
     const { target } = recordingTarget();
     const changes = new GitHubWebhookChanges({ installationId: 7, target, queue: new InProcessQueue() });

@@ -32,6 +32,12 @@ export interface GitHubWebhookChangesOptions {
   onError?: (error: unknown, job: string) => void;
   /** Told when cached rights were dropped (e.g. so the front forgets the access it keeps too). */
   onRightsForgotten?: (login: string | null) => void;
+  /**
+   * Told of every installation of the App an `installation` or `installation_repositories`
+   * delivery names, this one or another (created, deleted, suspended, …), with the account it
+   * is on: main/ records it in the Store (`installations.seen`). A rejection goes to `onError`.
+   */
+  onInstallationSeen?: (installationId: number, account: string | null) => Promise<void>;
 }
 
 /** What this adapter takes in: one signed, not-yet-seen delivery (front/webhook/github-webhook.ts checked that). */
@@ -47,6 +53,10 @@ export type GitHubDeliveryOutcome = { kind: 'accepted' } | { kind: 'ignored'; re
 // The parts of GitHub's webhook payloads used here (GitHub Docs, "Webhook events and payloads").
 const account = z.object({ login: z.string() });
 const installationRef = z.object({ id: z.number().int() });
+/** An installation as `installation` events carry it: its account (a user or organisation; an enterprise has a slug). */
+const installationWithAccount = installationRef.extend({
+  account: z.object({ login: z.string().optional(), slug: z.string().optional() }).nullish(),
+});
 const pushPayload = z.object({
   ref: z.string(),
   after: z.string(),
@@ -57,7 +67,7 @@ const pushPayload = z.object({
 });
 const installationPayload = z.object({
   action: z.string(),
-  installation: installationRef,
+  installation: installationWithAccount,
 });
 const authorizationPayload = z.object({ action: z.string(), sender: account });
 
@@ -80,6 +90,8 @@ const relistKey = 'installation';
  * - `installation` (created, deleted, suspend, unsuspend, new_permissions_accepted) and
  *   `installation_repositories` (added, removed): job `github-relist` (reload the list, drop
  *   everyone's cached rights, notice `listed`).
+ * - `installation` and `installation_repositories` of any installation: `onInstallationSeen`
+ *   is told of it (accepted, even for another installation, when it is given).
  * - `github_app_authorization` revoked: the person's cached rights dropped at once.
  * - anything else, or another installation's deliveries: ignored.
  * Notices are handed on one at a time (the Changes contract). Before {@link start} (while
@@ -162,7 +174,13 @@ export class GitHubWebhookChanges implements Changes {
     const parsed = installationPayload.safeParse(payload);
     if (!parsed.success) return refused(event, parsed.error);
     const { action, installation } = parsed.data;
+    const seen = this.options.onInstallationSeen;
+    if (seen) {
+      const account = installation.account?.login ?? installation.account?.slug ?? null;
+      seen(installation.id, account).catch((error: unknown) => this.options.onError?.(error, `installation-seen ${installation.id}`));
+    }
     if (installation.id !== this.options.installationId) {
+      if (seen) return { kind: 'accepted' };
       return { kind: 'ignored', reason: `${event} for installation ${installation.id}, not this one` };
     }
     const known = event === 'installation' ? installationActions : repositoryActions;

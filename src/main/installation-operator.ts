@@ -1,0 +1,79 @@
+// Composition root of the operator's `major-vault installation on|off|list` (spec: "Wait until
+// we switch it on"): the App's installations in the Store, where serve-github keeps them.
+// Reads DATABASE_URL from the environment when no --database-url is given.
+import type { InstallationRecord, Store } from '../store/store.ts';
+import { checkInstallationName } from './installation-name.ts';
+import { openOperatorStore, type StorePlace } from './open-store.ts';
+
+/** Where the operator's command finds the Store; `env` (default the process's) gives DATABASE_URL when `databaseUrl` is absent. */
+export type OperatorPlace = StorePlace & { env?: NodeJS.ProcessEnv };
+
+/** Opens the Store at `place` (DATABASE_URL when it names no server), runs `work`, and closes it. */
+async function withStore<T>(place: OperatorPlace, work: (store: Store) => Promise<T>): Promise<T> {
+  const databaseUrl = place.databaseUrl || (place.env ?? process.env)['DATABASE_URL'] || undefined;
+  const opened = await openOperatorStore({ ...place, ...(databaseUrl !== undefined ? { databaseUrl } : {}) });
+  try {
+    return await work(opened.store);
+  } finally {
+    await opened.close();
+  }
+}
+
+/** The refusal for an id the Store has never been told of. */
+function unknownInstallation(id: number): Error {
+  return new Error(
+    `No installation ${id} is known here. An installation is recorded when GitHub sends its admin to the Setup URL (/github/setup) or its installation webhook arrives, and serve-github records its own at start; \`major-vault installation list\` shows the known ones.`,
+  );
+}
+
+/**
+ * `installation on <id> --name <name>`: switches a known installation on under `name` (the
+ * path of its address; renames one that is on already). Throws a sentence for an unknown id,
+ * a name that cannot be an address, a name another installation has, or a Store that cannot
+ * be opened (see {@link openOperatorStore}).
+ */
+export async function switchInstallationOn(place: OperatorPlace, id: number, name: string): Promise<InstallationRecord> {
+  checkInstallationName(name);
+  return withStore(place, async (store) => {
+    if ((await store.installations.get(id)) === null) throw unknownInstallation(id);
+    return store.installations.switchOn(id, name);
+  });
+}
+
+/** `installation off <id>`: switches a known installation off (its name stays reserved to it). Throws for an unknown id. */
+export async function switchInstallationOff(place: OperatorPlace, id: number): Promise<InstallationRecord> {
+  return withStore(place, async (store) => {
+    const record = await store.installations.switchOff(id);
+    if (record === null) throw unknownInstallation(id);
+    return record;
+  });
+}
+
+/** `installation list`: every installation the Store knows, by id. */
+export async function listInstallations(place: OperatorPlace): Promise<InstallationRecord[]> {
+  return withStore(place, (store) => store.installations.list());
+}
+
+/** The records as a table for a terminal: id, status, name, account, last change (UTC). */
+export function installationTable(records: readonly InstallationRecord[]): string {
+  if (records.length === 0) return 'No installations are known yet.';
+  const rows = [
+    ['ID', 'STATUS', 'NAME', 'ACCOUNT', 'CHANGED'],
+    ...records.map((record) => [
+      String(record.id),
+      record.status,
+      record.name ?? '-',
+      record.account ?? '-',
+      record.updatedAt.toISOString().slice(0, 16).replace('T', ' '),
+    ]),
+  ];
+  const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
+  return rows
+    .map((row) =>
+      row
+        .map((cell, column) => cell.padEnd(widths[column]!))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n');
+}
