@@ -5,8 +5,8 @@
 #   scripts/conformance-auth.sh [URL]
 #
 # URL is an installation's MCP address, e.g. http://127.0.0.1:8787/acme. Without it the script
-# starts one for the run (test/support/github-signin-server.ts: the GitHub stand-in with the
-# tests' people and serve-github with sign-in, on PGlite), signs in as alice and stops it after.
+# starts the hosted demo for the run (`major-vault demo --hosted` in a scratch folder, on ports
+# 8797 and 8796), signs in as maya and stops it after.
 # From the address the script
 # finds what the suite needs, the way a client does: the protected-resource document (RFC 9728,
 # from the 401's WWW-Authenticate, else the well-known path) gives the issuer and the resource;
@@ -21,8 +21,7 @@
 # 200, application/json, Cache-Control: no-store, with access_token and token_type). The suite
 # prints the authorization URL and waits for a browser: the scripted browser
 # (test/support/oauth-browser.sh) opens it, approves the consent page, signs in on the GitHub
-# stand-in as $OAUTH_BROWSER_LOGIN (default maya, the hosted demo's; alice for the server this
-# script starts) and opens the callback.
+# stand-in as $OAUTH_BROWSER_LOGIN (default maya, the hosted demo's) and opens the callback.
 #
 # The suite runs on the project's own Node 22 and is installed into a scratch folder outside the
 # project ($MV_CONFORMANCE_AUTH_DIR, default /tmp/mv-conformance-auth), never into the project.
@@ -64,20 +63,19 @@ cleanup() {
 trap cleanup EXIT
 
 if [[ -z "$address" ]]; then
-  # TODO(issue 12): once `major-vault demo --hosted` exists, start it here instead (its address
-  # line, or demo/hosted.json) and keep the default login maya.
+  # The hosted demo on free ports, in the run's folder: its address line names the address.
   server_log="$work/server.log"
-  (cd "$root" && exec "$node22" --import tsx test/support/github-signin-server.ts) >"$server_log" 2>&1 &
+  "$node22" "$root/bin/major-vault.js" demo --hosted --dir "$work/demo" --port "${MV_CONFORMANCE_AUTH_SERVER_PORT:-8797}" \
+    --github-port "${MV_CONFORMANCE_AUTH_GITHUB_PORT:-8796}" >"$server_log" 2>&1 &
   server_pid=$!
   for _ in $(seq 1 240); do
-    if grep -q '^Major Vault (sign-in) serving' "$server_log"; then break; fi
-    if ! kill -0 "$server_pid" 2>/dev/null; then cat "$server_log" >&2; echo "The sign-in server did not start." >&2; exit 1; fi
+    if grep -q '^Major Vault hosted demo: acme at ' "$server_log"; then break; fi
+    if ! kill -0 "$server_pid" 2>/dev/null; then cat "$server_log" >&2; echo "The hosted demo did not start." >&2; exit 1; fi
     sleep 0.5
   done
-  address="$(sed -n 's/^Major Vault (sign-in) serving [^ ]* at //p' "$server_log")"
-  if [[ -z "$address" ]]; then cat "$server_log" >&2; echo "The sign-in server did not start within two minutes." >&2; exit 1; fi
-  echo "Serving with sign-in at $address" >&2
-  export OAUTH_BROWSER_LOGIN="${OAUTH_BROWSER_LOGIN:-alice}"
+  address="$(sed -n 's/^Major Vault hosted demo: acme at //p' "$server_log")"
+  if [[ -z "$address" ]]; then cat "$server_log" >&2; echo "The hosted demo did not start within two minutes." >&2; exit 1; fi
+  echo "Hosted demo serving at $address" >&2
 fi
 
 # Discovery and registration, as a client does them; prints "issuer resource client_id".
