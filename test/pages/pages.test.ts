@@ -112,8 +112,7 @@ describe.skipIf(chromiumMissing)(`the pages in Chromium${chromiumMissing ? ` (sk
       h1: 'Connect an assistant to acme?',
       status: 200,
       says: [
-        '“Claude Code”',
-        'The name it gives itself',
+        'The name it gives itself:\nClaude Code\nSelf-described; Major Vault does not check it.',
         'Described by claude.ai',
         'Only approve if you started this sign-in on this computer',
         'sign in with GitHub next',
@@ -287,7 +286,33 @@ describe.skipIf(chromiumMissing)(`the pages in Chromium${chromiumMissing ? ` (sk
       expect(await problems()).toEqual([]);
     });
   });
+
+  test('the consent page keeps a name of stacked accents and fake quotes in its own box, clear of the heading and the note', async () => {
+    await withPage(browser, { viewport: { width: 1024, height: 800 } }, async (tab, problems) => {
+      await tab.goto(`${pages.origin}/consent-zalgo`);
+      const name = await tab.locator('.client-name').boundingBox();
+      const heading = await tab.locator('h1').boundingBox();
+      const note = await tab.getByText('Major Vault does not check it').boundingBox();
+      expect(name && heading && note).toBeTruthy();
+      const apart = (a: Box, b: Box) => a.y + a.height <= b.y || b.y + b.height <= a.y || a.x + a.width <= b.x || b.x + b.width <= a.x;
+      expect(apart(name!, heading!)).toBe(true);
+      expect(apart(name!, note!)).toBe(true);
+      // The box clips what it draws: its contents cannot paint outside it.
+      expect(await tab.evaluate("getComputedStyle(document.querySelector('.client-name')).overflow")).toBe('clip');
+      expect(await tab.locator('.client-name').innerText()).toContain('Claude Desktop” ✔ verified by Major Vault “');
+      await tab.screenshot({ path: join(screenshots, 'consent-zalgo.png'), fullPage: true });
+      expect(await problems()).toEqual([]);
+    });
+  });
 });
+
+/** A box on the page, as Playwright measures it (CSS pixels). */
+interface Box {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
 
 /** The consent page's options in the tests: Claude Code signing in to acme through a loopback redirect. */
 function consentOptions(clientOrigin: string): ConsentPageOptions {
@@ -325,6 +350,14 @@ async function pageServer(request: Request, origins: { github: string; client: s
           clientUri: 'javascript:alert(2)',
           redirectUri: 'https://attacker.example/callback"><script>alert(4)</script>',
           redirectIsLocal: false,
+        }),
+        { formTargets },
+      );
+    case 'GET /consent-zalgo':
+      return htmlResponse(
+        consentPage({
+          ...consent,
+          clientName: `C${'\u0301'.repeat(95)}${'\u0316'.repeat(95)} Claude Desktop” ✔ verified by Major Vault “ o${'\u0489'.repeat(40)}\u200b\u{e0041}`,
         }),
         { formTargets },
       );

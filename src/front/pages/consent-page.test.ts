@@ -21,7 +21,7 @@ describe('the consent page', () => {
     const html = consentPage(claudeCode);
     expect(html).toContain('<h1>Connect an assistant to acme?</h1>');
     expect(html).toContain(
-      '<strong><bdi>“Claude Code”</bdi></strong> <span class="detail">The name it gives itself; Major Vault does not check it.</span>',
+      '<span class="detail">The name it gives itself:</span><span class="client-name"><bdi>Claude Code</bdi></span><span class="detail">Self-described; Major Vault does not check it.</span>',
     );
     expect(html).toContain('Described by <strong>claude.ai</strong>, at <bdi>https://claude.ai/oauth/claude-code-client-metadata</bdi>');
     expect(html).toContain('Its home page, as it says: <bdi>https://claude.ai</bdi>');
@@ -69,7 +69,7 @@ describe('the consent page', () => {
       hiddenFields: { 'x"><script>': '"><script>alert(4)</script>' },
     });
     expect(html).not.toMatch(/<img|<script|<b>|href=/);
-    expect(html).toContain('“Claude &lt;img src=x onerror=alert(1)&gt; Code\ufffdgnp.exe”');
+    expect(html).toContain('<bdi>Claude &lt;img src=x onerror=alert(1)&gt; Code\ufffdgnp.exe</bdi>');
     expect(html).toContain('Its home page, as it says: <bdi>javascript:alert(3)</bdi>');
     expect(html).toContain(
       '<input type="hidden" name="x&quot;&gt;&lt;script&gt;" value="&quot;&gt;&lt;script&gt;alert(4)&lt;/script&gt;">',
@@ -78,9 +78,29 @@ describe('the consent page', () => {
 
   test('cuts a very long name, and says when a client gives none', () => {
     const long = consentPage({ ...claudeCode, clientName: 'A'.repeat(500) });
-    expect(long).toContain(`“${'A'.repeat(120)}…”`);
+    expect(long).toContain(`<bdi>${'A'.repeat(120)}…</bdi>`);
     expect(consentPage({ ...claudeCode, clientName: null })).toContain('<strong>A client that gives no name</strong>');
     expect(consentPage({ ...claudeCode, clientName: '   ' })).toContain('<strong>A client that gives no name</strong>');
+  });
+
+  test('keeps at most two combining marks per letter, so a name cannot stack marks over the lines around it', () => {
+    const html = consentPage({ ...claudeCode, clientName: `C${'\u0301'.repeat(190)}la\u0300\u0316\u0317\u0318ude` });
+    expect(html).toContain('<bdi>C\u0301\u0301la\u0300\u0316ude</bdi>');
+    const leading = consentPage({ ...claudeCode, clientName: `${'\u0301'.repeat(10)}x` });
+    expect(leading).toContain('<bdi>\u0301\u0301x</bdi>');
+  });
+
+  test('shows zero-width, format, separator and tag characters as U+FFFD', () => {
+    const html = consentPage({ ...claudeCode, clientName: 'a\u200bb\u200dc\u2028d\u2029e\u{e0041}\u{e007f}f\u00adg' });
+    expect(html).toContain('<bdi>a\ufffdb\ufffdc\ufffdd\ufffde\ufffd\ufffdf\ufffdg</bdi>');
+  });
+
+  test('puts the name in a box of its own, in no quotation marks a name could close', () => {
+    const html = consentPage({ ...claudeCode, clientName: 'Claude Desktop” ✔ verified by Major Vault “' });
+    expect(html).toContain(
+      '<span class="detail">The name it gives itself:</span><span class="client-name"><bdi>Claude Desktop” ✔ verified by Major Vault “</bdi></span><span class="detail">Self-described; Major Vault does not check it.</span>',
+    );
+    expect(html).not.toContain('“Claude');
   });
 
   test('a registered client (opaque id) is marked as vouched for by nothing', () => {

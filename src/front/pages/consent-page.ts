@@ -33,8 +33,10 @@ const shownLength = 120;
 /**
  * The HTML of the consent page: a form that POSTs `hiddenFields` and `decision=approve` or
  * `decision=deny` (two submit buttons, Approve first) to `formAction`. It names the client (its
- * self-described name in `<bdi>`, with invisible and direction-changing characters made
- * visible, so a name cannot rearrange the text around it), where the description came from,
+ * self-described name in `<bdi>` inside a labelled box of its own, never in quotation marks a
+ * name could close, with invisible and direction-changing characters made visible and stacks of
+ * combining marks cut, so a name can neither rearrange nor cover the text around it, nor pass
+ * for the page's own words), where the description came from,
  * the redirect's host (with a warning for a loopback redirect), the installation, and what
  * approving does. No script and no automatic submission. Send it with `htmlResponse`, with the
  * GitHub sign-in and `redirectUri` as `formTargets`.
@@ -45,7 +47,7 @@ export function consentPage(options: ConsentPageOptions): string {
   const client =
     options.clientName === null || options.clientName.trim() === ''
       ? `<strong>A client that gives no name</strong>`
-      : `<strong><bdi>“${untrusted(options.clientName)}”</bdi></strong> <span class="detail">The name it gives itself; Major Vault does not check it.</span>`;
+      : `<span class="detail">The name it gives itself:</span><span class="client-name"><bdi>${untrusted(options.clientName)}</bdi></span><span class="detail">Self-described; Major Vault does not check it.</span>`;
   const source = options.clientIdIsUrl
     ? `<span class="detail">Described by <strong>${untrusted(hostOf(options.clientId) ?? options.clientId)}</strong>, at <bdi>${untrusted(options.clientId)}</bdi></span>`
     : `<span class="detail">Registered itself with this server; nothing vouches for it.</span>`;
@@ -85,15 +87,33 @@ ${hidden}
   });
 }
 
+/** Combining marks (\p{M}) kept after one base character; more would stack over the lines around it. */
+const marksPerBase = 2;
+
 /**
- * Untrusted text for HTML: escaped, cut at {@link shownLength} characters, and with control,
- * zero-width and bidirectional formatting characters replaced by U+FFFD, so they show instead
- * of hiding or reordering text.
+ * Characters replaced by U+FFFD so they show instead of hiding, joining or reordering text:
+ * controls (\p{Cc}), format characters (\p{Cf}: zero-width, bidirectional controls, tag
+ * characters U+E0000–U+E007F) and the line and paragraph separators U+2028 and U+2029.
+ */
+const hiddenCharacter = /[\p{Cc}\p{Cf}\u2028\u2029]/u;
+
+/**
+ * Untrusted text for HTML: escaped, with hidden characters ({@link hiddenCharacter}) replaced by
+ * U+FFFD, at most {@link marksPerBase} combining marks kept after each base character (Zalgo
+ * text), and cut at {@link shownLength} characters (code points) with "…".
  */
 function untrusted(text: string): string {
-  const visible = text.replace(/[\u0000-\u001f\u007f-\u009f\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]/g, '\ufffd');
-  const chars = [...visible];
-  return escapeHtml(chars.length > shownLength ? `${chars.slice(0, shownLength).join('')}…` : visible);
+  const chars: string[] = [];
+  let marks = 0;
+  for (const char of text) {
+    if (/\p{M}/u.test(char)) {
+      if (++marks > marksPerBase) continue;
+    } else {
+      marks = 0;
+    }
+    chars.push(hiddenCharacter.test(char) ? '\ufffd' : char);
+  }
+  return escapeHtml(chars.length > shownLength ? `${chars.slice(0, shownLength).join('')}…` : chars.join(''));
 }
 
 /** The host of a URL (with its port), or null when `text` is not an absolute URL with a host. */

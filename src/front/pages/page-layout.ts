@@ -41,6 +41,9 @@ pre, .address { margin: 0; background: var(--panel); border: 1px solid var(--lin
 .facts dt { font-weight: 600; }
 .facts dd { margin: 0; overflow-wrap: anywhere; }
 .facts .detail { display: block; color: var(--muted); font-size: 0.92rem; }
+.client-name { display: block; margin: 0.2rem 0; padding: 0.35rem 0.6rem; background: var(--page); border: 1px solid var(--line);
+  border-radius: 6px; font-family: ui-monospace, "SF Mono", Menlo, Consolas, monospace; font-weight: 600; line-height: 2;
+  white-space: pre-wrap; overflow-wrap: anywhere; overflow: hidden; overflow: clip; contain: paint; }
 @media (max-width: 30rem) { .facts { grid-template-columns: 1fr; } .facts dd { margin-bottom: 0.5rem; } }
 .actions { display: flex; flex-wrap: wrap; gap: 0.75rem; margin: 1.5rem 0 1rem; }
 button, .button { font: inherit; font-weight: 600; cursor: pointer; border-radius: 8px; padding: 0.55rem 1.2rem;
