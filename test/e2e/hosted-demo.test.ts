@@ -148,4 +148,27 @@ describe('major-vault demo --hosted', () => {
     const later = await setup(123456);
     expect([later.status, later.headers.get('retry-after')]).toEqual([503, '30']);
   });
+
+  it('keeps GitHub’s “no such installation” and limits look-ups of unknown ids, so random ids cannot spend the App’s budget', async () => {
+    const setup = (id: number) => fetch(`${info.frontOrigin}/github/setup?installation_id=${id}&setup_action=install`);
+    // 987654 was answered "no such installation" above: answered again without asking GitHub (which would now fail).
+    demo.standin.failNext({ path: /^\/app\/installations\/987654$/ }, 502, 1);
+    expect((await setup(987654)).status).toBe(404);
+    // At most 10 look-ups of unknown ids a minute: the earlier tests spent some, random ids spend the rest.
+    const statuses: number[] = [];
+    let limited: Response | undefined;
+    for (let id = 555000; id < 555012 && !limited; id++) {
+      const answer = await setup(id);
+      if (answer.status === 429) limited = answer;
+      else statuses.push(answer.status);
+    }
+    expect(new Set(statuses)).toEqual(new Set([404]));
+    expect(statuses.length).toBeLessThanOrEqual(10);
+    expect(limited?.status).toBe(429);
+    expect(Number(limited?.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(await limited?.text()).toContain('Try again in');
+    // A cached answer and a known installation still answer.
+    expect((await setup(555000)).status).toBe(404);
+    expect((await setup(info.installationId)).status).toBe(200);
+  });
 });
