@@ -105,8 +105,9 @@ describe('the front when the host cannot say who is calling', () => {
 });
 
 describe('the front behind a TLS proxy', () => {
+  const tokenSignIn: SignIn = { requiresToken: true, authenticate: async () => null };
+
   test('answers a request on the public host with addresses on the public origin', async () => {
-    const tokenSignIn: SignIn = { requiresToken: true, authenticate: async () => null };
     const front = createFront({
       name: 'acme',
       signIn: tokenSignIn,
@@ -131,6 +132,48 @@ describe('the front behind a TLS proxy', () => {
       new Request('http://127.0.0.1:8787/.well-known/oauth-protected-resource/acme', { headers: { host: '127.0.0.1:8787' } }),
     );
     expect(((await direct.json()) as { resource: string }).resource).toBe('http://127.0.0.1:8787/acme');
+    await front.close();
+  });
+
+  test('answers a CORS preflight on the protected-resource metadata: any origin, GET, and the headers asked for', async () => {
+    const front = createFront({
+      name: 'acme',
+      signIn: tokenSignIn,
+      allowedHostnames: ['vault.acme.example'],
+      publicOrigin: new URL('https://vault.acme.example'),
+      catalogue: async () => catalogueFor(allTools, []),
+      forward: async () => new Response(null, { status: 500 }),
+    });
+    const preflight = await front.fetch(
+      new Request('http://vault.acme.example/.well-known/oauth-protected-resource/acme', {
+        method: 'OPTIONS',
+        headers: {
+          host: 'vault.acme.example',
+          origin: 'https://inspector.example',
+          'access-control-request-method': 'GET',
+          'access-control-request-headers': 'MCP-Protocol-Version, X-Custom',
+        },
+      }),
+    );
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get('access-control-allow-origin')).toBe('*');
+    expect(preflight.headers.get('access-control-allow-methods')).toBe('GET, OPTIONS');
+    expect(preflight.headers.get('access-control-allow-headers')).toBe('mcp-protocol-version, x-custom');
+    // Without requested headers, mcp-protocol-version is still allowed.
+    const bare = await front.fetch(
+      new Request('http://vault.acme.example/.well-known/oauth-protected-resource/acme', {
+        method: 'OPTIONS',
+        headers: { host: 'vault.acme.example', origin: 'https://inspector.example' },
+      }),
+    );
+    expect(bare.headers.get('access-control-allow-headers')).toBe('mcp-protocol-version');
+    const post = await front.fetch(
+      new Request('http://vault.acme.example/.well-known/oauth-protected-resource/acme', {
+        method: 'POST',
+        headers: { host: 'vault.acme.example' },
+      }),
+    );
+    expect(post.status).toBe(405);
     await front.close();
   });
 });

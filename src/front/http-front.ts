@@ -235,8 +235,11 @@ export function createFront(options: FrontOptions): Front {
         return serveMcp(request, resourceUrl);
       }
       if (metadataPaths.has(path) && signIn.requiresToken) {
+        if (request.method === 'OPTIONS') {
+          return new Response(null, { status: 204, headers: publicCorsHeaders(request.headers.get('access-control-request-headers')) });
+        }
         if (request.method !== 'GET' && request.method !== 'HEAD')
-          return new Response('Method not allowed.', { status: 405, headers: { allow: 'GET' } });
+          return new Response('Method not allowed.', { status: 405, headers: { allow: 'GET, HEAD, OPTIONS' } });
         return new Response(JSON.stringify(protectedResourceMetadata(resourceUrl, name, authorizationServers)), {
           headers: { 'content-type': 'application/json', 'access-control-allow-origin': '*', 'cache-control': 'max-age=3600' },
         });
@@ -321,6 +324,25 @@ function corsHeaders(origin: string, requestedHeaders: string | null): Record<st
     'access-control-expose-headers': 'mcp-session-id, mcp-protocol-version, www-authenticate',
     'access-control-max-age': '600',
     vary: 'origin',
+  };
+}
+
+/**
+ * A CORS preflight's answer for a public document (the RFC 9728 protected-resource metadata):
+ * any origin may read it, with the headers it asks to send allowed as asked (header names only;
+ * browser clients send `MCP-Protocol-Version`, MCP authorization "Protocol Version Header").
+ * The document carries no credentials, so allowing every origin gives nothing away.
+ */
+function publicCorsHeaders(requestedHeaders: string | null): Record<string, string> {
+  const asked = (requestedHeaders ?? '')
+    .split(',')
+    .map((header) => header.trim().toLowerCase())
+    .filter((header) => /^[!#$%&'*+.^_`|~0-9a-z-]{1,100}$/.test(header));
+  return {
+    'access-control-allow-origin': '*',
+    'access-control-allow-methods': 'GET, OPTIONS',
+    'access-control-allow-headers': [...new Set(['mcp-protocol-version', ...asked])].join(', '),
+    'access-control-max-age': '600',
   };
 }
 
