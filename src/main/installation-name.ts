@@ -1,19 +1,35 @@
 // The one rule for an installation's name, the path of its address (`/<name>`): `serve`,
 // `serve-github` and the operator's `installation on` all check names with it.
+import { githubSetupPath } from '../front/github-setup-route.ts';
+import { oauthPaths } from '../front/oauth/authorization-server.ts';
+import { githubWebhookPath } from '../front/webhook/github-webhook.ts';
 
-/** Letters, digits, `.`, `_` and `-`, starting with a letter or digit: one URL path segment that needs no escaping. */
+/** Starts with a letter or digit, then letters, digits, `.`, `_` and `-`: one URL path segment that needs no escaping. */
 const namePattern = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 
-/** Whether `name` can be an installation's name. */
+/**
+ * The first path segments the front answers itself (`/oauth/…`, `/webhooks/github`,
+ * `/github/setup`, `/.well-known/…`), lower-cased: an installation there would be shadowed by,
+ * or be confused with, the server's own routes.
+ */
+export const reservedInstallationNames: ReadonlySet<string> = new Set(
+  [...Object.values(oauthPaths), githubWebhookPath, githubSetupPath, '/.well-known/oauth-protected-resource'].map((path) =>
+    path.split('/')[1]!.toLowerCase(),
+  ),
+);
+
+/** Whether `name` can be an installation's name: {@link namePattern}, and not a reserved first segment (compared without case). */
 export function isInstallationName(name: string): boolean {
-  return namePattern.test(name);
+  return namePattern.test(name) && !reservedInstallationNames.has(name.toLowerCase());
 }
 
-/** `name` when it can be an installation's name; else throws an Error saying what a name is made of. */
+/** `name` when it can be an installation's name; else throws an Error stating the rule and how to give another. */
 export function checkInstallationName(name: string): string {
   if (!isInstallationName(name)) {
+    const reserved = [...reservedInstallationNames].filter((segment) => namePattern.test(segment));
     throw new Error(
-      `The installation name ${JSON.stringify(name)} cannot be an address; give one with --name, made of letters, digits, ".", "_" and "-".`,
+      `The installation name ${JSON.stringify(name)} cannot be an address; give another with --name: it starts with a letter or digit, ` +
+        `then has only letters, digits, ".", "_" and "-", and is not one of the server's own paths (${reserved.join(', ')}).`,
     );
   }
   return name;

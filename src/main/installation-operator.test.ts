@@ -43,7 +43,7 @@ function operatorChecks(place: () => OperatorPlace) {
   it('refuses an unknown id, a name that cannot be an address, and a name another installation has', async () => {
     await expect(switchInstallationOn(place(), 43, 'initech')).rejects.toThrow(/No installation 43 is known here.*installation list/);
     await expect(switchInstallationOff(place(), 99)).rejects.toThrow(/No installation 99 is known here/);
-    await expect(switchInstallationOn(place(), 42, 'glob ex')).rejects.toThrow(/cannot be an address; give one with --name/);
+    await expect(switchInstallationOn(place(), 42, 'glob ex')).rejects.toThrow(/cannot be an address; give another with --name/);
     await expect(switchInstallationOn(place(), 42, 'ACME')).rejects.toThrow(/belongs to installation 41 already/);
     expect((await listInstallations(place())).find((record) => record.id === 42)).toMatchObject({ status: 'pending', name: null });
   });
