@@ -13,6 +13,7 @@ import { installationTable, listInstallations, switchInstallationOff, switchInst
 import { openLocalInstallation, serveLocal, type LocalServer, type LocalSettings } from '../main/local.ts';
 import { processLogger } from '../main/logger.ts';
 import { serveLocalStdio } from '../main/stdio.ts';
+import { terminalText } from '../main/terminal-text.ts';
 import { indexProgress } from './index-progress.ts';
 
 /** The options every command that opens an installation shares. */
@@ -311,10 +312,13 @@ addStoreOptions(
     .command('on')
     .description('Switch an installation on under a name, the path of its address (renames one that is on).')
     .argument('<installation-id>', "GitHub's id of the installation", installationId)
-    .requiredOption('--name <name>', 'the name of its address: letters, digits, ".", "_" and "-"'),
+    .requiredOption(
+      '--name <name>',
+      'the name of its address: a letter or digit, then letters, digits, ".", "_" and "-"; not oauth, webhooks or github',
+    ),
 ).action(async (id: number, options: StoreOptions & { name: string }) => {
   const record = await switchInstallationOn(storePlace(options), id, options.name);
-  console.log(`Installation ${record.id}${record.account ? ` (${record.account})` : ''} is on, at /${record.name ?? ''}.`);
+  console.log(`Installation ${record.id}${record.account ? ` (${terminalText(record.account)})` : ''} is on, at /${record.name ?? ''}.`);
 });
 
 addStoreOptions(
@@ -324,7 +328,7 @@ addStoreOptions(
     .argument('<installation-id>', "GitHub's id of the installation", installationId),
 ).action(async (id: number, options: StoreOptions) => {
   const record = await switchInstallationOff(storePlace(options), id);
-  console.log(`Installation ${record.id}${record.account ? ` (${record.account})` : ''} is off.`);
+  console.log(`Installation ${record.id}${record.account ? ` (${terminalText(record.account)})` : ''} is off.`);
 });
 
 addStoreOptions(installationCommand.command('list').description('List the installations: id, status, name, account.')).action(

@@ -49,6 +49,22 @@ function operatorChecks(place: () => OperatorPlace) {
   });
 }
 
+describe('the installation table', () => {
+  it('escapes control characters in names and accounts, so a webhook cannot drive the terminal', () => {
+    const table = installationTable([
+      {
+        id: 7,
+        status: 'pending',
+        name: null,
+        account: 'evil\u001b]0;owned\u0007\u001b[2J\u202e',
+        updatedAt: new Date('2026-01-02T03:04:00Z'),
+      },
+    ]);
+    expect(table).not.toMatch(/[\u001b\u0007\u202e]/);
+    expect(table.split('\n')[1]).toBe('7   pending  -     evil\\u{1b}]0;owned\\u{7}\\u{1b}[2J\\u{202e}  2026-01-02 03:04');
+  });
+});
+
 describe('installation on|off|list on a PGlite data folder', () => {
   const dir = tempDir('mv-operator-');
   const dataDir = join(dir.path, 'data');

@@ -4,6 +4,7 @@
 import type { InstallationRecord, Store } from '../store/store.ts';
 import { checkInstallationName } from './installation-name.ts';
 import { openOperatorStore, type StorePlace } from './open-store.ts';
+import { terminalText } from './terminal-text.ts';
 
 /** Where the operator's command finds the Store; `env` (default the process's) gives DATABASE_URL when `databaseUrl` is absent. */
 export type OperatorPlace = StorePlace & { env?: NodeJS.ProcessEnv };
@@ -54,7 +55,11 @@ export async function listInstallations(place: OperatorPlace): Promise<Installat
   return withStore(place, (store) => store.installations.list());
 }
 
-/** The records as a table for a terminal: id, status, name, account, last change (UTC). */
+/**
+ * The records as a table for a terminal: id, status, name, account, last change (UTC). Names
+ * and accounts come from webhooks and are escaped ({@link terminalText}), so none can drive the
+ * terminal.
+ */
 export function installationTable(records: readonly InstallationRecord[]): string {
   if (records.length === 0) return 'No installations are known yet.';
   const rows = [
@@ -62,8 +67,8 @@ export function installationTable(records: readonly InstallationRecord[]): strin
     ...records.map((record) => [
       String(record.id),
       record.status,
-      record.name ?? '-',
-      record.account ?? '-',
+      record.name === null ? '-' : terminalText(record.name),
+      record.account === null ? '-' : terminalText(record.account),
       record.updatedAt.toISOString().slice(0, 16).replace('T', ' '),
     ]),
   ];
