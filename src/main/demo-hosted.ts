@@ -14,6 +14,7 @@ import type { IndexProgress } from '../instance/installation.ts';
 import type { Logger } from '../instance/log.ts';
 import { defaultDemoDir } from './demo.ts';
 import { serveGitHub, type GitHubServer } from './github.ts';
+import { ensurePortFree } from './port-free.ts';
 
 /** The stand-in's port when none is given: the one after the demo's 8787. */
 export const defaultGitHubPort = 8788;
@@ -101,13 +102,16 @@ export interface HostedDemo {
  *    as installation `acme`, switched on in the Store under that name; the stand-in delivers
  *    its webhooks to the server's `/webhooks/github`;
  * 3. the front's secret in `hosted/front-secret` (32 random bytes, mode 0600, made once);
- * then writes `<dir>/hosted.json` ({@link HostedDemoInfo}). Throws a sentence when a port is taken.
+ * then writes `<dir>/hosted.json` ({@link HostedDemoInfo}). Both ports are checked before
+ * anything is built: a taken one is refused with a sentence naming `--port` or `--github-port`.
  */
 export async function serveHostedDemo(
   settings: HostedDemoSettings,
   options: { log?: Logger; onProgress?: IndexProgress } = {},
 ): Promise<HostedDemo> {
   const dir = resolve(settings.dir ?? defaultDemoDir());
+  await ensurePortFree('127.0.0.1', settings.port, "the demo's address", '--port');
+  await ensurePortFree('127.0.0.1', settings.githubPort ?? defaultGitHubPort, 'the GitHub stand-in', '--github-port');
   const hostedDir = join(dir, 'hosted');
   mkdirSync(hostedDir, { recursive: true });
   const frontSecretFile = ensureFrontSecret(join(hostedDir, 'front-secret'));

@@ -5,6 +5,7 @@ import { buildDemo, isDemoBuilt } from '../demo/build-demo.ts';
 import type { IndexProgress } from '../instance/installation.ts';
 import type { Logger } from '../instance/log.ts';
 import { serveLocal, type LocalServer } from './local.ts';
+import { ensurePortFree } from './port-free.ts';
 
 /** The demo folder: `$MAJOR_VAULT_DEMO_DIR`, else `demo/` in the checkout. */
 export function defaultDemoDir(): string {
@@ -29,6 +30,7 @@ export async function serveDemo(
   options: { log?: Logger; onProgress?: IndexProgress; onBuilt?: (dir: string, builtNow: boolean) => void } = {},
 ): Promise<LocalServer> {
   const dir = resolve(settings.dir ?? defaultDemoDir());
+  await ensurePortFree(settings.hostname, settings.port, "the demo's address", '--port');
   const builtBefore = isDemoBuilt(dir);
   const layout = await buildDemo(dir);
   options.onBuilt?.(dir, !builtBefore);

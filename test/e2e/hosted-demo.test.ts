@@ -171,4 +171,20 @@ describe('major-vault demo --hosted', () => {
     expect((await setup(555000)).status).toBe(404);
     expect((await setup(info.installationId)).status).toBe(200);
   });
+
+  it('refuses a port in use before building anything, naming --port or --github-port', async () => {
+    const other = tempDir('mv-hosted-demo-ports-');
+    try {
+      const frontPort = Number(new URL(info.frontOrigin).port);
+      const githubPort = Number(new URL(info.githubOrigin).port);
+      await expect(serveHostedDemo({ dir: other.path, port: frontPort, githubPort: 0 }, { log: silentLogger() })).rejects.toThrow(
+        `Port ${frontPort} on 127.0.0.1 (the demo's address) is in use by another program. Stop it, or choose another port with --port`,
+      );
+      await expect(serveHostedDemo({ dir: other.path, port: 0, githubPort }, { log: silentLogger() })).rejects.toThrow(
+        `Port ${githubPort} on 127.0.0.1 (the GitHub stand-in) is in use by another program. Stop it, or choose another port with --github-port`,
+      );
+    } finally {
+      other.cleanup();
+    }
+  });
 });
