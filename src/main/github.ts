@@ -168,7 +168,12 @@ export async function serveGitHub(
       await migrate(index.sql);
       store = sqlStore(index.sql);
     }
-    name = await switchOnAtStart(store, installationId, described.account, settings);
+    // Where the operator's command finds this Store: the command it is told to run must work as written.
+    const storePlace =
+      databaseUrl !== undefined
+        ? 'with the same --database-url or DATABASE_URL'
+        : `with --data ${/^[\w./-]+$/.test(dataDir) ? dataDir : JSON.stringify(dataDir)}`;
+    name = await switchOnAtStart(store, installationId, described.account, settings, storePlace);
     index ??= await openIndexAs(name);
   } catch (error) {
     await index?.close();
@@ -285,7 +290,8 @@ export async function serveGitHub(
 /**
  * Records the served installation in the Store and switches it on at start; returns its name:
  * `settings.name`, else the name it is on under, else the App's `owner`, else its account.
- * Throws a sentence when the operator switched it off, when no name can be found, or when
+ * Throws a sentence when the operator switched it off (its command to switch it on names
+ * `storePlace`, e.g. `with --data /srv/mv/data`), when no name can be found, or when
  * the name is another installation's.
  */
 async function switchOnAtStart(
@@ -293,11 +299,12 @@ async function switchOnAtStart(
   installationId: number,
   account: string | null,
   settings: GitHubServeSettings,
+  storePlace: string,
 ): Promise<string> {
   const record = await store.installations.seen(installationId, account);
   if (record.status === 'off') {
     throw new Error(
-      `The installation ${installationId}${record.account ? ` (${record.account})` : ''} is switched off: switch it on with \`major-vault installation on ${installationId} --name ${record.name ?? 'NAME'}\` (with the same --data or --database-url), then start the server again.`,
+      `The installation ${installationId}${record.account ? ` (${record.account})` : ''} is switched off: switch it on with \`major-vault installation on ${installationId} --name ${record.name ?? 'NAME'}\` (${storePlace}), then start the server again.`,
     );
   }
   const name = settings.name ?? (record.status === 'on' ? record.name : null) ?? settings.app.owner ?? account;

@@ -8,6 +8,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../src/instance/log.ts';
 import { serveHostedDemo, type HostedDemo, type HostedDemoInfo } from '../../src/main/demo-hosted.ts';
+import { switchInstallationOff } from '../../src/main/installation-operator.ts';
 import { runGitCommand } from '../../src/github-standin/standin-fixture.ts';
 import { tempDir } from '../support/git-fixture.ts';
 import { Client } from '@modelcontextprotocol/client';
@@ -32,8 +33,10 @@ describe('major-vault demo --hosted', () => {
     await demo.server.installation.ready();
   }, 90_000);
 
+  let closed = false;
+
   afterAll(async () => {
-    await demo?.close();
+    if (!closed) await demo?.close();
     if (databaseUrl) {
       const admin = new pg.Client({ connectionString: databaseUrl });
       await admin.connect();
@@ -187,4 +190,18 @@ describe('major-vault demo --hosted', () => {
       other.cleanup();
     }
   });
+
+  it('when its installation is switched off, says to switch it on with the folder or database it really uses', async () => {
+    await demo.close();
+    closed = true;
+    const dataDir = join(dir.path, 'hosted', 'data');
+    await switchInstallationOff(databaseUrl ? { databaseUrl, schema } : { dataDir }, info.installationId);
+    const again = serveHostedDemo(
+      { dir: dir.path, port: 0, githubPort: 0, ...(databaseUrl ? { schema, storeSchema: schema } : {}) },
+      { log: silentLogger() },
+    );
+    await expect(again).rejects.toThrow(
+      `switch it on with \`major-vault installation on ${info.installationId} --name acme\` (${databaseUrl ? 'with the same --database-url or DATABASE_URL' : `with --data ${dataDir}`})`,
+    );
+  }, 90_000);
 });
