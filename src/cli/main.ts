@@ -171,7 +171,7 @@ addLogLevelOption(program.command('demo'))
   .option('--host <host>', 'the loopback interface to listen on', '127.0.0.1')
   .option(
     '--hosted',
-    'instead: the hosted shape in one process: a GitHub stand-in holding the demo (people maya and tom) and the installation served from it; writes demo/hosted.json',
+    'instead: the hosted shape in one process: a GitHub stand-in holding the demo (people maya and tom) and the installation served from it; writes DIR/hosted.json (address, people, passwords, clone URLs), DIR being the demo folder (--dir)',
   )
   .addOption(new Option('--github-port <port>', `with --hosted: the GitHub stand-in's port (default ${defaultGitHubPort})`).argParser(port))
   .action(async (options: { dir?: string; port: number; host: string; hosted?: boolean; githubPort?: number; logLevel?: string }) => {
