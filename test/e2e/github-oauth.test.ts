@@ -327,21 +327,45 @@ describe('sign-in through the front (OAuth)', () => {
   });
 
   describe('attacks', () => {
-    /** The error an authorization request is sent back to the client with. */
-    async function refusedBack(url: string): Promise<string | null> {
+    /**
+     * The OAuth error an authorization request is refused with: always a page on our origin,
+     * never a redirect to the client (RFC 9700 §4.11.2), naming the error and where the client
+     * would have been sent.
+     */
+    async function refusedPage(url: string): Promise<string | null> {
       const response = await new Browser().fetch(url);
-      expect(response.status).toBe(302);
-      return new URL(response.headers.get('location')!).searchParams.get('error');
+      expect(response.status).toBe(400);
+      expect(response.headers.get('location')).toBeNull();
+      expect(response.headers.get('content-type')).toContain('text/html');
+      const text = unescapeHtml(await response.text());
+      expect(text).toContain(new URL(redirectUri).host);
+      return /was refused \(([a-z_]+)\)/.exec(text)?.[1] ?? null;
     }
+
+    it('is no open redirector: a client of evil.example refused for any reason stays on our page', async () => {
+      const evil = 'https://evil.example/cb';
+      const clientId = await register([evil]);
+      const requests = [
+        request(clientId, pkce().challenge, { redirect_uri: evil, response_type: 'token' }),
+        request(clientId, '', { redirect_uri: evil, code_challenge: null }),
+        request(clientId, pkce().challenge, { redirect_uri: evil, resource: 'https://elsewhere.example/x' }),
+      ];
+      for (const url of requests) {
+        const response = await new Browser().fetch(url);
+        expect(response.status).toBe(400);
+        expect(response.headers.get('location')).toBeNull();
+        expect(await response.text()).toContain('evil.example');
+      }
+    });
 
     it('refuses an authorization request without PKCE', async () => {
       const clientId = await register();
-      expect(await refusedBack(request(clientId, '', { code_challenge: null, code_challenge_method: null }))).toBe('invalid_request');
+      expect(await refusedPage(request(clientId, '', { code_challenge: null, code_challenge_method: null }))).toBe('invalid_request');
     });
 
     it('refuses PKCE with the plain method', async () => {
       const { verifier } = pkce();
-      expect(await refusedBack(request(await register(), verifier, { code_challenge_method: 'plain' }))).toBe('invalid_request');
+      expect(await refusedPage(request(await register(), verifier, { code_challenge_method: 'plain' }))).toBe('invalid_request');
     });
 
     it('refuses a code with a wrong or missing verifier', async () => {
@@ -435,7 +459,7 @@ describe('sign-in through the front (OAuth)', () => {
       expect(await mcpStatus(server.url, tokens.access_token)).toBe(200);
       expect(await mcpStatus(other.url, tokens.access_token)).toBe(401);
       // Nor can a sign-in at this front name the other's address as its resource.
-      expect(await refusedBack(request(await register(), pkce().challenge, { resource: other.url.href }))).toBe('invalid_target');
+      expect(await refusedPage(request(await register(), pkce().challenge, { resource: other.url.href }))).toBe('invalid_target');
     }, 60_000);
 
     it('refuses a consent approved in one browser and completed in another', async () => {
@@ -521,9 +545,9 @@ describe('sign-in through the front (OAuth)', () => {
     it('refuses an authorization request whose resource is missing or names no installation', async () => {
       const clientId = await register();
       const { challenge } = pkce();
-      expect(await refusedBack(request(clientId, challenge, { resource: null }))).toBe('invalid_target');
-      expect(await refusedBack(request(clientId, challenge, { resource: `${origin}/nobody` }))).toBe('invalid_target');
-      expect(await refusedBack(request(clientId, challenge, { resource: `${server.url.href}/` }))).toBe('invalid_target');
+      expect(await refusedPage(request(clientId, challenge, { resource: null }))).toBe('invalid_target');
+      expect(await refusedPage(request(clientId, challenge, { resource: `${origin}/nobody` }))).toBe('invalid_target');
+      expect(await refusedPage(request(clientId, challenge, { resource: `${server.url.href}/` }))).toBe('invalid_target');
     });
 
     it('refuses an unknown client and an oversized registration', async () => {

@@ -91,8 +91,12 @@ interface ConsentClaims {
   verifier: string;
 }
 
-/** A refusal of the authorization endpoint: shown as a page (client or redirect URI not verified) or sent to the client. */
-type AuthorizeRefusal = { page: { title: string; message: string; hint?: string } } | { redirect: URL };
+/**
+ * A refusal of the authorization endpoint: always a page on our origin, never a redirect to the
+ * client (RFC 9700 §4.11.2: an automatic error redirect to a URI anyone may register is an
+ * open redirector). The client hears of a refusal only after the person acted (Deny, GitHub).
+ */
+type AuthorizeRefusal = { page: { title: string; message: string; hint?: string } };
 
 /**
  * Builds the authorization server. Endpoints:
@@ -136,7 +140,11 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
     ...(options.serviceDocumentation !== undefined ? { service_documentation: options.serviceDocumentation } : {}),
   };
 
-  /** Checks an authorization request (RFC 6749 §4.1.1, §4.1.2.1): client and redirect URI first, their failures shown as a page; then the rest, sent back to the client. */
+  /**
+   * Checks an authorization request (RFC 6749 §4.1.1, §4.1.2.1): client and redirect URI first,
+   * then the rest. Every refusal is a page on our origin naming the OAuth error, what was wrong
+   * and the client's redirect host; none redirects (RFC 9700 §4.11.2).
+   */
   async function validate(params: URLSearchParams): Promise<AuthorizeRequest | AuthorizeRefusal> {
     const clientId = params.get('client_id') ?? '';
     if (clientId === '')
@@ -178,9 +186,12 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
       redirectUri = given;
     }
     const state = params.get('state');
-    const back = (code: OAuthError['code'], description: string) => ({
-      redirect: redirectWithError(redirectUri, code, description, state),
-    });
+    const back = (code: OAuthError['code'], description: string): AuthorizeRefusal =>
+      page(
+        'Sign-in request refused',
+        `The sign-in request of ${client.client_name ?? 'this client'} (which would return to ${redirectHost(redirectUri)}) was refused (${code}): ${description}`,
+        'Start the sign-in again from your assistant; if this happens again, the assistant sends a request this server does not accept; tell its makers what this page says.',
+      );
     if (params.get('response_type') !== 'code') return back('unsupported_response_type', 'Give response_type=code.');
     const challenge = params.get('code_challenge');
     const method = params.get('code_challenge_method');
@@ -224,7 +235,6 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
   async function authorizeGet(request: Request, params: URLSearchParams): Promise<Response> {
     const checked = await validate(params);
     if ('page' in checked) return errorResponse(checked.page);
-    if ('redirect' in checked) return redirect(checked.redirect, 302);
     const { nonce, setCookie } = await binding.bind(request);
     const hiddenFields: Record<string, string> = {
       client_id: checked.clientId,
@@ -269,7 +279,6 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
     if (params.get('redirect_uri_omitted') === '1') params.delete('redirect_uri');
     const checked = await validate(params);
     if ('page' in checked) return errorResponse(checked.page);
-    if ('redirect' in checked) return redirect(checked.redirect, 303);
     if (!binding.csrfMatches(nonce, approved(checked), params.get('csrf') ?? ''))
       return errorResponse(
         {
@@ -448,6 +457,16 @@ function json(body: unknown, status: number, headers: Record<string, string> = {
 
 function redirect(location: URL, status: 302 | 303): Response {
   return new Response(null, { status, headers: { location: location.href, 'cache-control': 'no-store' } });
+}
+
+/** The host (with port) a redirect URI sends the person to, or its scheme for an app's private-use scheme. */
+function redirectHost(uri: string): string {
+  try {
+    const url = new URL(uri);
+    return url.host !== '' ? url.host : `the app scheme ${url.protocol}`;
+  } catch {
+    return 'an address that does not parse';
+  }
 }
 
 function page(title: string, message: string, hint?: string): AuthorizeRefusal {
