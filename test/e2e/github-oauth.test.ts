@@ -550,6 +550,40 @@ describe('sign-in through the front (OAuth)', () => {
       expect(await refusedPage(request(clientId, challenge, { resource: `${server.url.href}/` }))).toBe('invalid_target');
     });
 
+    it('keeps codes and tokens small: they carry a digest of the client, and a registration is bounded', async () => {
+      const long = (index: number) => `http://127.0.0.1:1/${index}/${'c'.repeat(180)}`;
+      const uris = [redirectUri, long(1), long(2), long(3), long(4), long(5), long(6), long(7), long(8)];
+      const clientId = await register(uris);
+      expect(clientId.length).toBeGreaterThan(2000);
+      const { verifier, challenge } = pkce();
+      const back = await browserSignIn(clientId, challenge);
+      const code = back.searchParams.get('code')!;
+      expect(code.length).toBeLessThan(2000);
+      const answer = await token({
+        grant_type: 'authorization_code',
+        code,
+        code_verifier: verifier,
+        client_id: clientId,
+        redirect_uri: redirectUri,
+      });
+      expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+      expect((answer.body['access_token'] as string).length).toBeLessThan(2000);
+      expect((answer.body['refresh_token'] as string).length).toBeLessThan(2000);
+      expect((await sealer.open<Record<string, unknown>>('access', answer.body['access_token'] as string))!.claims).not.toHaveProperty(
+        'client_id',
+      );
+      const tooMany = await fetch(`${origin}/oauth/register`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ redirect_uris: [1, 2, 3].map((index) => `https://app.example/${index}/${'a'.repeat(2000)}`) }),
+      });
+      expect(tooMany.status).toBe(400);
+      expect(await tooMany.json()).toMatchObject({
+        error: 'invalid_redirect_uri',
+        error_description: expect.stringContaining('at most 512'),
+      });
+    });
+
     it('refuses an unknown client and an oversized registration', async () => {
       const unknown = await new Browser().fetch(request('not-a-client', pkce().challenge));
       expect(unknown.status).toBe(400);

@@ -12,6 +12,7 @@ import { consentPage } from '../pages/consent-page.ts';
 import { errorPage } from '../pages/error-page.ts';
 import { htmlResponse } from '../pages/page-layout.ts';
 import { browserBinding, nonceHash } from './browser-binding.ts';
+import { clientBinding } from './client-binding.ts';
 import { readBoundedBody } from './bounded-body.ts';
 import { isClientIdUrl, type ClientMetadataDocuments } from './client-id-metadata-document.ts';
 import { isLoopbackRedirect, parseClientMetadata, redirectUriMatches, type ClientMetadata } from './client-metadata.ts';
@@ -79,7 +80,8 @@ interface AuthorizeRequest {
 
 /** What a consent state (kind `consent`, sent to GitHub as `state`) holds. */
 interface ConsentClaims {
-  client_id: string;
+  /** The client's binding ({@link clientBinding}), not its id: the state travels in URLs. */
+  client: string;
   redirect_uri: string;
   redirect_uri_given: boolean;
   code_challenge: string;
@@ -294,7 +296,7 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
     if (decision !== 'approve') return errorResponse({ title: 'Bad request', message: 'Choose Approve or Deny.' }, 400);
     const verifier = newCodeVerifier();
     const consent: ConsentClaims = {
-      client_id: checked.clientId,
+      client: clientBinding(checked.clientId),
       redirect_uri: checked.redirectUri,
       redirect_uri_given: checked.redirectUriGiven,
       code_challenge: checked.codeChallenge,
@@ -340,7 +342,7 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
       return back('temporarily_unavailable', 'GitHub could not be reached to complete the sign-in; try again in a minute.');
     }
     const claims: CodeClaims = {
-      client_id: consent.client_id,
+      client: consent.client,
       redirect_uri: consent.redirect_uri,
       redirect_uri_given: consent.redirect_uri_given,
       code_challenge: consent.code_challenge,

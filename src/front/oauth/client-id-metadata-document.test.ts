@@ -102,6 +102,14 @@ describe('isClientIdUrl', () => {
 });
 
 describe('clientMetadataDocuments against a real server', () => {
+  test('accepts a document with many redirect URIs: its client_id is its URL, small whatever the document holds', async () => {
+    const uris = Array.from({ length: 20 }, (_, index) => `http://127.0.0.1/callback/${index}/${'a'.repeat(150)}`);
+    const server = await serve(document((clientId) => ({ ...goodDocument(clientId), redirect_uris: uris })));
+    const clientId = `${server.origin}/oauth/client.json`;
+    const metadata = await clientMetadataDocuments({ allowLoopback: true }).fetch(clientId);
+    expect(metadata.redirect_uris).toEqual(uris);
+  });
+
   test('fetches and checks a good document', async () => {
     const server = await serve(document(goodDocument));
     const clientId = `${server.origin}/oauth/client.json`;

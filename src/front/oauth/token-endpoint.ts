@@ -7,6 +7,7 @@ import type { ShortRecords } from '../../store/store.ts';
 import type { AccessTokenClaims } from '../../tokens/sealed-token-sign-in.ts';
 import type { TokenSealer } from '../../tokens/token-sealer.ts';
 import { isVaultError } from '../../vault-error.ts';
+import { clientBinding, isBoundTo } from './client-binding.ts';
 import { OAuthError } from './oauth-error.ts';
 import { verifierMatches } from './pkce.ts';
 
@@ -26,7 +27,8 @@ const refreshPollMs = 50;
 
 /** What a sealed code (kind `code`) holds (RFC 6749 §4.1.2: bound to the client, the redirect URI, PKCE and the resource). */
 export interface CodeClaims {
-  client_id: string;
+  /** The client's binding ({@link clientBinding}): a digest of its client_id, not the id itself. */
+  client: string;
   redirect_uri: string;
   /** Whether the authorization request named the redirect URI (then the token request must too, RFC 6749 §4.1.3). */
   redirect_uri_given: boolean;
@@ -40,7 +42,8 @@ export interface CodeClaims {
 
 /** What a sealed refresh token (kind `refresh`) holds besides its audience (the resource) and expiry. */
 export interface RefreshTokenClaims {
-  client_id: string;
+  /** The client's binding ({@link clientBinding}). */
+  client: string;
   /** GitHub's refresh token. */
   upstream: string;
 }
@@ -106,7 +109,7 @@ async function codeGrant(params: URLSearchParams, clientId: string, options: Tok
       'The code is not valid: it expired (codes live 60 seconds), was altered, or was not issued here. Sign in again.',
     );
   const claims = opened.claims;
-  if (claims.client_id !== clientId) throw new OAuthError('invalid_grant', 'The code was issued to another client.');
+  if (!isBoundTo(claims.client, clientId)) throw new OAuthError('invalid_grant', 'The code was issued to another client.');
   const redirectUri = single(params, 'redirect_uri');
   if (redirectUri === null ? claims.redirect_uri_given : redirectUri !== claims.redirect_uri)
     throw new OAuthError('invalid_grant', 'redirect_uri must be exactly the one of the authorization request.');
@@ -117,7 +120,7 @@ async function codeGrant(params: URLSearchParams, clientId: string, options: Tok
   await checkResource(params, claims.resource, options);
   if (!(await options.records.putIfAbsent(`code:${claims.code_id}`, '1', usedCodeMemoryMs)))
     throw new OAuthError('invalid_grant', 'The code was already used. Sign in again.');
-  return issue(claims.client_id, claims.resource, claims.upstream, options.sealer);
+  return issue(claims.client, claims.resource, claims.upstream, options.sealer);
 }
 
 /**
@@ -139,7 +142,7 @@ async function refreshGrant(params: URLSearchParams, clientId: string, options: 
       'invalid_grant',
       'The refresh token is not valid: it expired, was altered, or was not issued here. Sign in again.',
     );
-  if (opened.claims.client_id !== clientId) throw new OAuthError('invalid_grant', 'The refresh token was issued to another client.');
+  if (!isBoundTo(opened.claims.client, clientId)) throw new OAuthError('invalid_grant', 'The refresh token was issued to another client.');
   const resource = opened.audience;
   await checkResource(params, resource, options);
 
@@ -181,7 +184,7 @@ async function refreshUpstream(
       cause: error,
     });
   }
-  const answer = await issue(claims.client_id, resource, tokens, options.sealer);
+  const answer = await issue(claims.client, resource, tokens, options.sealer);
   await options.records.put(
     key,
     await options.sealer.seal('grace', { ...answer }, { expiresAt: Date.now() + refreshGraceMs }),
@@ -192,18 +195,18 @@ async function refreshUpstream(
 
 /**
  * Our own tokens for GitHub's (no passthrough: MCP authorization, "Token Passthrough"): an
- * access token sealed for `resource` (the audience, RFC 8707 §2) and `clientId`, carrying
+ * access token sealed for `resource` (the audience, RFC 8707 §2) and the client's binding, carrying
  * GitHub's access token and expiring with it; a refresh token likewise with GitHub's refresh
  * token (none when GitHub gave none).
  */
-async function issue(clientId: string, resource: string, upstream: UpstreamTokens, sealer: TokenSealer): Promise<TokenAnswer> {
+async function issue(client: string, resource: string, upstream: UpstreamTokens, sealer: TokenSealer): Promise<TokenAnswer> {
   const now = Date.now();
   const expiresAt = upstream.expiresAt ?? now + defaultAccessLifetimeMs;
-  const access: AccessTokenClaims = { client_id: clientId, upstream: upstream.accessToken };
+  const access: AccessTokenClaims = { client, upstream: upstream.accessToken };
   const accessToken = await sealer.seal('access', { ...access }, { audience: resource, expiresAt });
   let refreshToken: string | null = null;
   if (upstream.refreshToken !== null) {
-    const refresh: RefreshTokenClaims = { client_id: clientId, upstream: upstream.refreshToken };
+    const refresh: RefreshTokenClaims = { client, upstream: upstream.refreshToken };
     refreshToken = await sealer.seal(
       'refresh',
       { ...refresh },
