@@ -584,6 +584,20 @@ describe('sign-in through the front (OAuth)', () => {
       });
     });
 
+    it('refuses a client id in Basic authentication that is not valid form-encoding, as invalid_client', async () => {
+      const response = await fetch(`${origin}/oauth/token`, {
+        ...form({ grant_type: 'authorization_code', code: 'x', code_verifier: pkce().verifier }),
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded',
+          authorization: `Basic ${Buffer.from('%E0%A4%A:').toString('base64')}`,
+        },
+      });
+      // RFC 6749 §5.2: a client that authenticated with the Authorization header gets 401 and a Basic challenge.
+      expect(response.status).toBe(401);
+      expect(response.headers.get('www-authenticate')).toContain('Basic');
+      expect(await response.json()).toMatchObject({ error: 'invalid_client', error_description: expect.stringContaining('form-encoding') });
+    });
+
     it('refuses an unknown client and an oversized registration', async () => {
       const unknown = await new Browser().fetch(request('not-a-client', pkce().challenge));
       expect(unknown.status).toBe(400);

@@ -387,7 +387,16 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
     const basic = /^Basic\s+(\S+)$/i.exec(request.headers.get('authorization') ?? '')?.[1];
     if (basic !== undefined && !params.has('client_id')) {
       const id = Buffer.from(basic, 'base64').toString('utf8').split(':')[0] ?? '';
-      params.set('client_id', decodeURIComponent(id.replace(/\+/g, ' ')));
+      let decoded: string;
+      try {
+        decoded = decodeURIComponent(id.replace(/\+/g, ' '));
+      } catch {
+        throw new OAuthError(
+          'invalid_client',
+          'The client id in Basic authentication is not valid form-encoding (RFC 6749 section 2.3.1).',
+        );
+      }
+      params.set('client_id', decoded);
     }
     const answer = await tokenGrant(params, {
       sealer,
@@ -423,7 +432,11 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
         if (path === oauthPaths.callback) return method === 'GET' ? await callback(request, params) : methodNotAllowed('GET');
         return null;
       } catch (error) {
-        if (isOAuthError(error)) return withCors(oauthErrorResponse(error), publicEndpoint);
+        if (isOAuthError(error)) {
+          // RFC 6749 §5.2: invalid_client after Authorization-header authentication is 401 with WWW-Authenticate.
+          const basicChallenge = error.code === 'invalid_client' && request.headers.has('authorization');
+          return withCors(oauthErrorResponse(error, basicChallenge ? { 'www-authenticate': 'Basic realm="oauth"' } : {}), publicEndpoint);
+        }
         options.log?.error({ err: error, path }, 'the authorization server failed');
         if (publicEndpoint) return withCors(oauthErrorResponse(new OAuthError('server_error', 'Something went wrong; try again.')), true);
         return errorResponse(
