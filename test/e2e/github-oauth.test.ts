@@ -363,6 +363,26 @@ describe('sign-in through the front (OAuth)', () => {
       expect(await refusedPage(request(clientId, '', { code_challenge: null, code_challenge_method: null }))).toBe('invalid_request');
     });
 
+    it('refuses a parameter given twice, naming it, at the authorization endpoint and in the consent form', async () => {
+      const clientId = await register();
+      const { challenge } = pkce();
+      for (const name of ['client_id', 'redirect_uri', 'state', 'code_challenge']) {
+        const url = new URL(request(clientId, challenge));
+        url.searchParams.append(name, name === 'client_id' ? await register() : 'other');
+        const response = await new Browser().fetch(url);
+        expect(response.status).toBe(400);
+        expect(response.headers.get('location')).toBeNull();
+        expect(await response.text()).toContain(`gives ${name} more than once`);
+      }
+      const browser = new Browser();
+      const fields = await consentForm(browser, request(clientId, challenge));
+      const twice = new URLSearchParams([...fields, ['decision', 'deny'], ['decision', 'approve']]);
+      const response = await browser.fetch(`${origin}/oauth/authorize`, form(twice));
+      expect(response.status).toBe(400);
+      expect(response.headers.get('location')).toBeNull();
+      expect(await response.text()).toContain('decision more than once');
+    });
+
     it('refuses PKCE with the plain method', async () => {
       const { verifier } = pkce();
       expect(await refusedPage(request(await register(), verifier, { code_challenge_method: 'plain' }))).toBe('invalid_request');

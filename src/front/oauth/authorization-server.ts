@@ -148,6 +148,13 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
    * and the client's redirect host; none redirects (RFC 9700 §4.11.2).
    */
   async function validate(params: URLSearchParams): Promise<AuthorizeRequest | AuthorizeRefusal> {
+    const repeated = repeatedParameter(params, authorizeParameters);
+    if (repeated !== null)
+      return page(
+        'Parameter given twice',
+        `The sign-in request gives ${repeated} more than once; each parameter may be given once (RFC 6749 section 3.1).`,
+        'Start the sign-in again from your assistant; if this happens again, tell its makers.',
+      );
     const clientId = params.get('client_id') ?? '';
     if (clientId === '')
       return page('No client', 'The sign-in request names no client (client_id).', 'Start the sign-in again from your assistant.');
@@ -289,6 +296,12 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
           hint: 'Start the sign-in again from your assistant.',
         },
         403,
+      );
+    const repeatedField = repeatedParameter(params, ['decision', 'csrf']);
+    if (repeatedField !== null)
+      return errorResponse(
+        { title: 'Bad request', message: `The consent form gives ${repeatedField} more than once.`, hint: 'Choose Approve or Deny once.' },
+        400,
       );
     const decision = params.get('decision');
     if (decision === 'deny')
@@ -472,6 +485,24 @@ function json(body: unknown, status: number, headers: Record<string, string> = {
 
 function redirect(location: URL, status: 302 | 303): Response {
   return new Response(null, { status, headers: { location: location.href, 'cache-control': 'no-store' } });
+}
+
+/** The parameters of an authorization request (RFC 6749 §4.1.1, RFC 7636 §4.3, RFC 8707 §2). */
+const authorizeParameters = [
+  'client_id',
+  'redirect_uri',
+  'response_type',
+  'code_challenge',
+  'code_challenge_method',
+  'state',
+  'scope',
+  'resource',
+  'redirect_uri_omitted',
+];
+
+/** The first of `names` that `params` gives more than once (RFC 6749 §3.1: "Request and response parameters MUST NOT be included more than once"), or null. */
+function repeatedParameter(params: URLSearchParams, names: readonly string[]): string | null {
+  return names.find((name) => params.getAll(name).length > 1) ?? null;
 }
 
 /** The host (with port) a redirect URI sends the person to, or its scheme for an app's private-use scheme. */
