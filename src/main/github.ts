@@ -246,6 +246,7 @@ export async function serveGitHub(
                 clientDocuments: clientMetadataDocuments({
                   allowLoopback: settings.oauth?.allowLoopbackClientMetadata ?? false,
                   ...(settings.oauth?.clientMetadataCa !== undefined ? { ca: settings.oauth.clientMetadataCa } : {}),
+                  log,
                 }),
                 log,
               });
