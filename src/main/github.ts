@@ -248,6 +248,7 @@ export async function serveGitHub(
                   ...(settings.oauth?.clientMetadataCa !== undefined ? { ca: settings.oauth.clientMetadataCa } : {}),
                   log,
                 }),
+                allowLoopbackClientMetadata: settings.oauth?.allowLoopbackClientMetadata ?? false,
                 log,
               });
               return { signIn: new SealedTokenSignIn(sealer, addresses, app.signIn), authorization };

@@ -2,6 +2,9 @@
 // stand-in plays GitHub (its App's web flow), serveGitHub runs with `oauth`, and a small
 // cookie jar plays the browser. Every attack of issue 12 is refused, each in its own test.
 import { createHash, randomBytes } from 'node:crypto';
+import { once } from 'node:events';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GitHubUserAuthorization } from '../../src/repo-host/github/github-user-authorization.ts';
@@ -617,6 +620,49 @@ describe('sign-in through the front (OAuth)', () => {
       expect(response.headers.get('www-authenticate')).toContain('Basic');
       expect(await response.json()).toMatchObject({ error: 'invalid_client', error_description: expect.stringContaining('form-encoding') });
     });
+
+    it('names the rule a URL-like client_id breaks, instead of calling it unregistered', async () => {
+      for (const [clientId, rule] of [
+        ['https://app.example', 'must have a path'],
+        ['https://app.example/a/../c.json', '. or .. path segments'],
+        ['https://user@app.example/c.json', 'user name or password'],
+        ['http://127.0.0.1:1/c.json', 'must use https:'],
+      ] as const) {
+        const response = await new Browser().fetch(request(clientId, pkce().challenge));
+        expect(response.status).toBe(400);
+        const text = unescapeHtml(await response.text());
+        expect(text).toContain(rule);
+        expect(text).not.toContain('not registered');
+      }
+    });
+
+    it('with allowLoopbackClientMetadata, takes an http: loopback client_id as a metadata document', async () => {
+      const other = await e2e.serveAnother({ name: 'loopback', oauth: { secrets: [secret], allowLoopbackClientMetadata: true } });
+      const documentServer = http.createServer((incoming, response) => {
+        response.writeHead(200, { 'content-type': 'application/json' });
+        response.end(
+          JSON.stringify({
+            client_id: `http://127.0.0.1:${port}${incoming.url}`,
+            client_name: 'Loopback doc',
+            redirect_uris: [redirectUri],
+          }),
+        );
+      });
+      documentServer.listen(0, '127.0.0.1');
+      await once(documentServer, 'listening');
+      const port = (documentServer.address() as AddressInfo).port;
+      try {
+        const url = new URL(request(`http://127.0.0.1:${port}/c.json`, pkce().challenge, { resource: other.url.href }));
+        url.host = other.url.host;
+        const response = await new Browser().fetch(url);
+        const text = await response.text();
+        expect(response.status, text).toBe(200);
+        expect(text).toContain('Loopback doc');
+      } finally {
+        documentServer.closeAllConnections();
+        documentServer.close();
+      }
+    }, 60_000);
 
     it('refuses an unknown client and an oversized registration', async () => {
       const unknown = await new Browser().fetch(request('not-a-client', pkce().challenge));

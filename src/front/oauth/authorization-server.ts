@@ -14,7 +14,7 @@ import { htmlResponse } from '../pages/page-layout.ts';
 import { browserBinding, nonceHash } from './browser-binding.ts';
 import { clientBinding } from './client-binding.ts';
 import { readBoundedBody } from './bounded-body.ts';
-import { isClientIdUrl, type ClientMetadataDocuments } from './client-id-metadata-document.ts';
+import { clientIdUrlRuleBroken, isClientIdUrl, type ClientMetadataDocuments } from './client-id-metadata-document.ts';
 import { isLoopbackRedirect, parseClientMetadata, redirectUriMatches, type ClientMetadata } from './client-metadata.ts';
 import { OAuthError, isOAuthError, oauthErrorResponse } from './oauth-error.ts';
 import { isPkceValue, newCodeVerifier, s256Challenge } from './pkce.ts';
@@ -53,6 +53,8 @@ export interface AuthorizationServerOptions {
   resourceFor(resource: string): ResourceOwner | null | Promise<ResourceOwner | null>;
   /** Client ID Metadata Documents, fetched with their guards. */
   clientDocuments: ClientMetadataDocuments;
+  /** Treat `http:` loopback URLs as metadata document client ids too; the same as `clientDocuments`' `allowLoopback` (tests and the demo only). Default false. */
+  allowLoopbackClientMetadata?: boolean;
   /** A page that documents sign-in (RFC 8414 `service_documentation`). */
   serviceDocumentation?: string;
   log?: Logger;
@@ -115,6 +117,7 @@ type AuthorizeRefusal = { page: { title: string; message: string; hint?: string 
 export function createAuthorizationServer(options: AuthorizationServerOptions): AuthorizationServer {
   const issuer = options.issuer.origin;
   const { sealer, store, upstream } = options;
+  const allowLoopback = options.allowLoopbackClientMetadata ?? false;
   const secure = options.issuer.protocol === 'https:';
   const binding = browserBinding(sealer, secure);
   const callbackUrl = `${issuer}${oauthPaths.callback}`;
@@ -159,7 +162,14 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
     if (clientId === '')
       return page('No client', 'The sign-in request names no client (client_id).', 'Start the sign-in again from your assistant.');
     let client: ClientMetadata;
-    if (isClientIdUrl(clientId)) {
+    const urlRule = clientIdUrlRuleBroken(clientId, { allowLoopback });
+    if (urlRule !== null && /^[a-z][a-z0-9+.-]*:\/\//i.test(clientId))
+      return page(
+        'Unusable client_id',
+        `The client_id ${clientId.length > 200 ? `${clientId.slice(0, 200)}...` : clientId} looks like the URL of a Client ID Metadata Document, but ${urlRule}.`,
+        'The makers of the assistant must publish its metadata document at a URL that follows these rules.',
+      );
+    if (urlRule === null) {
       try {
         client = await options.clientDocuments.fetch(clientId);
       } catch (error) {
@@ -261,7 +271,7 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
       resource: checked.resource,
       clientName: checked.client.client_name,
       clientId: checked.clientId,
-      clientIdIsUrl: isClientIdUrl(checked.clientId),
+      clientIdIsUrl: isClientIdUrl(checked.clientId, { allowLoopback }),
       clientUri: checked.client.client_uri,
       redirectUri: checked.redirectUri,
       redirectIsLocal: isLoopbackRedirect(checked.redirectUri),

@@ -74,6 +74,11 @@ export function isClientIdUrl(clientId: string, options: { allowLoopback?: boole
   return clientIdUrlProblem(clientId, options.allowLoopback ?? false) === null;
 }
 
+/** Why `clientId` is not a Client ID Metadata Document URL (see {@link isClientIdUrl}), as a clause (`it must have a path, …`), or null when it is one. */
+export function clientIdUrlRuleBroken(clientId: string, options: { allowLoopback?: boolean } = {}): string | null {
+  return clientIdUrlProblem(clientId, options.allowLoopback ?? false);
+}
+
 /**
  * The fetcher of Client ID Metadata Documents, with these guards (CIMD §3, §4, §6.5, §6.6;
  * MCP authorization 2025-11-25 "Client ID Metadata Documents" and security best practices "SSRF"):
