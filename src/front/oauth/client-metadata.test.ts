@@ -245,6 +245,17 @@ describe('parseClientMetadata', () => {
       ['null', null, 'must be a string'],
       ['an object', { href: 'https://app.example/cb' }, 'must be a string'],
       ['a huge string', `https://app.example/${'a'.repeat(5000)}`, 'at most 512'],
+      ['intent:', 'intent://app.example/cb#Intent;scheme=https;end', 'fragment'],
+      ['intent: without fragment', 'intent://app.example/cb', 'scheme intent:'],
+      ['chrome:', 'chrome://settings', 'scheme chrome:'],
+      ['chrome-extension:', 'chrome-extension://abcdefgh/cb.html', 'scheme chrome-extension:'],
+      ['edge:', 'edge://settings', 'scheme edge:'],
+      ['jar:', 'jar:https://app.example/a.jar!/cb', 'scheme jar:'],
+      ['view-source:', 'view-source:https://app.example/cb', 'scheme view-source:'],
+      ['an empty authority', 'https:///cb', 'empty host'],
+      ['an empty authority, http', 'http:///127.0.0.1/cb', 'empty host'],
+      ['a wildcard host', 'https://*.evil.example/cb', 'must not contain * in its host'],
+      ['a wildcard host with port', 'https://app.*:443/cb', 'must not contain * in its host'],
     ];
     test.each(refused)('refuses %s', (_name, uri, says) => {
       const error = refusal(() => register({ redirect_uris: [uri] }));

@@ -64,6 +64,23 @@ const refusedSchemes = new Set([
   'mailto',
   'tel',
   'sms',
+  // Browser-internal pages and archive or wrapper schemes: they open something inside the browser or another app, never a client.
+  'intent',
+  'chrome',
+  'chrome-extension',
+  'chrome-search',
+  'chrome-untrusted',
+  'devtools',
+  'edge',
+  'brave',
+  'opera',
+  'vivaldi',
+  'moz-extension',
+  'resource',
+  'safari-extension',
+  'ms-browser-extension',
+  'jar',
+  'wyciwyg',
 ]);
 
 /** Unicode bidi embedding, override and isolate controls and marks: they can make a name display as another (CVE-2021-42574 "Trojan Source"). */
@@ -180,8 +197,11 @@ export function parseClientMetadata(input: unknown, via: 'registration' | 'docum
  *   (RFC 8252 §7.3, §8.3);
  * - an app's private-use scheme (RFC 8252 §7.1), e.g. `com.example.app:/callback`,
  *   `cursor://…`, `vscode://…`.
- * Refused: `http:` to any other host, and schemes that run or open something in the browser
- * (`javascript:`, `data:`, `file:`, `about:`, `blob:`, …; RFC 9700 §4.1).
+ * Refused: `http:` to any other host, schemes that run or open something in the browser
+ * (`javascript:`, `data:`, `file:`, `about:`, `blob:`, …; RFC 9700 §4.1), browser-internal and
+ * archive or wrapper schemes (`intent:`, `chrome:`, `chrome-extension:`, `edge:`, `jar:`,
+ * `view-source:`, …), any `*` in the host (no wildcards), and `http(s):` whose authority is
+ * empty as written (`https:///cb`, which URL parsing reads as the host `cb`).
  */
 export function redirectUriProblem(uri: unknown, maxLength: number = maxUriLength): string | null {
   if (typeof uri !== 'string') return 'must be a string';
@@ -201,6 +221,10 @@ export function redirectUriProblem(uri: unknown, maxLength: number = maxUriLengt
     return `uses the scheme ${scheme}:, which cannot receive an authorization response; use https:, http: on a loopback address, or an app scheme such as com.example.app:/callback`;
   if (url.username !== '' || url.password !== '' || /^[^:]*:\/\/[^/?#]*@/.test(uri))
     return `must not contain a user name or password (user@host): ${quoteForDescription(uri)}`;
+  if (/^[a-z][a-z0-9+.-]*:\/\/[/?#]/i.test(uri) && (scheme === 'http' || scheme === 'https'))
+    return `has an empty host (${scheme}:/// is read as a host taken from the path): ${quoteForDescription(uri)}; name the host, e.g. https://app.example/callback`;
+  if (/^[a-z][a-z0-9+.-]*:\/\/[^/?#]*\*/i.test(uri) || url.host.includes('*'))
+    return `must not contain * in its host (wildcards are not accepted; register each redirect URI exactly): ${quoteForDescription(uri)}`;
   if (scheme === 'http' && !isLoopbackHost(url.hostname))
     return `uses http: to ${quoteForDescription(url.hostname)}; http: is accepted only for a loopback address (localhost, 127.0.0.1, [::1]: RFC 8252 section 7.3), use https: for any other host`;
   return null;
