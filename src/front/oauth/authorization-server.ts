@@ -176,7 +176,7 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
         if (!isOAuthError(error)) options.log?.warn({ err: error, clientId }, 'a client metadata document could not be read');
         return page(
           'Unknown client',
-          `The client's metadata document at ${clientId} could not be used: ${isOAuthError(error) ? error.description : 'it could not be fetched'}.`,
+          `The client's metadata document at ${clientId} could not be used: ${isOAuthError(error) ? error.description.replace(/\.$/, '') : 'it could not be fetched'}.`,
         );
       }
     } else {
@@ -388,7 +388,7 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
     try {
       body = JSON.parse(text);
     } catch {
-      throw new OAuthError('invalid_client_metadata', 'The registration must be a JSON object of client metadata (RFC 7591 §2).');
+      throw new OAuthError('invalid_client_metadata', 'The registration must be a JSON object of client metadata (RFC 7591 section 2).');
     }
     const metadata = parseClientMetadata(body, 'registration');
     const clientId = await sealer.seal('client', { metadata }, {});

@@ -264,7 +264,7 @@ async function fetchDocument(clientId: string, settings: Settings): Promise<Fetc
       const problem = addressProblem(address, settings.allowLoopback);
       if (problem !== null)
         throw refuse(
-          `is not fetched: its host ${quoteForDescription(url.hostname)} resolves to ${problem}. Metadata documents are fetched only from public addresses (CIMD section 6.5, SSRF).`,
+          `is not fetched: its host ${quoteForDescription(url.hostname)} resolves to an address that may not be fetched (${problem}). Metadata documents are fetched only from public addresses (CIMD section 6.5, SSRF).`,
         );
     }
     const response = await get(url, addresses, settings, controller.signal, refuse, timedOut);

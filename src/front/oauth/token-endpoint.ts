@@ -221,7 +221,7 @@ async function checkResource(params: URLSearchParams, bound: string, options: To
   const given = params.getAll('resource');
   if (given.length > 1 || (given.length === 1 && given[0] !== bound))
     throw new OAuthError('invalid_target', `This grant is for the resource ${bound}; give that resource or none.`);
-  if (!(await options.isResource(bound))) throw new OAuthError('invalid_target', `${bound} is no longer served here.`);
+  if (!(await options.isResource(bound))) throw new OAuthError('invalid_target', `${bound} is not an address served here.`);
 }
 
 /** The one value of `name` (null when absent or empty); a parameter given twice is refused (RFC 6749 §3.2: "parameters MUST NOT be included more than once"). */
