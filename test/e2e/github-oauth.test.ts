@@ -11,6 +11,7 @@ import { GitHubUserAuthorization } from '../../src/repo-host/github/github-user-
 import { isVaultError } from '../../src/vault-error.ts';
 import type { GitHubServer } from '../../src/main/github.ts';
 import { TokenSealer } from '../../src/tokens/token-sealer.ts';
+import { capturedLog } from '../support/captured-log.ts';
 import { connectHttp } from './demo-fixture.ts';
 import { call, gitIn, startGitHubE2e, testApp, type GitHubE2e } from './github-fixture.ts';
 
@@ -75,9 +76,10 @@ describe('sign-in through the front (OAuth)', () => {
   let server: GitHubServer;
   let origin: string;
   const clients: Client[] = [];
+  const captured = capturedLog('info');
 
   beforeAll(async () => {
-    e2e = await startGitHubE2e({ oauth: { secrets: [secret] } });
+    e2e = await startGitHubE2e({ oauth: { secrets: [secret] }, log: captured.log });
     server = e2e.server;
     origin = server.url.origin;
   }, 120_000);
@@ -319,12 +321,60 @@ describe('sign-in through the front (OAuth)', () => {
     await expect(unreachable.refresh('ghr_x')).rejects.toSatisfy((error) => isVaultError(error, 'host_unavailable'));
   });
 
+  it('logs a sign-in, its tokens and refreshes at info, without any token, code or secret', async () => {
+    const clientId = await register();
+    const { verifier, challenge } = pkce();
+    const back = await browserSignIn(clientId, challenge);
+    const code = back.searchParams.get('code')!;
+    const answer = await token({
+      grant_type: 'authorization_code',
+      code,
+      code_verifier: verifier,
+      client_id: clientId,
+      redirect_uri: redirectUri,
+    });
+    const tokens = answer.body as unknown as Tokens;
+    const pair = await refresh(clientId, tokens.refresh_token);
+    await refresh(clientId, tokens.refresh_token);
+    await token({ grant_type: 'authorization_code', code, code_verifier: verifier, client_id: clientId, redirect_uri: redirectUri });
+    expect(captured.events('sign_in_consented').at(-1)).toMatchObject({
+      client: 'Test client',
+      redirectHost: '127.0.0.1:1',
+      installation: server.name,
+    });
+    expect(captured.events('sign_in_completed').at(-1)).toMatchObject({ redirectHost: '127.0.0.1:1', resource: server.url.href });
+    expect(captured.events('token_issued').map((line) => line['grantType'])).toEqual(
+      expect.arrayContaining(['authorization_code', 'refresh_token']),
+    );
+    expect(
+      captured
+        .events('token_refreshed')
+        .slice(-2)
+        .map((line) => line['shared']),
+    ).toEqual([false, true]);
+    expect(captured.events('token_refused').at(-1)).toMatchObject({ grantType: 'authorization_code', code: 'invalid_grant' });
+    const github = (await sealer.open<{ upstream: string }>('access', tokens.access_token))!.claims.upstream;
+    const githubRefresh = (await sealer.open<{ upstream: string }>('refresh', tokens.refresh_token))!.claims.upstream;
+    const text = captured.lines.map((line) => JSON.stringify(line)).join('\n');
+    for (const value of [
+      code,
+      tokens.access_token,
+      tokens.refresh_token,
+      pair.body['access_token'] as string,
+      github,
+      githubRefresh,
+      secret,
+    ])
+      expect(text).not.toContain(value);
+  });
+
   it('sends a denial back to the client as access_denied', async () => {
     const browser = new Browser();
     const fields = await consentForm(browser, request(await register(), pkce().challenge));
     const response = await browser.fetch(`${origin}/oauth/authorize`, form(new URLSearchParams([...fields, ['decision', 'deny']])));
     const back = new URL(response.headers.get('location')!);
     expect(back.searchParams.get('error')).toBe('access_denied');
+    expect(captured.events('sign_in_denied').at(-1)).toMatchObject({ client: 'Test client', installation: server.name });
     expect(back.searchParams.get('state')).toBe('client-state');
     expect(back.searchParams.get('iss')).toBe(origin);
   });

@@ -314,6 +314,14 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
         400,
       );
     const decision = params.get('decision');
+    const consentFields = {
+      client: checked.client.client_name,
+      clientHost: isClientIdUrl(checked.clientId, { allowLoopback }) ? new URL(checked.clientId).host : null,
+      redirectHost: redirectHost(checked.redirectUri),
+      installation: checked.installationName,
+    };
+    if (decision === 'deny') options.log?.info({ event: 'sign_in_denied', ...consentFields }, 'a person denied a sign-in');
+    if (decision === 'approve') options.log?.info({ event: 'sign_in_consented', ...consentFields }, 'a person approved a sign-in');
     if (decision === 'deny')
       return redirect(redirectWithError(checked.redirectUri, 'access_denied', 'The person denied the sign-in.', checked.state), 303);
     if (decision !== 'approve') return errorResponse({ title: 'Bad request', message: 'Choose Approve or Deny.' }, 400);
@@ -374,6 +382,10 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
       code_id: randomBytes(16).toString('base64url'),
     };
     const ourCode = await sealer.seal('code', { ...claims }, { expiresAt: Date.now() + codeLifetimeMs });
+    options.log?.info(
+      { event: 'sign_in_completed', client: consent.client, redirectHost: redirectHost(consent.redirect_uri), resource: consent.resource },
+      'a sign-in completed; the client gets its code',
+    );
     const target = new URL(consent.redirect_uri);
     target.searchParams.set('code', ourCode);
     if (consent.state !== null) target.searchParams.set('state', consent.state);

@@ -73,17 +73,28 @@ export interface TokenEndpointOptions {
  * `refresh_token`), or throws an {@link OAuthError} (RFC 6749 §5.2).
  */
 export async function tokenGrant(params: URLSearchParams, options: TokenEndpointOptions): Promise<Record<string, unknown>> {
-  const grantType = single(params, 'grant_type');
-  const clientId = single(params, 'client_id');
-  if (clientId === null) throw new OAuthError('invalid_request', 'Give client_id: the client this grant was issued to.');
+  const grantType = params.get('grant_type');
+  const shownGrant = grantType === 'authorization_code' || grantType === 'refresh_token' ? grantType : 'other';
   let answer: TokenAnswer;
-  if (grantType === 'authorization_code') answer = await codeGrant(params, clientId, options);
-  else if (grantType === 'refresh_token') answer = await refreshGrant(params, clientId, options);
-  else
-    throw new OAuthError(
-      grantType === null ? 'invalid_request' : 'unsupported_grant_type',
-      'Give grant_type authorization_code (with code, code_verifier, redirect_uri, client_id) or refresh_token (with refresh_token, client_id).',
-    );
+  let clientId: string;
+  try {
+    single(params, 'grant_type');
+    const given = single(params, 'client_id');
+    if (given === null) throw new OAuthError('invalid_request', 'Give client_id: the client this grant was issued to.');
+    clientId = given;
+    if (grantType === 'authorization_code') answer = await codeGrant(params, clientId, options);
+    else if (grantType === 'refresh_token') answer = await refreshGrant(params, clientId, options);
+    else
+      throw new OAuthError(
+        grantType === null || grantType === '' ? 'invalid_request' : 'unsupported_grant_type',
+        'Give grant_type authorization_code (with code, code_verifier, redirect_uri, client_id) or refresh_token (with refresh_token, client_id).',
+      );
+  } catch (error) {
+    if (error instanceof OAuthError)
+      options.log?.info({ event: 'token_refused', grantType: shownGrant, code: error.code }, 'a token request was refused');
+    throw error;
+  }
+  options.log?.info({ event: 'token_issued', grantType: shownGrant, client: clientBinding(clientId) }, 'tokens issued');
   return {
     access_token: answer.access_token,
     token_type: 'Bearer',
@@ -152,7 +163,10 @@ async function refreshGrant(params: URLSearchParams, clientId: string, options: 
     const kept = await options.records.get(key);
     if (kept !== null && kept !== 'pending') {
       const grace = await options.sealer.open<TokenAnswer>('grace', kept);
-      if (grace !== null) return grace.claims;
+      if (grace !== null) {
+        options.log?.info({ event: 'token_refreshed', shared: true }, 'a refresh answered with the pair of the grace window');
+        return grace.claims;
+      }
     }
     if (kept === null && (await options.records.putIfAbsent(key, 'pending', refreshClaimMs))) {
       return refreshUpstream(key, opened.claims, resource, options);
@@ -190,6 +204,7 @@ async function refreshUpstream(
     await options.sealer.seal('grace', { ...answer }, { expiresAt: Date.now() + refreshGraceMs }),
     refreshGraceMs,
   );
+  options.log?.info({ event: 'token_refreshed', shared: false }, 'a refresh rotated the tokens with GitHub');
   return answer;
 }
 
