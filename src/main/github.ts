@@ -251,7 +251,9 @@ export async function serveGitHub(
                 clientDocuments: clientMetadataDocuments({
                   allowLoopback: settings.oauth?.allowLoopbackClientMetadata ?? false,
                   ...(settings.oauth?.clientMetadataCa !== undefined ? { ca: settings.oauth.clientMetadataCa } : {}),
+                  log,
                 }),
+                allowLoopbackClientMetadata: settings.oauth?.allowLoopbackClientMetadata ?? false,
                 log,
               });
               return { signIn: new SealedTokenSignIn(sealer, addresses, app.signIn), authorization };

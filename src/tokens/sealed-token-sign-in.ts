@@ -6,8 +6,8 @@ import type { TokenSealer } from './token-sealer.ts';
 
 /** What a sealed access token (kind `access`) holds besides its audience and expiry. */
 export interface AccessTokenClaims {
-  /** The OAuth client it was issued to. */
-  client_id: string;
+  /** The OAuth client it was issued to: base64url SHA-256 of its client_id (front/oauth/client-binding.ts). */
+  client: string;
   /** The person's upstream (GitHub) access token. */
   upstream: string;
 }

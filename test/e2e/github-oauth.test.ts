@@ -2,12 +2,16 @@
 // stand-in plays GitHub (its App's web flow), serveGitHub runs with `oauth`, and a small
 // cookie jar plays the browser. Every attack of issue 12 is refused, each in its own test.
 import { createHash, randomBytes } from 'node:crypto';
+import { once } from 'node:events';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GitHubUserAuthorization } from '../../src/repo-host/github/github-user-authorization.ts';
 import { isVaultError } from '../../src/vault-error.ts';
 import type { GitHubServer } from '../../src/main/github.ts';
 import { TokenSealer } from '../../src/tokens/token-sealer.ts';
+import { capturedLog } from '../support/captured-log.ts';
 import { connectHttp } from './demo-fixture.ts';
 import { call, gitIn, startGitHubE2e, testApp, type GitHubE2e } from './github-fixture.ts';
 
@@ -72,9 +76,10 @@ describe('sign-in through the front (OAuth)', () => {
   let server: GitHubServer;
   let origin: string;
   const clients: Client[] = [];
+  const captured = capturedLog('info');
 
   beforeAll(async () => {
-    e2e = await startGitHubE2e({ oauth: { secrets: [secret] } });
+    e2e = await startGitHubE2e({ oauth: { secrets: [secret] }, log: captured.log });
     server = e2e.server;
     origin = server.url.origin;
   }, 120_000);
@@ -316,32 +321,124 @@ describe('sign-in through the front (OAuth)', () => {
     await expect(unreachable.refresh('ghr_x')).rejects.toSatisfy((error) => isVaultError(error, 'host_unavailable'));
   });
 
+  it('logs a sign-in, its tokens and refreshes at info, without any token, code or secret', async () => {
+    const clientId = await register();
+    const { verifier, challenge } = pkce();
+    const back = await browserSignIn(clientId, challenge);
+    const code = back.searchParams.get('code')!;
+    const answer = await token({
+      grant_type: 'authorization_code',
+      code,
+      code_verifier: verifier,
+      client_id: clientId,
+      redirect_uri: redirectUri,
+    });
+    const tokens = answer.body as unknown as Tokens;
+    const pair = await refresh(clientId, tokens.refresh_token);
+    await refresh(clientId, tokens.refresh_token);
+    await token({ grant_type: 'authorization_code', code, code_verifier: verifier, client_id: clientId, redirect_uri: redirectUri });
+    expect(captured.events('sign_in_consented').at(-1)).toMatchObject({
+      client: 'Test client',
+      redirectHost: '127.0.0.1:1',
+      installation: server.name,
+    });
+    expect(captured.events('sign_in_completed').at(-1)).toMatchObject({ redirectHost: '127.0.0.1:1', resource: server.url.href });
+    expect(captured.events('token_issued').map((line) => line['grantType'])).toEqual(
+      expect.arrayContaining(['authorization_code', 'refresh_token']),
+    );
+    expect(
+      captured
+        .events('token_refreshed')
+        .slice(-2)
+        .map((line) => line['shared']),
+    ).toEqual([false, true]);
+    expect(captured.events('token_refused').at(-1)).toMatchObject({ grantType: 'authorization_code', code: 'invalid_grant' });
+    const github = (await sealer.open<{ upstream: string }>('access', tokens.access_token))!.claims.upstream;
+    const githubRefresh = (await sealer.open<{ upstream: string }>('refresh', tokens.refresh_token))!.claims.upstream;
+    const text = captured.lines.map((line) => JSON.stringify(line)).join('\n');
+    for (const value of [
+      code,
+      tokens.access_token,
+      tokens.refresh_token,
+      pair.body['access_token'] as string,
+      github,
+      githubRefresh,
+      secret,
+    ])
+      expect(text).not.toContain(value);
+  });
+
   it('sends a denial back to the client as access_denied', async () => {
     const browser = new Browser();
     const fields = await consentForm(browser, request(await register(), pkce().challenge));
     const response = await browser.fetch(`${origin}/oauth/authorize`, form(new URLSearchParams([...fields, ['decision', 'deny']])));
     const back = new URL(response.headers.get('location')!);
     expect(back.searchParams.get('error')).toBe('access_denied');
+    expect(captured.events('sign_in_denied').at(-1)).toMatchObject({ client: 'Test client', installation: server.name });
     expect(back.searchParams.get('state')).toBe('client-state');
     expect(back.searchParams.get('iss')).toBe(origin);
   });
 
   describe('attacks', () => {
-    /** The error an authorization request is sent back to the client with. */
-    async function refusedBack(url: string): Promise<string | null> {
+    /**
+     * The OAuth error an authorization request is refused with: always a page on our origin,
+     * never a redirect to the client (RFC 9700 §4.11.2), naming the error and where the client
+     * would have been sent.
+     */
+    async function refusedPage(url: string): Promise<string | null> {
       const response = await new Browser().fetch(url);
-      expect(response.status).toBe(302);
-      return new URL(response.headers.get('location')!).searchParams.get('error');
+      expect(response.status).toBe(400);
+      expect(response.headers.get('location')).toBeNull();
+      expect(response.headers.get('content-type')).toContain('text/html');
+      const text = unescapeHtml(await response.text());
+      expect(text).toContain(new URL(redirectUri).host);
+      return /was refused \(([a-z_]+)\)/.exec(text)?.[1] ?? null;
     }
+
+    it('is no open redirector: a client of evil.example refused for any reason stays on our page', async () => {
+      const evil = 'https://evil.example/cb';
+      const clientId = await register([evil]);
+      const requests = [
+        request(clientId, pkce().challenge, { redirect_uri: evil, response_type: 'token' }),
+        request(clientId, '', { redirect_uri: evil, code_challenge: null }),
+        request(clientId, pkce().challenge, { redirect_uri: evil, resource: 'https://elsewhere.example/x' }),
+      ];
+      for (const url of requests) {
+        const response = await new Browser().fetch(url);
+        expect(response.status).toBe(400);
+        expect(response.headers.get('location')).toBeNull();
+        expect(await response.text()).toContain('evil.example');
+      }
+    });
 
     it('refuses an authorization request without PKCE', async () => {
       const clientId = await register();
-      expect(await refusedBack(request(clientId, '', { code_challenge: null, code_challenge_method: null }))).toBe('invalid_request');
+      expect(await refusedPage(request(clientId, '', { code_challenge: null, code_challenge_method: null }))).toBe('invalid_request');
+    });
+
+    it('refuses a parameter given twice, naming it, at the authorization endpoint and in the consent form', async () => {
+      const clientId = await register();
+      const { challenge } = pkce();
+      for (const name of ['client_id', 'redirect_uri', 'state', 'code_challenge']) {
+        const url = new URL(request(clientId, challenge));
+        url.searchParams.append(name, name === 'client_id' ? await register() : 'other');
+        const response = await new Browser().fetch(url);
+        expect(response.status).toBe(400);
+        expect(response.headers.get('location')).toBeNull();
+        expect(await response.text()).toContain(`gives ${name} more than once`);
+      }
+      const browser = new Browser();
+      const fields = await consentForm(browser, request(clientId, challenge));
+      const twice = new URLSearchParams([...fields, ['decision', 'deny'], ['decision', 'approve']]);
+      const response = await browser.fetch(`${origin}/oauth/authorize`, form(twice));
+      expect(response.status).toBe(400);
+      expect(response.headers.get('location')).toBeNull();
+      expect(await response.text()).toContain('decision more than once');
     });
 
     it('refuses PKCE with the plain method', async () => {
       const { verifier } = pkce();
-      expect(await refusedBack(request(await register(), verifier, { code_challenge_method: 'plain' }))).toBe('invalid_request');
+      expect(await refusedPage(request(await register(), verifier, { code_challenge_method: 'plain' }))).toBe('invalid_request');
     });
 
     it('refuses a code with a wrong or missing verifier', async () => {
@@ -435,7 +532,7 @@ describe('sign-in through the front (OAuth)', () => {
       expect(await mcpStatus(server.url, tokens.access_token)).toBe(200);
       expect(await mcpStatus(other.url, tokens.access_token)).toBe(401);
       // Nor can a sign-in at this front name the other's address as its resource.
-      expect(await refusedBack(request(await register(), pkce().challenge, { resource: other.url.href }))).toBe('invalid_target');
+      expect(await refusedPage(request(await register(), pkce().challenge, { resource: other.url.href }))).toBe('invalid_target');
     }, 60_000);
 
     it('refuses a consent approved in one browser and completed in another', async () => {
@@ -521,10 +618,101 @@ describe('sign-in through the front (OAuth)', () => {
     it('refuses an authorization request whose resource is missing or names no installation', async () => {
       const clientId = await register();
       const { challenge } = pkce();
-      expect(await refusedBack(request(clientId, challenge, { resource: null }))).toBe('invalid_target');
-      expect(await refusedBack(request(clientId, challenge, { resource: `${origin}/nobody` }))).toBe('invalid_target');
-      expect(await refusedBack(request(clientId, challenge, { resource: `${server.url.href}/` }))).toBe('invalid_target');
+      expect(await refusedPage(request(clientId, challenge, { resource: null }))).toBe('invalid_target');
+      expect(await refusedPage(request(clientId, challenge, { resource: `${origin}/nobody` }))).toBe('invalid_target');
+      expect(await refusedPage(request(clientId, challenge, { resource: `${server.url.href}/` }))).toBe('invalid_target');
     });
+
+    it('keeps codes and tokens small: they carry a digest of the client, and a registration is bounded', async () => {
+      const long = (index: number) => `http://127.0.0.1:1/${index}/${'c'.repeat(180)}`;
+      const uris = [redirectUri, long(1), long(2), long(3), long(4), long(5), long(6), long(7), long(8)];
+      const clientId = await register(uris);
+      expect(clientId.length).toBeGreaterThan(2000);
+      const { verifier, challenge } = pkce();
+      const back = await browserSignIn(clientId, challenge);
+      const code = back.searchParams.get('code')!;
+      expect(code.length).toBeLessThan(2000);
+      const answer = await token({
+        grant_type: 'authorization_code',
+        code,
+        code_verifier: verifier,
+        client_id: clientId,
+        redirect_uri: redirectUri,
+      });
+      expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+      expect((answer.body['access_token'] as string).length).toBeLessThan(2000);
+      expect((answer.body['refresh_token'] as string).length).toBeLessThan(2000);
+      expect((await sealer.open<Record<string, unknown>>('access', answer.body['access_token'] as string))!.claims).not.toHaveProperty(
+        'client_id',
+      );
+      const tooMany = await fetch(`${origin}/oauth/register`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ redirect_uris: [1, 2, 3].map((index) => `https://app.example/${index}/${'a'.repeat(2000)}`) }),
+      });
+      expect(tooMany.status).toBe(400);
+      expect(await tooMany.json()).toMatchObject({
+        error: 'invalid_redirect_uri',
+        error_description: expect.stringContaining('at most 512'),
+      });
+    });
+
+    it('refuses a client id in Basic authentication that is not valid form-encoding, as invalid_client', async () => {
+      const response = await fetch(`${origin}/oauth/token`, {
+        ...form({ grant_type: 'authorization_code', code: 'x', code_verifier: pkce().verifier }),
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded',
+          authorization: `Basic ${Buffer.from('%E0%A4%A:').toString('base64')}`,
+        },
+      });
+      // RFC 6749 §5.2: a client that authenticated with the Authorization header gets 401 and a Basic challenge.
+      expect(response.status).toBe(401);
+      expect(response.headers.get('www-authenticate')).toContain('Basic');
+      expect(await response.json()).toMatchObject({ error: 'invalid_client', error_description: expect.stringContaining('form-encoding') });
+    });
+
+    it('names the rule a URL-like client_id breaks, instead of calling it unregistered', async () => {
+      for (const [clientId, rule] of [
+        ['https://app.example', 'must have a path'],
+        ['https://app.example/a/../c.json', '. or .. path segments'],
+        ['https://user@app.example/c.json', 'user name or password'],
+        ['http://127.0.0.1:1/c.json', 'must use https:'],
+      ] as const) {
+        const response = await new Browser().fetch(request(clientId, pkce().challenge));
+        expect(response.status).toBe(400);
+        const text = unescapeHtml(await response.text());
+        expect(text).toContain(rule);
+        expect(text).not.toContain('not registered');
+      }
+    });
+
+    it('with allowLoopbackClientMetadata, takes an http: loopback client_id as a metadata document', async () => {
+      const other = await e2e.serveAnother({ name: 'loopback', oauth: { secrets: [secret], allowLoopbackClientMetadata: true } });
+      const documentServer = http.createServer((incoming, response) => {
+        response.writeHead(200, { 'content-type': 'application/json' });
+        response.end(
+          JSON.stringify({
+            client_id: `http://127.0.0.1:${port}${incoming.url}`,
+            client_name: 'Loopback doc',
+            redirect_uris: [redirectUri],
+          }),
+        );
+      });
+      documentServer.listen(0, '127.0.0.1');
+      await once(documentServer, 'listening');
+      const port = (documentServer.address() as AddressInfo).port;
+      try {
+        const url = new URL(request(`http://127.0.0.1:${port}/c.json`, pkce().challenge, { resource: other.url.href }));
+        url.host = other.url.host;
+        const response = await new Browser().fetch(url);
+        const text = await response.text();
+        expect(response.status, text).toBe(200);
+        expect(text).toContain('Loopback doc');
+      } finally {
+        documentServer.closeAllConnections();
+        documentServer.close();
+      }
+    }, 60_000);
 
     it('refuses an unknown client and an oversized registration', async () => {
       const unknown = await new Browser().fetch(request('not-a-client', pkce().challenge));

@@ -15,6 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { clientBinding } from '../../src/front/oauth/client-binding.ts';
 import { TokenSealer } from '../../src/tokens/token-sealer.ts';
 import { tempDir } from '../support/git-fixture.ts';
 import { OAuthBrowser } from '../support/oauth-browser.ts';
@@ -158,11 +159,15 @@ describe('real clients sign in through the front', () => {
       expect(runs[0]!.error).toBeUndefined();
       expect(new URL(runs[0]!.callback!).port).toBe(String(port));
       const first = storedTokens();
-      const inside = await sealer.open<{ upstream: string; client_id: string }>('access', first.access_token);
+      const inside = await sealer.open<{ upstream: string; client: string }>('access', first.access_token);
       expect(inside?.audience).toBe(address.href);
       expect(inside?.claims.upstream).toMatch(/^ghu_/);
-      // It registered itself (RFC 7591): its client id is one the front issued, not a URL.
-      expect(inside?.claims.client_id).not.toMatch(/^https?:/);
+      // It registered itself (RFC 7591): its client id is one the front issued, not a URL; the token carries its binding.
+      const store = join(configDir, 'mcp-remote-v1');
+      const infoFile = readdirSync(store).find((file) => file.endsWith('_client_info.json'))!;
+      const registered = (JSON.parse(readFileSync(join(store, infoFile), 'utf8')) as { client_id: string }).client_id;
+      expect(registered).not.toMatch(/^https?:/);
+      expect(inside?.claims.client).toBe(clientBinding(registered));
 
       // Bob reads the handbook only: plans is not among the tools' repositories.
       const { tools } = await client.listTools();
@@ -222,7 +227,7 @@ describe('real clients sign in through the front', () => {
       expect(provider.authorizationUrls[0]!.searchParams.get('client_id')).toBe(clientId);
       expect(provider.lastCallback?.searchParams.get('iss')).toBe(address.origin);
       const signedIn = provider.tokens()!;
-      expect((await sealer.open<{ client_id: string }>('access', signedIn.access_token))?.claims.client_id).toBe(clientId);
+      expect((await sealer.open<{ client: string }>('access', signedIn.access_token))?.claims.client).toBe(clientBinding(clientId));
 
       // Alice writes the handbook and reads plans.
       const { tools } = await client.listTools();

@@ -12,8 +12,9 @@ import { consentPage } from '../pages/consent-page.ts';
 import { errorPage } from '../pages/error-page.ts';
 import { htmlResponse } from '../pages/page-layout.ts';
 import { browserBinding, nonceHash } from './browser-binding.ts';
+import { clientBinding } from './client-binding.ts';
 import { readBoundedBody } from './bounded-body.ts';
-import { isClientIdUrl, type ClientMetadataDocuments } from './client-id-metadata-document.ts';
+import { clientIdUrlRuleBroken, isClientIdUrl, type ClientMetadataDocuments } from './client-id-metadata-document.ts';
 import { isLoopbackRedirect, parseClientMetadata, redirectUriMatches, type ClientMetadata } from './client-metadata.ts';
 import { OAuthError, isOAuthError, oauthErrorResponse } from './oauth-error.ts';
 import { isPkceValue, newCodeVerifier, s256Challenge } from './pkce.ts';
@@ -52,6 +53,8 @@ export interface AuthorizationServerOptions {
   resourceFor(resource: string): ResourceOwner | null | Promise<ResourceOwner | null>;
   /** Client ID Metadata Documents, fetched with their guards. */
   clientDocuments: ClientMetadataDocuments;
+  /** Treat `http:` loopback URLs as metadata document client ids too; the same as `clientDocuments`' `allowLoopback` (tests and the demo only). Default false. */
+  allowLoopbackClientMetadata?: boolean;
   /** A page that documents sign-in (RFC 8414 `service_documentation`). */
   serviceDocumentation?: string;
   log?: Logger;
@@ -79,7 +82,8 @@ interface AuthorizeRequest {
 
 /** What a consent state (kind `consent`, sent to GitHub as `state`) holds. */
 interface ConsentClaims {
-  client_id: string;
+  /** The client's binding ({@link clientBinding}), not its id: the state travels in URLs. */
+  client: string;
   redirect_uri: string;
   redirect_uri_given: boolean;
   code_challenge: string;
@@ -91,8 +95,12 @@ interface ConsentClaims {
   verifier: string;
 }
 
-/** A refusal of the authorization endpoint: shown as a page (client or redirect URI not verified) or sent to the client. */
-type AuthorizeRefusal = { page: { title: string; message: string; hint?: string } } | { redirect: URL };
+/**
+ * A refusal of the authorization endpoint: always a page on our origin, never a redirect to the
+ * client (RFC 9700 §4.11.2: an automatic error redirect to a URI anyone may register is an
+ * open redirector). The client hears of a refusal only after the person acted (Deny, GitHub).
+ */
+type AuthorizeRefusal = { page: { title: string; message: string; hint?: string } };
 
 /**
  * Builds the authorization server. Endpoints:
@@ -109,6 +117,7 @@ type AuthorizeRefusal = { page: { title: string; message: string; hint?: string 
 export function createAuthorizationServer(options: AuthorizationServerOptions): AuthorizationServer {
   const issuer = options.issuer.origin;
   const { sealer, store, upstream } = options;
+  const allowLoopback = options.allowLoopbackClientMetadata ?? false;
   const secure = options.issuer.protocol === 'https:';
   const binding = browserBinding(sealer, secure);
   const callbackUrl = `${issuer}${oauthPaths.callback}`;
@@ -136,20 +145,38 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
     ...(options.serviceDocumentation !== undefined ? { service_documentation: options.serviceDocumentation } : {}),
   };
 
-  /** Checks an authorization request (RFC 6749 §4.1.1, §4.1.2.1): client and redirect URI first, their failures shown as a page; then the rest, sent back to the client. */
+  /**
+   * Checks an authorization request (RFC 6749 §4.1.1, §4.1.2.1): client and redirect URI first,
+   * then the rest. Every refusal is a page on our origin naming the OAuth error, what was wrong
+   * and the client's redirect host; none redirects (RFC 9700 §4.11.2).
+   */
   async function validate(params: URLSearchParams): Promise<AuthorizeRequest | AuthorizeRefusal> {
+    const repeated = repeatedParameter(params, authorizeParameters);
+    if (repeated !== null)
+      return page(
+        'Parameter given twice',
+        `The sign-in request gives ${repeated} more than once; each parameter may be given once (RFC 6749 section 3.1).`,
+        'Start the sign-in again from your assistant; if this happens again, tell its makers.',
+      );
     const clientId = params.get('client_id') ?? '';
     if (clientId === '')
       return page('No client', 'The sign-in request names no client (client_id).', 'Start the sign-in again from your assistant.');
     let client: ClientMetadata;
-    if (isClientIdUrl(clientId)) {
+    const urlRule = clientIdUrlRuleBroken(clientId, { allowLoopback });
+    if (urlRule !== null && /^[a-z][a-z0-9+.-]*:\/\//i.test(clientId))
+      return page(
+        'Unusable client_id',
+        `The client_id ${clientId.length > 200 ? `${clientId.slice(0, 200)}...` : clientId} looks like the URL of a Client ID Metadata Document, but ${urlRule}.`,
+        'The makers of the assistant must publish its metadata document at a URL that follows these rules.',
+      );
+    if (urlRule === null) {
       try {
         client = await options.clientDocuments.fetch(clientId);
       } catch (error) {
         if (!isOAuthError(error)) options.log?.warn({ err: error, clientId }, 'a client metadata document could not be read');
         return page(
           'Unknown client',
-          `The client's metadata document at ${clientId} could not be used: ${isOAuthError(error) ? error.description : 'it could not be fetched'}.`,
+          `The client's metadata document at ${clientId} could not be used: ${isOAuthError(error) ? error.description.replace(/\.$/, '') : 'it could not be fetched'}.`,
         );
       }
     } else {
@@ -178,9 +205,12 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
       redirectUri = given;
     }
     const state = params.get('state');
-    const back = (code: OAuthError['code'], description: string) => ({
-      redirect: redirectWithError(redirectUri, code, description, state),
-    });
+    const back = (code: OAuthError['code'], description: string): AuthorizeRefusal =>
+      page(
+        'Sign-in request refused',
+        `The sign-in request of ${client.client_name ?? 'this client'} (which would return to ${redirectHost(redirectUri)}) was refused (${code}): ${description}`,
+        'Start the sign-in again from your assistant; if this happens again, the assistant sends a request this server does not accept; tell its makers what this page says.',
+      );
     if (params.get('response_type') !== 'code') return back('unsupported_response_type', 'Give response_type=code.');
     const challenge = params.get('code_challenge');
     const method = params.get('code_challenge_method');
@@ -224,7 +254,6 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
   async function authorizeGet(request: Request, params: URLSearchParams): Promise<Response> {
     const checked = await validate(params);
     if ('page' in checked) return errorResponse(checked.page);
-    if ('redirect' in checked) return redirect(checked.redirect, 302);
     const { nonce, setCookie } = await binding.bind(request);
     const hiddenFields: Record<string, string> = {
       client_id: checked.clientId,
@@ -242,7 +271,7 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
       resource: checked.resource,
       clientName: checked.client.client_name,
       clientId: checked.clientId,
-      clientIdIsUrl: isClientIdUrl(checked.clientId),
+      clientIdIsUrl: isClientIdUrl(checked.clientId, { allowLoopback }),
       clientUri: checked.client.client_uri,
       redirectUri: checked.redirectUri,
       redirectIsLocal: isLoopbackRedirect(checked.redirectUri),
@@ -269,7 +298,6 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
     if (params.get('redirect_uri_omitted') === '1') params.delete('redirect_uri');
     const checked = await validate(params);
     if ('page' in checked) return errorResponse(checked.page);
-    if ('redirect' in checked) return redirect(checked.redirect, 303);
     if (!binding.csrfMatches(nonce, approved(checked), params.get('csrf') ?? ''))
       return errorResponse(
         {
@@ -279,13 +307,27 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
         },
         403,
       );
+    const repeatedField = repeatedParameter(params, ['decision', 'csrf']);
+    if (repeatedField !== null)
+      return errorResponse(
+        { title: 'Bad request', message: `The consent form gives ${repeatedField} more than once.`, hint: 'Choose Approve or Deny once.' },
+        400,
+      );
     const decision = params.get('decision');
+    const consentFields = {
+      client: checked.client.client_name,
+      clientHost: isClientIdUrl(checked.clientId, { allowLoopback }) ? new URL(checked.clientId).host : null,
+      redirectHost: redirectHost(checked.redirectUri),
+      installation: checked.installationName,
+    };
+    if (decision === 'deny') options.log?.info({ event: 'sign_in_denied', ...consentFields }, 'a person denied a sign-in');
+    if (decision === 'approve') options.log?.info({ event: 'sign_in_consented', ...consentFields }, 'a person approved a sign-in');
     if (decision === 'deny')
       return redirect(redirectWithError(checked.redirectUri, 'access_denied', 'The person denied the sign-in.', checked.state), 303);
     if (decision !== 'approve') return errorResponse({ title: 'Bad request', message: 'Choose Approve or Deny.' }, 400);
     const verifier = newCodeVerifier();
     const consent: ConsentClaims = {
-      client_id: checked.clientId,
+      client: clientBinding(checked.clientId),
       redirect_uri: checked.redirectUri,
       redirect_uri_given: checked.redirectUriGiven,
       code_challenge: checked.codeChallenge,
@@ -331,7 +373,7 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
       return back('temporarily_unavailable', 'GitHub could not be reached to complete the sign-in; try again in a minute.');
     }
     const claims: CodeClaims = {
-      client_id: consent.client_id,
+      client: consent.client,
       redirect_uri: consent.redirect_uri,
       redirect_uri_given: consent.redirect_uri_given,
       code_challenge: consent.code_challenge,
@@ -340,6 +382,10 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
       code_id: randomBytes(16).toString('base64url'),
     };
     const ourCode = await sealer.seal('code', { ...claims }, { expiresAt: Date.now() + codeLifetimeMs });
+    options.log?.info(
+      { event: 'sign_in_completed', client: consent.client, redirectHost: redirectHost(consent.redirect_uri), resource: consent.resource },
+      'a sign-in completed; the client gets its code',
+    );
     const target = new URL(consent.redirect_uri);
     target.searchParams.set('code', ourCode);
     if (consent.state !== null) target.searchParams.set('state', consent.state);
@@ -354,7 +400,7 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
     try {
       body = JSON.parse(text);
     } catch {
-      throw new OAuthError('invalid_client_metadata', 'The registration must be a JSON object of client metadata (RFC 7591 §2).');
+      throw new OAuthError('invalid_client_metadata', 'The registration must be a JSON object of client metadata (RFC 7591 section 2).');
     }
     const metadata = parseClientMetadata(body, 'registration');
     const clientId = await sealer.seal('client', { metadata }, {});
@@ -376,7 +422,16 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
     const basic = /^Basic\s+(\S+)$/i.exec(request.headers.get('authorization') ?? '')?.[1];
     if (basic !== undefined && !params.has('client_id')) {
       const id = Buffer.from(basic, 'base64').toString('utf8').split(':')[0] ?? '';
-      params.set('client_id', decodeURIComponent(id.replace(/\+/g, ' ')));
+      let decoded: string;
+      try {
+        decoded = decodeURIComponent(id.replace(/\+/g, ' '));
+      } catch {
+        throw new OAuthError(
+          'invalid_client',
+          'The client id in Basic authentication is not valid form-encoding (RFC 6749 section 2.3.1).',
+        );
+      }
+      params.set('client_id', decoded);
     }
     const answer = await tokenGrant(params, {
       sealer,
@@ -412,7 +467,11 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
         if (path === oauthPaths.callback) return method === 'GET' ? await callback(request, params) : methodNotAllowed('GET');
         return null;
       } catch (error) {
-        if (isOAuthError(error)) return withCors(oauthErrorResponse(error), publicEndpoint);
+        if (isOAuthError(error)) {
+          // RFC 6749 §5.2: invalid_client after Authorization-header authentication is 401 with WWW-Authenticate.
+          const basicChallenge = error.code === 'invalid_client' && request.headers.has('authorization');
+          return withCors(oauthErrorResponse(error, basicChallenge ? { 'www-authenticate': 'Basic realm="oauth"' } : {}), publicEndpoint);
+        }
         options.log?.error({ err: error, path }, 'the authorization server failed');
         if (publicEndpoint) return withCors(oauthErrorResponse(new OAuthError('server_error', 'Something went wrong; try again.')), true);
         return errorResponse(
@@ -448,6 +507,34 @@ function json(body: unknown, status: number, headers: Record<string, string> = {
 
 function redirect(location: URL, status: 302 | 303): Response {
   return new Response(null, { status, headers: { location: location.href, 'cache-control': 'no-store' } });
+}
+
+/** The parameters of an authorization request (RFC 6749 §4.1.1, RFC 7636 §4.3, RFC 8707 §2). */
+const authorizeParameters = [
+  'client_id',
+  'redirect_uri',
+  'response_type',
+  'code_challenge',
+  'code_challenge_method',
+  'state',
+  'scope',
+  'resource',
+  'redirect_uri_omitted',
+];
+
+/** The first of `names` that `params` gives more than once (RFC 6749 §3.1: "Request and response parameters MUST NOT be included more than once"), or null. */
+function repeatedParameter(params: URLSearchParams, names: readonly string[]): string | null {
+  return names.find((name) => params.getAll(name).length > 1) ?? null;
+}
+
+/** The host (with port) a redirect URI sends the person to, or its scheme for an app's private-use scheme. */
+function redirectHost(uri: string): string {
+  try {
+    const url = new URL(uri);
+    return url.host !== '' ? url.host : `the app scheme ${url.protocol}`;
+  } catch {
+    return 'an address that does not parse';
+  }
 }
 
 function page(title: string, message: string, hint?: string): AuthorizeRefusal {

@@ -6,6 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, test } from 'vitest';
 import { clientMetadataDocuments, isClientIdUrl } from './client-id-metadata-document.ts';
 import { isOAuthError, type OAuthError } from './oauth-error.ts';
+import { capturedLog } from '../../../test/support/captured-log.ts';
 
 /** A server on 127.0.0.1 that counts its requests; closed after each test. */
 interface TestServer {
@@ -53,12 +54,12 @@ const goodDocument = (clientId: string) => ({
   token_endpoint_auth_method: 'none',
 });
 
-async function refusal(promise: Promise<unknown>): Promise<OAuthError> {
+async function refusal(promise: Promise<unknown>, code: OAuthError['code'] = 'invalid_client'): Promise<OAuthError> {
   try {
     await promise;
   } catch (error) {
     if (isOAuthError(error)) {
-      expect(error.code).toBe('invalid_client');
+      expect(error.code).toBe(code);
       expect(error.description).toMatch(/^[\x20\x21\x23-\x5b\x5d-\x7e]+$/);
       return error;
     }
@@ -102,6 +103,58 @@ describe('isClientIdUrl', () => {
 });
 
 describe('clientMetadataDocuments against a real server', () => {
+  test('names a failed connection by its kind only, and logs the detail at debug', async () => {
+    const captured = capturedLog();
+    const documents = clientMetadataDocuments({ allowLoopback: true, failureTtlMs: 0, log: captured.log });
+    // Nothing listens on port 1 of the loopback interface.
+    const refused = await refusal(documents.fetch('http://127.0.0.1:1/client.json'));
+    expect(refused.description).toContain('could not be fetched: the connection failed.');
+    expect(refused.description).not.toMatch(/ECONN|127\.0\.0\.1:1\b[^/]/);
+    const overflow = await serve((_request, response) => {
+      response.writeHead(200, { 'content-type': 'application/json', 'x-big': 'a'.repeat(16_000) });
+      response.end('{}');
+    });
+    const invalid = await refusal(documents.fetch(`${overflow.origin}/client.json`));
+    expect(invalid.description).toContain('the answer was not valid HTTP');
+    expect(invalid.description).not.toContain('Header overflow');
+    expect(captured.lines.filter((line) => line['level'] === 20).map((line) => JSON.stringify(line['err']))).toEqual([
+      expect.stringContaining('ECONNREFUSED'),
+      expect.stringMatching(/overflow/i),
+    ]);
+  });
+
+  test('fetches at most maxConcurrentFetches documents at once; beyond, temporarily_unavailable', async () => {
+    const held: http.ServerResponse[] = [];
+    let holding = true;
+    const server = await serve((_request, response) => {
+      if (holding) return void held.push(response);
+      response.writeHead(404);
+      response.end();
+    });
+    const documents = clientMetadataDocuments({ allowLoopback: true, failureTtlMs: 0 });
+    const pending = Array.from({ length: 8 }, (_, index) =>
+      documents.fetch(`${server.origin}/client.json?${index}`).catch((error: unknown) => error),
+    );
+    while (held.length < 8) await new Promise((resolve) => setTimeout(resolve, 10));
+    const ninth = await refusal(documents.fetch(`${server.origin}/client.json?9`), 'temporarily_unavailable');
+    expect(ninth.description).toContain('try again');
+    holding = false;
+    for (const response of held) {
+      response.writeHead(404);
+      response.end();
+    }
+    await Promise.all(pending);
+    expect((await refusal(documents.fetch(`${server.origin}/client.json?9`))).description).toContain('answered HTTP 404');
+  });
+
+  test('accepts a document with many redirect URIs: its client_id is its URL, small whatever the document holds', async () => {
+    const uris = Array.from({ length: 20 }, (_, index) => `http://127.0.0.1/callback/${index}/${'a'.repeat(150)}`);
+    const server = await serve(document((clientId) => ({ ...goodDocument(clientId), redirect_uris: uris })));
+    const clientId = `${server.origin}/oauth/client.json`;
+    const metadata = await clientMetadataDocuments({ allowLoopback: true }).fetch(clientId);
+    expect(metadata.redirect_uris).toEqual(uris);
+  });
+
   test('fetches and checks a good document', async () => {
     const server = await serve(document(goodDocument));
     const clientId = `${server.origin}/oauth/client.json`;

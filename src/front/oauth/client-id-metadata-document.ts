@@ -9,6 +9,7 @@ import https from 'node:https';
 import type { LookupFunction } from 'node:net';
 import ipaddr from 'ipaddr.js';
 import { LRUCache } from 'lru-cache';
+import type { Logger } from 'pino';
 import { parseClientMetadata, quoteForDescription, type ClientMetadata } from './client-metadata.ts';
 import { isOAuthError, OAuthError } from './oauth-error.ts';
 
@@ -42,7 +43,13 @@ export interface ClientMetadataDocumentOptions {
    * certificate authority for a document served on loopback. Default: the bundled roots.
    */
   ca?: string;
+  /** The most documents fetched at once (distinct URLs); beyond, a fetch is refused with `temporarily_unavailable`. Default 8. */
+  maxConcurrentFetches?: number;
+  /** Where the detail of a failed connection goes (debug level); the refusal itself names only its kind. */
+  log?: Logger;
 }
+
+type Settings = Required<Omit<ClientMetadataDocumentOptions, 'ca' | 'log'>> & Pick<ClientMetadataDocumentOptions, 'ca' | 'log'>;
 
 const defaults = {
   allowLoopback: false,
@@ -52,7 +59,8 @@ const defaults = {
   defaultTtlMs: 60 * 60 * 1000,
   maxTtlMs: 24 * 60 * 60 * 1000,
   failureTtlMs: 30_000,
-} satisfies Required<Omit<ClientMetadataDocumentOptions, 'ca'>>;
+  maxConcurrentFetches: 8,
+} satisfies Required<Omit<ClientMetadataDocumentOptions, 'ca' | 'log'>>;
 
 const maxClientIdLength = 2000;
 
@@ -64,6 +72,11 @@ const maxClientIdLength = 2000;
  */
 export function isClientIdUrl(clientId: string, options: { allowLoopback?: boolean } = {}): boolean {
   return clientIdUrlProblem(clientId, options.allowLoopback ?? false) === null;
+}
+
+/** Why `clientId` is not a Client ID Metadata Document URL (see {@link isClientIdUrl}), as a clause (`it must have a path, …`), or null when it is one. */
+export function clientIdUrlRuleBroken(clientId: string, options: { allowLoopback?: boolean } = {}): string | null {
+  return clientIdUrlProblem(clientId, options.allowLoopback ?? false);
 }
 
 /**
@@ -87,7 +100,11 @@ export function isClientIdUrl(clientId: string, options: { allowLoopback?: boole
  *
  * Answers are cached (CIMD §4.4) for `Cache-Control: max-age` (else `Expires`, else
  * `defaultTtlMs`), at most `maxTtlMs`; `no-store` and `no-cache` are not cached. Concurrent
- * fetches of one URL share one request.
+ * fetches of one URL share one request, and at most `maxConcurrentFetches` (8) URLs are fetched
+ * at once: beyond, `temporarily_unavailable`, so variations of a URL (`?a`, `?b`, …) cannot make
+ * the server fetch without bound. A failed connection is named by its kind only (failed, timed
+ * out, not valid HTTP, certificate not accepted), never its system message (which would tell
+ * an outsider what listens where); the detail goes to `log` at debug.
  *
  * A refusal after a fetch was attempted is kept `failureTtlMs` (30 s) so that a hostile or
  * broken URL cannot make the server fetch in a loop. CIMD §4.4 says errors MUST NOT be cached;
@@ -138,6 +155,11 @@ export function clientMetadataDocuments(options: ClientMetadataDocumentOptions =
       }
       let pending = inFlight.get(clientId);
       if (pending === undefined) {
+        if (inFlight.size >= settings.maxConcurrentFetches)
+          throw new OAuthError(
+            'temporarily_unavailable',
+            'Too many client metadata documents are being fetched at this moment; try again in a few seconds.',
+          );
         pending = fetchAndCache(clientId).finally(() => inFlight.delete(clientId));
         inFlight.set(clientId, pending);
       }
@@ -229,10 +251,7 @@ interface Fetched {
 }
 
 /** Resolves, vets, connects to the vetted addresses and reads the document, all within `timeoutMs`. */
-async function fetchDocument(
-  clientId: string,
-  settings: Required<Omit<ClientMetadataDocumentOptions, 'ca'>> & Pick<ClientMetadataDocumentOptions, 'ca'>,
-): Promise<Fetched> {
+async function fetchDocument(clientId: string, settings: Settings): Promise<Fetched> {
   const url = new URL(clientId);
   const where = `The client metadata document at ${quoteForDescription(clientId)}`;
   const refuse = (why: string, cause?: unknown) => new OAuthError('invalid_client', `${where} ${why}`, { cause });
@@ -245,10 +264,10 @@ async function fetchDocument(
       const problem = addressProblem(address, settings.allowLoopback);
       if (problem !== null)
         throw refuse(
-          `is not fetched: its host ${quoteForDescription(url.hostname)} resolves to ${problem}. Metadata documents are fetched only from public addresses (CIMD section 6.5, SSRF).`,
+          `is not fetched: its host ${quoteForDescription(url.hostname)} resolves to an address that may not be fetched (${problem}). Metadata documents are fetched only from public addresses (CIMD section 6.5, SSRF).`,
         );
     }
-    const response = await get(url, addresses, settings.ca, settings.maxBytes, controller.signal, refuse, timedOut);
+    const response = await get(url, addresses, settings, controller.signal, refuse, timedOut);
     let json: unknown;
     try {
       json = JSON.parse(response.body.toString('utf8').replace(/^\uFEFF/, ''));
@@ -306,12 +325,12 @@ interface Answer {
 function get(
   url: URL,
   addresses: LookupAddress[],
-  ca: string | undefined,
-  maxBytes: number,
+  settings: Settings,
   signal: AbortSignal,
   refuse: (why: string, cause?: unknown) => OAuthError,
   timedOut: () => OAuthError,
 ): Promise<Answer> {
+  const { ca, maxBytes } = settings;
   return new Promise<Answer>((resolvePromise, reject) => {
     let settled = false;
     const fail = (error: OAuthError) => {
@@ -362,13 +381,24 @@ function get(
       });
       response.on('error', (error) => fail(refuse('was cut off while it was read.', error)));
     });
-    request.on('error', (error) =>
-      fail(signal.aborted ? timedOut() : refuse(`could not be fetched: ${quoteForDescription(error.message)}.`, error)),
-    );
+    request.on('error', (error) => {
+      if (signal.aborted) return fail(timedOut());
+      settings.log?.debug({ err: error, url: url.href }, 'a client metadata document could not be fetched');
+      fail(refuse(`could not be fetched: ${connectionFailure(error)}.`, error));
+    });
     if (signal.aborted) return fail(timedOut());
     signal.addEventListener('abort', () => fail(timedOut()), { once: true });
     request.end();
   });
+}
+
+/** The kind of a failed request, in words fit for anyone to read: no address, port or system message. */
+function connectionFailure(error: Error & { code?: unknown }): string {
+  const code = typeof error.code === 'string' ? error.code : '';
+  if (code.startsWith('HPE_')) return 'the answer was not valid HTTP';
+  if (code === 'ETIMEDOUT' || code === 'ESOCKETTIMEDOUT') return 'the connection timed out';
+  if (/CERT|TLS|SSL|SELF_SIGNED|VERIFY/.test(code)) return 'its TLS certificate was not accepted';
+  return 'the connection failed';
 }
 
 /** `promise`, or `onAbort()` as soon as `signal` aborts. */
@@ -395,10 +425,7 @@ function withAbort<T>(promise: Promise<T>, signal: AbortSignal, onAbort: () => E
  * `no-cache`; else `max-age`; else `Expires` minus `Date` (or now); else `defaultTtlMs`;
  * never more than `maxTtlMs`.
  */
-function cacheLifetime(
-  headers: http.IncomingHttpHeaders,
-  settings: Required<Omit<ClientMetadataDocumentOptions, 'ca'>> & Pick<ClientMetadataDocumentOptions, 'ca'>,
-): number {
+function cacheLifetime(headers: http.IncomingHttpHeaders, settings: Settings): number {
   const directives = (headers['cache-control'] ?? '')
     .toLowerCase()
     .split(',')

@@ -172,12 +172,31 @@ describe('parseClientMetadata', () => {
     const huge = new Array<unknown>(1_000_000).fill('https://app.example/cb');
     const error = refusal(() => parseClientMetadata({ redirect_uris: huge }, 'registration'));
     expect(error.code).toBe('invalid_redirect_uri');
-    expect(error.description).toContain('at most 20');
+    expect(error.description).toContain('at most 10');
     expect(refusal(() => register({ grant_types: new Array<unknown>(1_000_000).fill(1) })).description).toContain('at most 20');
     const many = refusal(() =>
-      parseClientMetadata({ redirect_uris: Array.from({ length: 20 }, (_, index) => `ftp://x/${index}`) }, 'registration'),
+      parseClientMetadata({ redirect_uris: Array.from({ length: 10 }, (_, index) => `ftp://x/${index}`) }, 'registration'),
     );
-    expect(many.description).toContain('and 15 more');
+    expect(many.description).toContain('and 5 more');
+  });
+
+  test('a registration is bounded so its sealed client_id stays small; a document may list more and longer URIs', () => {
+    const long = (length: number, index = 0) => `https://app.example/${index}/${'a'.repeat(length - 22)}`;
+    expect(long(512)).toHaveLength(512);
+    expect(register({ redirect_uris: [long(512)] }).redirect_uris).toHaveLength(1);
+    const tooLong = refusal(() => register({ redirect_uris: [long(513)] }));
+    expect(tooLong.code).toBe('invalid_redirect_uri');
+    expect(tooLong.description).toContain('at most 512');
+    const eleven = refusal(() => register({ redirect_uris: Array.from({ length: 11 }, (_, index) => long(40, index)) }));
+    expect(eleven.description).toContain('at most 10 are accepted');
+    // Five URIs of 500 characters each are fine one by one, but not together.
+    const whole = refusal(() => register({ redirect_uris: Array.from({ length: 5 }, (_, index) => long(500, index)) }));
+    expect(whole.code).toBe('invalid_client_metadata');
+    expect(whole.description).toContain('at most 2048');
+    const uris = Array.from({ length: 20 }, (_, index) => long(1000, index));
+    expect(parseClientMetadata({ client_id: 'https://app.example/c.json', redirect_uris: uris }, 'document').redirect_uris).toHaveLength(
+      20,
+    );
   });
 
   describe('redirect URIs', () => {
@@ -225,7 +244,18 @@ describe('parseClientMetadata', () => {
       ['a non-string', 42, 'must be a string'],
       ['null', null, 'must be a string'],
       ['an object', { href: 'https://app.example/cb' }, 'must be a string'],
-      ['a huge string', `https://app.example/${'a'.repeat(5000)}`, 'at most 2000'],
+      ['a huge string', `https://app.example/${'a'.repeat(5000)}`, 'at most 512'],
+      ['intent:', 'intent://app.example/cb#Intent;scheme=https;end', 'fragment'],
+      ['intent: without fragment', 'intent://app.example/cb', 'scheme intent:'],
+      ['chrome:', 'chrome://settings', 'scheme chrome:'],
+      ['chrome-extension:', 'chrome-extension://abcdefgh/cb.html', 'scheme chrome-extension:'],
+      ['edge:', 'edge://settings', 'scheme edge:'],
+      ['jar:', 'jar:https://app.example/a.jar!/cb', 'scheme jar:'],
+      ['view-source:', 'view-source:https://app.example/cb', 'scheme view-source:'],
+      ['an empty authority', 'https:///cb', 'empty host'],
+      ['an empty authority, http', 'http:///127.0.0.1/cb', 'empty host'],
+      ['a wildcard host', 'https://*.evil.example/cb', 'must not contain * in its host'],
+      ['a wildcard host with port', 'https://app.*:443/cb', 'must not contain * in its host'],
     ];
     test.each(refused)('refuses %s', (_name, uri, says) => {
       const error = refusal(() => register({ redirect_uris: [uri] }));

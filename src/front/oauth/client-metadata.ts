@@ -14,7 +14,7 @@ export interface ClientMetadata {
   client_uri: string | null;
   /** The client's logo: an `http:` or `https:` URL (not shown yet: CIMD §6.7 asks to prefetch and moderate it first). */
   logo_uri: string | null;
-  /** 1 to 20 redirect URIs, each checked (see {@link redirectUriProblem}), duplicates dropped, as sent (compared exactly). */
+  /** 1 to 20 redirect URIs (1 to 10 of at most 512 characters in a registration), each checked (see {@link redirectUriProblem}), duplicates dropped, as sent (compared exactly). */
   redirect_uris: string[];
   /** `authorization_code`, optionally `refresh_token`; default `["authorization_code"]`. */
   grant_types: string[];
@@ -28,10 +28,16 @@ export interface ClientMetadata {
   software_version: string | null;
 }
 
-/** The most redirect URIs one client may list: enough for every loopback and app scheme a client needs. */
+/** The most redirect URIs a metadata document may list: enough for every loopback and app scheme a client needs. */
 const maxRedirectUris = 20;
-/** The longest URI accepted anywhere in the metadata, in characters. */
+/** The longest URI accepted anywhere in a metadata document, in characters. */
 const maxUriLength = 2000;
+/**
+ * A registration's bounds. Its client_id is its whole metadata, sealed, and travels in every
+ * authorization request and form: at most 10 redirect URIs of at most 512 characters, and
+ * at most 2048 bytes of metadata as JSON, keep it under about 3 KB.
+ */
+export const registrationLimits = { maxRedirectUris: 10, maxRedirectUriLength: 512, maxMetadataBytes: 2048 } as const;
 const maxNameLength = 200;
 const maxScopeLength = 1000;
 const grantTypesAllowed = ['authorization_code', 'refresh_token'];
@@ -58,6 +64,23 @@ const refusedSchemes = new Set([
   'mailto',
   'tel',
   'sms',
+  // Browser-internal pages and archive or wrapper schemes: they open something inside the browser or another app, never a client.
+  'intent',
+  'chrome',
+  'chrome-extension',
+  'chrome-search',
+  'chrome-untrusted',
+  'devtools',
+  'edge',
+  'brave',
+  'opera',
+  'vivaldi',
+  'moz-extension',
+  'resource',
+  'safari-extension',
+  'ms-browser-extension',
+  'jar',
+  'wyciwyg',
 ]);
 
 /** Unicode bidi embedding, override and isolate controls and marks: they can make a name display as another (CVE-2021-42574 "Trojan Source"). */
@@ -115,15 +138,17 @@ export function parseClientMetadata(input: unknown, via: 'registration' | 'docum
 
   const redirectUris: string[] = [];
   const rawRedirects = field('redirect_uris');
+  const mostRedirects = via === 'registration' ? registrationLimits.maxRedirectUris : maxRedirectUris;
+  const longestRedirect = via === 'registration' ? registrationLimits.maxRedirectUriLength : maxUriLength;
   if (!Array.isArray(rawRedirects) || rawRedirects.length === 0) {
     redirectProblems.push(
       'redirect_uris must be a list of at least one redirect URI, e.g. [http://127.0.0.1/callback] (RFC 7591 section 2, OAuth 2.1 section 2.3)',
     );
-  } else if (rawRedirects.length > maxRedirectUris) {
-    redirectProblems.push(`redirect_uris lists ${rawRedirects.length} URIs; at most ${maxRedirectUris} are accepted`);
+  } else if (rawRedirects.length > mostRedirects) {
+    redirectProblems.push(`redirect_uris lists ${rawRedirects.length} URIs; at most ${mostRedirects} are accepted`);
   } else {
     rawRedirects.forEach((uri: unknown, index) => {
-      const problem = redirectUriProblem(uri);
+      const problem = redirectUriProblem(uri, longestRedirect);
       if (problem !== null) redirectProblems.push(`redirect_uris[${index}] ${problem}`);
       else if (!redirectUris.includes(uri as string)) redirectUris.push(uri as string);
     });
@@ -141,7 +166,7 @@ export function parseClientMetadata(input: unknown, via: 'registration' | 'docum
     const shown = all.slice(0, 5).join('; ') + (all.length > 5 ? `; and ${all.length - 5} more` : '');
     throw new OAuthError(problems.length === 0 ? 'invalid_redirect_uri' : 'invalid_client_metadata', `Client metadata refused: ${shown}.`);
   }
-  return {
+  const metadata: ClientMetadata = {
     client_id: clientId,
     client_name: clientName,
     client_uri: clientUri,
@@ -154,23 +179,33 @@ export function parseClientMetadata(input: unknown, via: 'registration' | 'docum
     software_id: softwareId,
     software_version: softwareVersion,
   };
+  const size = Buffer.byteLength(JSON.stringify(metadata), 'utf8');
+  if (via === 'registration' && size > registrationLimits.maxMetadataBytes)
+    throw new OAuthError(
+      'invalid_client_metadata',
+      `Client metadata refused: it is ${size} bytes as JSON; at most ${registrationLimits.maxMetadataBytes} are accepted in a registration (the client_id carries it). Shorten client_name and the URIs, or list fewer redirect URIs.`,
+    );
+  return metadata;
 }
 
 /**
  * What is wrong with one redirect URI, or `null` when it is accepted. Accepted (OAuth 2.1
  * §2.3.1, RFC 8252 §7, MCP authorization "Communication Security"): an absolute URI of printable
- * ASCII, at most 2000 characters, without fragment (RFC 6749 §3.1.2) or userinfo, that is
+ * ASCII, at most `maxLength` characters (2000; 512 in a registration), without fragment (RFC 6749 §3.1.2) or userinfo, that is
  * - `https:` to any host;
  * - `http:` to a loopback host only: `localhost`, `127.0.0.0/8` or `[::1]`, any port
  *   (RFC 8252 §7.3, §8.3);
  * - an app's private-use scheme (RFC 8252 §7.1), e.g. `com.example.app:/callback`,
  *   `cursor://…`, `vscode://…`.
- * Refused: `http:` to any other host, and schemes that run or open something in the browser
- * (`javascript:`, `data:`, `file:`, `about:`, `blob:`, …; RFC 9700 §4.1).
+ * Refused: `http:` to any other host, schemes that run or open something in the browser
+ * (`javascript:`, `data:`, `file:`, `about:`, `blob:`, …; RFC 9700 §4.1), browser-internal and
+ * archive or wrapper schemes (`intent:`, `chrome:`, `chrome-extension:`, `edge:`, `jar:`,
+ * `view-source:`, …), any `*` in the host (no wildcards), and `http(s):` whose authority is
+ * empty as written (`https:///cb`, which URL parsing reads as the host `cb`).
  */
-export function redirectUriProblem(uri: unknown): string | null {
+export function redirectUriProblem(uri: unknown, maxLength: number = maxUriLength): string | null {
   if (typeof uri !== 'string') return 'must be a string';
-  if (uri.length > maxUriLength) return `is ${uri.length} characters long; at most ${maxUriLength} are accepted`;
+  if (uri.length > maxLength) return `is ${uri.length} characters long; at most ${maxLength} are accepted`;
   if (!/^[\x21-\x7e]+$/.test(uri)) return 'must be printable ASCII without spaces (percent-encode other characters, RFC 3986)';
   if (uri.includes('#')) return `must not contain a fragment (#...): ${quoteForDescription(uri)} (RFC 6749 section 3.1.2)`;
   if (!/^[a-z][a-z0-9+.-]*:/i.test(uri))
@@ -186,6 +221,10 @@ export function redirectUriProblem(uri: unknown): string | null {
     return `uses the scheme ${scheme}:, which cannot receive an authorization response; use https:, http: on a loopback address, or an app scheme such as com.example.app:/callback`;
   if (url.username !== '' || url.password !== '' || /^[^:]*:\/\/[^/?#]*@/.test(uri))
     return `must not contain a user name or password (user@host): ${quoteForDescription(uri)}`;
+  if (/^[a-z][a-z0-9+.-]*:\/\/[/?#]/i.test(uri) && (scheme === 'http' || scheme === 'https'))
+    return `has an empty host (${scheme}:/// is read as a host taken from the path): ${quoteForDescription(uri)}; name the host, e.g. https://app.example/callback`;
+  if (/^[a-z][a-z0-9+.-]*:\/\/[^/?#]*\*/i.test(uri) || url.host.includes('*'))
+    return `must not contain * in its host (wildcards are not accepted; register each redirect URI exactly): ${quoteForDescription(uri)}`;
   if (scheme === 'http' && !isLoopbackHost(url.hostname))
     return `uses http: to ${quoteForDescription(url.hostname)}; http: is accepted only for a loopback address (localhost, 127.0.0.1, [::1]: RFC 8252 section 7.3), use https: for any other host`;
   return null;

@@ -7,6 +7,7 @@ import type { ShortRecords } from '../../store/store.ts';
 import type { AccessTokenClaims } from '../../tokens/sealed-token-sign-in.ts';
 import type { TokenSealer } from '../../tokens/token-sealer.ts';
 import { isVaultError } from '../../vault-error.ts';
+import { clientBinding, isBoundTo } from './client-binding.ts';
 import { OAuthError } from './oauth-error.ts';
 import { verifierMatches } from './pkce.ts';
 
@@ -26,7 +27,8 @@ const refreshPollMs = 50;
 
 /** What a sealed code (kind `code`) holds (RFC 6749 §4.1.2: bound to the client, the redirect URI, PKCE and the resource). */
 export interface CodeClaims {
-  client_id: string;
+  /** The client's binding ({@link clientBinding}): a digest of its client_id, not the id itself. */
+  client: string;
   redirect_uri: string;
   /** Whether the authorization request named the redirect URI (then the token request must too, RFC 6749 §4.1.3). */
   redirect_uri_given: boolean;
@@ -40,7 +42,8 @@ export interface CodeClaims {
 
 /** What a sealed refresh token (kind `refresh`) holds besides its audience (the resource) and expiry. */
 export interface RefreshTokenClaims {
-  client_id: string;
+  /** The client's binding ({@link clientBinding}). */
+  client: string;
   /** GitHub's refresh token. */
   upstream: string;
 }
@@ -70,17 +73,28 @@ export interface TokenEndpointOptions {
  * `refresh_token`), or throws an {@link OAuthError} (RFC 6749 §5.2).
  */
 export async function tokenGrant(params: URLSearchParams, options: TokenEndpointOptions): Promise<Record<string, unknown>> {
-  const grantType = single(params, 'grant_type');
-  const clientId = single(params, 'client_id');
-  if (clientId === null) throw new OAuthError('invalid_request', 'Give client_id: the client this grant was issued to.');
+  const grantType = params.get('grant_type');
+  const shownGrant = grantType === 'authorization_code' || grantType === 'refresh_token' ? grantType : 'other';
   let answer: TokenAnswer;
-  if (grantType === 'authorization_code') answer = await codeGrant(params, clientId, options);
-  else if (grantType === 'refresh_token') answer = await refreshGrant(params, clientId, options);
-  else
-    throw new OAuthError(
-      grantType === null ? 'invalid_request' : 'unsupported_grant_type',
-      'Give grant_type authorization_code (with code, code_verifier, redirect_uri, client_id) or refresh_token (with refresh_token, client_id).',
-    );
+  let clientId: string;
+  try {
+    single(params, 'grant_type');
+    const given = single(params, 'client_id');
+    if (given === null) throw new OAuthError('invalid_request', 'Give client_id: the client this grant was issued to.');
+    clientId = given;
+    if (grantType === 'authorization_code') answer = await codeGrant(params, clientId, options);
+    else if (grantType === 'refresh_token') answer = await refreshGrant(params, clientId, options);
+    else
+      throw new OAuthError(
+        grantType === null || grantType === '' ? 'invalid_request' : 'unsupported_grant_type',
+        'Give grant_type authorization_code (with code, code_verifier, redirect_uri, client_id) or refresh_token (with refresh_token, client_id).',
+      );
+  } catch (error) {
+    if (error instanceof OAuthError)
+      options.log?.info({ event: 'token_refused', grantType: shownGrant, code: error.code }, 'a token request was refused');
+    throw error;
+  }
+  options.log?.info({ event: 'token_issued', grantType: shownGrant, client: clientBinding(clientId) }, 'tokens issued');
   return {
     access_token: answer.access_token,
     token_type: 'Bearer',
@@ -106,7 +120,7 @@ async function codeGrant(params: URLSearchParams, clientId: string, options: Tok
       'The code is not valid: it expired (codes live 60 seconds), was altered, or was not issued here. Sign in again.',
     );
   const claims = opened.claims;
-  if (claims.client_id !== clientId) throw new OAuthError('invalid_grant', 'The code was issued to another client.');
+  if (!isBoundTo(claims.client, clientId)) throw new OAuthError('invalid_grant', 'The code was issued to another client.');
   const redirectUri = single(params, 'redirect_uri');
   if (redirectUri === null ? claims.redirect_uri_given : redirectUri !== claims.redirect_uri)
     throw new OAuthError('invalid_grant', 'redirect_uri must be exactly the one of the authorization request.');
@@ -117,7 +131,7 @@ async function codeGrant(params: URLSearchParams, clientId: string, options: Tok
   await checkResource(params, claims.resource, options);
   if (!(await options.records.putIfAbsent(`code:${claims.code_id}`, '1', usedCodeMemoryMs)))
     throw new OAuthError('invalid_grant', 'The code was already used. Sign in again.');
-  return issue(claims.client_id, claims.resource, claims.upstream, options.sealer);
+  return issue(claims.client, claims.resource, claims.upstream, options.sealer);
 }
 
 /**
@@ -139,7 +153,7 @@ async function refreshGrant(params: URLSearchParams, clientId: string, options: 
       'invalid_grant',
       'The refresh token is not valid: it expired, was altered, or was not issued here. Sign in again.',
     );
-  if (opened.claims.client_id !== clientId) throw new OAuthError('invalid_grant', 'The refresh token was issued to another client.');
+  if (!isBoundTo(opened.claims.client, clientId)) throw new OAuthError('invalid_grant', 'The refresh token was issued to another client.');
   const resource = opened.audience;
   await checkResource(params, resource, options);
 
@@ -149,7 +163,10 @@ async function refreshGrant(params: URLSearchParams, clientId: string, options: 
     const kept = await options.records.get(key);
     if (kept !== null && kept !== 'pending') {
       const grace = await options.sealer.open<TokenAnswer>('grace', kept);
-      if (grace !== null) return grace.claims;
+      if (grace !== null) {
+        options.log?.info({ event: 'token_refreshed', shared: true }, 'a refresh answered with the pair of the grace window');
+        return grace.claims;
+      }
     }
     if (kept === null && (await options.records.putIfAbsent(key, 'pending', refreshClaimMs))) {
       return refreshUpstream(key, opened.claims, resource, options);
@@ -181,29 +198,30 @@ async function refreshUpstream(
       cause: error,
     });
   }
-  const answer = await issue(claims.client_id, resource, tokens, options.sealer);
+  const answer = await issue(claims.client, resource, tokens, options.sealer);
   await options.records.put(
     key,
     await options.sealer.seal('grace', { ...answer }, { expiresAt: Date.now() + refreshGraceMs }),
     refreshGraceMs,
   );
+  options.log?.info({ event: 'token_refreshed', shared: false }, 'a refresh rotated the tokens with GitHub');
   return answer;
 }
 
 /**
  * Our own tokens for GitHub's (no passthrough: MCP authorization, "Token Passthrough"): an
- * access token sealed for `resource` (the audience, RFC 8707 §2) and `clientId`, carrying
+ * access token sealed for `resource` (the audience, RFC 8707 §2) and the client's binding, carrying
  * GitHub's access token and expiring with it; a refresh token likewise with GitHub's refresh
  * token (none when GitHub gave none).
  */
-async function issue(clientId: string, resource: string, upstream: UpstreamTokens, sealer: TokenSealer): Promise<TokenAnswer> {
+async function issue(client: string, resource: string, upstream: UpstreamTokens, sealer: TokenSealer): Promise<TokenAnswer> {
   const now = Date.now();
   const expiresAt = upstream.expiresAt ?? now + defaultAccessLifetimeMs;
-  const access: AccessTokenClaims = { client_id: clientId, upstream: upstream.accessToken };
+  const access: AccessTokenClaims = { client, upstream: upstream.accessToken };
   const accessToken = await sealer.seal('access', { ...access }, { audience: resource, expiresAt });
   let refreshToken: string | null = null;
   if (upstream.refreshToken !== null) {
-    const refresh: RefreshTokenClaims = { client_id: clientId, upstream: upstream.refreshToken };
+    const refresh: RefreshTokenClaims = { client, upstream: upstream.refreshToken };
     refreshToken = await sealer.seal(
       'refresh',
       { ...refresh },
@@ -218,7 +236,7 @@ async function checkResource(params: URLSearchParams, bound: string, options: To
   const given = params.getAll('resource');
   if (given.length > 1 || (given.length === 1 && given[0] !== bound))
     throw new OAuthError('invalid_target', `This grant is for the resource ${bound}; give that resource or none.`);
-  if (!(await options.isResource(bound))) throw new OAuthError('invalid_target', `${bound} is no longer served here.`);
+  if (!(await options.isResource(bound))) throw new OAuthError('invalid_target', `${bound} is not an address served here.`);
 }
 
 /** The one value of `name` (null when absent or empty); a parameter given twice is refused (RFC 6749 §3.2: "parameters MUST NOT be included more than once"). */
