@@ -96,7 +96,7 @@ describe('installation on|off|list on a PGlite data folder', () => {
     const env = { ...process.env, DATABASE_URL: '' };
     const on = await run(process.execPath, [bin, 'installation', 'on', '42', '--name', 'globex', '--data', dataDir], { env });
     expect(on.stdout).toBe('Installation 42 (globex) is on, at /globex.\n');
-  }, 30_000);
+  }, 120_000);
 });
 
 describe.skipIf(!process.env['DATABASE_URL'])('installation on|off|list on the Postgres server', () => {

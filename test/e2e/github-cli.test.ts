@@ -84,7 +84,7 @@ describe('major-vault serve-github', () => {
         author: 'alice',
         files: { 'new.md': '# New\n\nThe word is pelicanpush.\n' },
       });
-      await within(5_000, () => finds(alice, 'pelicanpush', 'new.md'), 'the push is searchable');
+      await within(20_000, () => finds(alice, 'pelicanpush', 'new.md'), 'the push is searchable');
       expect(standin.deliveries().at(-1)!.status).toBe(202);
     } finally {
       await alice.close();

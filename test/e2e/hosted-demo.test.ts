@@ -138,7 +138,7 @@ describe('major-vault demo --hosted', () => {
     expect(pending.status).toBe(200);
     expect(await demo.server.store.installations.get(globex)).toMatchObject({ status: 'pending', account: 'globex', name: null });
     const initech = await demo.standin.install('initech', 'all');
-    await within(5_000, async () => (await demo.server.store.installations.get(initech)) !== null, 'the webhook records initech');
+    await within(20_000, async () => (await demo.server.store.installations.get(initech)) !== null, 'the webhook records initech');
 
     // An id GitHub does not know is not recorded.
     expect((await setup(987654)).status).toBe(404);
