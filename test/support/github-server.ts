@@ -52,7 +52,7 @@ export interface GitHubE2e {
   standin: GitHubStandin;
   server: GitHubServer;
   installationId: number;
-  /** Each person's GitHub user token (the bearer token until the OAuth front exists). */
+  /** Each person's GitHub user token, as GitHub's web flow gives it (a bearer token only without sign-in through the front). */
   tokens: Record<string, string>;
   /** Serves the same installation once more, under another name (and sign-in settings), closed with the rest. */
   serveAnother(options: { name: string; oauth?: OAuthSettings }): Promise<GitHubServer>;
