@@ -46,4 +46,35 @@ describe('the Store over SQL', () => {
     expect(await store.installations.switchOff(99)).toBeNull();
     expect((await store.installations.list()).map((record) => record.id)).toEqual([41]);
   });
+
+  it('keeps the catalogue source per installation and answers per version and set, in any order of names', async () => {
+    expect(await store.catalogues.source(7)).toBeNull();
+    const repos = [
+      { name: 'projects', summary: 'Projects', instructions: null },
+      { name: 'handbook', summary: null, instructions: 'Write in English.' },
+    ];
+    expect(await store.catalogues.putSource(7, 'v1', repos)).toBe(true);
+    expect(await store.catalogues.putSource(7, 'v1', repos)).toBe(false);
+    const source = await store.catalogues.source(7);
+    expect(source).toMatchObject({ version: 'v1', repos: [repos[1], repos[0]] });
+    expect(await store.catalogues.source(8)).toBeNull();
+
+    const answer = { instructions: 'Both.', tools: [{ name: 'read_note' }] };
+    await store.catalogues.putAnswer(7, 'v1', ['projects', 'handbook'], answer);
+    await store.catalogues.putAnswer(7, 'v1', [], { instructions: 'None.', tools: [] });
+    expect(await store.catalogues.answer(7, 'v1', ['handbook', 'projects'])).toEqual(answer);
+    expect(await store.catalogues.answer(7, 'v2', ['handbook', 'projects'])).toBeNull();
+    expect(await store.catalogues.answer(8, 'v1', ['handbook', 'projects'])).toBeNull();
+    expect(await store.catalogues.setsUsedSince(7, new Date(Date.now() - 60_000))).toEqual([[], ['handbook', 'projects']]);
+
+    // A new version: the builder answers the sets in use again, then prunes the old version's.
+    expect(await store.catalogues.putSource(7, 'v2', repos)).toBe(true);
+    await store.catalogues.putAnswer(7, 'v2', ['handbook', 'projects'], answer);
+    expect(await store.catalogues.prune(7, 'v2', new Date(Date.now() - 60_000))).toBe(2);
+    expect(await store.catalogues.answer(7, 'v2', ['projects', 'handbook'])).toEqual(answer);
+    expect(await store.catalogues.prune(7, 'v2', new Date(Date.now() + 60_000))).toBe(1);
+
+    await store.catalogues.drop(7);
+    expect(await store.catalogues.source(7)).toBeNull();
+  });
 });

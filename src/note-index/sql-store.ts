@@ -1,6 +1,15 @@
 // The Store port over SQL (store/store.ts): the same statements on PGlite (the embedded
 // default keeps them in the index database) and on the front's Postgres server.
-import type { InstallationRecord, InstallationStatus, Installations, ShortRecords, Store } from '../store/store.ts';
+import type {
+  CatalogueSourceRepo,
+  CatalogueStore,
+  InstallationRecord,
+  InstallationStatus,
+  Installations,
+  ShortRecords,
+  Store,
+  StoredCatalogue,
+} from '../store/store.ts';
 import type { SqlClient } from './sql-client.ts';
 
 /** How many expired records one write clears on its way, so the table never grows unbounded. */
@@ -14,9 +23,9 @@ interface InstallationRow {
   updated_at: Date | string;
 }
 
-/** The Store over `sql`, a migrated database (migration 005). Times are the database's clock. */
+/** The Store over `sql`, a migrated database (migrations 005 and 006). Times are the database's clock. */
 export function sqlStore(sql: SqlClient): Store {
-  return { records: sqlShortRecords(sql), installations: sqlInstallations(sql) };
+  return { records: sqlShortRecords(sql), installations: sqlInstallations(sql), catalogues: sqlCatalogues(sql) };
 }
 
 function sqlShortRecords(sql: SqlClient): ShortRecords {
@@ -108,5 +117,80 @@ function installationOf(row: InstallationRow): InstallationRecord {
     name: row.name,
     status: row.status,
     updatedAt: row.updated_at instanceof Date ? row.updated_at : new Date(row.updated_at),
+  };
+}
+
+/** A set of repository names as its key: sorted, joined by `/` (a repository name never holds one). */
+function setKey(repos: readonly string[]): string {
+  return [...new Set(repos)].sort().join('/');
+}
+
+function sqlCatalogues(sql: SqlClient): CatalogueStore {
+  return {
+    async source(installationId) {
+      const row = (
+        await sql.query<{ version: string; repos: CatalogueSourceRepo[] | string; updated_at: Date | string }>(
+          'SELECT version, repos, updated_at FROM catalogue_sources WHERE installation_id = $1',
+          [installationId],
+        )
+      ).rows[0];
+      if (row === undefined) return null;
+      return {
+        version: row.version,
+        repos: typeof row.repos === 'string' ? (JSON.parse(row.repos) as CatalogueSourceRepo[]) : row.repos,
+        updatedAt: row.updated_at instanceof Date ? row.updated_at : new Date(row.updated_at),
+      };
+    },
+    async putSource(installationId, version, repos) {
+      const sorted = [...repos].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+      const before = (
+        await sql.query<{ version: string }>('SELECT version FROM catalogue_sources WHERE installation_id = $1', [installationId])
+      ).rows[0];
+      await sql.query(
+        `INSERT INTO catalogue_sources (installation_id, version, repos) VALUES ($1, $2, $3::jsonb)
+         ON CONFLICT (installation_id) DO UPDATE SET version = EXCLUDED.version, repos = EXCLUDED.repos, updated_at = now()`,
+        [installationId, version, JSON.stringify(sorted)],
+      );
+      return before?.version !== version;
+    },
+    async answer(installationId, version, repos) {
+      const row = (
+        await sql.query<{ answer: StoredCatalogue | string }>(
+          `UPDATE catalogue_answers SET used_at = now()
+           WHERE installation_id = $1 AND version = $2 AND repo_set = $3
+           RETURNING answer`,
+          [installationId, version, setKey(repos)],
+        )
+      ).rows[0];
+      if (row === undefined) return null;
+      return typeof row.answer === 'string' ? (JSON.parse(row.answer) as StoredCatalogue) : row.answer;
+    },
+    async putAnswer(installationId, version, repos, answer) {
+      await sql.query(
+        `INSERT INTO catalogue_answers (installation_id, version, repo_set, answer) VALUES ($1, $2, $3, $4::jsonb)
+         ON CONFLICT (installation_id, version, repo_set) DO UPDATE SET answer = EXCLUDED.answer, used_at = now()`,
+        [installationId, version, setKey(repos), JSON.stringify(answer)],
+      );
+    },
+    async setsUsedSince(installationId, since) {
+      const rows = (
+        await sql.query<{ repo_set: string }>(
+          'SELECT DISTINCT repo_set FROM catalogue_answers WHERE installation_id = $1 AND used_at >= $2 ORDER BY repo_set',
+          [installationId, since],
+        )
+      ).rows;
+      return rows.map((row) => (row.repo_set === '' ? [] : row.repo_set.split('/')));
+    },
+    async prune(installationId, keepVersion, unusedSince) {
+      const result = await sql.query<{ repo_set: string }>(
+        `DELETE FROM catalogue_answers WHERE installation_id = $1 AND (version <> $2 OR used_at < $3) RETURNING repo_set`,
+        [installationId, keepVersion, unusedSince],
+      );
+      return result.rows.length;
+    },
+    async drop(installationId) {
+      await sql.query('DELETE FROM catalogue_answers WHERE installation_id = $1', [installationId]);
+      await sql.query('DELETE FROM catalogue_sources WHERE installation_id = $1', [installationId]);
+    },
   };
 }

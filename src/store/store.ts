@@ -62,8 +62,60 @@ export interface Installations {
   switchOff(id: number): Promise<InstallationRecord | null>;
 }
 
-/** The Store: short records and installations. */
+/** The Store: short records, installations and the catalogue store. */
 export interface Store {
   readonly records: ShortRecords;
   readonly installations: Installations;
+  readonly catalogues: CatalogueStore;
+}
+
+/** One readable repository as the catalogue needs it (catalogue/catalogue.ts `CatalogueRepo`): what its `.vault/` says. */
+export interface CatalogueSourceRepo {
+  name: string;
+  /** The settings' `summary`; null when none. */
+  summary: string | null;
+  /** `.vault/instructions.md`; null when none. */
+  instructions: string | null;
+}
+
+/**
+ * What the catalogue builder read from an installation's repositories (issue 13): every
+ * repository with its catalogue inputs, under a configuration version (a hash the builder
+ * computes over the repositories' inputs and the tool registry), sorted by name.
+ */
+export interface CatalogueSource {
+  version: string;
+  repos: CatalogueSourceRepo[];
+  updatedAt: Date;
+}
+
+/** The answers of `initialize` and `tools/list` for one set of readable repositories, as sent: JSON. */
+export interface StoredCatalogue {
+  /** The `initialize` and `server/discover` instructions. */
+  instructions: string;
+  /** The `tools/list` result's `tools`, exactly as listed. */
+  tools: unknown[];
+}
+
+/**
+ * The catalogue store (DESIGN.md "The parts"; issue 13): the front answers `initialize` and
+ * `tools/list` from it at once, without waking the instance. The builder (a job) writes each
+ * installation's {@link CatalogueSource}; answers are kept per configuration version and
+ * sorted set of readable repository names, and pruned when no one can reach them any more.
+ */
+export interface CatalogueStore {
+  /** The installation's source as the builder last wrote it; null before its first run. */
+  source(installationId: number): Promise<CatalogueSource | null>;
+  /** Replaces the installation's source; true when its version differs from the one kept. */
+  putSource(installationId: number, version: string, repos: readonly CatalogueSourceRepo[]): Promise<boolean>;
+  /** The answer kept for `version` and the set `repos` (any order), else null; marks it used now. */
+  answer(installationId: number, version: string, repos: readonly string[]): Promise<StoredCatalogue | null>;
+  /** Keeps the answer for `version` and the set `repos` (any order), replacing one there. */
+  putAnswer(installationId: number, version: string, repos: readonly string[], answer: StoredCatalogue): Promise<void>;
+  /** The sets (sorted names) whose answer, of any version, was used at or after `since`: what to build again for a new version. */
+  setsUsedSince(installationId: number, since: Date): Promise<string[][]>;
+  /** Drops the answers of other versions than `keepVersion`, and of sets unused since `unusedSince`; resolves to how many. */
+  prune(installationId: number, keepVersion: string, unusedSince: Date): Promise<number>;
+  /** Drops everything kept for the installation (uninstalled). */
+  drop(installationId: number): Promise<void>;
 }
