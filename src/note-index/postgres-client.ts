@@ -8,10 +8,11 @@ import type { QueryResult, SqlClient } from './sql-client.ts';
  * runs as on PGlite. `pg_trgm` is created once per database in `public` (creating it inside
  * a schema would let dropping that schema take the extension away from every other one).
  * `schema` must be a plain identifier (letters, digits, `_`); anything else is refused.
+ * `maxConnections` bounds the pool (default 8).
  */
-export async function openPostgres(url: string, schema: string): Promise<SqlClient> {
+export async function openPostgres(url: string, schema: string, options: { maxConnections?: number } = {}): Promise<SqlClient> {
   if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(schema)) throw new Error(`Schema name ${JSON.stringify(schema)} is not a plain identifier.`);
-  const pool = new pg.Pool({ connectionString: url, options: `-c search_path=${schema},public`, max: 8 });
+  const pool = new pg.Pool({ connectionString: url, options: `-c search_path=${schema},public`, max: options.maxConnections ?? 8 });
   // An idle client that loses its connection must not crash the process.
   pool.on('error', (error) => console.error('postgres pool error:', error));
   await ensureTrigramExtension(pool);
