@@ -35,6 +35,12 @@ export interface StandinOptions {
   /** Where the App's webhooks are delivered (POST, signed); null: not delivered (still recorded). Settable later. */
   webhookUrl?: string | null;
   people: StandinPerson[];
+  /**
+   * The id of the first installation (default 40001; the next ones count up from it): tests
+   * that keep something per installation on a shared server (a database per installation)
+   * give each stand-in ids of its own.
+   */
+  firstInstallationId?: number;
 }
 
 /** A permission of a person on a repository, as GitHub's collaborator permissions. */

@@ -60,4 +60,13 @@ describe('readGitHubAppSettings', () => {
     const { MAJOR_VAULT_GITHUB_OWNER: __, ...withoutOwner } = env;
     expect(() => readGitHubAppSettings({ env: withoutOwner })).toThrow(/MAJOR_VAULT_GITHUB_INSTALLATION_ID/);
   });
+
+  test('for every installation (the worker): asks for no installation and leaves one given out', () => {
+    const { MAJOR_VAULT_GITHUB_OWNER: _, ...withoutOwner } = env;
+    expect(readGitHubAppSettings({ env: withoutOwner, everyInstallation: true })).not.toHaveProperty('owner');
+    const settings = readGitHubAppSettings({ env: { ...env, MAJOR_VAULT_GITHUB_INSTALLATION_ID: '9' }, everyInstallation: true });
+    expect(settings).toMatchObject({ appId: 42, clientId: 'Iv1.abc' });
+    expect(settings).not.toHaveProperty('owner');
+    expect(settings).not.toHaveProperty('installationId');
+  });
 });
