@@ -12,8 +12,10 @@ import { frontSecretVariable, readOAuthSettings } from '../main/oauth-settings.t
 import { installationTable, listInstallations, switchInstallationOff, switchInstallationOn } from '../main/installation-operator.ts';
 import { openLocalInstallation, serveLocal, type LocalServer, type LocalSettings } from '../main/local.ts';
 import { processLogger } from '../main/logger.ts';
+import { queueDatabaseVariable } from '../main/queue-settings.ts';
 import { serveLocalStdio } from '../main/stdio.ts';
 import { terminalText } from '../main/terminal-text.ts';
+import { runWorker } from '../main/worker.ts';
 import { indexProgress } from './index-progress.ts';
 
 /** The options every command that opens an installation shares. */
@@ -30,6 +32,12 @@ function port(value: string): number {
   const number = Number(value);
   if (!Number.isInteger(number) || number < 0 || number > 65535)
     throw new InvalidArgumentError('a port is a whole number from 0 to 65535 (0 picks a free one).');
+  return number;
+}
+
+function positiveInteger(value: string): number {
+  const number = Number(value);
+  if (!/^[1-9][0-9]*$/.test(value) || !Number.isSafeInteger(number)) throw new InvalidArgumentError('give a whole number of 1 or more.');
   return number;
 }
 
@@ -282,6 +290,58 @@ addLogLevelOption(program.command('serve-github'))
     },
   );
 
+addLogLevelOption(program.command('worker'))
+  .description(
+    `Run the hosted jobs for every installation of a GitHub App, from the job queue on Postgres: index a repository after a push, ` +
+      `build an installation's catalogue after a .vault/ change, index a newly switched on installation, drop an uninstalled one. ` +
+      `The App is given by a settings file and the environment (${Object.values(githubEnvironment)
+        .filter((name) => name !== githubEnvironment.installationId && name !== githubEnvironment.owner)
+        .join(', ')}); the front's database by DATABASE_URL. Run as many workers as you like: a repository is indexed by one at a time.`,
+  )
+  .requiredOption('--data <dir>', 'where the mirrors of the repositories are kept, in <dir>/installations/<id>/')
+  .option(
+    '--config <file>',
+    'a settings file (JSON with comments): appId, privateKey or privateKeyFile, clientId, clientSecret, webhookSecret, apiUrl, webUrl; the environment overrides it',
+  )
+  .option(
+    '--database-url <url>',
+    "the front's Postgres database: the installations and the catalogue store, on the server that holds each installation's database (default: $DATABASE_URL)",
+  )
+  .option('--queue-database-url <url>', `the job queue's database (default: $${queueDatabaseVariable}, else the front's database)`)
+  .addOption(new Option('--concurrency <n>', 'how many repositories are indexed at once').default(4).argParser(positiveInteger))
+  .addOption(
+    new Option('--open-installations <n>', 'how many idle installations stay open (each holds up to 2 database connections)')
+      .default(4)
+      .argParser(positiveInteger),
+  )
+  .action(
+    async (options: {
+      data: string;
+      config?: string;
+      databaseUrl?: string;
+      queueDatabaseUrl?: string;
+      concurrency: number;
+      openInstallations: number;
+      logLevel?: string;
+    }) => {
+      const log = processLogger(options.logLevel);
+      const app = readGitHubAppSettings({ ...(options.config !== undefined ? { file: options.config } : {}), everyInstallation: true });
+      const worker = await runWorker(
+        {
+          app,
+          dataDir: options.data,
+          concurrency: options.concurrency,
+          openInstallations: options.openInstallations,
+          ...(options.databaseUrl !== undefined ? { databaseUrl: options.databaseUrl } : {}),
+          ...(options.queueDatabaseUrl !== undefined ? { queueDatabaseUrl: options.queueDatabaseUrl } : {}),
+        },
+        { log },
+      );
+      console.log(`Major Vault worker taking jobs (${options.concurrency} repositories at once); Ctrl-C stops it.`);
+      closeOnSignal(worker);
+    },
+  );
+
 /** Where `installation` finds the Store: the options every one of its subcommands takes. */
 interface StoreOptions {
   data?: string;
@@ -315,10 +375,22 @@ addStoreOptions(
     .requiredOption(
       '--name <name>',
       'the name of its address: a letter or digit, then letters, digits, ".", "_" and "-"; not oauth, webhooks or github',
+    )
+    .option(
+      '--queue-database-url <url>',
+      `on a Postgres server: the job queue's database, where the worker is told to index the installation (default: $${queueDatabaseVariable}, else the --database-url)`,
     ),
-).action(async (id: number, options: StoreOptions & { name: string }) => {
-  const record = await switchInstallationOn(storePlace(options), id, options.name);
+).action(async (id: number, options: StoreOptions & { name: string; queueDatabaseUrl?: string }) => {
+  const record = await switchInstallationOn(
+    { ...storePlace(options), ...(options.queueDatabaseUrl !== undefined ? { queueDatabaseUrl: options.queueDatabaseUrl } : {}) },
+    id,
+    options.name,
+  );
   console.log(`Installation ${record.id}${record.account ? ` (${terminalText(record.account)})` : ''} is on, at /${record.name ?? ''}.`);
+  if (record.database !== null)
+    console.log(
+      `Its database ${record.database} is ready; the worker indexes its repositories and builds its catalogue (job refresh-installation).`,
+    );
 });
 
 addStoreOptions(

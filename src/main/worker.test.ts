@@ -4,11 +4,12 @@
 // installation is indexed by refresh-installation, drop-installation drops its database, and a
 // worker killed mid-job loses nothing. Each test has its own stand-in (installation ids of its
 // own), Store and queue schemas, dropped after.
-import { spawn } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { randomInt } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { promisify } from 'node:util';
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import { tempDir } from '../../test/support/git-fixture.ts';
@@ -33,6 +34,7 @@ import { runWorker, type RunningWorker, type WorkerSettings } from './worker.ts'
 const databaseUrl = process.env['DATABASE_URL'];
 const runTs = join(import.meta.dirname, '..', '..', 'bin', 'run-ts.js');
 const workerChild = join(import.meta.dirname, '..', '..', 'test', 'support', 'worker-child.ts');
+const bin = join(import.meta.dirname, '..', '..', 'bin', 'major-vault.js');
 
 const app = {
   id: 4343,
@@ -220,17 +222,14 @@ describe.skipIf(!databaseUrl)('the worker', () => {
     const admin = new pg.Client({ connectionString: databaseUrl });
     await admin.connect();
     try {
-      await until(
-        10_000,
-        async () =>
-          (await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [installationDatabaseName(installationId)])).rows.length === 0,
-        'the database is dropped',
-      );
+      // The mirrors go last.
+      await until(10_000, async () => !existsSync(mirrors), 'the installation is dropped');
+      const databases = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [installationDatabaseName(installationId)]);
+      expect(databases.rows).toHaveLength(0);
     } finally {
       await admin.end();
     }
     expect(await store.catalogues.source(installationId)).toBeNull();
-    expect(existsSync(mirrors)).toBe(false);
   });
 
   it('skips the jobs of an installation that is not switched on', async () => {
@@ -279,5 +278,58 @@ describe.skipIf(!databaseUrl)('the worker', () => {
     await until(30_000, async () => (await indexedHead(sql, 'handbook')) === head, 'the run runs again after its expiry');
     expect(await found(sql, 'handbook', 'quokka599')).toEqual(['bulk/note-599.md']);
     expect((await createNoteIndex(sql).notePaths('handbook')).filter((path) => path.startsWith('bulk/'))).toHaveLength(600);
+  });
+
+  it('runs as an operator would: `installation on` makes the database and the `major-vault worker` process indexes it', async () => {
+    const world = await startWorld({ startWorker: false });
+    const { installationId } = world;
+    // A database of this test's own, so the Store and the queue are in their default schemas.
+    const name = `t_worker_cli_${process.pid}_${randomInt(1_000_000)}`;
+    const admin = new pg.Client({ connectionString: databaseUrl });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE "${name}"`);
+    cleanups.push(async () => {
+      await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      await admin.end();
+    });
+    const url = new URL(databaseUrl!);
+    url.pathname = `/${name}`;
+    const env = {
+      ...process.env,
+      DATABASE_URL: url.href,
+      MAJOR_VAULT_QUEUE_DATABASE_URL: '',
+      MAJOR_VAULT_GITHUB_APP_ID: String(app.id),
+      MAJOR_VAULT_GITHUB_PRIVATE_KEY: world.standin.app.privateKey,
+      MAJOR_VAULT_GITHUB_CLIENT_ID: app.clientId,
+      MAJOR_VAULT_GITHUB_CLIENT_SECRET: app.clientSecret,
+      MAJOR_VAULT_GITHUB_WEBHOOK_SECRET: app.webhookSecret,
+      MAJOR_VAULT_GITHUB_API_URL: world.standin.apiUrl,
+      MAJOR_VAULT_GITHUB_WEB_URL: world.standin.origin,
+    };
+    const store = await openPostgresStore(url.href);
+    cleanups.push(() => store.close());
+    await store.store.installations.seen(installationId, 'acme');
+
+    const child = spawn(process.execPath, [bin, 'worker', '--data', world.settings.dataDir, '--concurrency', '2'], {
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    cleanups.push(async () => {
+      child.kill('SIGKILL');
+      await exited;
+    });
+    let out = '';
+    child.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
+    child.stderr!.resume();
+    await until(30_000, async () => out.includes('Major Vault worker taking jobs'), 'the worker starts');
+
+    const on = await promisify(execFile)(process.execPath, [bin, 'installation', 'on', String(installationId), '--name', 'acme'], { env });
+    expect(on.stdout).toContain(`Installation ${installationId} (acme) is on, at /acme.`);
+    expect(on.stdout).toContain(`Its database ${installationDatabaseName(installationId)} is ready`);
+    await until(20_000, async () => (await found(world.sql, 'plans', 'bluefinch')).length > 0, 'the worker indexes the installation');
+    await until(10_000, async () => (await store.store.catalogues.source(installationId)) !== null, 'and builds its catalogue');
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
   });
 });

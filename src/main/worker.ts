@@ -33,10 +33,10 @@ export interface WorkerSettings {
   /** The GitHub App; an installation id or owner in it is ignored (the worker serves every installation). */
   app: GitHubAppSettings;
   /**
-   * The front's database (`DATABASE_URL`): the Store in schema {@link storeSchema}, the
-   * server of every installation's database, and the queue unless {@link queueDatabaseUrl}.
+   * The front's database: the Store in schema {@link storeSchema}, the server of every
+   * installation's database, and the queue unless {@link queueDatabaseUrl}. Default `DATABASE_URL`.
    */
-  databaseUrl: string;
+  databaseUrl?: string;
   /** The queue's database; default `MAJOR_VAULT_QUEUE_DATABASE_URL`, else {@link databaseUrl}. */
   queueDatabaseUrl?: string;
   /** The queue's schema; default `major_vault_queue`. */
@@ -74,7 +74,7 @@ interface OpenInstallation {
 class NoInstallationDatabase extends Error {}
 
 /**
- * `major-vault worker`: opens the Store and the queue on `settings.databaseUrl` and works on
+ * `major-vault worker`: opens the Store and the queue on the front's database and works on
  * the four hosted jobs (hosted-jobs.ts) until closed:
  * - `index-repo`: fetch the repository's mirror, then bring its index up to date (a
  *   repository the installation no longer has is removed from the index);
@@ -97,7 +97,12 @@ export async function runWorker(
     throw new Error(`--concurrency is a whole number of 1 or more, not ${concurrency}.`);
   const keepOpen = settings.openInstallations ?? 4;
   if (!Number.isInteger(keepOpen) || keepOpen < 1) throw new Error(`--open-installations is a whole number of 1 or more, not ${keepOpen}.`);
-  const { databaseUrl } = settings;
+  const databaseUrl = settings.databaseUrl || process.env['DATABASE_URL'];
+  if (!databaseUrl) {
+    throw new Error(
+      "The worker needs the front's Postgres database (the installations, the catalogue store and the job queue): give --database-url or set DATABASE_URL.",
+    );
+  }
   const dataDir = resolve(settings.dataDir);
   mkdirSync(join(dataDir, 'installations'), { recursive: true });
   const installationDir = (id: number) => join(dataDir, 'installations', String(id));
@@ -239,9 +244,10 @@ export async function runWorker(
   };
 
   const dropInstallation = async (id: number): Promise<void> => {
+    // The catalogue first: the front stops answering for it before its database goes.
+    await store.catalogues.drop(id);
     await installations.forget(id);
     await dropInstallationDatabase(databaseUrl, id);
-    await store.catalogues.drop(id);
     rmSync(installationDir(id), { recursive: true, force: true });
     log.info({ event: 'installation_dropped', installationId: id }, `installation ${id} dropped: its database, catalogue and mirrors`);
   };
