@@ -325,7 +325,7 @@ addLogLevelOption(program.command('worker'))
       logLevel?: string;
     }) => {
       const log = processLogger(options.logLevel);
-      const app = readGitHubAppSettings({ ...(options.config !== undefined ? { file: options.config } : {}), everyInstallation: true });
+      const app = readGitHubAppSettings({ ...(options.config !== undefined ? { file: options.config } : {}), anyInstallation: true });
       const worker = await runWorker(
         {
           app,

@@ -36,9 +36,8 @@ export interface StandinOptions {
   webhookUrl?: string | null;
   people: StandinPerson[];
   /**
-   * The id of the first installation (default 40001; the next ones count up from it): tests
-   * that keep something per installation on a shared server (a database per installation)
-   * give each stand-in ids of its own.
+   * The id of the first installation (default 40001), then counting up: tests that share a
+   * Postgres server give each run its own, as installation databases are named by id.
    */
   firstInstallationId?: number;
 }

@@ -30,6 +30,19 @@ describe('readGitHubAppSettings', () => {
     });
   });
 
+  test('for the hosted processes, takes no installation and drops one given', () => {
+    const { MAJOR_VAULT_GITHUB_OWNER: _owner, ...withoutOwner } = env;
+    expect(readGitHubAppSettings({ env: withoutOwner, anyInstallation: true })).toEqual({
+      appId: 42,
+      privateKey: pem,
+      clientId: 'Iv1.abc',
+      clientSecret: 'secret',
+      webhookSecret: 'hooks',
+    });
+    expect(readGitHubAppSettings({ env, anyInstallation: true })).not.toHaveProperty('owner');
+    expect(() => readGitHubAppSettings({ env: withoutOwner })).toThrow(/Say which installation/);
+  });
+
   test('reads a file with comments and a key file, the environment winning', () => {
     const dir = tempDir('mv-gh-settings-');
     dirs.push(dir);
@@ -59,14 +72,5 @@ describe('readGitHubAppSettings', () => {
     expect(() => readGitHubAppSettings({ env: { ...env, MAJOR_VAULT_GITHUB_API_URL: 'ftp://x' } })).toThrow(/apiUrl/);
     const { MAJOR_VAULT_GITHUB_OWNER: __, ...withoutOwner } = env;
     expect(() => readGitHubAppSettings({ env: withoutOwner })).toThrow(/MAJOR_VAULT_GITHUB_INSTALLATION_ID/);
-  });
-
-  test('for every installation (the worker): asks for no installation and leaves one given out', () => {
-    const { MAJOR_VAULT_GITHUB_OWNER: _, ...withoutOwner } = env;
-    expect(readGitHubAppSettings({ env: withoutOwner, everyInstallation: true })).not.toHaveProperty('owner');
-    const settings = readGitHubAppSettings({ env: { ...env, MAJOR_VAULT_GITHUB_INSTALLATION_ID: '9' }, everyInstallation: true });
-    expect(settings).toMatchObject({ appId: 42, clientId: 'Iv1.abc' });
-    expect(settings).not.toHaveProperty('owner');
-    expect(settings).not.toHaveProperty('installationId');
   });
 });

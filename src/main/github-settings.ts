@@ -66,11 +66,11 @@ const settingsSchema = z.object({
  * variable ({@link githubEnvironment}) when set. A private key file is read relative to the
  * working directory. Throws an Error naming the setting, its variable and what to give when
  * one is missing or malformed, or when neither `installationId` nor `owner` is given, unless
- * `everyInstallation` (a process that serves every installation of the App, such as the
- * worker): then neither is asked for, and both are left out.
+ * `anyInstallation` (the hosted front, instance and worker, which take the installation from
+ * the Store: `installationId` and `owner` are then dropped).
  */
 export function readGitHubAppSettings(
-  options: { file?: string; env?: NodeJS.ProcessEnv; everyInstallation?: boolean } = {},
+  options: { file?: string; env?: NodeJS.ProcessEnv; anyInstallation?: boolean } = {},
 ): GitHubAppSettings {
   const env = options.env ?? process.env;
   const fromFile = options.file === undefined ? {} : readSettingsFile(resolve(options.file));
@@ -97,7 +97,7 @@ export function readGitHubAppSettings(
     throw new Error(`GitHub App setting ${key} ${problem}: set ${variable}${options.file ? ` or "${key}" in ${options.file}` : ''}.`);
   }
   const settings = stripUndefined(parsed.data);
-  if (options.everyInstallation) {
+  if (options.anyInstallation) {
     delete settings.installationId;
     delete settings.owner;
     return settings;

@@ -13,7 +13,7 @@ import type { Logger } from '../instance/log.ts';
 import { readVaultConfig } from '../instance/vault-configs.ts';
 import type { HostedJob, HostedJobName, JobSender } from '../jobs/hosted-jobs.ts';
 import { PgBossJobs, type QueueTiming } from '../jobs/pg-boss-jobs.ts';
-import { indexedHeads } from '../note-index/indexed-heads.ts';
+import { readIndexHeads } from '../note-index/index-heads.ts';
 import { removeRepo, syncRepo } from '../note-index/indexer.ts';
 import { migrate } from '../note-index/migrate.ts';
 import type { SqlClient } from '../note-index/sql-client.ts';
@@ -233,7 +233,7 @@ export async function runWorker(
     // A suspended installation lists nothing for now: keep its index for when it is back.
     const suspended = listed.length === 0 && (await app.api.installationState()) === 'suspended';
     if (!suspended) {
-      for (const name of (await indexedHeads(sql)).keys()) {
+      for (const name of (await readIndexHeads(sql)).keys()) {
         if (names.has(name)) continue;
         await removeRepo(sql, name);
         log.info({ event: 'index_removed', installationId: id, repo: name }, `${name} left installation ${id}: removed from its index`);
