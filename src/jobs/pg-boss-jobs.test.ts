@@ -106,6 +106,35 @@ describe.skipIf(!databaseUrl)('PgBossJobs on Postgres', () => {
     expect(most).toBe(1);
   });
 
+  it('counts the jobs waiting per queue for the metrics, and tells a run when its job was queued', async () => {
+    const jobs = await open(newSchema());
+    const before = Date.now();
+    for (const repo of ['a', 'b', 'c']) await jobs.send({ name: 'index-repo', installationId: 5, repo });
+    await jobs.send({ name: 'build-catalogue', installationId: 5 });
+    let stats = await jobs.queueStats();
+    // The counts are pg-boss's monitor's (every second here).
+    for (let i = 0; i < 100 && stats.find((queue) => queue.queue === 'index-repo')?.depth !== 3; i++) {
+      await sleep(100);
+      stats = await jobs.queueStats();
+    }
+    expect(stats).toEqual([
+      { queue: 'index-repo', depth: 3, oldestAgeSeconds: expect.any(Number) },
+      { queue: 'refresh-installation', depth: 0, oldestAgeSeconds: 0 },
+      { queue: 'build-catalogue', depth: 1, oldestAgeSeconds: expect.any(Number) },
+      { queue: 'drop-installation', depth: 0, oldestAgeSeconds: 0 },
+    ]);
+    const runs: Array<{ repo: string; queuedAt: Date; retry: number }> = [];
+    await jobs.work('index-repo', 3, async (job, run) => {
+      runs.push({ repo: job.repo, queuedAt: run.queuedAt, retry: run.retry });
+    });
+    await until(5000, () => runs.length === 3, 'the three runs');
+    for (const run of runs) {
+      expect(run.queuedAt.getTime()).toBeGreaterThanOrEqual(before - 1000);
+      expect(run.queuedAt.getTime()).toBeLessThanOrEqual(Date.now());
+      expect(run.retry).toBe(0);
+    }
+  });
+
   it('runs different repositories side by side, and sends of other names apart', async () => {
     const jobs = await open(newSchema());
     const both = gate();

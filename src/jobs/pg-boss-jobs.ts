@@ -4,7 +4,7 @@
 // run going on plus one queued run, which starts after the last send and so sees everything
 // sent before it. A run that fails is retried with exponential backoff; a run whose worker died
 // (killed, out of memory) is taken again once its heartbeat stops or it expires.
-import { PgBoss, type ConstructorOptions, type Db, type Job, type QueueOptions } from 'pg-boss';
+import { PgBoss, type ConstructorOptions, type Db, type Job, type JobWithMetadata, type QueueOptions } from 'pg-boss';
 import { z } from 'zod';
 import type { HostedJob, HostedJobName, JobSender } from './hosted-jobs.ts';
 
@@ -78,8 +78,25 @@ export interface PgBossJobsOptions {
   onError?: (error: Error, context: { job?: HostedJobName }) => void;
 }
 
+/** What a run knows of its job besides its data. */
+export interface HostedJobRun {
+  /** Aborted when the queue stops or gives the run up (it expired). */
+  signal: AbortSignal;
+  /** When the job was queued: for a coalesced burst, the first send that nothing ran after yet (so now minus this is how far behind the run is). */
+  queuedAt: Date;
+  /** 0 for the first try, then 1, 2, … for each retry. */
+  retry: number;
+}
+
 /** Runs one job; a rejection fails the run, which is then retried with backoff (see {@link QueueTiming}). */
-export type HostedJobHandler<N extends HostedJobName> = (job: Extract<HostedJob, { name: N }>, signal: AbortSignal) => Promise<void>;
+export type HostedJobHandler<N extends HostedJobName> = (job: Extract<HostedJob, { name: N }>, run: HostedJobRun) => Promise<void>;
+
+/** One queue's state for the metrics: jobs waiting (queued or waiting to retry) and how long the oldest ready one has waited, in seconds. */
+export interface HostedQueueStats {
+  queue: HostedJobName;
+  depth: number;
+  oldestAgeSeconds: number;
+}
 
 /** The data of each job as it is stored (the job less its name), parsed again when taken: a row is outside input. */
 const jobData = {
@@ -186,16 +203,17 @@ export class PgBossJobs implements JobSender {
     for (let i = 0; i < concurrency; i++) {
       // One pg-boss worker per run at a time, so each knows its own id (see the notice below).
       const self: { id: string | null } = { id: null };
-      const id = await this.boss.work<unknown>(
+      const id = await this.boss.work(
         name,
         {
           batchSize: 1,
           localConcurrency: 1,
+          includeMetadata: true,
           pollingIntervalSeconds: this.timing.pollingIntervalSeconds,
           // Notifications wake a worker for new jobs only: retries and held-back runs are found by polling.
           notifyPollingIntervalSeconds: this.timing.pollingIntervalSeconds,
         },
-        async ([row]: Job<unknown>[]) => {
+        async ([row]: JobWithMetadata<unknown>[]) => {
           if (row === undefined) return;
           const parsed = schema.safeParse(row.data);
           if (!parsed.success) {
@@ -203,7 +221,8 @@ export class PgBossJobs implements JobSender {
             return;
           }
           try {
-            await handler({ name, ...parsed.data } as Extract<HostedJob, { name: N }>, row.signal);
+            const run: HostedJobRun = { signal: row.signal, queuedAt: new Date(row.createdOn), retry: row.retryCount };
+            await handler({ name, ...parsed.data } as Extract<HostedJob, { name: N }>, run);
           } catch (error) {
             const reason = error instanceof Error ? error : new Error(String(error));
             const tries = row.retryCount < this.timing.retryLimit ? 'it will be tried again' : 'it failed for good';
@@ -224,6 +243,18 @@ export class PgBossJobs implements JobSender {
       self.id = id;
       this.workerIds.add(id);
     }
+  }
+
+  /**
+   * Each job name's queue as pg-boss's last monitor pass counted it (a worker runs one every
+   * `monitorIntervalSeconds`): for the metrics' queue depth and oldest age.
+   */
+  async queueStats(): Promise<HostedQueueStats[]> {
+    const queues = await this.boss.getQueues([...hostedJobNames]);
+    return hostedJobNames.map((name) => {
+      const queue = queues.find((found) => found.name === name);
+      return { queue: name, depth: queue?.queuedCount ?? 0, oldestAgeSeconds: queue?.readyOldestSeconds ?? 0 };
+    });
   }
 
   private reportMalformed(name: HostedJobName, row: Job<unknown>, error: z.ZodError): void {

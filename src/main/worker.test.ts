@@ -29,7 +29,7 @@ import {
 } from './installation-database.ts';
 import { openPostgresStore, type OpenedStore } from './open-store.ts';
 import { openJobSender } from './queue-settings.ts';
-import { runWorker, type RunningWorker, type WorkerSettings } from './worker.ts';
+import { runWorker, type RunningWorker, type WorkerObservers, type WorkerSettings } from './worker.ts';
 
 const databaseUrl = process.env['DATABASE_URL'];
 const runTs = join(import.meta.dirname, '..', '..', 'bin', 'run-ts.js');
@@ -71,7 +71,7 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-async function startWorld(options: { startWorker?: boolean } = {}): Promise<World> {
+async function startWorld(options: { startWorker?: boolean; observers?: WorkerObservers } = {}): Promise<World> {
   const dir = tempDir('mv-worker-');
   cleanups.push(() => dir.cleanup());
   // Installation ids of this test's own: their databases are named after them on a shared server.
@@ -130,7 +130,7 @@ async function startWorld(options: { startWorker?: boolean } = {}): Promise<Worl
   };
   const world: World = { standin, installationId, store: opened.store, settings, sql, worker: null };
   if (options.startWorker !== false) {
-    world.worker = await runWorker(settings, { log: silentLogger() });
+    world.worker = await runWorker(settings, { log: silentLogger(), ...(options.observers ? { observers: options.observers } : {}) });
     cleanups.push(() => world.worker?.close());
   }
   return world;
@@ -157,7 +157,14 @@ async function indexedHead(sql: SqlClient, repo: string): Promise<string | null>
 
 describe.skipIf(!databaseUrl)('the worker', () => {
   it('indexes a new installation on refresh-installation, then a push on index-repo, in the installation’s own database', async () => {
-    const world = await startWorld();
+    const done: string[] = [];
+    const indexed: Array<{ installation: string; repo: string; lagSeconds: number }> = [];
+    const world = await startWorld({
+      observers: {
+        onJobDone: (record) => done.push(`${record.job} ${record.outcome}`),
+        onIndexed: (record) => indexed.push(record),
+      },
+    });
     const { worker, sql, installationId } = world;
     await worker!.jobs.send({ name: 'refresh-installation', installationId });
     await until(15_000, async () => (await found(sql, 'plans', 'bluefinch')).length > 0, 'plans is indexed');
@@ -175,6 +182,17 @@ describe.skipIf(!databaseUrl)('the worker', () => {
     await until(10_000, async () => (await found(sql, 'handbook', 'spice islands')).length > 0, 'the pushed note is searchable');
     expect(Date.now() - pushed).toBeLessThan(5000);
     expect(await indexedHead(sql, 'handbook')).toBe(head);
+    // What the metrics are told: the runs, and how far behind the push the index was.
+    await until(2000, async () => done.includes('index-repo completed'), 'the run is counted');
+    expect(done).toContain('refresh-installation completed');
+    expect(indexed).toEqual([{ installationId, installation: 'acme', repo: 'handbook', lagSeconds: expect.any(Number) }]);
+    expect(indexed[0]!.lagSeconds).toBeLessThan(5);
+    expect((await worker!.queueStats()).map((queue) => queue.queue)).toEqual([
+      'index-repo',
+      'refresh-installation',
+      'build-catalogue',
+      'drop-installation',
+    ]);
   });
 
   it('builds the catalogue again after a .vault/ change: the stored source and the answers of the sets in use', async () => {

@@ -12,7 +12,7 @@ import { implementedTools } from '../instance/all-tools.ts';
 import type { Logger } from '../instance/log.ts';
 import { readVaultConfig } from '../instance/vault-configs.ts';
 import type { HostedJob, HostedJobName, JobSender } from '../jobs/hosted-jobs.ts';
-import { PgBossJobs, type QueueTiming } from '../jobs/pg-boss-jobs.ts';
+import { PgBossJobs, type HostedJobRun, type HostedQueueStats, type QueueTiming } from '../jobs/pg-boss-jobs.ts';
 import { readIndexHeads } from '../note-index/index-heads.ts';
 import { removeRepo, syncRepo } from '../note-index/indexer.ts';
 import { migrate } from '../note-index/migrate.ts';
@@ -59,8 +59,22 @@ export interface WorkerSettings {
 export interface RunningWorker {
   /** The worker's queue, to send jobs through (the same queue the front and the operator send to). */
   jobs: JobSender;
+  /** Each queue's depth and oldest waiting job as of the last monitor pass: for the metrics (operations/metrics.ts `observeQueues`). */
+  queueStats(): Promise<HostedQueueStats[]>;
   /** Stops taking jobs, waits for the runs going on (up to 30 s), and closes everything. */
   close(): Promise<void>;
+}
+
+/** What the worker tells as it works, for the metrics (operations/metrics.ts); each optional. */
+export interface WorkerObservers {
+  /** A run ended: `completed`, or `failed` (the queue retries it), after `seconds` (`recordJob`). */
+  onJobDone?(record: { job: HostedJobName; outcome: 'completed' | 'failed'; seconds: number }): void;
+  /**
+   * A repository's index now holds everything pushed before its run started: `lagSeconds` from
+   * the job's queueing (the webhook's arrival, for a burst the first one not yet indexed) to the
+   * end of the run (`recordIndexLag`, by the installation's name).
+   */
+  onIndexed?(record: { installationId: number; installation: string; repo: string; lagSeconds: number }): void;
 }
 
 /** One installation as the worker keeps it open: the App's adapter for it (mirrors, tokens) and its index database. */
@@ -88,8 +102,9 @@ class NoInstallationDatabase extends Error {}
  */
 export async function runWorker(
   settings: WorkerSettings,
-  options: { log?: Logger; tools?: readonly ToolDefinition[] } = {},
+  options: { log?: Logger; tools?: readonly ToolDefinition[]; observers?: WorkerObservers } = {},
 ): Promise<RunningWorker> {
+  const observers = options.observers ?? {};
   const log = options.log ?? processLogger();
   const tools = options.tools ?? implementedTools;
   const concurrency = settings.concurrency ?? 4;
@@ -146,7 +161,7 @@ export async function runWorker(
   });
 
   /** Runs `work` with installation `id` open, when it is switched on and has a database; otherwise says why it is skipped. */
-  const withInstallation = async (job: HostedJob, work: (installation: OpenInstallation) => Promise<void>): Promise<void> => {
+  const withInstallation = async (job: HostedJob, work: (installation: OpenInstallation, name: string) => Promise<void>): Promise<void> => {
     const record = await store.installations.get(job.installationId);
     if (record?.status !== 'on') {
       log.info(
@@ -156,7 +171,8 @@ export async function runWorker(
       return;
     }
     try {
-      await installations.use(job.installationId, work);
+      const name = record.name ?? String(job.installationId);
+      await installations.use(job.installationId, (installation) => work(installation, name));
     } catch (error) {
       if (!(error instanceof NoInstallationDatabase)) throw error;
       log.warn(
@@ -166,8 +182,8 @@ export async function runWorker(
     }
   };
 
-  /** Brings `repo`'s index up to its mirror; a repository the installation lost is removed from the index. */
-  const indexRepo = async (installation: OpenInstallation, repo: string, fetch: 'fetch' | 'if-moved'): Promise<void> => {
+  /** Brings `repo`'s index up to its mirror (true); a repository the installation lost is removed from the index instead (false). */
+  const indexRepo = async (installation: OpenInstallation, repo: string, fetch: 'fetch' | 'if-moved'): Promise<boolean> => {
     const { app, sql, id } = installation;
     const started = performance.now();
     try {
@@ -178,7 +194,7 @@ export async function runWorker(
       if (!isVaultError(error, 'repo_not_found')) throw error;
       await removeRepo(sql, repo);
       log.info({ event: 'index_removed', installationId: id, repo }, `${repo} left installation ${id}: removed from its index`);
-      return;
+      return false;
     }
     const result = await syncRepo(sql, app.host, repo);
     if (result.changed > 0 || result.removed > 0) {
@@ -195,6 +211,7 @@ export async function runWorker(
         `indexed ${result.changed} changed and ${result.removed} removed files of ${repo}`,
       );
     }
+    return true;
   };
 
   /** Reads every repository's `.vault/` (mirrors at GitHub's head) and stores the catalogue. */
@@ -270,31 +287,44 @@ export async function runWorker(
     throw error;
   }
 
-  /** Runs one job and says what it took. */
+  /** Runs one job, says what it took, and tells the observers. */
   const timed =
-    <N extends HostedJobName>(run: (job: Extract<HostedJob, { name: N }>) => Promise<void>) =>
-    async (job: Extract<HostedJob, { name: N }>): Promise<void> => {
+    <N extends HostedJobName>(run: (job: Extract<HostedJob, { name: N }>, context: HostedJobRun) => Promise<void>) =>
+    async (job: Extract<HostedJob, { name: N }>, context: HostedJobRun): Promise<void> => {
       const fields = { job: job.name, installationId: job.installationId, ...('repo' in job ? { repo: job.repo } : {}) };
       const started = performance.now();
-      log.debug({ event: 'job_started', ...fields }, `${job.name} started`);
-      await run(job);
-      log.debug({ event: 'job_done', ...fields, durationMs: Math.round(performance.now() - started) }, `${job.name} done`);
+      const seconds = () => (performance.now() - started) / 1000;
+      log.debug({ event: 'job_started', ...fields, retry: context.retry }, `${job.name} started`);
+      try {
+        await run(job, context);
+      } catch (error) {
+        observers.onJobDone?.({ job: job.name, outcome: 'failed', seconds: seconds() });
+        throw error;
+      }
+      observers.onJobDone?.({ job: job.name, outcome: 'completed', seconds: seconds() });
+      log.debug({ event: 'job_done', ...fields, durationMs: Math.round(seconds() * 1000) }, `${job.name} done`);
     };
   try {
     await jobs.work(
       'index-repo',
       concurrency,
-      timed((job) => withInstallation(job, (installation) => indexRepo(installation, job.repo, 'fetch'))),
+      timed((job, context) =>
+        withInstallation(job, async (installation, name) => {
+          if (!(await indexRepo(installation, job.repo, 'fetch'))) return;
+          const lagSeconds = Math.max(0, (Date.now() - context.queuedAt.getTime()) / 1000);
+          observers.onIndexed?.({ installationId: job.installationId, installation: name, repo: job.repo, lagSeconds });
+        }),
+      ),
     );
     await jobs.work(
       'build-catalogue',
       1,
-      timed((job) => withInstallation(job, buildCatalogue)),
+      timed((job) => withInstallation(job, (installation) => buildCatalogue(installation))),
     );
     await jobs.work(
       'refresh-installation',
       1,
-      timed((job) => withInstallation(job, refreshInstallation)),
+      timed((job) => withInstallation(job, (installation) => refreshInstallation(installation))),
     );
     await jobs.work(
       'drop-installation',
@@ -311,6 +341,7 @@ export async function runWorker(
   let closing: Promise<void> | null = null;
   return {
     jobs,
+    queueStats: () => jobs.queueStats(),
     close() {
       closing ??= (async () => {
         await jobs.close();
