@@ -314,6 +314,13 @@ addLogLevelOption(program.command('worker'))
       .default(4)
       .argParser(positiveInteger),
   )
+  .addOption(
+    new Option(
+      '--ops-port <port>',
+      "where to answer a platform's probes and scraper: GET /healthz, /readyz and /metrics (default: not at all)",
+    ).argParser(port),
+  )
+  .option('--ops-host <host>', 'the interface of --ops-port (every interface by default, for a container)', '0.0.0.0')
   .action(
     async (options: {
       data: string;
@@ -322,6 +329,8 @@ addLogLevelOption(program.command('worker'))
       queueDatabaseUrl?: string;
       concurrency: number;
       openInstallations: number;
+      opsPort?: number;
+      opsHost: string;
       logLevel?: string;
     }) => {
       const log = processLogger(options.logLevel);
@@ -334,10 +343,12 @@ addLogLevelOption(program.command('worker'))
           openInstallations: options.openInstallations,
           ...(options.databaseUrl !== undefined ? { databaseUrl: options.databaseUrl } : {}),
           ...(options.queueDatabaseUrl !== undefined ? { queueDatabaseUrl: options.queueDatabaseUrl } : {}),
+          ...(options.opsPort !== undefined ? { ops: { port: options.opsPort, hostname: options.opsHost } } : {}),
         },
         { log },
       );
       console.log(`Major Vault worker taking jobs (${options.concurrency} repositories at once); Ctrl-C stops it.`);
+      if (worker.opsOrigin) console.log(`Health, readiness and metrics at ${worker.opsOrigin.href} (/healthz, /readyz, /metrics)`);
       closeOnSignal(worker);
     },
   );

@@ -328,10 +328,14 @@ describe.skipIf(!databaseUrl)('the worker', () => {
     cleanups.push(() => store.close());
     await store.store.installations.seen(installationId, 'acme');
 
-    const child = spawn(process.execPath, [bin, 'worker', '--data', world.settings.dataDir, '--concurrency', '2'], {
-      env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      [bin, 'worker', '--data', world.settings.dataDir, '--concurrency', '2', '--ops-port', '0', '--ops-host', '127.0.0.1'],
+      {
+        env,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
     cleanups.push(async () => {
       child.kill('SIGKILL');
@@ -347,6 +351,14 @@ describe.skipIf(!databaseUrl)('the worker', () => {
     expect(on.stdout).toContain(`Its database ${installationDatabaseName(installationId)} is ready`);
     await until(20_000, async () => (await found(world.sql, 'plans', 'bluefinch')).length > 0, 'the worker indexes the installation');
     await until(10_000, async () => (await store.store.catalogues.source(installationId)) !== null, 'and builds its catalogue');
+    // Its operations port: alive, ready, and the jobs it ran in its metrics.
+    const ops = /Health, readiness and metrics at (\S+)/.exec(out)![1]!;
+    expect((await fetch(new URL('/healthz', ops))).status).toBe(200);
+    const ready = await fetch(new URL('/readyz', ops));
+    expect(ready.status, await ready.clone().text()).toBe(200);
+    const metrics = await (await fetch(new URL('/metrics', ops))).text();
+    expect(metrics).toMatch(/major_vault_jobs_total\{[^}]*queue="refresh-installation"[^}]*outcome="completed"[^}]*\} 1/);
+    expect(metrics).toMatch(/major_vault_job_queue_depth\{[^}]*queue="index-repo"/);
     child.kill('SIGTERM');
     expect(await exited).toBe(0);
   });

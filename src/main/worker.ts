@@ -17,6 +17,9 @@ import { readIndexHeads } from '../note-index/index-heads.ts';
 import { removeRepo, syncRepo } from '../note-index/indexer.ts';
 import { migrate } from '../note-index/migrate.ts';
 import type { SqlClient } from '../note-index/sql-client.ts';
+import { listenOperations, type OperationsListener } from '../operations/listen-operations.ts';
+import { createMetrics } from '../operations/metrics.ts';
+import { withOperations } from '../operations/with-operations.ts';
 import { createGitHubApp, type GitHubApp } from '../repo-host/github/github-app.ts';
 import type { Store } from '../store/store.ts';
 import type { ToolDefinition } from '../tools/tool.ts';
@@ -53,6 +56,12 @@ export interface WorkerSettings {
   requestTimeoutMs?: number;
   /** The queue's retry, expiry and polling (tests shorten them); see QueueTiming. */
   queueTiming?: Partial<QueueTiming>;
+  /**
+   * Where the worker answers `/healthz`, `/readyz` (the Store's database and the queue answer)
+   * and `/metrics` (jobs, their duration, queue depth and age, index lag per repository);
+   * absent: nowhere (the worker has no other HTTP face). Port 0 picks a free one.
+   */
+  ops?: { port: number; hostname: string };
 }
 
 /** A running worker. */
@@ -61,6 +70,8 @@ export interface RunningWorker {
   jobs: JobSender;
   /** Each queue's depth and oldest waiting job as of the last monitor pass: for the metrics (operations/metrics.ts `observeQueues`). */
   queueStats(): Promise<HostedQueueStats[]>;
+  /** Where `/healthz`, `/readyz` and `/metrics` are answered (e.g. `http://127.0.0.1:9464`), when {@link WorkerSettings.ops} was given. */
+  opsOrigin: URL | null;
   /** Stops taking jobs, waits for the runs going on (up to 30 s), and closes everything. */
   close(): Promise<void>;
 }
@@ -104,7 +115,17 @@ export async function runWorker(
   settings: WorkerSettings,
   options: { log?: Logger; tools?: readonly ToolDefinition[]; observers?: WorkerObservers } = {},
 ): Promise<RunningWorker> {
-  const observers = options.observers ?? {};
+  const metrics = createMetrics({ component: 'worker', ...(options.log ? { log: options.log } : {}) });
+  const observers: WorkerObservers = {
+    onJobDone: (record) => {
+      metrics.recordJob(record.job, record.outcome, record.seconds);
+      options.observers?.onJobDone?.(record);
+    },
+    onIndexed: (record) => {
+      metrics.recordIndexLag(record.installation, record.repo, record.lagSeconds);
+      options.observers?.onIndexed?.(record);
+    },
+  };
   const log = options.log ?? processLogger();
   const tools = options.tools ?? implementedTools;
   const concurrency = settings.concurrency ?? 4;
@@ -261,6 +282,8 @@ export async function runWorker(
   };
 
   const dropInstallation = async (id: number): Promise<void> => {
+    const name = (await store.installations.get(id))?.name;
+    if (name) metrics.forgetInstallation(name);
     // The catalogue first: the front stops answering for it before its database goes.
     await store.catalogues.drop(id);
     await installations.forget(id);
@@ -336,17 +359,45 @@ export async function runWorker(
     await opened.close();
     throw error;
   }
-  log.info({ event: 'worker_started', concurrency, queueSchema: place.schema }, 'the worker takes jobs');
+  metrics.observeQueues(() => jobs.queueStats());
+  const operations = withOperations(null, {
+    metrics,
+    log,
+    readiness: [
+      { name: 'database', check: async () => void (await store.installations.get(0)) },
+      { name: 'queue', check: async () => void (await jobs.queueStats()) },
+    ],
+  });
+  let listener: OperationsListener | null = null;
+  if (settings.ops !== undefined) {
+    try {
+      listener = await listenOperations(operations, { ...settings.ops, log });
+    } catch (error) {
+      await jobs.close({ timeoutMs: 0 });
+      await opened.close();
+      throw new Error(
+        `The worker's operations port ${settings.ops.hostname}:${settings.ops.port} cannot be listened on (${(error as Error).message}): give another with --ops-port.`,
+        { cause: error },
+      );
+    }
+  }
+  log.info(
+    { event: 'worker_started', concurrency, queueSchema: place.schema, ops: listener?.origin.href ?? null },
+    'the worker takes jobs',
+  );
 
   let closing: Promise<void> | null = null;
   return {
     jobs,
     queueStats: () => jobs.queueStats(),
+    opsOrigin: listener?.origin ?? null,
     close() {
       closing ??= (async () => {
+        operations.shutDown();
         await jobs.close();
         await installations.closeAll();
         await opened.close();
+        await listener?.close();
       })();
       return closing;
     },
