@@ -1,7 +1,7 @@
 // Where the hosted jobs' queue is (issue 13, "Databases": the queue's own schema, on the front's
 // database unless told otherwise), read here from the options and the environment, and the
 // sender every process that sends jobs opens (the front, the operator's command).
-import { defaultQueueSchema, PgBossJobs, type QueueTiming } from '../jobs/pg-boss-jobs.ts';
+import { defaultQueueSchema, PgBossJobs } from '../jobs/pg-boss-jobs.ts';
 
 /** The environment variable naming the queue's database when it is not the front's (DATABASE_URL). */
 export const queueDatabaseVariable = 'MAJOR_VAULT_QUEUE_DATABASE_URL';
@@ -38,5 +38,3 @@ export function openJobSender(place: QueuePlace, options: { onError?: (error: Er
     ...(options.onError ? { onError: options.onError } : {}),
   });
 }
-
-export type { QueueTiming };
