@@ -100,7 +100,7 @@ export async function buildStoredCatalogues(options: {
     const key = set.join('/');
     if (built.has(key)) continue;
     built.add(key);
-    await store.putAnswer(installationId, version, set, storedCatalogueFor(tools, repos, set));
+    await store.putAnswer(installationId, version, set, storedCatalogueFor(tools, repos, set), { rebuilt: true });
   }
   await store.putSource(installationId, version, repos);
   const pruned = await store.prune(installationId, version, since);

@@ -165,10 +165,14 @@ function sqlCatalogues(sql: SqlClient): CatalogueStore {
       if (row === undefined) return null;
       return typeof row.answer === 'string' ? (JSON.parse(row.answer) as StoredCatalogue) : row.answer;
     },
-    async putAnswer(installationId, version, repos, answer) {
+    async putAnswer(installationId, version, repos, answer, options = {}) {
+      // A rebuilt answer keeps the set's last use (of any version); a new one is used now.
+      const usedAt = options.rebuilt
+        ? `COALESCE((SELECT max(used_at) FROM catalogue_answers WHERE installation_id = $1 AND repo_set = $3), now())`
+        : 'now()';
       await sql.query(
-        `INSERT INTO catalogue_answers (installation_id, version, repo_set, answer) VALUES ($1, $2, $3, $4::jsonb)
-         ON CONFLICT (installation_id, version, repo_set) DO UPDATE SET answer = EXCLUDED.answer, used_at = now()`,
+        `INSERT INTO catalogue_answers (installation_id, version, repo_set, answer, used_at) VALUES ($1, $2, $3, $4::jsonb, ${usedAt})
+         ON CONFLICT (installation_id, version, repo_set) DO UPDATE SET answer = EXCLUDED.answer, used_at = EXCLUDED.used_at`,
         [installationId, version, setKey(repos), JSON.stringify(answer)],
       );
     },

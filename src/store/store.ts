@@ -110,8 +110,18 @@ export interface CatalogueStore {
   putSource(installationId: number, version: string, repos: readonly CatalogueSourceRepo[]): Promise<boolean>;
   /** The answer kept for `version` and the set `repos` (any order), else null; marks it used now. */
   answer(installationId: number, version: string, repos: readonly string[]): Promise<StoredCatalogue | null>;
-  /** Keeps the answer for `version` and the set `repos` (any order), replacing one there. */
-  putAnswer(installationId: number, version: string, repos: readonly string[], answer: StoredCatalogue): Promise<void>;
+  /**
+   * Keeps the answer for `version` and the set `repos` (any order), replacing one there, as
+   * used now; with `rebuilt` (the builder answering a set again for a new version), as used
+   * when the set was last used under any version, so a set no one asks for still ages out.
+   */
+  putAnswer(
+    installationId: number,
+    version: string,
+    repos: readonly string[],
+    answer: StoredCatalogue,
+    options?: { rebuilt?: boolean },
+  ): Promise<void>;
   /** The sets (sorted names) whose answer, of any version, was used at or after `since`: what to build again for a new version. */
   setsUsedSince(installationId: number, since: Date): Promise<string[][]>;
   /** Drops the answers of other versions than `keepVersion`, and of sets unused since `unusedSince`; resolves to how many. */
