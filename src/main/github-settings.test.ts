@@ -30,6 +30,19 @@ describe('readGitHubAppSettings', () => {
     });
   });
 
+  test('for the hosted processes, takes no installation and drops one given', () => {
+    const { MAJOR_VAULT_GITHUB_OWNER: _owner, ...withoutOwner } = env;
+    expect(readGitHubAppSettings({ env: withoutOwner, anyInstallation: true })).toEqual({
+      appId: 42,
+      privateKey: pem,
+      clientId: 'Iv1.abc',
+      clientSecret: 'secret',
+      webhookSecret: 'hooks',
+    });
+    expect(readGitHubAppSettings({ env, anyInstallation: true })).not.toHaveProperty('owner');
+    expect(() => readGitHubAppSettings({ env: withoutOwner })).toThrow(/Say which installation/);
+  });
+
   test('reads a file with comments and a key file, the environment winning', () => {
     const dir = tempDir('mv-gh-settings-');
     dirs.push(dir);

@@ -65,9 +65,13 @@ const settingsSchema = z.object({
  * The App's settings: the file's (when `file` is given), each overridden by its environment
  * variable ({@link githubEnvironment}) when set. A private key file is read relative to the
  * working directory. Throws an Error naming the setting, its variable and what to give when
- * one is missing or malformed, or when neither `installationId` nor `owner` is given.
+ * one is missing or malformed, or when neither `installationId` nor `owner` is given, unless
+ * `anyInstallation` (the hosted front, instance and worker, which take the installation from
+ * the Store: `installationId` and `owner` are then dropped).
  */
-export function readGitHubAppSettings(options: { file?: string; env?: NodeJS.ProcessEnv } = {}): GitHubAppSettings {
+export function readGitHubAppSettings(
+  options: { file?: string; env?: NodeJS.ProcessEnv; anyInstallation?: boolean } = {},
+): GitHubAppSettings {
   const env = options.env ?? process.env;
   const fromFile = options.file === undefined ? {} : readSettingsFile(resolve(options.file));
   const merged: Record<string, unknown> = { ...fromFile };
@@ -93,6 +97,11 @@ export function readGitHubAppSettings(options: { file?: string; env?: NodeJS.Pro
     throw new Error(`GitHub App setting ${key} ${problem}: set ${variable}${options.file ? ` or "${key}" in ${options.file}` : ''}.`);
   }
   const settings = stripUndefined(parsed.data);
+  if (options.anyInstallation) {
+    delete settings.installationId;
+    delete settings.owner;
+    return settings;
+  }
   if (settings.installationId === undefined && settings.owner === undefined) {
     throw new Error(
       `Say which installation of the GitHub App to serve: set ${githubEnvironment.installationId} (its id) or ${githubEnvironment.owner} (the organisation or user it is installed on).`,
