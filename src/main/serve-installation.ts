@@ -1,6 +1,7 @@
 // The HTTP side every serving composition root shares: the front over an opened installation,
 // answering MCP in this process, listening on a port. The roots differ in the host, the
-// sign-in and the changes they open the installation with (local.ts, github.ts), not here.
+// sign-in and the changes they open the installation with (local.ts, github.ts, instance.ts), not here.
+import type { Server } from 'node:http';
 import { createFront, listenFront, type Front } from '../front/http-front.ts';
 import { isLoopback } from '../front/is-loopback.ts';
 import type { PageRoute } from '../front/github-setup-route.ts';
@@ -43,6 +44,8 @@ export interface ServeInstallationOptions {
 /** A listening front: the MCP address, the front (to forget cached access), and how to stop serving (the installation stays open). */
 export interface ServedInstallation {
   url: URL;
+  /** The HTTP server (e.g. to watch its requests). */
+  server: Server;
   /** The origin the front listens on, e.g. `http://127.0.0.1:8787`. */
   origin: URL;
   front: Front;
@@ -58,7 +61,6 @@ export async function serveInstallation(options: ServeInstallationOptions): Prom
   const { name, installation, signIn, hostname, port, tools, log } = options;
   const forwarder = forwardLocally({ installation, tools, log });
   try {
-    const wildcard = hostname === '0.0.0.0' || hostname === '::';
     const build = (origin: URL | null): Front => {
       const oauth = origin !== null && options.oauth ? options.oauth(origin) : null;
       return createFront({
@@ -67,12 +69,7 @@ export async function serveInstallation(options: ServeInstallationOptions): Prom
         catalogue: forwarder.catalogue,
         forward: forwarder.forward,
         log,
-        allowedHostnames: wildcard
-          ? 'any'
-          : [
-              ...(isLoopback(hostname) ? [] : [hostnameForHeader(hostname)]),
-              ...(options.publicOrigin ? [hostnameForHeader(options.publicOrigin.hostname)] : []),
-            ],
+        allowedHostnames: allowedHostnamesFor(hostname, options.publicOrigin),
         ...(options.webhook ? { webhook: options.webhook } : {}),
         ...(options.installStatus ? { installStatus: options.installStatus } : {}),
         ...(oauth ? { authorization: oauth.authorization } : {}),
@@ -95,6 +92,7 @@ export async function serveInstallation(options: ServeInstallationOptions): Prom
     const built = front;
     return {
       url: new URL(`/${name}`, listening.origin),
+      server: listening.server,
       origin: listening.origin,
       front: built,
       async close() {
@@ -106,6 +104,19 @@ export async function serveInstallation(options: ServeInstallationOptions): Prom
     await forwarder.close();
     throw error;
   }
+}
+
+/**
+ * The names a front listening on `hostname` accepts in `Host` and `Origin` besides loopback:
+ * `hostname` itself (unless loopback) and the public origin's host; any name when it listens on
+ * every interface (`0.0.0.0`, `::`).
+ */
+export function allowedHostnamesFor(hostname: string, publicOrigin: URL | undefined): readonly string[] | 'any' {
+  if (hostname === '0.0.0.0' || hostname === '::') return 'any';
+  return [
+    ...(isLoopback(hostname) ? [] : [hostnameForHeader(hostname)]),
+    ...(publicOrigin ? [hostnameForHeader(publicOrigin.hostname)] : []),
+  ];
 }
 
 function hostnameForHeader(hostname: string): string {
