@@ -35,6 +35,11 @@ export interface StandinOptions {
   /** Where the App's webhooks are delivered (POST, signed); null: not delivered (still recorded). Settable later. */
   webhookUrl?: string | null;
   people: StandinPerson[];
+  /**
+   * The id of the first installation (default 40001), then counting up: tests that share a
+   * Postgres server give each run its own, as installation databases are named by id.
+   */
+  firstInstallationId?: number;
 }
 
 /** A permission of a person on a repository, as GitHub's collaborator permissions. */

@@ -123,6 +123,7 @@ export class StandinState {
     readonly options: StandinOptions,
     readonly reposRoot: string = join(options.dataDir, 'repos'),
   ) {
+    if (options.firstInstallationId !== undefined) this.nextId.installation = options.firstInstallationId;
     for (const person of options.people) this.addAccount(person.login, 'User', person);
     this.bot = {
       login: `${options.app.slug}[bot]`,

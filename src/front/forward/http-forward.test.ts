@@ -8,7 +8,7 @@ import { httpForward } from './http-forward.ts';
 import type { InstanceKey, InstanceLocator } from './instance-locator.ts';
 
 const caller: Caller = {
-  access: { person: { login: 'ada', name: 'Ada', email: null }, read: new Set(), write: new Set() },
+  access: { person: { login: 'ada', name: 'Ada', email: 'ada@example.com' }, read: new Set(), write: new Set() },
   token: 't',
   clientName: null,
 };
