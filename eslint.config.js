@@ -19,6 +19,7 @@ const layers = [
   'main',
   'note-index',
   'notes',
+  'operations',
   'pool',
   'repo-host',
   'store',
@@ -71,6 +72,12 @@ const zones = {
     except: ['./queue.ts'],
     message:
       'Imports point one way: main -> {front, instance, jobs} -> {catalogue, tools, notes} -> ports. This layer may not import jobs/, only the Queue port jobs/queue.ts (DESIGN.md "Code layout").',
+  },
+  operations: {
+    target: src('operations'),
+    from: except('operations'),
+    message:
+      'operations/ (health, readiness, metrics, request ids) is a leaf every layer may use: it imports libraries only, and gets what it checks or counts handed to it.',
   },
   ports: {
     target: src('repo-host', 'note-index'),

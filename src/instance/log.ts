@@ -1,6 +1,7 @@
 // Where the server says what it does: one structured JSON line per event (pino), on standard
 // error, never standard output (over stdio, standard output is the protocol channel).
 import { pino, type DestinationStream, type Logger } from 'pino';
+import { requestLogFields } from '../operations/request-context.ts';
 
 export type { Logger };
 
@@ -36,10 +37,12 @@ export function isLogLevel(value: string): value is LogLevel {
  * standard error, written synchronously so no line is lost when the process exits. Each line
  * has pino's `level` (a number: 30 info, 40 warn, 50 error), `time` (ms since the epoch),
  * `pid` and `msg`, plus the event's fields; an error is under `err` with its stack and causes.
+ * A line written while a request runs carries its `requestId` and `installation`
+ * (operations/request-context.ts), whatever logger wrote it.
  */
 export function createLogger(options: { level?: LogLevel; destination?: DestinationStream } = {}): Logger {
   return pino(
-    { level: options.level ?? 'info', base: { pid: process.pid } },
+    { level: options.level ?? 'info', base: { pid: process.pid }, mixin: (_line, _level, logger) => requestLogFields(logger) },
     options.destination ?? pino.destination({ fd: 2, sync: true }),
   );
 }

@@ -1,6 +1,7 @@
 // Turns what a tool handler gave (a result or a thrown error) into the MCP tool result:
 // the one place a VaultError becomes `isError: true` (spec: "Answers").
 import type { CallToolResult } from '@modelcontextprotocol/server';
+import { noteToolFailure } from '../operations/request-context.ts';
 import { isVaultError } from '../vault-error.ts';
 import { boundedMessage } from './tools/answer-budget.ts';
 import type { Logger } from './log.ts';
@@ -33,7 +34,7 @@ export interface CallFields {
  * when it repeats an overlong argument ({@link boundedMessage}), logged at info as
  * `call_refused` with its code; anything else is logged at error as `call_failed` (code
  * `internal`) with its cause and answered with {@link internalErrorText}, so no stack, path
- * or query leaks.
+ * or query leaks; the request then counts as an error in the metrics ({@link noteToolFailure}).
  */
 export function toolError(error: unknown, log: Logger, call: CallFields): CallToolResult {
   if (isVaultError(error) && error.code !== 'internal') {
@@ -45,5 +46,6 @@ export function toolError(error: unknown, log: Logger, call: CallFields): CallTo
     return { content: [{ type: 'text', text: boundedMessage(error.message) }], isError: true };
   }
   log.error({ event: 'call_failed', ...call, code: 'internal', err: error }, `tool ${call.tool} failed`);
+  noteToolFailure();
   return { content: [{ type: 'text', text: internalErrorText }], isError: true };
 }

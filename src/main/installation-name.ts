@@ -3,19 +3,25 @@
 import { githubSetupPath } from '../front/github-setup-route.ts';
 import { oauthPaths } from '../front/oauth/authorization-server.ts';
 import { githubWebhookPath } from '../front/webhook/github-webhook.ts';
+import { operationsPaths } from '../operations/with-operations.ts';
 
 /** Starts with a letter or digit, then letters, digits, `.`, `_` and `-`: one URL path segment that needs no escaping. */
 const namePattern = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 
 /**
  * The first path segments the front answers itself (`/oauth/…`, `/webhooks/github`,
- * `/github/setup`, `/.well-known/…`), lower-cased: an installation there would be shadowed by,
- * or be confused with, the server's own routes.
+ * `/github/setup`, `/.well-known/…`, and every process's `/healthz`, `/readyz` and
+ * `/metrics`), lower-cased: an installation there would be shadowed by, or be confused with,
+ * the server's own routes.
  */
 export const reservedInstallationNames: ReadonlySet<string> = new Set(
-  [...Object.values(oauthPaths), githubWebhookPath, githubSetupPath, '/.well-known/oauth-protected-resource'].map((path) =>
-    path.split('/')[1]!.toLowerCase(),
-  ),
+  [
+    ...Object.values(oauthPaths),
+    githubWebhookPath,
+    githubSetupPath,
+    '/.well-known/oauth-protected-resource',
+    ...Object.values(operationsPaths),
+  ].map((path) => path.split('/')[1]!.toLowerCase()),
 );
 
 /** Whether `name` can be an installation's name: {@link namePattern}, and not a reserved first segment (compared without case). */
@@ -33,4 +39,15 @@ export function checkInstallationName(name: string): string {
     );
   }
   return name;
+}
+
+/**
+ * The installation a URL's path is the MCP address of (`/<name>`, with or without a final
+ * `/`), when that segment can be an installation's name; else undefined. Whether such an
+ * installation is switched on is for the front to say: this only reads the path (for the
+ * request's log lines and metrics, operations/with-operations.ts `installationOf`).
+ */
+export function installationOfAddress(url: URL): string | undefined {
+  const match = /^\/([^/]+)\/?$/.exec(url.pathname);
+  return match && isInstallationName(match[1]!) ? match[1] : undefined;
 }
