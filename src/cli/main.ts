@@ -443,9 +443,10 @@ addLogLevelOption(program.command('front'))
         {
           jobs,
           log,
-          instances: (origins) =>
+          instances: (origins, metrics) =>
             template ??
             new LocalInstances({
+              onStarted: (installation, durationMs) => metrics.recordInstanceWake(installation.name, durationMs / 1000),
               dataDir: resolve(options.data!),
               publicUrls: [...new Set([origins.publicOrigin.href, origins.listening.href])],
               databaseUrl,

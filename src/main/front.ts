@@ -28,6 +28,10 @@ import { frontSecrets, type OAuthSettings } from './oauth-settings.ts';
 import { openPostgresStore } from './open-store.ts';
 import { publicOriginOf } from './public-origin.ts';
 import { allowedHostnamesFor } from './serve-installation.ts';
+import { installationOfAddress } from './installation-name.ts';
+import { createMetrics, type Metrics } from '../operations/metrics.ts';
+import { databaseCheck } from '../operations/readiness.ts';
+import { withOperations } from '../operations/with-operations.ts';
 
 /** What `major-vault front` serves, and where. */
 export interface FrontSettings {
@@ -59,8 +63,13 @@ export interface FrontOrigins {
 export interface FrontPorts {
   /** Where webhooks' jobs go: pg-boss on Postgres (jobs/), taken by `major-vault worker`. */
   jobs: JobSender;
-  /** Finds the installations' instances; made once the front listens, when its origins are known. */
-  instances(origins: FrontOrigins): InstanceLocator;
+  /**
+   * Finds the installations' instances; made once the front listens, when its origins are
+   * known, with the front's metrics (a locator that starts instances records each wake there).
+   */
+  instances(origins: FrontOrigins, metrics: Metrics): InstanceLocator;
+  /** The front's metrics; default new ones (component `front`). */
+  metrics?: Metrics;
   log?: Logger;
   /** How often the installations switched on are read again, in ms; default 5,000. */
   refreshMs?: number;
@@ -220,12 +229,24 @@ export async function serveFront(settings: FrontSettings, ports: FrontPorts): Pr
     });
   };
 
+  const metrics = ports.metrics ?? createMetrics({ component: 'front', log });
+  // /healthz, /readyz (the Store answers), /metrics, and a request id on every line (passed on to the instance).
+  const operations = withOperations(
+    (request) => (front ? front.fetch(request) : Promise.resolve(new Response('Starting.', { status: 503 }))),
+    {
+      metrics,
+      readiness: [databaseCheck(opened.sql, { name: 'store' })],
+      log,
+      installationOf: installationOfAddress,
+      toolNames: allTools.map((tool) => tool.name),
+    },
+  );
   let listening: ListeningFront;
   try {
     // The front needs its own origin (port 0 picks one): it is built once it listens, before any request is read.
     listening = await listenFront(
       {
-        fetch: (request) => (front ? front.fetch(request) : Promise.resolve(new Response('Starting.', { status: 503 }))),
+        fetch: operations.fetch,
         forgetAccess: (name) => front?.forgetAccess(name),
         maxBodyBytes: (path) => front?.maxBodyBytes(path),
         close: () => front?.close() ?? Promise.resolve(),
@@ -238,7 +259,7 @@ export async function serveFront(settings: FrontSettings, ports: FrontPorts): Pr
   }
   const at: FrontOrigins = { publicOrigin: configuredPublic ?? listening.origin, listening: listening.origin };
   origins = at;
-  const locator = ports.instances(at);
+  const locator = ports.instances(at, metrics);
   instances = locator;
   front = build(at);
   await refresh();
@@ -253,6 +274,7 @@ export async function serveFront(settings: FrontSettings, ports: FrontPorts): Pr
     instances: locator,
     addressOf: (name) => new URL(`/${name}`, at.publicOrigin),
     async close() {
+      operations.shutDown();
       clearInterval(timer);
       await server.close();
       await locator.close();

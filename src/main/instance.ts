@@ -14,6 +14,9 @@ import type { Tool } from '../instance/tool.ts';
 import { InProcessQueue } from '../jobs/in-process-queue.ts';
 import { readIndexHeads } from '../note-index/index-heads.ts';
 import type { SqlClient } from '../note-index/sql-client.ts';
+import { createMetrics, type Metrics } from '../operations/metrics.ts';
+import { databaseCheck } from '../operations/readiness.ts';
+import { withOperations, type OperationsHandler } from '../operations/with-operations.ts';
 import { startWorkerPool } from '../pool/worker-pool.ts';
 import { createGitHubApp, type GitHubApp } from '../repo-host/github/github-app.ts';
 import { IndexHeadsPoll } from '../repo-host/index-heads-poll.ts';
@@ -22,7 +25,7 @@ import { TokenSealer } from '../tokens/token-sealer.ts';
 import { startGitHubInstallation } from './github-installation.ts';
 import type { GitHubAppSettings } from './github-settings.ts';
 import { openInstallationDatabase } from './installation-database.ts';
-import { checkInstallationName } from './installation-name.ts';
+import { checkInstallationName, installationOfAddress } from './installation-name.ts';
 import { processLogger } from './logger.ts';
 import { frontSecrets, type OAuthSettings } from './oauth-settings.ts';
 import { openPostgresStore } from './open-store.ts';
@@ -83,7 +86,7 @@ const headsPollMs = 1000;
  */
 export async function serveInstance(
   settings: InstanceSettings,
-  options: { log?: Logger; onProgress?: IndexProgress; tools?: readonly Tool[]; pollIntervalMs?: number } = {},
+  options: { log?: Logger; onProgress?: IndexProgress; tools?: readonly Tool[]; pollIntervalMs?: number; metrics?: Metrics } = {},
 ): Promise<RunningInstance> {
   const log = options.log ?? processLogger();
   checkInstallationName(settings.installation);
@@ -126,6 +129,7 @@ export async function serveInstance(
   let sql: SqlClient | null = null;
   let installation: Installation | null = null;
   let served: ServedInstallation | null = null;
+  let operations: OperationsHandler | null = null;
   try {
     await app.host.start();
     sql = await openInstallationDatabase(settings.databaseUrl, installationId);
@@ -154,14 +158,26 @@ export async function serveInstance(
       log,
       ...(options.onProgress ? { onProgress: options.onProgress } : {}),
     });
+    const tools = options.tools ?? implementedTools;
     served = await serveInstallation({
       name,
       installation,
       signIn: new SealedTokenSignIn(sealer, addresses, app.signIn),
       hostname: settings.hostname,
       port: settings.port,
-      tools: options.tools ?? implementedTools,
+      tools,
       log,
+      // /healthz, /readyz (its database answers), /metrics, and a request id on every line.
+      wrapFetch: (fetch) => {
+        operations = withOperations(fetch, {
+          metrics: options.metrics ?? createMetrics({ component: 'instance', log }),
+          readiness: [databaseCheck(database)],
+          log,
+          installationOf: (url) => (installationOfAddress(url) === name ? name : undefined),
+          toolNames: tools.map((tool) => tool.name),
+        });
+        return operations.fetch;
+      },
     });
   } catch (error) {
     await installation?.close();
@@ -175,6 +191,7 @@ export async function serveInstance(
   const close = () =>
     (closing ??= (async () => {
       stopIdleWatch();
+      operations?.shutDown();
       await running.served.close();
       await running.installation.close();
       await running.sql.close();

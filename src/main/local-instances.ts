@@ -27,6 +27,8 @@ export interface LocalInstancesOptions {
   startTimeoutMs?: number;
   /** The `major-vault` command; default bin/major-vault.js of this checkout, run by this process's Node. */
   command?: { node: string; script: string };
+  /** Told when a child listens, with how long it took from the call that started it, in ms (the front's cold-start metric). */
+  onStarted?: (installation: InstanceKey, durationMs: number) => void;
   log: Logger;
 }
 
@@ -126,6 +128,7 @@ export class LocalInstances implements InstanceLocator {
         if (typeof listening !== 'string') return;
         clearTimeout(timer);
         const origin = new URL(new URL(listening).origin);
+        options.onStarted?.(installation, performance.now() - started);
         options.log.info(
           {
             event: 'instance_started',

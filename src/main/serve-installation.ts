@@ -39,6 +39,8 @@ export interface ServeInstallationOptions {
    * authorization server the front mounts.
    */
   oauth?: (origin: URL) => { signIn: SignIn; authorization: AuthorizationServer };
+  /** Wraps the front's handler (e.g. operations/with-operations.ts: health, readiness, metrics, request ids); default: none. */
+  wrapFetch?: (fetch: (request: Request) => Promise<Response>) => (request: Request) => Promise<Response>;
 }
 
 /** A listening front: the MCP address, the front (to forget cached access), and how to stop serving (the installation stays open). */
@@ -79,9 +81,10 @@ export async function serveInstallation(options: ServeInstallationOptions): Prom
     // With sign-in through the front, the front needs its own origin, known once it listens:
     // it is built then, before any request is read (the listen callback runs first).
     let front: Front | null = options.oauth ? null : build(null);
+    const fetch = (request: Request) => (front ? front.fetch(request) : Promise.resolve(new Response('Starting.', { status: 503 })));
     const listening = await listenFront(
       {
-        fetch: (request) => (front ? front.fetch(request) : Promise.resolve(new Response('Starting.', { status: 503 }))),
+        fetch: options.wrapFetch ? options.wrapFetch(fetch) : fetch,
         forgetAccess: () => front?.forgetAccess(),
         maxBodyBytes: (path) => front?.maxBodyBytes(path),
         close: () => front?.close() ?? Promise.resolve(),

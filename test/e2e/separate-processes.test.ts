@@ -226,7 +226,7 @@ describe.skipIf(!serverUrl)('the front and the instances as separate processes, 
   }, 60_000);
 
   it('signs maya in through the front; tools/list is answered from the catalogue store; reads and writes go through her instance', async () => {
-    const { client } = await signIn('maya', 'acme');
+    const { client, provider } = await signIn('maya', 'acme');
     expect(await listedRepos(client)).toEqual(['handbook', 'projects']);
     // The front built the answer for her set from the stored source and kept it.
     expect(await opened.store.catalogues.answer(ids['acme']!, catalogueVersion, ['handbook', 'projects'])).not.toBeNull();
@@ -244,6 +244,27 @@ describe.skipIf(!serverUrl)('the front and the instances as separate processes, 
     const plan = await call(client, 'read_note', { repo: 'projects', path: 'active/launch/plan.md' });
     expect(plan['content']).toContain('32 stores in the first month');
     expect(events('instance_started', 'acme')).toBeGreaterThanOrEqual(1);
+
+    // Each process answers its probes; a request's id reaches the instance and comes back.
+    expect((await fetch(`${origin}/healthz`)).status).toBe(200);
+    expect(await (await fetch(`${origin}/readyz`)).json()).toMatchObject({ status: 'ready', checks: { store: { ok: true } } });
+    const requestId = `e2e-${randomBytes(4).toString('hex')}`;
+    const forwarded = await fetch(address('acme'), {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${provider.tokens()!.access_token}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': '2025-11-25',
+        'x-request-id': requestId,
+      },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'tree', arguments: {} } }),
+    });
+    expect(forwarded.status).toBe(200);
+    expect(forwarded.headers.get('x-request-id')).toBe(requestId);
+    await forwarded.text();
+    const metrics = await (await fetch(`${origin}/metrics`)).text();
+    expect(metrics).toMatch(/major_vault_instance_wakes_total\{[^}]*installation="acme"[^}]*\} [1-9]/);
   }, 180_000);
 
   it("answers each person with their own rights, and refuses one installation's token at the other's address", async () => {
@@ -288,7 +309,10 @@ describe.skipIf(!serverUrl)('the front and the instances as separate processes, 
         },
         body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
       });
-    expect((await direct(token)).status).toBe(200);
+    const answered = await direct(token);
+    expect(answered.status).toBe(200);
+    expect(answered.headers.get('x-request-id')).toMatch(/./);
+    expect(await (await fetch(new URL('/readyz', instance))).json()).toMatchObject({ status: 'ready', checks: { database: { ok: true } } });
     expect((await direct(carol.provider.tokens()!.access_token)).status).toBe(401);
   }, 120_000);
 
