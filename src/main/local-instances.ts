@@ -23,7 +23,7 @@ export interface LocalInstancesOptions {
   logLevel?: string;
   /** The children's environment (the GitHub App's and the front's secret variables); default this process's. */
   env?: NodeJS.ProcessEnv;
-  /** How long a child may take to listen, in ms; default 120,000 (it fetches its mirrors first). */
+  /** How long a child may take to listen, in ms; default 300,000 (it fetches its mirrors first: a first clone may be long). */
   startTimeoutMs?: number;
   /** The `major-vault` command; default bin/major-vault.js of this checkout, run by this process's Node. */
   command?: { node: string; script: string };
@@ -36,6 +36,8 @@ export interface LocalInstancesOptions {
 interface Child {
   process: ChildProcess;
   origin: Promise<URL>;
+  /** The origin once it said so. */
+  listening: URL | null;
   exited: boolean;
 }
 
@@ -65,17 +67,11 @@ export class LocalInstances implements InstanceLocator {
 
   unreachable(installation: InstanceKey, origin: URL): void {
     const child = this.children.get(installation.name);
-    if (child === undefined) return;
-    // Only the child that listened at `origin`: a newer one may be starting already.
-    void child.origin.then(
-      (listening) => {
-        if (listening.href === origin.href && this.children.get(installation.name) === child) {
-          this.children.delete(installation.name);
-          child.process.kill('SIGTERM');
-        }
-      },
-      () => undefined,
-    );
+    // Only the child that listened at `origin`: a newer one may be starting already. At once,
+    // so the caller's next locate starts another.
+    if (child === undefined || child.listening?.href !== origin.href) return;
+    this.children.delete(installation.name);
+    child.process.kill('SIGTERM');
   }
 
   /** The installations whose child runs now (started or starting), by name: for the logs and the tests. */
@@ -116,9 +112,9 @@ export class LocalInstances implements InstanceLocator {
       stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
     });
     const started = performance.now();
-    const entry: Child = { process: child, origin: Promise.resolve(new URL('http://unused')), exited: false };
+    const entry: Child = { process: child, origin: Promise.resolve(new URL('http://unused')), listening: null, exited: false };
     entry.origin = new Promise<URL>((resolveOrigin, reject) => {
-      const timeoutMs = options.startTimeoutMs ?? 120_000;
+      const timeoutMs = options.startTimeoutMs ?? 300_000;
       const timer = setTimeout(() => {
         reject(new Error(`The instance of ${installation.name} did not start within ${Math.round(timeoutMs / 1000)} seconds.`));
         child.kill('SIGKILL');
@@ -128,6 +124,7 @@ export class LocalInstances implements InstanceLocator {
         if (typeof listening !== 'string') return;
         clearTimeout(timer);
         const origin = new URL(new URL(listening).origin);
+        entry.listening = origin;
         options.onStarted?.(installation, performance.now() - started);
         options.log.info(
           {
