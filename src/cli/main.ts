@@ -329,7 +329,7 @@ addLogLevelOption(program.command('instance'))
     '--database-url <url>',
     "the front's database on the Postgres server that holds the installation's database (default: $DATABASE_URL)",
   )
-  .addOption(new Option('--port <port>', 'the port to listen on (0 picks a free one)').default(8080).argParser(port))
+  .addOption(new Option('--port <port>', 'the port to listen on (0 picks a free one)').default(8787).argParser(port))
   .option('--host <host>', 'the interface to listen on (in a container: 0.0.0.0)', '127.0.0.1')
   .option(
     '--public-url <url>',
