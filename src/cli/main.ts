@@ -12,13 +12,14 @@ import { frontSecretVariable, readOAuthSettings } from '../main/oauth-settings.t
 import { installationTable, listInstallations, switchInstallationOff, switchInstallationOn } from '../main/installation-operator.ts';
 import { openLocalInstallation, serveLocal, type LocalServer, type LocalSettings } from '../main/local.ts';
 import { processLogger } from '../main/logger.ts';
+import { openJobSender, queueDatabaseVariable, queuePlace } from '../main/queue-settings.ts';
 import { serveLocalStdio } from '../main/stdio.ts';
-import { serveFront } from '../main/front.ts';
+import { serveFront, type HostedFront } from '../main/front.ts';
 import { serveInstance } from '../main/instance.ts';
 import { LocalInstances } from '../main/local-instances.ts';
 import { instanceUrlTemplate } from '../front/forward/instance-url-template.ts';
-import { unwiredJobSender } from '../main/unwired-job-sender.ts';
 import { terminalText } from '../main/terminal-text.ts';
+import { runWorker } from '../main/worker.ts';
 import { indexProgress } from './index-progress.ts';
 
 /** The options every command that opens an installation shares. */
@@ -35,6 +36,12 @@ function port(value: string): number {
   const number = Number(value);
   if (!Number.isInteger(number) || number < 0 || number > 65535)
     throw new InvalidArgumentError('a port is a whole number from 0 to 65535 (0 picks a free one).');
+  return number;
+}
+
+function positiveInteger(value: string): number {
+  const number = Number(value);
+  if (!/^[1-9][0-9]*$/.test(value) || !Number.isSafeInteger(number)) throw new InvalidArgumentError('give a whole number of 1 or more.');
   return number;
 }
 
@@ -388,7 +395,7 @@ addLogLevelOption(program.command('front'))
   .option('--database-url <url>', "the front's database: the installations, the catalogue store (default: $DATABASE_URL)")
   .option(
     '--queue-database-url <url>',
-    "the job queue's database (default: $MAJOR_VAULT_QUEUE_DATABASE_URL, else the front's database), the same as the worker's",
+    `the job queue's database (default: $${queueDatabaseVariable}, else the front's database), the same as the worker's`,
   )
   .addOption(new Option('--port <port>', 'the port to listen on').default(8787).argParser(port))
   .option('--host <host>', 'the interface to listen on (GitHub must reach it for the webhooks, directly or through a proxy)', '127.0.0.1')
@@ -430,36 +437,116 @@ addLogLevelOption(program.command('front'))
       if (where === 'local' && options.data === undefined)
         throw new Error('With local instances, give --data DIR: where the instances keep their mirrors.');
       const template = where === 'url' ? instanceUrlTemplate(options.instanceUrl!) : null;
-      const jobs = unwiredJobSender(log);
-      const front = await serveFront(
-        {
-          app: readGitHubAppSettings({ ...(options.config !== undefined ? { file: options.config } : {}), anyInstallation: true }),
-          databaseUrl,
-          port: options.port,
-          hostname: options.host,
-          ...(options.publicUrl !== undefined ? { publicUrl: options.publicUrl } : {}),
-          oauth: hostedOAuthSettings('front'),
-        },
-        {
-          jobs,
-          log,
-          instances: (origins, metrics) =>
-            template ??
-            new LocalInstances({
-              onStarted: (installation, durationMs) => metrics.recordInstanceWake(installation.name, durationMs / 1000),
-              dataDir: resolve(options.data!),
-              publicUrls: [...new Set([origins.publicOrigin.href, origins.listening.href])],
-              databaseUrl,
-              ...(options.idleExitAfter !== undefined ? { idleExitAfterSeconds: options.idleExitAfter } : {}),
-              ...(options.config !== undefined ? { configFile: resolve(options.config) } : {}),
-              ...(options.logLevel !== undefined ? { logLevel: options.logLevel } : {}),
-              log,
-            }),
-        },
+      const app = readGitHubAppSettings({ ...(options.config !== undefined ? { file: options.config } : {}), anyInstallation: true });
+      const oauth = hostedOAuthSettings('front');
+      // Webhooks become jobs on the worker's queue (pg-boss), opened to send only.
+      const jobs = await openJobSender(
+        queuePlace(databaseUrl, { ...(options.queueDatabaseUrl !== undefined ? { queueDatabaseUrl: options.queueDatabaseUrl } : {}) }),
+        { onError: (error) => log.warn({ event: 'queue_failed', err: error }, 'the job queue failed') },
       );
+      let front: HostedFront;
+      try {
+        front = await serveFront(
+          {
+            app,
+            databaseUrl,
+            port: options.port,
+            hostname: options.host,
+            ...(options.publicUrl !== undefined ? { publicUrl: options.publicUrl } : {}),
+            oauth,
+          },
+          {
+            jobs,
+            log,
+            instances: (origins, metrics) =>
+              template ??
+              new LocalInstances({
+                onStarted: (installation, durationMs) => metrics.recordInstanceWake(installation.name, durationMs / 1000),
+                dataDir: resolve(options.data!),
+                publicUrls: [...new Set([origins.publicOrigin.href, origins.listening.href])],
+                databaseUrl,
+                ...(options.idleExitAfter !== undefined ? { idleExitAfterSeconds: options.idleExitAfter } : {}),
+                ...(options.config !== undefined ? { configFile: resolve(options.config) } : {}),
+                ...(options.logLevel !== undefined ? { logLevel: options.logLevel } : {}),
+                log,
+              }),
+          },
+        );
+      } catch (error) {
+        await jobs.close({ timeoutMs: 0 });
+        throw error;
+      }
       console.log(`Major Vault front at ${front.publicOrigin.href} (each installation at ${front.publicOrigin.origin}/NAME)`);
       console.log(`GitHub webhooks: ${front.webhookUrl.href}`);
-      closeOnSignal(front);
+      closeOnSignal({
+        close: async () => {
+          await front.close();
+          await jobs.close();
+        },
+      });
+    },
+  );
+
+addLogLevelOption(program.command('worker'))
+  .description(
+    `Run the hosted jobs for every installation of a GitHub App, from the job queue on Postgres: index a repository after a push, ` +
+      `build an installation's catalogue after a .vault/ change, index a newly switched on installation, drop an uninstalled one. ` +
+      `The App is given by a settings file and the environment (${Object.values(githubEnvironment)
+        .filter((name) => name !== githubEnvironment.installationId && name !== githubEnvironment.owner)
+        .join(', ')}); the front's database by DATABASE_URL. Run as many workers as you like: a repository is indexed by one at a time.`,
+  )
+  .requiredOption('--data <dir>', 'where the mirrors of the repositories are kept, in <dir>/installations/<id>/')
+  .option(
+    '--config <file>',
+    'a settings file (JSON with comments): appId, privateKey or privateKeyFile, clientId, clientSecret, webhookSecret, apiUrl, webUrl; the environment overrides it',
+  )
+  .option(
+    '--database-url <url>',
+    "the front's Postgres database: the installations and the catalogue store, on the server that holds each installation's database (default: $DATABASE_URL)",
+  )
+  .option('--queue-database-url <url>', `the job queue's database (default: $${queueDatabaseVariable}, else the front's database)`)
+  .addOption(new Option('--concurrency <n>', 'how many repositories are indexed at once').default(4).argParser(positiveInteger))
+  .addOption(
+    new Option('--open-installations <n>', 'how many idle installations stay open (each holds up to 2 database connections)')
+      .default(4)
+      .argParser(positiveInteger),
+  )
+  .addOption(
+    new Option(
+      '--ops-port <port>',
+      "where to answer a platform's probes and scraper: GET /healthz, /readyz and /metrics (default: not at all)",
+    ).argParser(port),
+  )
+  .option('--ops-host <host>', 'the interface of --ops-port (every interface by default, for a container)', '0.0.0.0')
+  .action(
+    async (options: {
+      data: string;
+      config?: string;
+      databaseUrl?: string;
+      queueDatabaseUrl?: string;
+      concurrency: number;
+      openInstallations: number;
+      opsPort?: number;
+      opsHost: string;
+      logLevel?: string;
+    }) => {
+      const log = processLogger(options.logLevel);
+      const app = readGitHubAppSettings({ ...(options.config !== undefined ? { file: options.config } : {}), anyInstallation: true });
+      const worker = await runWorker(
+        {
+          app,
+          dataDir: options.data,
+          concurrency: options.concurrency,
+          openInstallations: options.openInstallations,
+          ...(options.databaseUrl !== undefined ? { databaseUrl: options.databaseUrl } : {}),
+          ...(options.queueDatabaseUrl !== undefined ? { queueDatabaseUrl: options.queueDatabaseUrl } : {}),
+          ...(options.opsPort !== undefined ? { ops: { port: options.opsPort, hostname: options.opsHost } } : {}),
+        },
+        { log },
+      );
+      console.log(`Major Vault worker taking jobs (${options.concurrency} repositories at once); Ctrl-C stops it.`);
+      if (worker.opsOrigin) console.log(`Health, readiness and metrics at ${worker.opsOrigin.href} (/healthz, /readyz, /metrics)`);
+      closeOnSignal(worker);
     },
   );
 
@@ -496,10 +583,22 @@ addStoreOptions(
     .requiredOption(
       '--name <name>',
       'the name of its address: a letter or digit, then letters, digits, ".", "_" and "-"; not oauth, webhooks or github',
+    )
+    .option(
+      '--queue-database-url <url>',
+      `on a Postgres server: the job queue's database, where the worker is told to index the installation (default: $${queueDatabaseVariable}, else the --database-url)`,
     ),
-).action(async (id: number, options: StoreOptions & { name: string }) => {
-  const record = await switchInstallationOn(storePlace(options), id, options.name);
+).action(async (id: number, options: StoreOptions & { name: string; queueDatabaseUrl?: string }) => {
+  const record = await switchInstallationOn(
+    { ...storePlace(options), ...(options.queueDatabaseUrl !== undefined ? { queueDatabaseUrl: options.queueDatabaseUrl } : {}) },
+    id,
+    options.name,
+  );
   console.log(`Installation ${record.id}${record.account ? ` (${terminalText(record.account)})` : ''} is on, at /${record.name ?? ''}.`);
+  if (record.database !== null)
+    console.log(
+      `Its database ${record.database} is ready; the worker indexes its repositories and builds its catalogue (job refresh-installation).`,
+    );
 });
 
 addStoreOptions(

@@ -11,7 +11,9 @@ import { tempDir } from '../../test/support/git-fixture.ts';
 import { migrate } from '../note-index/migrate.ts';
 import { openPglite } from '../note-index/pglite-client.ts';
 import { sqlStore } from '../note-index/sql-store.ts';
+import { PgBossJobs } from '../jobs/pg-boss-jobs.ts';
 import { lockIndexDir } from './index-lock.ts';
+import { dropInstallationDatabase, openInstallationDatabase } from './installation-database.ts';
 import {
   installationTable,
   listInstallations,
@@ -102,6 +104,7 @@ describe('installation on|off|list on a PGlite data folder', () => {
 describe.skipIf(!process.env['DATABASE_URL'])('installation on|off|list on the Postgres server', () => {
   const databaseUrl = process.env['DATABASE_URL']!;
   const schema = `t_store_${randomBytes(6).toString('hex')}`;
+  const queueSchema = `t_queue_${randomBytes(6).toString('hex')}`;
   beforeAll(async () => {
     const opened = await openPostgresStore(databaseUrl, schema);
     await opened.store.installations.seen(41, 'acme');
@@ -112,9 +115,38 @@ describe.skipIf(!process.env['DATABASE_URL'])('installation on|off|list on the P
     const admin = new pg.Client({ connectionString: databaseUrl });
     await admin.connect();
     await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+    await admin.query(`DROP SCHEMA IF EXISTS "${queueSchema}" CASCADE`);
     await admin.end();
+    for (const id of [41, 42]) await dropInstallationDatabase(databaseUrl, id);
   });
 
   // No data folder: the server is where serve-github keeps the Store, with or without one.
-  operatorChecks(() => ({ databaseUrl, schema }));
+  operatorChecks(() => ({ databaseUrl, schema, queueSchema }));
+
+  it('creates and migrates the installation’s own database, and sends the worker refresh-installation', async () => {
+    const switched = await switchInstallationOn({ databaseUrl, schema, queueSchema }, 41, 'acme');
+    expect(switched).toMatchObject({ id: 41, status: 'on', database: 'major_vault_installation_41', refreshQueued: true });
+    const sql = await openInstallationDatabase(databaseUrl, 41, { maxConnections: 1 });
+    try {
+      const tables = await sql.query<{ n: string }>("SELECT count(*) AS n FROM information_schema.tables WHERE table_name = 'notes'");
+      expect(Number(tables.rows[0]!.n)).toBe(1);
+    } finally {
+      await sql.close();
+    }
+    // The worker finds the job on the queue.
+    const jobs = await PgBossJobs.open({
+      database: { databaseUrl },
+      schema: queueSchema,
+      worker: true,
+      timing: { pollingIntervalSeconds: 0.5 },
+    });
+    try {
+      const received = await new Promise<number>((resolve) => {
+        void jobs.work('refresh-installation', 1, async (job) => resolve(job.installationId));
+      });
+      expect(received).toBe(41);
+    } finally {
+      await jobs.close({ timeoutMs: 1000 });
+    }
+  });
 });

@@ -1,20 +1,29 @@
 // Composition root of the operator's `major-vault installation on|off|list` (spec: "Wait until
 // we switch it on"): the App's installations in the Store, where serve-github keeps them.
-// Reads DATABASE_URL from the environment when no --database-url is given.
+// Reads DATABASE_URL from the environment when no --database-url is given. On a Postgres
+// server (the hosted processes, issue 13), switching an installation on also creates and
+// migrates its own database and asks the worker to index it.
 import type { InstallationRecord, Store } from '../store/store.ts';
+import { createInstallationDatabase, installationDatabaseName } from './installation-database.ts';
 import { checkInstallationName } from './installation-name.ts';
 import { openOperatorStore, type StorePlace } from './open-store.ts';
+import { openJobSender, queuePlace } from './queue-settings.ts';
 import { terminalText } from './terminal-text.ts';
 
-/** Where the operator's command finds the Store; `env` (default the process's) gives DATABASE_URL when `databaseUrl` is absent. */
-export type OperatorPlace = StorePlace & { env?: NodeJS.ProcessEnv };
+/**
+ * Where the operator's command finds the Store; `env` (default the process's) gives
+ * DATABASE_URL when `databaseUrl` is absent, and MAJOR_VAULT_QUEUE_DATABASE_URL when
+ * `queueDatabaseUrl` is. The queue (hosted: where `installation on` sends the worker its job)
+ * is in `queueSchema` (default `major_vault_queue`).
+ */
+export type OperatorPlace = StorePlace & { env?: NodeJS.ProcessEnv; queueDatabaseUrl?: string; queueSchema?: string };
 
-/** Opens the Store at `place` (DATABASE_URL when it names no server), runs `work`, and closes it. */
-async function withStore<T>(place: OperatorPlace, work: (store: Store) => Promise<T>): Promise<T> {
+/** Opens the Store at `place` (DATABASE_URL when it names no server), runs `work` with it and the server's URL (absent: a PGlite data folder), and closes it. */
+async function withStore<T>(place: OperatorPlace, work: (store: Store, databaseUrl: string | undefined) => Promise<T>): Promise<T> {
   const databaseUrl = place.databaseUrl || (place.env ?? process.env)['DATABASE_URL'] || undefined;
   const opened = await openOperatorStore({ ...place, ...(databaseUrl !== undefined ? { databaseUrl } : {}) });
   try {
-    return await work(opened.store);
+    return await work(opened.store, databaseUrl);
   } finally {
     await opened.close();
   }
@@ -27,17 +36,46 @@ function unknownInstallation(id: number): Error {
   );
 }
 
+/** An installation switched on, and what was done for the hosted processes. */
+export type SwitchedOn = InstallationRecord & {
+  /** On a Postgres server: the installation's own database, created (when missing) and migrated; null on a PGlite data folder. */
+  database: string | null;
+  /** Whether `refresh-installation` was sent to the worker (on a Postgres server): it indexes the repositories and builds the catalogue. */
+  refreshQueued: boolean;
+};
+
 /**
  * `installation on <id> --name <name>`: switches a known installation on under `name` (the
- * path of its address; renames one that is on already). Throws a sentence for an unknown id,
- * a name that cannot be an address, a name another installation has, or a Store that cannot
- * be opened (see {@link openOperatorStore}).
+ * path of its address; renames one that is on already). On a Postgres server it first creates
+ * and migrates the installation's own database (`major_vault_installation_<id>`: the role
+ * needs CREATEDB), and then sends `refresh-installation` to the worker's queue. Throws a
+ * sentence for an unknown id, a name that cannot be an address, a name another installation
+ * has, a Store that cannot be opened (see {@link openOperatorStore}), or a database that
+ * cannot be created.
  */
-export async function switchInstallationOn(place: OperatorPlace, id: number, name: string): Promise<InstallationRecord> {
+export async function switchInstallationOn(place: OperatorPlace, id: number, name: string): Promise<SwitchedOn> {
   checkInstallationName(name);
-  return withStore(place, async (store) => {
+  return withStore(place, async (store, databaseUrl) => {
     if ((await store.installations.get(id)) === null) throw unknownInstallation(id);
-    return store.installations.switchOn(id, name);
+    if (databaseUrl === undefined) return { ...(await store.installations.switchOn(id, name)), database: null, refreshQueued: false };
+    // The database first, so an installation that is on always has one; not for a name that
+    // is taken (switchOn refuses it below, saying whose it is).
+    const holder = await store.installations.byName(name);
+    if (holder === null || holder.id === id) await createInstallationDatabase(databaseUrl, id);
+    const record = await store.installations.switchOn(id, name);
+    const jobs = await openJobSender(
+      queuePlace(databaseUrl, {
+        ...(place.queueDatabaseUrl !== undefined ? { queueDatabaseUrl: place.queueDatabaseUrl } : {}),
+        ...(place.queueSchema !== undefined ? { queueSchema: place.queueSchema } : {}),
+        ...(place.env !== undefined ? { env: place.env } : {}),
+      }),
+    );
+    try {
+      await jobs.send({ name: 'refresh-installation', installationId: id });
+    } finally {
+      await jobs.close({ timeoutMs: 0 });
+    }
+    return { ...record, database: installationDatabaseName(id), refreshQueued: true };
   });
 }
 
