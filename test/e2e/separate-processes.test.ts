@@ -1,11 +1,14 @@
-// The hosted shape as separate processes (issue 13): `major-vault front` as a real child
-// process serving two installations of the App (acme and globex, two organisations on the
-// GitHub stand-in), each switched on in a Postgres Store with a database of its own, and
-// starting `major-vault instance` children on demand. People sign in through the front with
-// the MCP SDK's client; tools/list comes from the catalogue store, reads and writes go through
-// the forwarded instance, a token of one installation is refused at the other's address, and
-// an instance that went idle exits and is started again by the next call. Postgres only.
-import { spawn, type ChildProcess } from 'node:child_process';
+// The hosted shape as separate processes (issue 13), each a real child process: the operator's
+// `major-vault installation on` for two installations of the App (acme and globex, two
+// organisations on the GitHub stand-in), which makes each one's database and queues its
+// indexing; `major-vault worker`, which indexes them and builds their catalogues from the
+// queue; and `major-vault front`, which serves both and starts `major-vault instance` children
+// on demand. People sign in through the front with the MCP SDK's client; tools/list comes from
+// the catalogue store, reads and writes go through the forwarded instance, a push is indexed by
+// the worker and seen by the instance, a token of one installation is refused at the other's
+// address, and an instance that went idle exits and is started again by the next call.
+// Postgres only.
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -17,24 +20,19 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildDemo } from '../../src/demo/build-demo.ts';
 import { startGitHubStandin } from '../../src/github-standin/standin.ts';
 import type { GitHubStandin } from '../../src/github-standin/standin-api.ts';
-import { catalogueRepos } from '../../src/instance/create-server.ts';
-import { Installation } from '../../src/instance/installation.ts';
-import { silentLogger } from '../../src/instance/log.ts';
-import { createInstallationDatabase, dropInstallationDatabase, openInstallationDatabase } from '../../src/main/installation-database.ts';
+import { dropInstallationDatabase, openInstallationDatabase } from '../../src/main/installation-database.ts';
 import { openPostgresStore, type OpenedStore } from '../../src/main/open-store.ts';
-import { createGitHubApp } from '../../src/repo-host/github/github-app.ts';
+import { readIndexHeads } from '../../src/note-index/index-heads.ts';
 import { OAuthBrowser } from '../support/oauth-browser.ts';
 import { tempDir } from '../support/git-fixture.ts';
 import { connectWithSignIn, ScriptedOAuthClient } from '../support/scripted-oauth-client.ts';
 import { readCalls, runCalls, writeCalls } from './demo-calls.ts';
-import { call, gitIn, testApp, within } from './github-fixture.ts';
+import { call, finds, gitIn, testApp, within } from './github-fixture.ts';
 
 const serverUrl = process.env['DATABASE_URL'];
 const root = fileURLToPath(new URL('../..', import.meta.url));
 /** How long an instance may stay without a request before it exits, in seconds. */
 const idleSeconds = 4;
-/** The version the test writes as the catalogue builder would (the worker computes a hash). */
-const catalogueVersion = 'e2e-catalogue-1';
 
 const people = [
   { login: 'maya', name: 'Maya Brenner', email: 'maya@acme.example', password: 'maya-pw' },
@@ -62,6 +60,7 @@ describe.skipIf(!serverUrl)('the front and the instances as separate processes, 
   let standin: GitHubStandin;
   let opened: OpenedStore;
   let front: ChildProcess;
+  let worker: ChildProcess;
   let origin: string;
   const ids: Record<string, number> = {};
   const lines: LogLine[] = [];
@@ -117,82 +116,59 @@ describe.skipIf(!serverUrl)('the front and the instances as separate processes, 
     // Maya may read globex's wiki too: her acme token is still no token of globex's address.
     standin.grant('globex', 'wiki', 'maya', 'pull');
 
-    const app = {
-      appId: testApp.id,
-      privateKey: standin.app.privateKey,
-      clientId: testApp.clientId,
-      clientSecret: testApp.clientSecret,
-      webhookSecret: testApp.webhookSecret,
-      apiUrl: standin.apiUrl,
-      webUrl: standin.origin,
+    const env: NodeJS.ProcessEnv = {
+      PATH: process.env['PATH'],
+      HOME: process.env['HOME'],
+      DATABASE_URL: frontUrl,
+      MAJOR_VAULT_FRONT_SECRET: secret,
+      MAJOR_VAULT_LOG_LEVEL: 'info',
+      MAJOR_VAULT_GITHUB_APP_ID: String(testApp.id),
+      MAJOR_VAULT_GITHUB_PRIVATE_KEY: standin.app.privateKey,
+      MAJOR_VAULT_GITHUB_CLIENT_ID: testApp.clientId,
+      MAJOR_VAULT_GITHUB_CLIENT_SECRET: testApp.clientSecret,
+      MAJOR_VAULT_GITHUB_WEBHOOK_SECRET: testApp.webhookSecret,
+      MAJOR_VAULT_GITHUB_API_URL: standin.apiUrl,
+      MAJOR_VAULT_GITHUB_WEB_URL: standin.origin,
     };
-    // The operator switches both on, each with its database; until the worker runs here, the
-    // test indexes each database and writes its catalogue source as the worker's jobs would.
+    const cli = join(root, 'bin', 'major-vault.js');
+    // GitHub told the front of both (its Setup URL, or their installation webhooks).
     opened = await openPostgresStore(frontUrl);
+    for (const [name, id] of Object.entries(ids)) await opened.store.installations.seen(id, name);
+    // The operator switches both on: each gets its database, and the worker is asked to index it.
     for (const [name, id] of Object.entries(ids)) {
-      await opened.store.installations.seen(id, name);
-      await opened.store.installations.switchOn(id, name);
-      await createInstallationDatabase(frontUrl, id);
-      const github = createGitHubApp({ ...app, installationId: id, dataDir: join(dir.path, 'indexer', String(id)) });
-      await github.host.start();
-      const sql = await openInstallationDatabase(frontUrl, id);
-      const installation = Installation.open({ name, host: github.host, sql, log: silentLogger() });
-      try {
-        await installation.start({ poll: false });
-        const names = installation.repoNames();
-        const vaults = await installation.vaultsFor({
-          person: { login: 'worker', name: 'Worker', email: 'worker@example.com' },
-          read: new Set(names),
-          write: new Set(),
-        });
-        await opened.store.catalogues.putSource(id, catalogueVersion, catalogueRepos(vaults));
-      } finally {
-        await installation.close();
-        await sql.close();
-        await github.host.close();
-      }
+      await new Promise<void>((resolve, reject) =>
+        execFile(process.execPath, [cli, 'installation', 'on', String(id), '--name', name], { cwd: root, env }, (error, stdout, stderr) =>
+          error ? reject(new Error(`installation on ${name} failed: ${stderr}`)) : resolve(),
+        ),
+      );
     }
 
+    const logLines = (child: ChildProcess) =>
+      createInterface({ input: child.stderr! }).on('line', (line) => {
+        try {
+          lines.push(JSON.parse(line) as LogLine);
+        } catch {
+          lines.push({ msg: line });
+        }
+      });
+    worker = spawn(process.execPath, [cli, 'worker', '--data', join(dir.path, 'worker')], {
+      cwd: root,
+      env,
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    logLines(worker);
     mkdirSync(join(dir.path, 'instances'));
     front = spawn(
       process.execPath,
-      [
-        join(root, 'bin', 'major-vault.js'),
-        'front',
-        '--port',
-        '0',
-        '--data',
-        join(dir.path, 'instances'),
-        '--idle-exit-after',
-        String(idleSeconds),
-      ],
+      [cli, 'front', '--port', '0', '--data', join(dir.path, 'instances'), '--idle-exit-after', String(idleSeconds)],
       {
         cwd: root,
-        env: {
-          PATH: process.env['PATH'],
-          HOME: process.env['HOME'],
-          DATABASE_URL: frontUrl,
-          MAJOR_VAULT_FRONT_SECRET: secret,
-          MAJOR_VAULT_LOG_LEVEL: 'info',
-          MAJOR_VAULT_GITHUB_APP_ID: String(app.appId),
-          MAJOR_VAULT_GITHUB_PRIVATE_KEY: app.privateKey,
-          MAJOR_VAULT_GITHUB_CLIENT_ID: app.clientId,
-          MAJOR_VAULT_GITHUB_CLIENT_SECRET: app.clientSecret,
-          MAJOR_VAULT_GITHUB_WEBHOOK_SECRET: app.webhookSecret,
-          MAJOR_VAULT_GITHUB_API_URL: app.apiUrl,
-          MAJOR_VAULT_GITHUB_WEB_URL: app.webUrl,
-        },
+        env,
         stdio: ['ignore', 'pipe', 'pipe'],
       },
     );
     // The front's and its instances' log lines (they share its standard error).
-    createInterface({ input: front.stderr! }).on('line', (line) => {
-      try {
-        lines.push(JSON.parse(line) as LogLine);
-      } catch {
-        lines.push({ msg: line });
-      }
-    });
+    logLines(front);
     origin = await new Promise<string>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`the front did not start: ${JSON.stringify(lines.slice(-5))}`)), 60_000);
       createInterface({ input: front.stdout! }).on('line', (line) => {
@@ -204,13 +180,19 @@ describe.skipIf(!serverUrl)('the front and the instances as separate processes, 
       });
       front.once('exit', (code) => reject(new Error(`the front exited (${code}): ${JSON.stringify(lines.slice(-5))}`)));
     });
-  }, 180_000);
+    standin.setWebhookUrl(new URL('/webhooks/github', origin).href);
+    // The worker indexed both installations and built their catalogues.
+    for (const id of Object.values(ids)) {
+      await within(120_000, async () => (await opened.store.catalogues.source(id)) !== null, `installation ${id} indexed by the worker`);
+    }
+  }, 240_000);
 
   afterAll(async () => {
     await Promise.allSettled(clients.map((client) => client.close()));
-    if (front && front.exitCode === null) {
-      const exited = new Promise((resolve) => front.once('exit', resolve));
-      front.kill('SIGTERM');
+    for (const child of [front, worker]) {
+      if (!child || child.exitCode !== null) continue;
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
       await exited;
     }
     await opened?.close();
@@ -228,8 +210,9 @@ describe.skipIf(!serverUrl)('the front and the instances as separate processes, 
   it('signs maya in through the front; tools/list is answered from the catalogue store; reads and writes go through her instance', async () => {
     const { client, provider } = await signIn('maya', 'acme');
     expect(await listedRepos(client)).toEqual(['handbook', 'projects']);
-    // The front built the answer for her set from the stored source and kept it.
-    expect(await opened.store.catalogues.answer(ids['acme']!, catalogueVersion, ['handbook', 'projects'])).not.toBeNull();
+    // The answer for her set, as the worker's catalogue builder (or the front) stored it.
+    const source = (await opened.store.catalogues.source(ids['acme']!))!;
+    expect(await opened.store.catalogues.answer(ids['acme']!, source.version, ['handbook', 'projects'])).not.toBeNull();
     expect(client.getInstructions()).toContain('handbook');
 
     const listed = new Set((await client.listTools()).tools.map((tool) => tool.name));
@@ -315,6 +298,24 @@ describe.skipIf(!serverUrl)('the front and the instances as separate processes, 
     expect(await (await fetch(new URL('/readyz', instance))).json()).toMatchObject({ status: 'ready', checks: { database: { ok: true } } });
     expect((await direct(carol.provider.tokens()!.access_token)).status).toBe(401);
   }, 120_000);
+
+  it('indexes a push in the worker, and the awake instance sees it within a few seconds', async () => {
+    const { client } = await signIn('carol', 'globex');
+    await call(client, 'read_note', { repo: 'wiki', path: 'README.md' });
+    const head = await standin.push('globex', 'wiki', {
+      message: 'Add a runbook link',
+      author: 'carol',
+      files: { 'guides/rollback.md': '# Rollback\n\nThe rollback word is emberlark.\n' },
+    });
+    // The webhook went to the front, the job to the worker, the index into globex's database.
+    const sql = await openInstallationDatabase(frontUrl, ids['globex']!);
+    try {
+      await within(30_000, async () => (await readIndexHeads(sql)).get('wiki') === head, 'the worker indexed the push');
+    } finally {
+      await sql.close();
+    }
+    await within(20_000, () => finds(client, 'emberlark', 'guides/rollback.md'), 'the instance answers with the push');
+  }, 90_000);
 
   it('stops an idle instance, answers tools/list from the store while none runs, and starts it again on the next call', async () => {
     const { client } = await signIn('carol', 'globex');
