@@ -43,8 +43,15 @@ const zones = {
   },
   front: {
     target: src('front'),
-    from: src('instance', 'jobs'),
+    from: src('instance'),
     message: 'The front never imports the instance: it gets a `forward` function and the registry of src/tools/ (DESIGN.md "Code layout").',
+  },
+  frontJobs: {
+    target: src('front'),
+    from: './src/jobs',
+    // The hosted jobs' names and the JobSender port: the front turns webhooks into jobs (issue 13).
+    except: ['./hosted-jobs.ts'],
+    message: 'The front sends jobs through the JobSender port (jobs/hosted-jobs.ts) only; the queue and the jobs are wired in main/.',
   },
   core: {
     target: [

@@ -1,7 +1,7 @@
 // Node 22 for the `major-vault` command and bin/run-ts.js: when started by an older Node (a
 // system Node 20, as in a client's stdio configuration), runs the same command again under
-// the Node 22 that the `node` package installed into node_modules, passing stdio, signals
-// and the exit status through. Returns only when this process is already Node 22 or newer.
+// the Node 22 that the `node` package installed into node_modules, passing stdio, signals,
+// an IPC channel and the exit status through. Returns only when this process is already Node 22 or newer.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -23,7 +23,17 @@ export async function ensureNode22() {
     );
     process.exit(1);
   }
-  const child = spawn(node22, [...process.execArgv, ...process.argv.slice(1)], { stdio: 'inherit' });
+  // Started with an IPC channel (the hosted front starts its instances so): the channel is
+  // passed on, and messages relayed both ways, so the parent hears the real process.
+  const ipc = typeof process.send === 'function';
+  const child = spawn(node22, [...process.execArgv, ...process.argv.slice(1)], {
+    stdio: ipc ? ['inherit', 'inherit', 'inherit', 'ipc'] : 'inherit',
+  });
+  if (ipc) {
+    child.on('message', (message) => process.send(message));
+    process.on('message', (message) => child.send(message));
+    process.on('disconnect', () => child.connected && child.disconnect());
+  }
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => child.kill(signal));
   const [code, signal] = await new Promise((resolve) => child.on('exit', (c, s) => resolve([c, s])));
   if (signal) process.kill(process.pid, signal);

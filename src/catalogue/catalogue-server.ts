@@ -21,7 +21,7 @@ export const listTtlMs = 60_000;
  * `server/discover`. It has no tools yet: the instance registers them, then calls
  * {@link answerToolsListFrom}; the front only calls that.
  */
-export function catalogueMcpServer(catalogue: Catalogue): McpServer {
+export function catalogueMcpServer(catalogue: Pick<Catalogue, 'instructions'>): McpServer {
   return new McpServer(serverInfo, {
     instructions: catalogue.instructions,
     capabilities: { tools: {} },
@@ -37,7 +37,7 @@ export function catalogueMcpServer(catalogue: Catalogue): McpServer {
  * for every request (the SDK would convert every schema again per request). Call it after the
  * last `registerTool`, which installs the SDK's own handler.
  */
-export function answerToolsListFrom(server: McpServer, catalogue: Catalogue<ToolDefinition>): void {
+export function answerToolsListFrom(server: McpServer, catalogue: Pick<Catalogue<ToolDefinition>, 'tools'>): void {
   const listed = catalogue.tools as unknown as Tool[];
   server.server.removeRequestHandler('tools/list');
   server.server.setRequestHandler('tools/list', () => ({ tools: listed }));

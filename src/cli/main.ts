@@ -1,4 +1,4 @@
-// The `major-vault` command: serve, stdio, index and demo. Parses the command line (commander)
+// The `major-vault` command: serve, stdio, index, demo, and the hosted front and instance. Parses the command line (commander)
 // and hands typed settings to the composition roots in src/main/.
 import { resolve } from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
@@ -12,8 +12,12 @@ import { frontSecretVariable, readOAuthSettings } from '../main/oauth-settings.t
 import { installationTable, listInstallations, switchInstallationOff, switchInstallationOn } from '../main/installation-operator.ts';
 import { openLocalInstallation, serveLocal, type LocalServer, type LocalSettings } from '../main/local.ts';
 import { processLogger } from '../main/logger.ts';
-import { queueDatabaseVariable } from '../main/queue-settings.ts';
+import { openJobSender, queueDatabaseVariable, queuePlace } from '../main/queue-settings.ts';
 import { serveLocalStdio } from '../main/stdio.ts';
+import { serveFront, type HostedFront } from '../main/front.ts';
+import { serveInstance } from '../main/instance.ts';
+import { LocalInstances } from '../main/local-instances.ts';
+import { instanceUrlTemplate } from '../front/forward/instance-url-template.ts';
 import { terminalText } from '../main/terminal-text.ts';
 import { runWorker } from '../main/worker.ts';
 import { indexProgress } from './index-progress.ts';
@@ -287,6 +291,199 @@ addLogLevelOption(program.command('serve-github'))
       console.log(`Major Vault serving ${server.name} (GitHub App installation ${server.installationId}) at ${server.url.href}`);
       console.log(`GitHub webhooks: ${server.webhookUrl.href}`);
       closeOnSignal(server);
+    },
+  );
+
+/** The Postgres server of the hosted processes: `--database-url`, else DATABASE_URL; throws a sentence when neither is given. */
+function hostedDatabaseUrl(given: string | undefined, process_: string): string {
+  const url = given ?? process.env['DATABASE_URL'];
+  if (url === undefined || url === '')
+    throw new Error(`The ${process_} keeps its data on a Postgres server: give --database-url or set DATABASE_URL (the front's database).`);
+  return url;
+}
+
+/** The front's secret, which the hosted front and instances need: a sentence when it is not set. */
+function hostedOAuthSettings(process_: string) {
+  const oauth = readOAuthSettings();
+  if (oauth === undefined)
+    throw new Error(
+      `The ${process_} needs the front's secret in ${frontSecretVariable} (people sign in through the front): make one with \`node -e "console.log(require('crypto').randomBytes(32).toString('base64url'))"\` and give every process the same.`,
+    );
+  return oauth;
+}
+
+function seconds(value: string): number {
+  const number = Number(value);
+  if (!/^[0-9]+(\.[0-9]+)?$/.test(value) || !(number > 0)) throw new InvalidArgumentError('a number of seconds above 0, e.g. 300.');
+  return number;
+}
+
+function collect(value: string, previous: string[] | undefined): string[] {
+  return [...(previous ?? []), value];
+}
+
+addLogLevelOption(program.command('instance'))
+  .description(
+    "Serve one installation's tools for the hosted front (issue 13): the installation switched on in the Store under NAME, " +
+      `its own Postgres database and its mirrors in --data, at http://HOST:PORT/NAME. It checks every token itself (${frontSecretVariable}, the same as the front's). ` +
+      `The GitHub App: a settings file and the environment, as for serve-github (${githubEnvironment.appId}, …; no installation or owner). ` +
+      'Started by the front (--instances local), it tells the front where it listens over IPC.',
+  )
+  .requiredOption('--installation <name>', 'the name the installation is switched on under (`major-vault installation list`)')
+  .requiredOption('--data <dir>', "where this installation's mirrors are kept")
+  .option('--config <file>', 'a GitHub settings file (JSON with comments), as for serve-github; the environment overrides it')
+  .option(
+    '--database-url <url>',
+    "the front's database on the Postgres server that holds the installation's database (default: $DATABASE_URL)",
+  )
+  .addOption(new Option('--port <port>', 'the port to listen on (0 picks a free one)').default(8787).argParser(port))
+  .option('--host <host>', 'the interface to listen on (in a container: 0.0.0.0)', '127.0.0.1')
+  .option(
+    '--public-url <url>',
+    "the front's address people reach, e.g. https://vault.acme.example: tokens are taken for <url>/NAME only (may be given more than once)",
+    collect,
+  )
+  .addOption(new Option('--idle-exit-after <seconds>', 'exit (status 0) after this long without a request').argParser(seconds))
+  .action(
+    async (options: {
+      installation: string;
+      data: string;
+      config?: string;
+      databaseUrl?: string;
+      port: number;
+      host: string;
+      publicUrl?: string[];
+      idleExitAfter?: number;
+      logLevel?: string;
+    }) => {
+      const log = processLogger(options.logLevel);
+      const instance = await serveInstance(
+        {
+          app: readGitHubAppSettings({ ...(options.config !== undefined ? { file: options.config } : {}), anyInstallation: true }),
+          installation: options.installation,
+          dataDir: options.data,
+          databaseUrl: hostedDatabaseUrl(options.databaseUrl, 'instance'),
+          port: options.port,
+          hostname: options.host,
+          publicUrls: options.publicUrl ?? [],
+          oauth: hostedOAuthSettings('instance'),
+          ...(options.idleExitAfter !== undefined ? { idleExitAfterMs: options.idleExitAfter * 1000 } : {}),
+        },
+        { log },
+      );
+      log.info(
+        { event: 'instance_listening', installation: instance.name, installationId: instance.installationId, url: instance.url.href },
+        `serving ${instance.name} at ${instance.url.href}`,
+      );
+      // Started by the front: it hears where this listens, and this stops when the front goes.
+      if (process.send) {
+        process.send({ listening: instance.url.href });
+        process.once('disconnect', () => void instance.close().finally(() => process.exit(0)));
+      }
+      void instance.idle.then(() => process.exit(0));
+      closeOnSignal(instance);
+    },
+  );
+
+addLogLevelOption(program.command('front'))
+  .description(
+    'Serve every installation switched on in the Store over MCP at http://HOST:PORT/NAME (issue 13): sign-in (OAuth), ' +
+      "initialize and tools/list from the catalogue store, every other call forwarded to the installation's instance, " +
+      `GitHub's webhooks at /webhooks/github turned into jobs, the Setup URL at /github/setup. Needs ${frontSecretVariable} and the GitHub App's settings, as for serve-github (no installation or owner).`,
+  )
+  .option('--config <file>', 'a GitHub settings file (JSON with comments), as for serve-github; the environment overrides it')
+  .option('--database-url <url>', "the front's database: the installations, the catalogue store (default: $DATABASE_URL)")
+  .option(
+    '--queue-database-url <url>',
+    `the job queue's database (default: $${queueDatabaseVariable}, else the front's database), the same as the worker's`,
+  )
+  .addOption(new Option('--port <port>', 'the port to listen on').default(8787).argParser(port))
+  .option('--host <host>', 'the interface to listen on (GitHub must reach it for the webhooks, directly or through a proxy)', '127.0.0.1')
+  .option('--public-url <url>', 'the address people and GitHub reach the front at behind a proxy, e.g. https://vault.example')
+  .addOption(
+    new Option(
+      '--instances <where>',
+      'local: start an instance process per installation on demand; url: find them at --instance-url',
+    ).choices(['local', 'url']),
+  )
+  .option('--instance-url <template>', "a container platform's instances, e.g. 'http://mv-{name}.internal:8080' ({name}, {id} filled in)")
+  .option('--data <dir>', 'with local instances: where they keep their mirrors, <dir>/<installation id>/')
+  .addOption(
+    new Option('--idle-exit-after <seconds>', 'with local instances: each stops after this long without a request (default 300)').argParser(
+      seconds,
+    ),
+  )
+  .action(
+    async (options: {
+      config?: string;
+      databaseUrl?: string;
+      queueDatabaseUrl?: string;
+      port: number;
+      host: string;
+      publicUrl?: string;
+      instances?: 'local' | 'url';
+      instanceUrl?: string;
+      data?: string;
+      idleExitAfter?: number;
+      logLevel?: string;
+    }) => {
+      const log = processLogger(options.logLevel);
+      const databaseUrl = hostedDatabaseUrl(options.databaseUrl, 'front');
+      const where = options.instances ?? (options.instanceUrl !== undefined ? 'url' : 'local');
+      if (where === 'url' && options.instanceUrl === undefined)
+        throw new Error("--instances url needs --instance-url, e.g. 'http://mv-{name}.internal:8080'.");
+      if (where === 'local' && options.instanceUrl !== undefined)
+        throw new Error('--instance-url finds instances a platform starts: leave out --instances local, or --instance-url.');
+      if (where === 'local' && options.data === undefined)
+        throw new Error('With local instances, give --data DIR: where the instances keep their mirrors.');
+      const template = where === 'url' ? instanceUrlTemplate(options.instanceUrl!) : null;
+      const app = readGitHubAppSettings({ ...(options.config !== undefined ? { file: options.config } : {}), anyInstallation: true });
+      const oauth = hostedOAuthSettings('front');
+      // Webhooks become jobs on the worker's queue (pg-boss), opened to send only.
+      const jobs = await openJobSender(
+        queuePlace(databaseUrl, { ...(options.queueDatabaseUrl !== undefined ? { queueDatabaseUrl: options.queueDatabaseUrl } : {}) }),
+        { onError: (error) => log.warn({ event: 'queue_failed', err: error }, 'the job queue failed') },
+      );
+      let front: HostedFront;
+      try {
+        front = await serveFront(
+          {
+            app,
+            databaseUrl,
+            port: options.port,
+            hostname: options.host,
+            ...(options.publicUrl !== undefined ? { publicUrl: options.publicUrl } : {}),
+            oauth,
+          },
+          {
+            jobs,
+            log,
+            instances: (origins, metrics) =>
+              template ??
+              new LocalInstances({
+                onStarted: (installation, durationMs) => metrics.recordInstanceWake(installation.name, durationMs / 1000),
+                dataDir: resolve(options.data!),
+                publicUrls: [...new Set([origins.publicOrigin.href, origins.listening.href])],
+                databaseUrl,
+                ...(options.idleExitAfter !== undefined ? { idleExitAfterSeconds: options.idleExitAfter } : {}),
+                ...(options.config !== undefined ? { configFile: resolve(options.config) } : {}),
+                ...(options.logLevel !== undefined ? { logLevel: options.logLevel } : {}),
+                log,
+              }),
+          },
+        );
+      } catch (error) {
+        await jobs.close({ timeoutMs: 0 });
+        throw error;
+      }
+      console.log(`Major Vault front at ${front.publicOrigin.href} (each installation at ${front.publicOrigin.origin}/NAME)`);
+      console.log(`GitHub webhooks: ${front.webhookUrl.href}`);
+      closeOnSignal({
+        close: async () => {
+          await front.close();
+          await jobs.close();
+        },
+      });
     },
   );
 

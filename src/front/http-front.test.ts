@@ -9,7 +9,7 @@ import type { SignIn } from '../repo-host/sign-in.ts';
 import { allTools } from '../tools/all-tools.ts';
 import { VaultError } from '../vault-error.ts';
 import { connectHttp } from '../../test/e2e/demo-fixture.ts';
-import { createFront, listenFront, type Caller, type ListeningFront } from './http-front.ts';
+import { createFront, createRoutingFront, listenFront, type Caller, type ListeningFront } from './http-front.ts';
 
 const person = { login: 'ada', name: 'Ada', email: 'ada@example.com' };
 const access: Access = { person, read: new Set(['handbook']), write: new Set(['handbook']) };
@@ -175,5 +175,82 @@ describe('the front behind a TLS proxy', () => {
     );
     expect(post.status).toBe(405);
     await front.close();
+  });
+});
+
+describe('a front routing many installations', () => {
+  /** Each installation knows its own token only, as a sealed token's audience makes it. */
+  const signInFor = (token: string, read: string): SignIn => ({
+    requiresToken: true,
+    authenticate: async (given) => (given === token ? { person, read: new Set([read]), write: new Set() } : null),
+  });
+  const forwarded: string[] = [];
+  const addresses = new Map(
+    [
+      { name: 'acme', token: 'acme-token', repo: 'handbook', stored: true },
+      { name: 'globex', token: 'globex-token', repo: 'wiki', stored: false },
+    ].map(({ name, token, repo, stored }) => [
+      name,
+      {
+        name,
+        signIn: signInFor(token, repo),
+        // globex has nothing in the catalogue store yet: its handshake goes to the instance.
+        catalogue: async (caller: Access) =>
+          stored
+            ? catalogueFor(
+                allTools,
+                [...caller.read].map((read) => ({ name: read, summary: null, instructions: null })),
+              )
+            : null,
+        forward: async (request: Request) => {
+          const body = (await request.json()) as { method?: string; id?: unknown };
+          forwarded.push(`${name} ${body.method}`);
+          return Response.json({ jsonrpc: '2.0', id: body.id, result: { tools: [] } });
+        },
+      },
+    ]),
+  );
+  const front = createRoutingFront({ addressFor: (name) => addresses.get(name) ?? null, allowedHostnames: [] });
+  const post = (path: string, token: string, method: string) =>
+    front.fetch(
+      new Request(`http://127.0.0.1${path}`, {
+        method: 'POST',
+        headers: {
+          host: '127.0.0.1',
+          authorization: `Bearer ${token}`,
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'mcp-protocol-version': '2025-11-25',
+        },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: {} }),
+      }),
+    );
+  afterAll(() => front.close());
+
+  test("answers each address with its own catalogue, and refuses one installation's token at the other", async () => {
+    const listed = await post('/acme', 'acme-token', 'tools/list');
+    expect(listed.status).toBe(200);
+    expect(await listed.text()).toContain('handbook');
+    expect((await post('/globex', 'acme-token', 'tools/list')).status).toBe(401);
+    // Known at acme a moment ago (kept a few seconds), still refused at globex.
+    expect((await post('/acme', 'globex-token', 'tools/list')).status).toBe(401);
+  });
+
+  test('forwards the handshake of an installation whose catalogue is not stored yet', async () => {
+    forwarded.length = 0;
+    const answer = await post('/globex', 'globex-token', 'tools/list');
+    expect(answer.status).toBe(200);
+    expect(forwarded).toEqual(['globex tools/list']);
+  });
+
+  test('answers 404 for a name it does not serve, and for / with no one installation to send a browser to', async () => {
+    const unknown = await post('/initech', 'acme-token', 'tools/list');
+    expect(unknown.status).toBe(404);
+    expect(await unknown.text()).toContain('http://127.0.0.1/<name>');
+    expect((await front.fetch(new Request('http://127.0.0.1/', { headers: { host: '127.0.0.1' } }))).status).toBe(404);
+    const metadata = await front.fetch(
+      new Request('http://127.0.0.1/.well-known/oauth-protected-resource/globex', { headers: { host: '127.0.0.1' } }),
+    );
+    expect(((await metadata.json()) as { resource: string }).resource).toBe('http://127.0.0.1/globex');
   });
 });

@@ -11,7 +11,7 @@ import { answerToolsListFrom, catalogueMcpServer } from '../catalogue/catalogue-
 import type { Access } from '../repo-host/person.ts';
 import type { SignIn } from '../repo-host/sign-in.ts';
 import { isVaultError } from '../vault-error.ts';
-import { cachedAuthenticate } from './access-cache.ts';
+import { cachedAuthenticate, type CachedAuthenticate } from './access-cache.ts';
 import { clientNameFromSessionId, initializeClientName, sessionIdFor } from './legacy-session.ts';
 import type { AuthorizationServer } from './oauth/authorization-server.ts';
 import type { PageRoute } from './github-setup-route.ts';
@@ -26,20 +26,25 @@ const accessTtlMs = 10_000;
 /** The loopback names every front accepts in `Host` and `Origin`. */
 export const loopbackHostnames: readonly string[] = ['localhost', '127.0.0.1', '[::1]'];
 
-/** What {@link createFront} needs. */
-export interface FrontOptions {
+/** One MCP address of a front: an installation's name, who may call it, its catalogue and where its calls go. */
+export interface FrontAddress {
   /** The installation's name: the MCP address is `/<name>`. */
   name: string;
-  /** Who a bearer token belongs to, and whether one is needed (the users file, or one local person). */
+  /** Who a bearer token belongs to, and whether one is needed (the users file, one local person, or GitHub's sign-in). */
   signIn: SignIn;
   /**
    * The catalogue of a caller's readable repositories: what `initialize`, `server/discover`
    * and `tools/list` answer (DESIGN.md "How one call travels", step 4). The front answers
-   * those itself, from this, and forwards nothing for them.
+   * those itself, from this; when it resolves to null (hosted: nothing stored yet) they are
+   * forwarded like every other request.
    */
   catalogue: CatalogueSource;
   /** Answers every other MCP request for the installation, once the front has checked its caller (built in main/). */
   forward: Forward;
+}
+
+/** What every front shares, whatever addresses it routes to. */
+interface FrontCommonOptions {
   /** Where a request that fails inside the SDK is logged; default: nowhere. */
   log?: Logger;
   /**
@@ -73,14 +78,31 @@ export interface FrontOptions {
   installStatus?: PageRoute;
 }
 
+/** What {@link createFront} needs: the one address it serves, and what every front shares. */
+export interface FrontOptions extends FrontCommonOptions, FrontAddress {}
+
+/** What {@link createRoutingFront} needs: how to find an address by name, and what every front shares. */
+export interface RoutingFrontOptions extends FrontCommonOptions {
+  /**
+   * The address served at `/<name>` (the name exactly as in the path), else null: a 404. Asked
+   * on every request to an address, so keep it quick (a lookup in memory; hosted, the list of
+   * installations switched on, read again now and then). The same object for as long as the
+   * address stays the same: who a token belongs to is kept per address object.
+   */
+  addressFor(name: string): FrontAddress | null | Promise<FrontAddress | null>;
+  /** Where `GET /` sends a browser (the one installation's name); absent: `/` is a 404 saying how addresses look. */
+  home?: string;
+}
+
 /** A web-standard handler (`fetch`) for the whole HTTP surface, and its shutdown. */
 export interface Front {
   fetch(request: Request): Promise<Response>;
   /**
-   * Forgets who every token belongs to, so the next request of each asks `signIn` again: for
-   * when the host says rights changed (a webhook), instead of waiting out the short cache.
+   * Forgets who every token belongs to, at the address `name` or at all of them, so the next
+   * request of each asks its `signIn` again: for when the host says rights changed (a
+   * webhook), instead of waiting out the short cache.
    */
-  forgetAccess(): void;
+  forgetAccess(name?: string): void;
   /** The largest request body a path takes, in bytes, when it is not the MCP default of 4 MiB (the webhook's 25 MB); else undefined. */
   maxBodyBytes(path: string): number | undefined;
   close(): Promise<void>;
@@ -103,12 +125,16 @@ export interface Caller {
  */
 export type Forward = (request: Request, caller: Caller) => Promise<Response>;
 
+/** What the front answers `initialize`, `server/discover` and `tools/list` with: the instructions and the listed tools (catalogue/catalogue.ts). */
+export type CatalogueAnswer = Pick<Catalogue, 'instructions' | 'tools'>;
+
 /**
  * The catalogue for a person's rights (`access.read`): in one process, built from the
  * installation's listed repositories and their `.vault/`; hosted, read from the catalogue
- * store. Needs the repositories listed, not indexed.
+ * store, or null when the store has none yet for the installation (the request is then
+ * forwarded to the instance). Needs the repositories listed, not indexed.
  */
-export type CatalogueSource = (access: Access) => Promise<Catalogue>;
+export type CatalogueSource = (access: Access) => Promise<CatalogueAnswer | null>;
 
 /**
  * The JSON-RPC methods the catalogue alone answers: the handshake and the list of tools.
@@ -116,44 +142,75 @@ export type CatalogueSource = (access: Access) => Promise<Catalogue>;
  */
 const catalogueMethods: ReadonlySet<string> = new Set(['initialize', 'notifications/initialized', 'server/discover', 'tools/list']);
 
+/** What the catalogue's MCP handler gets with each request (its `authInfo.extra`). */
+interface CatalogueRequest {
+  caller: Caller;
+  catalogue: CatalogueAnswer;
+}
+
+/** Where the protected-resource documents are served (RFC 9728 §3.1). */
+const metadataPrefix = '/.well-known/oauth-protected-resource';
+
 /**
- * Builds the front. Routes:
+ * Builds the front of one installation (`serve`, `serve-github`, the instance): the routes of
+ * {@link createRoutingFront} with the one address `options.name`, and `GET /` sending a
+ * browser there.
+ */
+export function createFront(options: FrontOptions): Front {
+  const { name, signIn, catalogue, forward, ...common } = options;
+  const address: FrontAddress = { name, signIn, catalogue, forward };
+  return createRoutingFront({ ...common, addressFor: (asked) => (asked === name ? address : null), home: name });
+}
+
+/**
+ * Builds a front for any number of addresses (hosted: one per installation switched on).
+ * Routes:
  * - `POST /<name>` (and the 2025 revisions' `GET`/`DELETE`): MCP. `initialize`,
- *   `server/discover` and `tools/list` are answered here from `catalogue`; every other
- *   request goes with the checked caller to `forward` (in one process: one stateless
- *   server per request). With a
- *   users file the request needs `Authorization: Bearer <token>` of a listed person, else
- *   `401` with `WWW-Authenticate: Bearer resource_metadata="…"` (RFC 9728 §5.1).
+ *   `server/discover` and `tools/list` are answered here from the address's `catalogue`;
+ *   every other request goes with the checked caller to its `forward` (in one process: one
+ *   stateless server per request; hosted: over HTTP to the installation's instance). When a
+ *   token is needed the request needs `Authorization: Bearer <token>` that the address's
+ *   `signIn` knows, else `401` with `WWW-Authenticate: Bearer resource_metadata="…"` (RFC 9728 §5.1).
  * - `GET /<name>` from a browser (`Accept: text/html`): the address page.
  * - `GET /.well-known/oauth-protected-resource/<name>`: the RFC 9728 document (when a token is
- *   needed), naming the authorization server's issuer when there is one.
+ *   needed), naming the authorization server's issuer when there is one; without the name,
+ *   the `home` address's.
  * - the authorization server's paths (`/.well-known/oauth-authorization-server`, `/oauth/…`), when given.
- * - `GET /`: redirects to `/<name>`.
+ * - `GET /`: redirects to `/<home>`, when given.
  * - the `webhook` route, when given (no `Host` check: it checks its own signature).
  * - the `installStatus` route, when given (`/github/setup`: the install status page).
  * Every other request's `Host` must be allowed (403 otherwise); an MCP request's `Origin`, when
- * present, must be an allowed name or the request's own host.
+ * present, must be an allowed name or the request's own host. Who a token belongs to is kept
+ * a few seconds per address, never across addresses.
  */
-export function createFront(options: FrontOptions): Front {
-  const { name, signIn } = options;
-  const mcpPath = `/${name}`;
-  const authenticate = cachedAuthenticate((token) => signIn.authenticate(token), accessTtlMs);
+export function createRoutingFront(options: RoutingFrontOptions): Front {
   const authorizationServers = options.authorization ? [options.authorization.issuer] : [];
-  const metadataPaths = new Set([`/.well-known/oauth-protected-resource${mcpPath}`, '/.well-known/oauth-protected-resource']);
+  /** Each address's cache of who a token belongs to: by address object, so a renamed or replaced installation starts afresh. */
+  let caches = new WeakMap<FrontAddress, CachedAuthenticate>();
+  /** The cache of the address last seen under each name, for `forgetAccess(name)`. */
+  const cachedByName = new Map<string, CachedAuthenticate>();
+  const authenticateAt = (address: FrontAddress): CachedAuthenticate => {
+    let cached = caches.get(address);
+    if (cached === undefined) {
+      cached = cachedAuthenticate((token) => address.signIn.authenticate(token), accessTtlMs);
+      caches.set(address, cached);
+      cachedByName.set(address.name, cached);
+    }
+    return cached;
+  };
   // One stateless server per request, saying what the caller's catalogue says.
   const catalogueMcp: McpHttpHandler = createMcpHandler(
     async ({ authInfo }) => {
-      const caller = authInfo?.extra as Caller | undefined;
-      if (!caller) throw new Error('An MCP request reached the catalogue without a checked caller.');
-      const catalogue = await options.catalogue(caller.access);
-      const server = catalogueMcpServer(catalogue);
-      answerToolsListFrom(server, catalogue);
+      const answering = authInfo?.extra as CatalogueRequest | undefined;
+      if (!answering) throw new Error('An MCP request reached the catalogue without a checked caller.');
+      const server = catalogueMcpServer(answering.catalogue);
+      answerToolsListFrom(server, answering.catalogue);
       return server;
     },
     { onerror: (error) => options.log?.error({ err: error }, 'an MCP request failed') },
   );
 
-  async function serveMcp(request: Request, resourceUrl: URL): Promise<Response> {
+  async function serveMcp(request: Request, address: FrontAddress, resourceUrl: URL): Promise<Response> {
     const origin = request.headers.get('origin');
     const ownHost = new URL(request.url).hostname;
     const allowedOrigins =
@@ -161,18 +218,18 @@ export function createFront(options: FrontOptions): Front {
     const originCheck = validateOriginHeader(origin, allowedOrigins);
     if (!originCheck.ok) return forbidden(originCheck.message);
     // An allowed page (a browser-based client such as the MCP Inspector) may read the answers.
-    if (origin === null) return answerMcp(request, resourceUrl);
+    if (origin === null) return answerMcp(request, address, resourceUrl);
     const cors = corsHeaders(origin, request.headers.get('access-control-request-headers'));
     if (request.method === 'OPTIONS') return new Response(null, { status: 204, headers: cors });
-    return withHeaders(await answerMcp(request, resourceUrl), cors);
+    return withHeaders(await answerMcp(request, address, resourceUrl), cors);
   }
 
-  async function answerMcp(request: Request, resourceUrl: URL): Promise<Response> {
+  async function answerMcp(request: Request, address: FrontAddress, resourceUrl: URL): Promise<Response> {
     const token = bearerToken(request.headers.get('authorization'));
-    if (signIn.requiresToken && token === undefined) return unauthorizedResponse(resourceUrl, false);
+    if (address.signIn.requiresToken && token === undefined) return unauthorizedResponse(resourceUrl, false);
     let access: Access | null;
     try {
-      access = await authenticate(token);
+      access = await authenticateAt(address)(token);
     } catch (error) {
       // The host could not say who this is (GitHub down or slow): say so, and when to retry,
       // rather than an internal error; anything else is the SDK's to log and answer.
@@ -192,21 +249,37 @@ export function createFront(options: FrontOptions): Front {
     const initializing = initializeClientName(body);
     const clientName = initializing ?? clientNameFromSessionId(request.headers.get('mcp-session-id'));
     const caller: Caller = { access, token, clientName };
-    const response = answeredByCatalogue(body)
-      ? await catalogueMcp.fetch(request, {
-          authInfo: {
-            token: token ?? '',
-            clientId: clientName ?? 'unknown',
-            scopes: [],
-            extra: caller as unknown as Record<string, unknown>,
-          },
-        })
-      : await options.forward(request, caller);
+    const catalogue = answeredByCatalogue(body) ? await address.catalogue(access) : null;
+    const response =
+      catalogue !== null
+        ? await catalogueMcp.fetch(request, {
+            authInfo: {
+              token: token ?? '',
+              clientId: clientName ?? 'unknown',
+              scopes: [],
+              extra: { caller, catalogue } satisfies CatalogueRequest as unknown as Record<string, unknown>,
+            },
+          })
+        : await address.forward(request, caller);
     // A 2025-era client gets its name back as a session id, so later stateless calls know it.
     if (initializing !== null && response.ok && !response.headers.has('mcp-session-id')) {
       return withHeaders(response, { 'mcp-session-id': sessionIdFor(initializing) });
     }
     return response;
+  }
+
+  /** The address a path names, `/<name>` or the protected-resource document's `/.well-known/oauth-protected-resource/<name>`. */
+  async function addressAt(name: string | undefined): Promise<FrontAddress | null> {
+    if (name === undefined || name === '' || name.includes('/')) return null;
+    return options.addressFor(name);
+  }
+
+  function notFound(origin: URL, home: string | undefined): Response {
+    const text =
+      home !== undefined
+        ? `Not found. The MCP address of this server is ${new URL(`/${home}`, origin).href}\n`
+        : `Not found. An installation's MCP address is ${origin.origin}/<name>, with the name it was switched on under.\n`;
+    return new Response(text, { status: 404, headers: { 'content-type': 'text/plain; charset=utf-8' } });
   }
 
   return {
@@ -219,39 +292,56 @@ export function createFront(options: FrontOptions): Front {
           : validateHostHeader(request.headers.get('host'), [...loopbackHostnames, ...options.allowedHostnames]);
       if (hostCheck && !hostCheck.ok) return forbidden(hostCheck.message);
       const publicOrigin = options.publicOrigin;
-      const resourceUrl = new URL(mcpPath, publicOrigin !== undefined && url.host === publicOrigin.host ? publicOrigin : url.origin);
+      const origin = publicOrigin !== undefined && url.host === publicOrigin.host ? publicOrigin : new URL(url.origin);
       const path = url.pathname.length > 1 ? url.pathname.replace(/\/$/, '') : url.pathname;
       if (options.authorization) {
         const answer = await options.authorization.fetch(request);
         if (answer !== null) return answer;
       }
 
-      if (path === mcpPath) {
-        if (request.method === 'GET' && wantsHtml(request)) {
-          return htmlResponse(
-            addressPage({ name, url: resourceUrl.href, signIn: options.authorization ? 'oauth' : signIn.requiresToken ? 'token' : 'none' }),
-          );
+      if (path === metadataPrefix || path.startsWith(`${metadataPrefix}/`)) {
+        const address = await addressAt(path === metadataPrefix ? options.home : path.slice(metadataPrefix.length + 1));
+        if (address !== null && address.signIn.requiresToken) {
+          if (request.method === 'OPTIONS') {
+            return new Response(null, { status: 204, headers: publicCorsHeaders(request.headers.get('access-control-request-headers')) });
+          }
+          if (request.method !== 'GET' && request.method !== 'HEAD')
+            return new Response('Method not allowed.', { status: 405, headers: { allow: 'GET, HEAD, OPTIONS' } });
+          const resourceUrl = new URL(`/${address.name}`, origin);
+          return new Response(JSON.stringify(protectedResourceMetadata(resourceUrl, address.name, authorizationServers)), {
+            headers: { 'content-type': 'application/json', 'access-control-allow-origin': '*', 'cache-control': 'max-age=3600' },
+          });
         }
-        return serveMcp(request, resourceUrl);
-      }
-      if (metadataPaths.has(path) && signIn.requiresToken) {
-        if (request.method === 'OPTIONS') {
-          return new Response(null, { status: 204, headers: publicCorsHeaders(request.headers.get('access-control-request-headers')) });
-        }
-        if (request.method !== 'GET' && request.method !== 'HEAD')
-          return new Response('Method not allowed.', { status: 405, headers: { allow: 'GET, HEAD, OPTIONS' } });
-        return new Response(JSON.stringify(protectedResourceMetadata(resourceUrl, name, authorizationServers)), {
-          headers: { 'content-type': 'application/json', 'access-control-allow-origin': '*', 'cache-control': 'max-age=3600' },
-        });
+        return notFound(origin, options.home);
       }
       if (options.installStatus && path === options.installStatus.path) return options.installStatus.handle(request);
-      if (path === '/' && request.method === 'GET') return new Response(null, { status: 302, headers: { location: mcpPath } });
-      return new Response(`Not found. The MCP address of this server is ${resourceUrl.href}\n`, {
-        status: 404,
-        headers: { 'content-type': 'text/plain; charset=utf-8' },
-      });
+      if (path === '/') {
+        if (request.method === 'GET' && options.home !== undefined)
+          return new Response(null, { status: 302, headers: { location: `/${options.home}` } });
+        return notFound(origin, options.home);
+      }
+      const address = await addressAt(path.slice(1));
+      if (address === null) return notFound(origin, options.home);
+      const resourceUrl = new URL(`/${address.name}`, origin);
+      if (request.method === 'GET' && wantsHtml(request)) {
+        return htmlResponse(
+          addressPage({
+            name: address.name,
+            url: resourceUrl.href,
+            signIn: options.authorization ? 'oauth' : address.signIn.requiresToken ? 'token' : 'none',
+          }),
+        );
+      }
+      return serveMcp(request, address, resourceUrl);
     },
-    forgetAccess: () => authenticate.forget(),
+    forgetAccess(name?: string) {
+      if (name === undefined) {
+        caches = new WeakMap();
+        cachedByName.clear();
+        return;
+      }
+      cachedByName.get(name)?.forget();
+    },
     // The catalogue's open streams; whoever built `forward` closes that.
     maxBodyBytes: (path) => (options.webhook && path === options.webhook.path ? options.webhook.maxBodyBytes : undefined),
     close: () => catalogueMcp.close(),

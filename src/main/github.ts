@@ -11,11 +11,9 @@ import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { githubSetupRoute } from '../front/github-setup-route.ts';
 import type { Front } from '../front/http-front.ts';
-import { clientMetadataDocuments } from '../front/oauth/client-id-metadata-document.ts';
-import { createAuthorizationServer } from '../front/oauth/authorization-server.ts';
 import { githubWebhook, githubWebhookPath } from '../front/webhook/github-webhook.ts';
 import { implementedTools } from '../instance/all-tools.ts';
-import { Installation, type IndexProgress } from '../instance/installation.ts';
+import type { Installation, IndexProgress } from '../instance/installation.ts';
 import type { Logger } from '../instance/log.ts';
 import type { Tool } from '../instance/tool.ts';
 import { InProcessQueue } from '../jobs/in-process-queue.ts';
@@ -23,7 +21,6 @@ import { migrate } from '../note-index/migrate.ts';
 import { sqlStore } from '../note-index/sql-store.ts';
 import { startWorkerPool } from '../pool/worker-pool.ts';
 import { createGitHubApp, type GitHubApp } from '../repo-host/github/github-app.ts';
-import { GitHubUserAuthorization } from '../repo-host/github/github-user-authorization.ts';
 import { GitHubWebhookChanges } from '../repo-host/github/webhook-changes.ts';
 import { SealedTokenSignIn } from '../tokens/sealed-token-sign-in.ts';
 import { TokenSealer } from '../tokens/token-sealer.ts';
@@ -35,6 +32,9 @@ import { frontSecrets, type OAuthSettings } from './oauth-settings.ts';
 import { processLogger } from './logger.ts';
 import { openPostgresStore, type OpenedStore } from './open-store.ts';
 import { serveInstallation } from './serve-installation.ts';
+import { githubAuthorizationServer } from './github-authorization.ts';
+import { startGitHubInstallation } from './github-installation.ts';
+import { publicOriginOf } from './public-origin.ts';
 
 /** What `major-vault serve-github` serves, and where. */
 export interface GitHubServeSettings {
@@ -107,18 +107,10 @@ export async function serveGitHub(
 ): Promise<GitHubServer> {
   const log = options.log ?? processLogger();
   if (settings.name !== undefined) checkInstallationName(settings.name);
-  let publicOrigin: URL | null = null;
-  if (settings.publicUrl !== undefined) {
-    try {
-      publicOrigin = new URL(new URL(settings.publicUrl).origin);
-    } catch {
-      throw new Error(
-        `The public address ${JSON.stringify(settings.publicUrl)} is not a URL; give one such as https://vault.acme.example.`,
-      );
-    }
-  }
+  const publicOrigin = settings.publicUrl !== undefined ? publicOriginOf(settings.publicUrl) : null;
   // Checked before anything starts: a bad secret is the operator's to fix.
-  const sealer = settings.oauth ? new TokenSealer(frontSecrets(settings.oauth.secrets)) : null;
+  const oauth = settings.oauth;
+  const sealer = oauth ? new TokenSealer(frontSecrets(oauth.secrets)) : null;
   const dataDir = resolve(settings.dataDir);
   mkdirSync(dataDir, { recursive: true });
   startWorkerPool();
@@ -208,17 +200,16 @@ export async function serveGitHub(
   });
   let installation: Installation | null = null;
   try {
-    await migrate(openedIndex.sql);
-    installation = Installation.open({
+    installation = await startGitHubInstallation({
       name,
       host: app.host,
       sql: openedIndex.sql,
-      log,
       changes,
       queue,
+      log,
+      ...(options.onProgress ? { onProgress: options.onProgress } : {}),
       ...(options.matchBudgetMs !== undefined ? { matchBudgetMs: options.matchBudgetMs } : {}),
     });
-    await installation.startInBackground(options.onProgress ? { onProgress: options.onProgress } : {});
     const webhook = githubWebhook({ secret: settings.app.webhookSecret, receive: (delivery) => changes.receive(delivery), log });
     const served = await serveInstallation({
       name,
@@ -231,29 +222,19 @@ export async function serveGitHub(
       webhook,
       installStatus: githubSetupRoute({ installations: store.installations, confirm: (id) => app.api.appInstallation(id), log }),
       ...(publicOrigin ? { publicOrigin } : {}),
-      ...(sealer && settings.oauth
+      ...(sealer && oauth
         ? {
             oauth: (origin: URL) => {
               const issuer = publicOrigin ?? origin;
               // The MCP address, as the public address and where it listens: a token's audience must be one of them exactly.
               const addresses = new Set([new URL(`/${name}`, issuer).href, new URL(`/${name}`, origin).href]);
-              const authorization = createAuthorizationServer({
+              const authorization = githubAuthorizationServer({
                 issuer,
                 sealer,
                 store,
-                upstream: new GitHubUserAuthorization({
-                  clientId: app.config.clientId,
-                  clientSecret: app.config.clientSecret,
-                  apiUrl: app.config.apiUrl,
-                  requestTimeoutMs: app.config.requestTimeoutMs,
-                }),
+                app: app.config,
+                oauth,
                 resourceFor: (resource) => (addresses.has(resource) ? { installationName: name } : null),
-                clientDocuments: clientMetadataDocuments({
-                  allowLoopback: settings.oauth?.allowLoopbackClientMetadata ?? false,
-                  ...(settings.oauth?.clientMetadataCa !== undefined ? { ca: settings.oauth.clientMetadataCa } : {}),
-                  log,
-                }),
-                allowLoopbackClientMetadata: settings.oauth?.allowLoopbackClientMetadata ?? false,
                 log,
               });
               return { signIn: new SealedTokenSignIn(sealer, addresses, app.signIn), authorization };

@@ -28,6 +28,8 @@ export interface StorePlace {
 /** An open Store and how to let go of it. */
 export interface OpenedStore {
   store: Store;
+  /** The database the Store is in (e.g. for a readiness check). */
+  sql: SqlClient;
   close(): Promise<void>;
 }
 
@@ -40,7 +42,7 @@ export async function openPostgresStore(databaseUrl: string, schema = defaultSto
     await sql.close();
     throw error;
   }
-  return { store: sqlStore(sql), close: () => sql.close() };
+  return { store: sqlStore(sql), sql, close: () => sql.close() };
 }
 
 /**
@@ -81,6 +83,7 @@ export async function openOperatorStore(place: StorePlace): Promise<OpenedStore>
   const opened = sql;
   return {
     store: sqlStore(opened),
+    sql: opened,
     async close() {
       await opened.close();
       lock.release();

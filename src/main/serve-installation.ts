@@ -1,6 +1,7 @@
 // The HTTP side every serving composition root shares: the front over an opened installation,
 // answering MCP in this process, listening on a port. The roots differ in the host, the
-// sign-in and the changes they open the installation with (local.ts, github.ts), not here.
+// sign-in and the changes they open the installation with (local.ts, github.ts, instance.ts), not here.
+import type { Server } from 'node:http';
 import { createFront, listenFront, type Front } from '../front/http-front.ts';
 import { isLoopback } from '../front/is-loopback.ts';
 import type { PageRoute } from '../front/github-setup-route.ts';
@@ -38,11 +39,15 @@ export interface ServeInstallationOptions {
    * authorization server the front mounts.
    */
   oauth?: (origin: URL) => { signIn: SignIn; authorization: AuthorizationServer };
+  /** Wraps the front's handler (e.g. operations/with-operations.ts: health, readiness, metrics, request ids); default: none. */
+  wrapFetch?: (fetch: (request: Request) => Promise<Response>) => (request: Request) => Promise<Response>;
 }
 
 /** A listening front: the MCP address, the front (to forget cached access), and how to stop serving (the installation stays open). */
 export interface ServedInstallation {
   url: URL;
+  /** The HTTP server (e.g. to watch its requests). */
+  server: Server;
   /** The origin the front listens on, e.g. `http://127.0.0.1:8787`. */
   origin: URL;
   front: Front;
@@ -58,7 +63,6 @@ export async function serveInstallation(options: ServeInstallationOptions): Prom
   const { name, installation, signIn, hostname, port, tools, log } = options;
   const forwarder = forwardLocally({ installation, tools, log });
   try {
-    const wildcard = hostname === '0.0.0.0' || hostname === '::';
     const build = (origin: URL | null): Front => {
       const oauth = origin !== null && options.oauth ? options.oauth(origin) : null;
       return createFront({
@@ -67,12 +71,7 @@ export async function serveInstallation(options: ServeInstallationOptions): Prom
         catalogue: forwarder.catalogue,
         forward: forwarder.forward,
         log,
-        allowedHostnames: wildcard
-          ? 'any'
-          : [
-              ...(isLoopback(hostname) ? [] : [hostnameForHeader(hostname)]),
-              ...(options.publicOrigin ? [hostnameForHeader(options.publicOrigin.hostname)] : []),
-            ],
+        allowedHostnames: allowedHostnamesFor(hostname, options.publicOrigin),
         ...(options.webhook ? { webhook: options.webhook } : {}),
         ...(options.installStatus ? { installStatus: options.installStatus } : {}),
         ...(oauth ? { authorization: oauth.authorization } : {}),
@@ -82,9 +81,10 @@ export async function serveInstallation(options: ServeInstallationOptions): Prom
     // With sign-in through the front, the front needs its own origin, known once it listens:
     // it is built then, before any request is read (the listen callback runs first).
     let front: Front | null = options.oauth ? null : build(null);
+    const fetch = (request: Request) => (front ? front.fetch(request) : Promise.resolve(new Response('Starting.', { status: 503 })));
     const listening = await listenFront(
       {
-        fetch: (request) => (front ? front.fetch(request) : Promise.resolve(new Response('Starting.', { status: 503 }))),
+        fetch: options.wrapFetch ? options.wrapFetch(fetch) : fetch,
         forgetAccess: () => front?.forgetAccess(),
         maxBodyBytes: (path) => front?.maxBodyBytes(path),
         close: () => front?.close() ?? Promise.resolve(),
@@ -95,6 +95,7 @@ export async function serveInstallation(options: ServeInstallationOptions): Prom
     const built = front;
     return {
       url: new URL(`/${name}`, listening.origin),
+      server: listening.server,
       origin: listening.origin,
       front: built,
       async close() {
@@ -106,6 +107,19 @@ export async function serveInstallation(options: ServeInstallationOptions): Prom
     await forwarder.close();
     throw error;
   }
+}
+
+/**
+ * The names a front listening on `hostname` accepts in `Host` and `Origin` besides loopback:
+ * `hostname` itself (unless loopback) and the public origin's host; any name when it listens on
+ * every interface (`0.0.0.0`, `::`).
+ */
+export function allowedHostnamesFor(hostname: string, publicOrigin: URL | undefined): readonly string[] | 'any' {
+  if (hostname === '0.0.0.0' || hostname === '::') return 'any';
+  return [
+    ...(isLoopback(hostname) ? [] : [hostnameForHeader(hostname)]),
+    ...(publicOrigin ? [hostnameForHeader(publicOrigin.hostname)] : []),
+  ];
 }
 
 function hostnameForHeader(hostname: string): string {

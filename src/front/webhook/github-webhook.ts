@@ -23,8 +23,11 @@ export interface WebhookDelivery {
  */
 export type DeliveryOutcome = { kind: 'accepted' } | { kind: 'ignored'; reason: string } | { kind: 'refused'; reason: string };
 
-/** Takes a delivery in and says at once what becomes of it (see {@link DeliveryOutcome}); never waits for the work. */
-export type DeliveryReceiver = (delivery: WebhookDelivery) => DeliveryOutcome;
+/**
+ * Takes a delivery in and says what becomes of it (see {@link DeliveryOutcome}) without waiting
+ * for the work; it may wait to queue it (a durable queue), so a delivery answered 202 is queued.
+ */
+export type DeliveryReceiver = (delivery: WebhookDelivery) => DeliveryOutcome | Promise<DeliveryOutcome>;
 
 /** A route of the front that is not MCP: its path and the handler of every request to it. */
 export interface WebhookRoute {
@@ -103,7 +106,7 @@ export function githubWebhook(options: GitHubWebhookOptions): WebhookRoute {
 
     let outcome: DeliveryOutcome;
     try {
-      outcome = options.receive({ id, event, payload });
+      outcome = await options.receive({ id, event, payload });
     } catch (error) {
       log.error({ err: error, event: 'webhook_failed', delivery: id, name: event }, 'handling a webhook delivery failed');
       return text(500, 'The delivery could not be handled; redeliver it later.');

@@ -111,6 +111,9 @@ export class GitHubApi {
   }
 
   private async makeInstallationClient(): Promise<{ id: number; octokit: Octokit }> {
+    if (this.config.installationId === undefined && this.config.owner === undefined) {
+      throw new Error('These GitHub clients act as the App only: they name no installation (give installationId or owner).');
+    }
     const id = this.config.installationId ?? (await this.findInstallation(this.config.owner!));
     const octokit = new Octokit({
       ...this.common(),

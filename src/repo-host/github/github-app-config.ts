@@ -45,15 +45,38 @@ export type ResolvedGitHubAppConfig = Required<Omit<GitHubAppConfig, 'installati
  * Throws an Error that names the setting to fix.
  */
 export function resolveGitHubAppConfig(config: GitHubAppConfig): ResolvedGitHubAppConfig {
+  const resolved = resolveAppCredentials(config);
+  if (config.installationId === undefined && (config.owner ?? '') === '')
+    throw new Error('GitHub App: give installationId, or owner (the organisation or user the App is installed on).');
+  if (config.dataDir === '') throw new Error('GitHub App: give dataDir, the folder where the mirrors are kept.');
+  return { ...config, apiUrl: resolved.apiUrl, webUrl: resolved.webUrl, requestTimeoutMs: resolved.requestTimeoutMs };
+}
+
+/** The App's settings without an installation or a data folder: for the clients of a process that serves many installations (the hosted front). */
+export type GitHubAppCredentials = Omit<GitHubAppConfig, 'dataDir' | 'installationId' | 'owner'>;
+
+/**
+ * {@link resolveGitHubAppConfig} for the App alone (no installation, no mirrors): its
+ * `installationId` and `owner` are absent and its `dataDir` empty. Throws an Error that names
+ * the setting to fix.
+ */
+export function resolveAppCredentials(config: GitHubAppCredentials): ResolvedGitHubAppConfig {
   const apiUrl = baseUrl(config.apiUrl ?? 'https://api.github.com', 'apiUrl');
   const webUrl = baseUrl(config.webUrl ?? 'https://github.com', 'webUrl');
   if (String(config.appId).trim() === '') throw new Error('GitHub App: give the App id (appId), as its settings page shows it.');
   if (!/-----BEGIN [A-Z ]*PRIVATE KEY-----/.test(config.privateKey))
     throw new Error('GitHub App: privateKey is not a PEM private key; give the .pem file GitHub generated for the App.');
-  if (config.installationId === undefined && (config.owner ?? '') === '')
-    throw new Error('GitHub App: give installationId, or owner (the organisation or user the App is installed on).');
-  if (config.dataDir === '') throw new Error('GitHub App: give dataDir, the folder where the mirrors are kept.');
-  return { ...config, apiUrl, webUrl, requestTimeoutMs: config.requestTimeoutMs ?? 15_000 };
+  return {
+    appId: config.appId,
+    privateKey: config.privateKey,
+    clientId: config.clientId,
+    clientSecret: config.clientSecret,
+    webhookSecret: config.webhookSecret,
+    apiUrl,
+    webUrl,
+    dataDir: '',
+    requestTimeoutMs: config.requestTimeoutMs ?? 15_000,
+  };
 }
 
 function baseUrl(value: string, name: string): string {

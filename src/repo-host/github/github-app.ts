@@ -1,7 +1,13 @@
 // The GitHub App adapter assembled from its configuration: the repository side and the sign-in side over one set of clients.
 import type { Logger } from 'pino';
 import { GitHubApi } from './github-api.ts';
-import { resolveGitHubAppConfig, type GitHubAppConfig, type ResolvedGitHubAppConfig } from './github-app-config.ts';
+import {
+  resolveAppCredentials,
+  resolveGitHubAppConfig,
+  type GitHubAppConfig,
+  type GitHubAppCredentials,
+  type ResolvedGitHubAppConfig,
+} from './github-app-config.ts';
 import { GitHubRepoHost } from './github-repo-host.ts';
 import { GitHubSignIn } from './github-sign-in.ts';
 
@@ -27,5 +33,27 @@ export function createGitHubApp(config: GitHubAppConfig, options: { log?: Logger
     api,
     host: new GitHubRepoHost({ api, dataDir: resolved.dataDir, log: options.log }),
     signIn: new GitHubSignIn(api),
+  };
+}
+
+/** The App's clients in a process that serves many installations (the hosted front): as the App, and a sign-in per installation. */
+export interface GitHubAppClients {
+  config: ResolvedGitHubAppConfig;
+  /** As the App only (its installation calls throw: there is no one installation). */
+  api: GitHubApi;
+  /** A new sign-in against installation `installationId` (GitHub's `/user/installations/{id}/repositories`), with its own 15-minute cache. */
+  signInFor(installationId: number): GitHubSignIn;
+}
+
+/**
+ * The App's clients without an installation or mirrors (issue 13, the front): checks `config`
+ * (throws an Error naming the setting to fix); nothing is asked of GitHub yet.
+ */
+export function createGitHubAppClients(config: GitHubAppCredentials, options: { log?: Logger } = {}): GitHubAppClients {
+  const resolved = resolveAppCredentials(config);
+  return {
+    config: resolved,
+    api: new GitHubApi(resolved, options.log),
+    signInFor: (installationId) => new GitHubSignIn(new GitHubApi({ ...resolved, installationId }, options.log)),
   };
 }
