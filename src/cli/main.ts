@@ -6,6 +6,7 @@ import packageJson from '../../package.json' with { type: 'json' };
 import { logLevels, type Logger } from '../instance/log.ts';
 import { defaultDemoDir, serveDemo } from '../main/demo.ts';
 import { defaultGitHubPort, serveHostedDemo } from '../main/demo-hosted.ts';
+import { serveProcessesDemo } from '../main/demo-processes.ts';
 import { serveGitHub } from '../main/github.ts';
 import { githubEnvironment, readGitHubAppSettings } from '../main/github-settings.ts';
 import { frontSecretVariable, readOAuthSettings } from '../main/oauth-settings.ts';
@@ -186,31 +187,80 @@ addLogLevelOption(program.command('demo'))
     'instead: the hosted shape in one process: a GitHub stand-in holding the demo (people maya and tom) and the installation served from it; writes DIR/hosted.json (address, people, passwords, clone URLs), DIR being the demo folder (--dir)',
   )
   .addOption(new Option('--github-port <port>', `with --hosted: the GitHub stand-in's port (default ${defaultGitHubPort})`).argParser(port))
-  .action(async (options: { dir?: string; port: number; host: string; hosted?: boolean; githubPort?: number; logLevel?: string }) => {
-    const log = processLogger(options.logLevel);
-    if (options.hosted) return hostedDemo(options, log);
-    if (options.githubPort !== undefined) throw new Error('--github-port goes with --hosted: the local demo has no GitHub stand-in.');
-    const progress = indexProgress(log);
-    let server: LocalServer;
-    try {
-      server = await serveDemo(
-        { ...(options.dir !== undefined ? { dir: options.dir } : {}), port: options.port, hostname: options.host },
-        {
-          log,
-          onProgress: progress.onProgress,
-          onBuilt: (dir, now) => {
-            if (now) process.stderr.write(`Built the demo in ${dir}\n`);
+  .option(
+    '--processes',
+    'with --hosted: as the hosted service runs, in separate processes on a Postgres server (--database-url or $DATABASE_URL): the worker, the front, and an instance the front starts for acme',
+  )
+  .option('--database-url <url>', "with --hosted --processes: the front's database on the Postgres server (default: $DATABASE_URL)")
+  .action(
+    async (options: {
+      dir?: string;
+      port: number;
+      host: string;
+      hosted?: boolean;
+      githubPort?: number;
+      processes?: boolean;
+      databaseUrl?: string;
+      logLevel?: string;
+    }) => {
+      const log = processLogger(options.logLevel);
+      if (options.processes && !options.hosted) throw new Error('--processes goes with --hosted: `major-vault demo --hosted --processes`.');
+      if (options.processes) return processesDemo(options, log);
+      if (options.hosted) return hostedDemo(options, log);
+      if (options.githubPort !== undefined) throw new Error('--github-port goes with --hosted: the local demo has no GitHub stand-in.');
+      const progress = indexProgress(log);
+      let server: LocalServer;
+      try {
+        server = await serveDemo(
+          { ...(options.dir !== undefined ? { dir: options.dir } : {}), port: options.port, hostname: options.host },
+          {
+            log,
+            onProgress: progress.onProgress,
+            onBuilt: (dir, now) => {
+              if (now) process.stderr.write(`Built the demo in ${dir}\n`);
+            },
           },
-        },
+        );
+      } finally {
+        progress.stop();
+      }
+      announce(server, log);
+      console.log(
+        `Its repositories are in ${resolve(options.dir ?? defaultDemoDir(), 'acme')}; open the address in a browser to see how to connect.`,
       );
-    } finally {
-      progress.stop();
-    }
-    announce(server, log);
-    console.log(
-      `Its repositories are in ${resolve(options.dir ?? defaultDemoDir(), 'acme')}; open the address in a browser to see how to connect.`,
+    },
+  );
+
+/** `demo --hosted --processes`: the hosted demo in separate processes on a Postgres server, until Ctrl-C. */
+async function processesDemo(
+  options: { dir?: string; port: number; host: string; githubPort?: number; databaseUrl?: string },
+  log: Logger,
+): Promise<void> {
+  if (options.host !== '127.0.0.1') throw new Error('The hosted demo listens on 127.0.0.1 only; leave out --host.');
+  const databaseUrl = options.databaseUrl || process.env['DATABASE_URL'];
+  if (!databaseUrl) {
+    throw new Error(
+      'The demo in processes runs on a Postgres server: give its database with --database-url or DATABASE_URL, e.g. postgres://postgres@127.0.0.1:5432/major_vault (the role needs CREATEDB).',
     );
-  });
+  }
+  const demo = await serveProcessesDemo(
+    {
+      port: options.port,
+      databaseUrl,
+      ...(options.dir !== undefined ? { dir: options.dir } : {}),
+      ...(options.githubPort !== undefined ? { githubPort: options.githubPort } : {}),
+    },
+    { log },
+  );
+  console.log(`Major Vault hosted demo in processes: acme at ${demo.info.address}`);
+  console.log(`  front pid ${demo.front.pid}, worker pid ${demo.worker.pid}; the front starts acme's instance on its first call`);
+  console.log(`GitHub stand-in at ${demo.info.githubOrigin} (rebuilt at each start), the App installed on acme`);
+  for (const person of demo.info.people) {
+    console.log(`  ${person.login}: ${person.repositories.map((repo) => `${repo.name} (${repo.permission})`).join(', ')}`);
+  }
+  console.log(`People, passwords and clone URLs: ${demo.infoFile}`);
+  closeOnSignal(demo);
+}
 
 /** `demo --hosted`: starts the hosted demo, says where everything is, and serves until Ctrl-C. */
 async function hostedDemo(options: { dir?: string; port: number; host: string; githubPort?: number }, log: Logger): Promise<void> {

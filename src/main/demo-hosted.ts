@@ -20,7 +20,7 @@ import { ensurePortFree } from './port-free.ts';
 export const defaultGitHubPort = 8788;
 
 /** The GitHub App the stand-in plays for the demo (its private key is made at each start). */
-const demoApp = {
+export const demoApp = {
   id: 424242,
   slug: 'major-vault-demo',
   clientId: 'Iv1.majorvaultdemo0',
@@ -29,13 +29,13 @@ const demoApp = {
 };
 
 /** The demo's people on the stand-in, their Git passwords (examples for a server on loopback, never for real use) and rights. */
-const demoPeople: ReadonlyArray<{ person: DemoPerson; password: string; rights: Record<string, StandinPermission> }> = [
+export const demoPeople: ReadonlyArray<{ person: DemoPerson; password: string; rights: Record<string, StandinPermission> }> = [
   { person: maya, password: 'demo-password-maya', rights: { handbook: 'push', projects: 'push' } },
   { person: tom, password: 'demo-password-tom', rights: { handbook: 'pull' } },
 ];
 
 /** The organisation and its repositories, as the local demo builds them. */
-const organisation = 'acme';
+export const organisation = 'acme';
 const repositories = ['handbook', 'projects'] as const;
 
 /** Options of {@link serveHostedDemo}. */
@@ -161,24 +161,7 @@ export async function serveHostedDemo(
     throw error;
   }
   standin.setWebhookUrl(server.webhookUrl.href);
-  const frontOrigin = new URL(server.localUrl.origin);
-  const info: HostedDemoInfo = {
-    address: server.localUrl.href,
-    frontOrigin: frontOrigin.origin,
-    githubOrigin: standin.origin,
-    installationId: server.installationId,
-    setupUrl: new URL(`/github/setup?installation_id=${server.installationId}&setup_action=install`, frontOrigin).href,
-    people: demoPeople.map(({ person, password, rights }) => ({
-      login: person.login,
-      name: person.name,
-      password,
-      repositories: Object.entries(rights).map(([name, permission]) => ({
-        name,
-        cloneUrl: standin.cloneUrl(organisation, name, person.login),
-        permission,
-      })),
-    })),
-  };
+  const info = describeHostedDemo(standin, server.localUrl, server.installationId);
   const infoFile = join(dir, 'hosted.json');
   writeFileSync(infoFile, `${JSON.stringify(info, null, 2)}\n`);
   return {
@@ -195,11 +178,36 @@ export async function serveHostedDemo(
 }
 
 /**
+ * What `hosted.json` says of a hosted demo whose MCP address is `address` (`<front>/acme`):
+ * both origins, the installation's Setup URL, and each person with their rights and clone URLs.
+ */
+export function describeHostedDemo(standin: GitHubStandin, address: URL, installationId: number): HostedDemoInfo {
+  const frontOrigin = new URL(address.origin);
+  return {
+    address: address.href,
+    frontOrigin: frontOrigin.origin,
+    githubOrigin: standin.origin,
+    installationId,
+    setupUrl: new URL(`/github/setup?installation_id=${installationId}&setup_action=install`, frontOrigin).href,
+    people: demoPeople.map(({ person, password, rights }) => ({
+      login: person.login,
+      name: person.name,
+      password,
+      repositories: Object.entries(rights).map(([name, permission]) => ({
+        name,
+        cloneUrl: standin.cloneUrl(organisation, name, person.login),
+        permission,
+      })),
+    })),
+  };
+}
+
+/**
  * Creates `acme`'s repositories in the stand-in from the demo built afresh in a temporary
  * folder (not the local demo's `acme/`, which may carry edits): the same input gives the same
  * commits at every start, so the server's mirrors and index stay valid across restarts.
  */
-async function fillStandin(standin: GitHubStandin): Promise<void> {
+export async function fillStandin(standin: GitHubStandin): Promise<void> {
   const scratch = mkdtempSync(join(tmpdir(), 'mv-hosted-demo-'));
   try {
     const layout = await buildDemo(scratch);
@@ -214,7 +222,7 @@ async function fillStandin(standin: GitHubStandin): Promise<void> {
  * front seals with it stays valid across restarts. Returns `path`. Throws when the file is
  * there but is not 32 bytes (delete it to make a new one).
  */
-function ensureFrontSecret(path: string): string {
+export function ensureFrontSecret(path: string): string {
   if (existsSync(path)) {
     if (statSync(path).size !== 32 || readFileSync(path).length !== 32) {
       throw new Error(`The front's secret ${path} is not 32 bytes; delete it and start again to make a new one.`);
