@@ -352,6 +352,12 @@ function hostedDatabaseUrl(given: string | undefined, process_: string): string 
   return url;
 }
 
+/** `MAJOR_VAULT_METRICS_TOKEN`: the bearer token the front's public `/metrics` asks for; undefined (no metrics there) when unset. */
+function metricsToken(): string | undefined {
+  const token = process.env['MAJOR_VAULT_METRICS_TOKEN']?.trim();
+  return token ? token : undefined;
+}
+
 /** The front's secret, which the hosted front and instances need: a sentence when it is not set. */
 function hostedOAuthSettings(process_: string) {
   const oauth = readOAuthSettings();
@@ -503,6 +509,7 @@ addLogLevelOption(program.command('front'))
             port: options.port,
             hostname: options.host,
             ...(options.publicUrl !== undefined ? { publicUrl: options.publicUrl } : {}),
+            ...(metricsToken() !== undefined ? { metricsToken: metricsToken()! } : {}),
             oauth,
           },
           {

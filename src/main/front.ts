@@ -43,6 +43,11 @@ export interface FrontSettings {
   storeSchema?: string;
   port: number;
   hostname: string;
+  /**
+   * `/metrics` on the public port needs `Authorization: Bearer <metricsToken>`; without one the
+   * front serves no metrics (they name every installation and its traffic).
+   */
+  metricsToken?: string;
   /** The address people and GitHub reach the front at, e.g. `https://vault.example` (behind a TLS proxy); default where it listens. */
   publicUrl?: string;
   /** The front's secrets (MAJOR_VAULT_FRONT_SECRET): people sign in through the front. */
@@ -239,6 +244,8 @@ export async function serveFront(settings: FrontSettings, ports: FrontPorts): Pr
       log,
       installationOf: installationOfAddress,
       toolNames: allTools.map((tool) => tool.name),
+      serveMetrics: settings.metricsToken !== undefined,
+      ...(settings.metricsToken !== undefined ? { metricsToken: settings.metricsToken } : {}),
     },
   );
   let listening: ListeningFront;

@@ -19,6 +19,7 @@ import { migrate } from '../note-index/migrate.ts';
 import type { SqlClient } from '../note-index/sql-client.ts';
 import { listenOperations, type OperationsListener } from '../operations/listen-operations.ts';
 import { createMetrics } from '../operations/metrics.ts';
+import { runInRequestContext, setRequestInstallation } from '../operations/request-context.ts';
 import { withOperations } from '../operations/with-operations.ts';
 import { createGitHubApp, type GitHubApp } from '../repo-host/github/github-app.ts';
 import type { Store } from '../store/store.ts';
@@ -193,6 +194,7 @@ export async function runWorker(
     }
     try {
       const name = record.name ?? String(job.installationId);
+      setRequestInstallation(name);
       await installations.use(job.installationId, (installation) => work(installation, name));
     } catch (error) {
       if (!(error instanceof NoInstallationDatabase)) throw error;
@@ -313,20 +315,22 @@ export async function runWorker(
   /** Runs one job, says what it took, and tells the observers. */
   const timed =
     <N extends HostedJobName>(run: (job: Extract<HostedJob, { name: N }>, context: HostedJobRun) => Promise<void>) =>
-    async (job: Extract<HostedJob, { name: N }>, context: HostedJobRun): Promise<void> => {
-      const fields = { job: job.name, installationId: job.installationId, ...('repo' in job ? { repo: job.repo } : {}) };
-      const started = performance.now();
-      const seconds = () => (performance.now() - started) / 1000;
-      log.debug({ event: 'job_started', ...fields, retry: context.retry }, `${job.name} started`);
-      try {
-        await run(job, context);
-      } catch (error) {
-        observers.onJobDone?.({ job: job.name, outcome: 'failed', seconds: seconds() });
-        throw error;
-      }
-      observers.onJobDone?.({ job: job.name, outcome: 'completed', seconds: seconds() });
-      log.debug({ event: 'job_done', ...fields, durationMs: Math.round(seconds() * 1000) }, `${job.name} done`);
-    };
+    (job: Extract<HostedJob, { name: N }>, context: HostedJobRun): Promise<void> =>
+      // Every line a run logs carries one request id (a new one per run) and, once known, the installation's name.
+      runInRequestContext({}, async () => {
+        const fields = { job: job.name, installationId: job.installationId, ...('repo' in job ? { repo: job.repo } : {}) };
+        const started = performance.now();
+        const seconds = () => (performance.now() - started) / 1000;
+        log.debug({ event: 'job_started', ...fields, retry: context.retry }, `${job.name} started`);
+        try {
+          await run(job, context);
+        } catch (error) {
+          observers.onJobDone?.({ job: job.name, outcome: 'failed', seconds: seconds() });
+          throw error;
+        }
+        observers.onJobDone?.({ job: job.name, outcome: 'completed', seconds: seconds() });
+        log.debug({ event: 'job_done', ...fields, durationMs: Math.round(seconds() * 1000) }, `${job.name} done`);
+      });
   try {
     await jobs.work(
       'index-repo',

@@ -57,6 +57,7 @@ describe.skipIf(!serverUrl)('the front and the instances as separate processes, 
   /** Installation ids of this run only: their databases are named by id on the shared server. */
   const firstInstallationId = 800_000_000 + Math.floor(Math.random() * 100_000_000);
   const secret = randomBytes(32).toString('base64url');
+  const metricsToken = randomBytes(16).toString('hex');
   let standin: GitHubStandin;
   let opened: OpenedStore;
   let front: ChildProcess;
@@ -121,6 +122,7 @@ describe.skipIf(!serverUrl)('the front and the instances as separate processes, 
       HOME: process.env['HOME'],
       DATABASE_URL: frontUrl,
       MAJOR_VAULT_FRONT_SECRET: secret,
+      MAJOR_VAULT_METRICS_TOKEN: metricsToken,
       MAJOR_VAULT_LOG_LEVEL: 'info',
       MAJOR_VAULT_GITHUB_APP_ID: String(testApp.id),
       MAJOR_VAULT_GITHUB_PRIVATE_KEY: standin.app.privateKey,
@@ -246,7 +248,9 @@ describe.skipIf(!serverUrl)('the front and the instances as separate processes, 
     expect(forwarded.status).toBe(200);
     expect(forwarded.headers.get('x-request-id')).toBe(requestId);
     await forwarded.text();
-    const metrics = await (await fetch(`${origin}/metrics`)).text();
+    // The front's metrics name every installation: on its public port only with the operator's token.
+    expect((await fetch(`${origin}/metrics`)).status).toBe(401);
+    const metrics = await (await fetch(`${origin}/metrics`, { headers: { authorization: `Bearer ${metricsToken}` } })).text();
     expect(metrics).toMatch(/major_vault_instance_wakes_total\{[^}]*installation="acme"[^}]*\} [1-9]/);
   }, 180_000);
 
