@@ -8,14 +8,11 @@
 // the worker and seen by the instance, a token of one installation is refused at the other's
 // address, and an instance that went idle exits and is started again by the next call.
 // Postgres only.
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { execFile, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/client';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildDemo } from '../../src/demo/build-demo.ts';
 import { startGitHubStandin } from '../../src/github-standin/standin.ts';
@@ -25,12 +22,22 @@ import { openPostgresStore, type OpenedStore } from '../../src/main/open-store.t
 import { readIndexHeads } from '../../src/note-index/index-heads.ts';
 import { OAuthBrowser } from '../support/oauth-browser.ts';
 import { tempDir } from '../support/git-fixture.ts';
+import {
+  checkoutRoot,
+  createRunDatabase,
+  hostedEnv,
+  majorVaultCli,
+  startFrontProcess,
+  startWorkerProcess,
+  stopProcess,
+  type ProcessLogLine,
+  type RunDatabase,
+} from '../support/hosted-processes.ts';
 import { connectWithSignIn, ScriptedOAuthClient } from '../support/scripted-oauth-client.ts';
 import { readCalls, runCalls, writeCalls } from './demo-calls.ts';
 import { call, finds, gitIn, testApp, within } from './github-fixture.ts';
 
 const serverUrl = process.env['DATABASE_URL'];
-const root = fileURLToPath(new URL('../..', import.meta.url));
 /** How long an instance may stay without a request before it exits, in seconds. */
 const idleSeconds = 4;
 
@@ -40,20 +47,10 @@ const people = [
   { login: 'carol', name: 'Carol Chen', email: 'carol@globex.example', password: 'carol-pw' },
 ];
 
-/** A line the front (or one of its instances) logged. */
-interface LogLine {
-  event?: string;
-  installation?: string;
-  /** `instance_started`: where the instance listens. */
-  origin?: string;
-  msg?: string;
-}
-
 describe.skipIf(!serverUrl)('the front and the instances as separate processes, on Postgres', () => {
   const dir = tempDir('mv-separate-');
   /** The front's own database, made for this run: the Store in its default schema. */
-  const frontDatabase = `mv_front_e2e_${randomBytes(5).toString('hex')}`;
-  const frontUrl = serverUrl ? Object.assign(new URL(serverUrl), { pathname: `/${frontDatabase}` }).href : '';
+  let frontDatabase: RunDatabase | undefined;
   /** Installation ids of this run only: their databases are named by id on the shared server. */
   const firstInstallationId = 800_000_000 + Math.floor(Math.random() * 100_000_000);
   const secret = randomBytes(32).toString('base64url');
@@ -64,7 +61,7 @@ describe.skipIf(!serverUrl)('the front and the instances as separate processes, 
   let worker: ChildProcess;
   let origin: string;
   const ids: Record<string, number> = {};
-  const lines: LogLine[] = [];
+  const lines: ProcessLogLine[] = [];
   const clients: Client[] = [];
 
   const address = (name: string) => new URL(`/${name}`, origin);
@@ -88,10 +85,7 @@ describe.skipIf(!serverUrl)('the front and the instances as separate processes, 
   };
 
   beforeAll(async () => {
-    const admin = new pg.Client({ connectionString: serverUrl });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE "${frontDatabase}"`);
-    await admin.end();
+    frontDatabase = await createRunDatabase(serverUrl!, 'mv_front_e2e_');
 
     standin = await startGitHubStandin({ dataDir: join(dir.path, 'github'), app: testApp, people, webhookUrl: null, firstInstallationId });
     // acme: the demo's handbook and projects (the calls of demo-calls.ts fit them); globex: a wiki and a runbook.
@@ -117,71 +111,31 @@ describe.skipIf(!serverUrl)('the front and the instances as separate processes, 
     // Maya may read globex's wiki too: her acme token is still no token of globex's address.
     standin.grant('globex', 'wiki', 'maya', 'pull');
 
-    const env: NodeJS.ProcessEnv = {
-      PATH: process.env['PATH'],
-      HOME: process.env['HOME'],
-      DATABASE_URL: frontUrl,
-      MAJOR_VAULT_FRONT_SECRET: secret,
-      MAJOR_VAULT_METRICS_TOKEN: metricsToken,
-      MAJOR_VAULT_LOG_LEVEL: 'info',
-      MAJOR_VAULT_GITHUB_APP_ID: String(testApp.id),
-      MAJOR_VAULT_GITHUB_PRIVATE_KEY: standin.app.privateKey,
-      MAJOR_VAULT_GITHUB_CLIENT_ID: testApp.clientId,
-      MAJOR_VAULT_GITHUB_CLIENT_SECRET: testApp.clientSecret,
-      MAJOR_VAULT_GITHUB_WEBHOOK_SECRET: testApp.webhookSecret,
-      MAJOR_VAULT_GITHUB_API_URL: standin.apiUrl,
-      MAJOR_VAULT_GITHUB_WEB_URL: standin.origin,
-    };
-    const cli = join(root, 'bin', 'major-vault.js');
+    const env = { ...hostedEnv({ standin, app: testApp, frontUrl: frontDatabase.url, secret }), MAJOR_VAULT_METRICS_TOKEN: metricsToken };
     // GitHub told the front of both (its Setup URL, or their installation webhooks).
-    opened = await openPostgresStore(frontUrl);
+    opened = await openPostgresStore(frontDatabase.url);
     for (const [name, id] of Object.entries(ids)) await opened.store.installations.seen(id, name);
     // The operator switches both on: each gets its database, and the worker is asked to index it.
     for (const [name, id] of Object.entries(ids)) {
       await new Promise<void>((resolve, reject) =>
-        execFile(process.execPath, [cli, 'installation', 'on', String(id), '--name', name], { cwd: root, env }, (error, stdout, stderr) =>
-          error ? reject(new Error(`installation on ${name} failed: ${stderr}`)) : resolve(),
+        execFile(
+          process.execPath,
+          [majorVaultCli, 'installation', 'on', String(id), '--name', name],
+          { cwd: checkoutRoot, env },
+          (error, stdout, stderr) => (error ? reject(new Error(`installation on ${name} failed: ${stderr}`)) : resolve()),
         ),
       );
     }
 
-    const logLines = (child: ChildProcess) =>
-      createInterface({ input: child.stderr! }).on('line', (line) => {
-        try {
-          lines.push(JSON.parse(line) as LogLine);
-        } catch {
-          lines.push({ msg: line });
-        }
-      });
-    worker = spawn(process.execPath, [cli, 'worker', '--data', join(dir.path, 'worker')], {
-      cwd: root,
-      env,
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
-    logLines(worker);
+    worker = startWorkerProcess({ env, dataDir: join(dir.path, 'worker'), onLine: (line) => lines.push(line) });
     mkdirSync(join(dir.path, 'instances'));
-    front = spawn(
-      process.execPath,
-      [cli, 'front', '--port', '0', '--data', join(dir.path, 'instances'), '--idle-exit-after', String(idleSeconds)],
-      {
-        cwd: root,
-        env,
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
     // The front's and its instances' log lines (they share its standard error).
-    logLines(front);
-    origin = await new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`the front did not start: ${JSON.stringify(lines.slice(-5))}`)), 60_000);
-      createInterface({ input: front.stdout! }).on('line', (line) => {
-        const match = /front at (http:\/\/[^/ ]+)/.exec(line);
-        if (match) {
-          clearTimeout(timer);
-          resolve(match[1]!);
-        }
-      });
-      front.once('exit', (code) => reject(new Error(`the front exited (${code}): ${JSON.stringify(lines.slice(-5))}`)));
-    });
+    ({ front, origin } = await startFrontProcess({
+      env,
+      dataDir: join(dir.path, 'instances'),
+      idleSeconds,
+      onLine: (line) => lines.push(line),
+    }));
     standin.setWebhookUrl(new URL('/webhooks/github', origin).href);
     // The worker indexed both installations and built their catalogues.
     for (const id of Object.values(ids)) {
@@ -191,20 +145,12 @@ describe.skipIf(!serverUrl)('the front and the instances as separate processes, 
 
   afterAll(async () => {
     await Promise.allSettled(clients.map((client) => client.close()));
-    for (const child of [front, worker]) {
-      if (!child || child.exitCode !== null) continue;
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGTERM');
-      await exited;
-    }
+    for (const child of [front, worker]) await stopProcess(child);
     await opened?.close();
     await standin?.close();
     if (serverUrl) {
       for (const id of Object.values(ids)) await dropInstallationDatabase(serverUrl, id);
-      const admin = new pg.Client({ connectionString: serverUrl });
-      await admin.connect();
-      await admin.query(`DROP DATABASE IF EXISTS "${frontDatabase}" WITH (FORCE)`);
-      await admin.end();
+      await frontDatabase?.drop();
     }
     dir.cleanup();
   }, 60_000);
@@ -312,7 +258,7 @@ describe.skipIf(!serverUrl)('the front and the instances as separate processes, 
       files: { 'guides/rollback.md': '# Rollback\n\nThe rollback word is emberlark.\n' },
     });
     // The webhook went to the front, the job to the worker, the index into globex's database.
-    const sql = await openInstallationDatabase(frontUrl, ids['globex']!);
+    const sql = await openInstallationDatabase(frontDatabase!.url, ids['globex']!);
     try {
       await within(30_000, async () => (await readIndexHeads(sql)).get('wiki') === head, 'the worker indexed the push');
     } finally {
