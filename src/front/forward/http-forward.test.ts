@@ -136,4 +136,27 @@ describe('httpForward', () => {
     );
     expect(notStarted.status).toBe(503);
   });
+
+  test('an instance that stops after taking the request is a 502 saying the call may have landed, not sent again', async () => {
+    let taken = 0;
+    // Takes the request, then drops the connection without answering (a process killed mid-write).
+    const dying = createServer((request) => {
+      taken += 1;
+      request.on('data', () => undefined);
+      request.on('end', () => request.socket.destroy());
+    });
+    await new Promise<void>((resolve) => dying.listen(0, '127.0.0.1', resolve));
+    try {
+      const answer = await httpForward({
+        installation,
+        instances: locator([new URL(`http://127.0.0.1:${(dying.address() as AddressInfo).port}`)]),
+      })(new Request('http://front.example/acme', { method: 'POST', body: '{"method":"tools/call"}' }), caller);
+      expect(answer.status).toBe(502);
+      expect(answer.headers.get('retry-after')).toBeNull();
+      expect(((await answer.json()) as { error: { message: string } }).error.message).toMatch(/may or may not have taken effect/);
+      expect(taken).toBe(1);
+    } finally {
+      await new Promise<void>((resolve) => dying.close(() => resolve()));
+    }
+  });
 });

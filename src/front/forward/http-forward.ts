@@ -44,6 +44,9 @@ const hopHeaders = new Set([
  * cannot be reached (not started in time, or the connection refused twice: a refused
  * connection is told to the locator, which starts another, and tried once more), the answer
  * is 503 with `Retry-After` and a JSON-RPC error saying so; nothing was sent to it then.
+ * When the connection fails after the request may have reached it (the instance stopped while
+ * answering), the answer is 502 without `Retry-After`, saying that the call may have taken
+ * effect and to look before sending it again (a write sent twice would be made twice).
  */
 export function httpForward(options: HttpForwardOptions): Forward {
   const { installation, instances, log } = options;
@@ -86,8 +89,13 @@ export function httpForward(options: HttpForwardOptions): Forward {
           { event: 'instance_unreachable', installation: installation.name, err: error },
           `the instance of ${installation.name} could not be reached`,
         );
-        if (connectionRefused(error)) instances.unreachable(installation, origin);
-        return unavailable(installation.name, retryAfter);
+        if (connectionRefused(error)) {
+          instances.unreachable(installation, origin);
+          return unavailable(installation.name, retryAfter);
+        }
+        // The request may have reached the instance (it stopped while answering): a write may
+        // have landed, so the client is not invited to send it again blindly.
+        return outcomeUnknown(installation.name);
       }
       const answerHeaders = new Headers();
       for (const [name, value] of answer.headers) if (!hopHeaders.has(name)) answerHeaders.append(name, value);
@@ -110,5 +118,17 @@ function unavailable(name: string, retryAfter: string): Response {
   return new Response(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }), {
     status: 503,
     headers: { 'content-type': 'application/json', 'retry-after': retryAfter },
+  });
+}
+
+/**
+ * 502 and a JSON-RPC error (code -32000) for a request the instance may have taken before it
+ * stopped answering: whether a write landed is unknown, so the message says to look first.
+ */
+function outcomeUnknown(name: string): Response {
+  const message = `The server of ${name} stopped while answering; the call may or may not have taken effect. Before sending a write again, look whether it landed (read_note or note_history).`;
+  return new Response(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }), {
+    status: 502,
+    headers: { 'content-type': 'application/json' },
   });
 }
