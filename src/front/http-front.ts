@@ -1,7 +1,7 @@
 // The HTTP face of an installation: Streamable HTTP MCP at `/<name>` (2026-07-28 and the
 // 2025 revisions on one endpoint), the address page, the protected-resource document, and
 // the checks in front of them (Host and Origin against DNS rebinding, the bearer token).
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { toNodeHandler } from '@modelcontextprotocol/node';
 import { createMcpHandler, validateHostHeader, validateOriginHeader, type McpHttpHandler } from '@modelcontextprotocol/server';
@@ -368,6 +368,9 @@ export async function listenFront(front: Front, options: { port: number; hostnam
   const server = createServer((req, res) => {
     const limit = front.maxBodyBytes(new URL(req.url ?? '/', 'http://front').pathname);
     if (limit === undefined) return void handle(req, res);
+    // That path is a signed webhook: a delivery without its signature header is answered (401)
+    // before its body is read, so unsigned floods of large bodies cost no memory.
+    if (req.method === 'POST' && req.headers['x-hub-signature-256'] === undefined) return void answerUnread(front, req, res, onerror);
     let own = larger.get(limit);
     if (own === undefined) larger.set(limit, (own = toNodeHandler(front, { onerror, maxRequestBodySize: limit })));
     void own(req, res);
@@ -398,6 +401,31 @@ export async function listenFront(front: Front, options: { port: number; hostnam
       });
     },
   };
+}
+
+/**
+ * Answers `req` with what `front` says to it without its body (which is drained, not kept):
+ * for a request refused on its headers alone. Ends the connection, so the unread body is not
+ * taken for the next request.
+ */
+async function answerUnread(front: Front, req: IncomingMessage, res: ServerResponse, onerror: (error: Error) => void): Promise<void> {
+  req.resume();
+  try {
+    const headers = new Headers();
+    for (const [name, value] of Object.entries(req.headers)) {
+      if (value === undefined || name === 'content-length' || name === 'transfer-encoding') continue;
+      headers.set(name, Array.isArray(value) ? value.join(', ') : value);
+    }
+    const url = new URL(req.url ?? '/', `http://${req.headers.host ?? 'front'}`);
+    const answer = await front.fetch(new Request(url, { method: req.method ?? 'POST', headers }));
+    const body = Buffer.from(await answer.arrayBuffer());
+    res.writeHead(answer.status, { ...Object.fromEntries(answer.headers), connection: 'close', 'content-length': String(body.length) });
+    res.end(body);
+  } catch (error) {
+    onerror(error as Error);
+    if (!res.headersSent) res.writeHead(500, { connection: 'close' });
+    res.end();
+  }
 }
 
 /**

@@ -1,4 +1,5 @@
 // The webhook endpoint: signatures, replays, bodies and events, through the front as GitHub reaches it.
+import { request as httpRequest } from 'node:http';
 import { Webhooks } from '@octokit/webhooks';
 import { pino } from 'pino';
 import { describe, expect, test } from 'vitest';
@@ -108,6 +109,31 @@ describe('the GitHub webhook endpoint', () => {
 });
 
 describe('the GitHub webhook endpoint on a listening front', () => {
+  test('answers an unsigned delivery 401 before reading its body, so unsigned floods cost no memory', async () => {
+    const { front, received } = frontWithWebhook();
+    const listening = await listenFront(front, { port: 0, hostname: '127.0.0.1', log: pino({ level: 'silent' }) });
+    try {
+      // Declares 20 MB and sends a few bytes only: an answer that waited for the body would never come.
+      const status = await new Promise<number>((resolve, reject) => {
+        const request = httpRequest(new URL(githubWebhookPath, listening.origin), {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'content-length': String(20 * 1024 * 1024), 'x-github-event': 'push' },
+        });
+        request.on('response', (response) => {
+          response.resume();
+          resolve(response.statusCode ?? 0);
+          request.destroy();
+        });
+        request.on('error', reject);
+        request.write('{"ref":');
+      });
+      expect(status).toBe(401);
+      expect(received).toEqual([]);
+    } finally {
+      await listening.close();
+    }
+  });
+
   test('takes a signed delivery larger than an MCP request may be (GitHub sends up to 25 MB)', async () => {
     const { front, received } = frontWithWebhook();
     const listening = await listenFront(front, { port: 0, hostname: '127.0.0.1', log: pino({ level: 'silent' }) });
