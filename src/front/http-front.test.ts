@@ -254,3 +254,43 @@ describe('a front routing many installations', () => {
     expect(((await metadata.json()) as { resource: string }).resource).toBe('http://127.0.0.1/globex');
   });
 });
+
+describe('closing a listening front', () => {
+  let arrived: () => void = () => {};
+  /** Resolves once the next request reached the front. */
+  const arrival = () => new Promise<void>((resolve) => (arrived = resolve));
+  /** A front whose every answer takes `ms` milliseconds. */
+  const slow = (ms: number) => ({
+    fetch: () => {
+      arrived();
+      return new Promise<Response>((resolve) => setTimeout(() => resolve(new Response('done')), ms));
+    },
+    forgetAccess: () => {},
+    maxBodyBytes: () => undefined,
+    close: async () => {},
+  });
+
+  test('lets a call in progress finish within the drain, and takes no new connection', async () => {
+    const listening = await listenFront(slow(500), { port: 0, hostname: '127.0.0.1', log: pino({ level: 'silent' }) });
+    const reached = arrival();
+    const inProgress = fetch(new URL('/acme', listening.origin), { method: 'POST', body: '{}' });
+    await reached;
+    const closed = listening.close({ drainMs: 5000 });
+    const answer = await inProgress;
+    expect(answer.status).toBe(200);
+    expect(await answer.text()).toBe('done');
+    await closed;
+    await expect(fetch(new URL('/acme', listening.origin), { method: 'POST', body: '{}' })).rejects.toThrow();
+  });
+
+  test('ends a call that outlasts the drain', async () => {
+    const listening = await listenFront(slow(60_000), { port: 0, hostname: '127.0.0.1', log: pino({ level: 'silent' }) });
+    const reached = arrival();
+    const inProgress = fetch(new URL('/acme', listening.origin), { method: 'POST', body: '{}' });
+    await reached;
+    const started = Date.now();
+    await listening.close({ drainMs: 200 });
+    expect(Date.now() - started).toBeLessThan(10_000);
+    await expect(inProgress).rejects.toThrow();
+  });
+});

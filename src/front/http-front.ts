@@ -352,12 +352,25 @@ export function createRoutingFront(options: RoutingFrontOptions): Front {
 export interface ListeningFront {
   server: Server;
   origin: URL;
-  close(): Promise<void>;
+  /**
+   * Stops accepting connections, then waits up to `drainMs` (default 0) for the requests in
+   * progress to be answered (an open event stream, `GET` with `Accept: text/event-stream`,
+   * is not waited for), then ends every connection and closes the front. Resolves when done.
+   */
+  close(options?: { drainMs?: number }): Promise<void>;
 }
 
 /**
+ * How long the front and instance processes let the calls in progress finish on `SIGTERM`
+ * before they end the rest (ms): less than the 30 s a container platform usually allows
+ * between `SIGTERM` and `SIGKILL`.
+ */
+export const shutdownDrainMs = 20_000;
+
+/**
  * Serves `front` with `node:http` on `hostname:port` (port 0 picks a free one) and resolves
- * once it listens. `close` stops accepting, ends open connections and closes the front.
+ * once it listens. `close` stops accepting, lets the requests in progress finish (up to its
+ * `drainMs`), ends open connections and closes the front.
  */
 export async function listenFront(front: Front, options: { port: number; hostname: string; log: Logger }): Promise<ListeningFront> {
   const onerror = (error: Error) => options.log.error({ err: error }, 'an HTTP request failed');
@@ -365,7 +378,17 @@ export async function listenFront(front: Front, options: { port: number; hostnam
   // A path with a larger body than MCP's 4 MiB (GitHub's webhook: 25 MB) gets a handler of its
   // own, so only that path buffers that much before it is checked.
   const larger = new Map<number, ReturnType<typeof toNodeHandler>>();
+  // Requests in progress that a drain waits for: every one but an open event stream.
+  let inProgress = 0;
+  let drained: (() => void) | null = null;
   const server = createServer((req, res) => {
+    if (!(req.method === 'GET' && (req.headers.accept ?? '').includes('text/event-stream'))) {
+      inProgress += 1;
+      res.once('close', () => {
+        inProgress -= 1;
+        if (inProgress === 0) drained?.();
+      });
+    }
     const limit = front.maxBodyBytes(new URL(req.url ?? '/', 'http://front').pathname);
     if (limit === undefined) return void handle(req, res);
     // That path is a signed webhook: a delivery without its signature header is answered (401)
@@ -393,12 +416,23 @@ export async function listenFront(front: Front, options: { port: number; hostnam
   return {
     server,
     origin: new URL(`http://${shownHost}:${address.port}`),
-    async close() {
+    async close(closeOptions = {}) {
+      const drainMs = closeOptions.drainMs ?? 0;
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      if (drainMs > 0 && inProgress > 0) {
+        options.log.info({ event: 'drain_started', inProgress, drainMs }, `letting ${inProgress} request(s) in progress finish`);
+        let timer: NodeJS.Timeout | undefined;
+        await new Promise<void>((resolve) => {
+          drained = resolve;
+          timer = setTimeout(resolve, drainMs);
+        });
+        clearTimeout(timer);
+        if (inProgress > 0) options.log.warn({ event: 'drain_cut', inProgress }, `ending ${inProgress} request(s) still in progress`);
+      }
       await front.close();
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      });
+      server.closeAllConnections();
+      await closed;
     },
   };
 }

@@ -8,7 +8,14 @@
 import { githubSetupRoute } from '../front/github-setup-route.ts';
 import { httpForward } from '../front/forward/http-forward.ts';
 import type { InstanceKey, InstanceLocator } from '../front/forward/instance-locator.ts';
-import { createRoutingFront, listenFront, type Front, type FrontAddress, type ListeningFront } from '../front/http-front.ts';
+import {
+  createRoutingFront,
+  listenFront,
+  shutdownDrainMs,
+  type Front,
+  type FrontAddress,
+  type ListeningFront,
+} from '../front/http-front.ts';
 import type { ResourceOwner } from '../front/oauth/authorization-server.ts';
 import { storedCatalogue } from '../front/stored-catalogue.ts';
 import { githubWebhook, githubWebhookPath } from '../front/webhook/github-webhook.ts';
@@ -283,7 +290,8 @@ export async function serveFront(settings: FrontSettings, ports: FrontPorts): Pr
     async close() {
       operations.shutDown();
       clearInterval(timer);
-      await server.close();
+      // The calls in progress finish first (they may need their instance), up to shutdownDrainMs.
+      await server.close({ drainMs: shutdownDrainMs });
       await locator.close();
       await refreshing;
       await opened.close();

@@ -7,6 +7,7 @@
 // webhooks: the front has those. With an idle time it stops by itself (scale to zero).
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { shutdownDrainMs } from '../front/http-front.ts';
 import { implementedTools } from '../instance/all-tools.ts';
 import type { IndexProgress, Installation } from '../instance/installation.ts';
 import type { Logger } from '../instance/log.ts';
@@ -192,7 +193,7 @@ export async function serveInstance(
     (closing ??= (async () => {
       stopIdleWatch();
       operations?.shutDown();
-      await running.served.close();
+      await running.served.close({ drainMs: shutdownDrainMs });
       await running.installation.close();
       await running.sql.close();
       await app.host.close();

@@ -51,7 +51,8 @@ export interface ServedInstallation {
   /** The origin the front listens on, e.g. `http://127.0.0.1:8787`. */
   origin: URL;
   front: Front;
-  close(): Promise<void>;
+  /** Stops serving; `drainMs` as front/http-front.ts `ListeningFront.close`: how long calls in progress may finish (default 0). */
+  close(options?: { drainMs?: number }): Promise<void>;
 }
 
 /**
@@ -98,8 +99,8 @@ export async function serveInstallation(options: ServeInstallationOptions): Prom
       server: listening.server,
       origin: listening.origin,
       front: built,
-      async close() {
-        await listening.close();
+      async close(closeOptions) {
+        await listening.close(closeOptions);
         await forwarder.close();
       },
     };
