@@ -158,8 +158,10 @@ let aborted = false;
 function stopIfAborted(): void {
   if (aborted) throw new Error('Interrupted.');
 }
+// Every signal is caught (a terminal's Ctrl-C arrives twice: directly and relayed by bin/node22.js); the first starts the clean-up.
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => {
+  process.on(signal, () => {
+    if (aborted) return;
     aborted = true;
     console.error(`[${elapsed()}] ${signal}: cleaning up`);
     void cleanUp().finally(() => process.exit(130));

@@ -99,7 +99,11 @@ function announce(server: LocalServer, log: Logger): void {
   closeOnSignal(server);
 }
 
-/** Closes `server` and exits on Ctrl-C or SIGTERM (once). */
+/**
+ * Closes `server` and exits on Ctrl-C or SIGTERM. Later signals are ignored while it closes: a
+ * terminal's Ctrl-C reaches both bin/node22.js and its Node 22 child, which is also sent the
+ * relayed one, so one press arrives twice and must not cut the close short.
+ */
 function closeOnSignal(server: { close(): Promise<void> }): void {
   let stopping = false;
   const stop = () => {
@@ -107,8 +111,8 @@ function closeOnSignal(server: { close(): Promise<void> }): void {
     stopping = true;
     void server.close().finally(() => process.exit(0));
   };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
 }
 
 const program = new Command()

@@ -116,8 +116,8 @@ export async function serveLocalStdio(settings: StdioSettings, options: { log?: 
     void close().finally(() => process.exit(0));
   };
   process.stdin.once('end', exit);
-  process.once('SIGINT', exit);
-  process.once('SIGTERM', exit);
+  process.on('SIGINT', exit); // caught every time: one Ctrl-C arrives twice through bin/node22.js
+  process.on('SIGTERM', exit);
   return { close };
 }
 
