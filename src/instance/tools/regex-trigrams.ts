@@ -66,6 +66,21 @@ export function regexTrigramQuery(pattern: string, caseSensitive: boolean): Trig
   return info.exact === null ? info.match : and(info.match, trigramsOf(info.exact));
 }
 
+/**
+ * A test of folded text (trigram-keys.ts `foldCase` of NFC text) against `query`: whether it
+ * has the trigrams; null for `all`. The line matcher runs it on each line before the regex,
+ * since a match lies within one line: only lines that pass can match.
+ */
+export function trigramFilter(query: TrigramQuery): ((folded: string) => boolean) | null {
+  if (query.op === 'all') return null;
+  const test = (part: TrigramQuery, text: string): boolean => {
+    if (part.op === 'all' || part.op === 'none') return part.op === 'all';
+    if (part.op === 'and') return part.trigrams.every((trigram) => text.includes(trigram)) && part.subs.every((sub) => test(sub, text));
+    return part.trigrams.some((trigram) => text.includes(trigram)) || part.subs.some((sub) => test(sub, text));
+  };
+  return (folded) => test(query, folded);
+}
+
 function analyze(re: ParsedRegexp): Info {
   switch (re.constructor.Op[re.op]) {
     case 'NO_MATCH':
@@ -83,7 +98,10 @@ function analyze(re: ParsedRegexp): Info {
       return emptyString();
     case 'LITERAL': {
       let info = emptyString();
-      for (const rune of re.runes) info = concat(info, exactOf(runeFolds(rune, (re.flags & FOLD_CASE) !== 0)));
+      for (const rune of re.runes) {
+        const folds = runeFolds(rune, (re.flags & FOLD_CASE) !== 0);
+        info = concat(info, folds === null ? anyChar() : exactOf(folds));
+      }
       return info;
     }
     case 'CHAR_CLASS': {
@@ -306,8 +324,11 @@ function codePoints(text: string): string[] {
   return Array.from(text);
 }
 
-/** The folded forms of what `rune` matches: itself, or with `foldCase` every rune of its case-folding orbit (RE2's simple folding). */
-function runeFolds(rune: number, foldsCase: boolean): Set<string> {
+/**
+ * The folded forms of what `rune` matches: itself, or with `foldsCase` every rune of its
+ * case-folding orbit (RE2's simple folding); null when there are too many to list.
+ */
+function runeFolds(rune: number, foldsCase: boolean): Set<string> | null {
   if (!foldsCase) return new Set([foldCase(String.fromCodePoint(rune))]);
   let folds = orbitFolds.get(rune);
   if (folds === undefined) {
@@ -316,13 +337,13 @@ function runeFolds(rune: number, foldsCase: boolean): Set<string> {
     const set = new RE2Set(RE2Set.UNANCHORED, RE2JS.CASE_INSENSITIVE);
     set.add(`[\\x{${rune.toString(16)}}\\x{10FFFF}]`);
     const runes = (set.regexps[0] as ParsedRegexp).runes;
-    folds = classFolds(runes.filter((member) => member !== 0x10ffff)) ?? new Set([foldCase(String.fromCodePoint(rune))]);
+    folds = classFolds(runes.filter((member) => member !== 0x10ffff));
     orbitFolds.set(rune, folds);
   }
   return folds;
 }
 
-const orbitFolds = new Map<number, Set<string>>();
+const orbitFolds = new Map<number, Set<string> | null>();
 
 /** The folded forms of a class's members (`runes`: lo, hi pairs); null when there are too many. */
 function classFolds(runes: ArrayLike<number>): Set<string> | null {

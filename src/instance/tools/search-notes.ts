@@ -128,7 +128,7 @@ async function collectMatches(
     if (run.stopped) return { found, stoppedIn: '' };
     const notes = await ctx.index.scanNotes(scopes, { needle, ...(trigrams ? { trigrams } : {}), caseSensitive, after, limit: batch });
     const { matches, stopped, searched, line } = await run.match(
-      query,
+      trigrams ? { ...query, trigrams } : query,
       notes.map((note) => note.content),
       wanted - found.length,
     );
