@@ -3,7 +3,10 @@
 // server's memory. Prints Markdown tables and writes them, with the machine, to
 // bench/RESULTS.md under "Read and search (issue 2)".
 //
-//   node bin/run-ts.js bench/read-search.ts [--runs 20] [--reads 300] [--builds 3]
+//   node bin/run-ts.js bench/read-search.ts [--runs 20] [--reads 300] [--builds 3] [--only regex]
+//
+// The regex queries of issue 14 are measured too, against rg in regex mode, and written under
+// "Regex search (issue 14)"; `--only regex` measures them alone (a server and its index build).
 //
 // Ratios are against a reference run in this same process (rg spawned the same way, the
 // same number of times, alternating with our calls), so the shared machine's load falls on
@@ -38,6 +41,27 @@ const sectionTitle = 'Read and search (issue 2)';
  */
 const queries = ['excalidraw', 'toegangstoken', 'kanban', 'graph view', 'zettelkasten', 'заметк', 'callout', 'Ctrl', 'plugin', 'obsidian'];
 
+/**
+ * Regex queries (issue 14), from rare to common, chosen by counting matching lines with rg on
+ * the corpus: rare words with `\b`, an inline flag, classes and an alternation of rare words;
+ * two that match nothing; a Russian stem with a class; common ones. The last requires no
+ * text at all, so it is the full scan the trigram index cannot narrow.
+ */
+const regexQueries = [
+  '\\bexcalidraw\\b',
+  '(?i)\\bMOC\\b',
+  'übersetz\\w+',
+  'canvas\\s+file',
+  'toegangstoken|excalidraw|kanban',
+  'zzqx\\d+yy',
+  'kanban.*board',
+  '\\bsync(ed|ing)\\b',
+  'заметк[аиу]',
+  'Ctrl\\+[A-Z]',
+  '\\bplugins?\\b',
+  '^\\d{4}-\\d{2}-\\d{2}$',
+];
+
 const goals = { searchRatio: 0.5, buildSeconds: 10, readP50Ms: 10, rssMiB: 400 };
 
 const { values: args } = parseArgs({
@@ -45,8 +69,15 @@ const { values: args } = parseArgs({
     runs: { type: 'string', default: '20' },
     reads: { type: 'string', default: '300' },
     builds: { type: 'string', default: '3' },
+    // `regex`: only the regex searches (a server with its index build, then the regex
+    // queries), writing their section alone.
+    only: { type: 'string' },
   },
 });
+if (args.only !== undefined && args.only !== 'regex') {
+  console.error(`--only takes "regex" (the regex searches alone), not ${JSON.stringify(args.only)}.`);
+  process.exit(2);
+}
 const runs = positive(args.runs, '--runs');
 const reads = positive(args.reads, '--reads');
 const builds = positive(args.builds, '--builds');
@@ -311,12 +342,16 @@ async function timed(fn: () => Promise<unknown>): Promise<number> {
 // ---------------------------------------------------------------------------------------------
 // ripgrep
 
-const rgArgs = (query: string) => ['--smart-case', '--fixed-strings', '--line-number', query, corpusDir];
+/** rg's arguments: a plain query as fixed strings, a regex as a regex (`-e`), smart case both. */
+const rgArgs = (query: string, regex: boolean) =>
+  regex
+    ? ['--smart-case', '--line-number', '-e', query, corpusDir]
+    : ['--smart-case', '--fixed-strings', '--line-number', query, corpusDir];
 
 /** Runs rg once, reading all of its output; resolves with the number of lines it printed. */
-function rg(query: string): Promise<number> {
+function rg(query: string, regex = false): Promise<number> {
   return new Promise((resolve, reject) => {
-    const child = spawn('rg', rgArgs(query), { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn('rg', rgArgs(query, regex), { stdio: ['ignore', 'pipe', 'inherit'] });
     let lines = 0;
     child.stdout.on('data', (chunk: Buffer) => {
       for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, i + 1)) lines++;
@@ -339,13 +374,13 @@ interface QueryResult {
   serverCpu: number;
 }
 
-async function measureSearch(client: Client, serverPid: number): Promise<QueryResult[]> {
+async function measureSearch(client: Client, serverPid: number, list: readonly string[] = queries, regex = false): Promise<QueryResult[]> {
   const results: QueryResult[] = [];
-  for (const query of queries) {
-    const toolArgs = { query, limit: 20, repo };
+  for (const query of list) {
+    const toolArgs = { query, limit: 20, repo, ...(regex ? { regex: true } : {}) };
     const first = await call(client, 'search_notes', toolArgs);
     const matches = (first['matches'] as unknown[]).length;
-    const rgLines = await rg(query);
+    const rgLines = await rg(query, regex);
     if (matches !== Math.min(20, rgLines)) log(`note: search_notes found ${matches} lines for ${JSON.stringify(query)}, rg ${rgLines}`);
     const ours: number[] = [];
     const theirs: number[] = [];
@@ -355,11 +390,11 @@ async function measureSearch(client: Client, serverPid: number): Promise<QueryRe
       const cpu = cpuMsOf(serverPid);
       ours.push(await timed(() => call(client, 'search_notes', toolArgs)));
       serverCpu += cpuMsOf(serverPid) - cpu;
-      theirs.push(await timed(() => rg(query)));
+      theirs.push(await timed(() => rg(query, regex)));
     }
     const result = { query, rgLines, matches, ours: median(ours), rg: median(theirs), serverCpu: serverCpu / runs };
     log(
-      `search ${JSON.stringify(query)}: ours ${result.ours.toFixed(1)} ms, rg ${result.rg.toFixed(1)} ms, ratio ${(result.ours / result.rg).toFixed(2)}`,
+      `search${regex ? ' (regex)' : ''} ${JSON.stringify(query)}: ours ${result.ours.toFixed(1)} ms, rg ${result.rg.toFixed(1)} ms, ratio ${(result.ours / result.rg).toFixed(2)}`,
     );
     results.push(result);
   }
@@ -477,6 +512,57 @@ function reportMarkdown(report: Report): string {
   return lines.join('\n');
 }
 
+const regexSectionTitle = 'Regex search (issue 14)';
+
+/** The regex section: each query against rg in regex mode, in the same run. */
+function regexMarkdown(search: readonly QueryResult[]): string {
+  const ratios = search.map((row) => row.ours / row.rg);
+  const rare = search.filter((row) => row.rgLines < 100).map((row) => row.ours / row.rg);
+  return [
+    `Measured by \`node bin/run-ts.js bench/read-search.ts${args.only === 'regex' ? ' --only regex' : ''}\` on obsidian-help, ${runs} runs per query (medians).`,
+    '',
+    machineMarkdown(describeMachine(root)),
+    '',
+    '| Measure | Result | Goal | |',
+    '|---|---|---|---|',
+    `| \`search_notes\` (regex, limit 20) ÷ \`rg\` (regex) with fewer than 100 matching lines: median of the ratios | ${median(rare).toFixed(2)} | ≤ ${goals.searchRatio} | ${verdict(median(rare) <= goals.searchRatio)} |`,
+    `| … worst of those ratios | ${Math.max(...rare).toFixed(2)} | | |`,
+    `| … median of all ${search.length} ratios | ${median(ratios).toFixed(2)} | | |`,
+    '',
+    '| Regex | rg lines | `search_notes` median | `rg` median | ratio | server CPU per call |',
+    '|---|---:|---:|---:|---:|---:|',
+    ...search.map(
+      (row) =>
+        `| \`${row.query.replaceAll('|', '\\|')}\` | ${row.rgLines} | ${ms(row.ours)} ms | ${ms(row.rg)} ms | ${(row.ours / row.rg).toFixed(2)} | ${ms(row.serverCpu)} ms |`,
+    ),
+    '',
+    '`rg` is `rg --smart-case --line-number -e REGEX bench/checkouts/obsidian-help`; `search_notes` is a `tools/call` with `{query, regex: true, limit: 20}` over Streamable HTTP, as above. ' +
+      'The server reads only the notes that have the trigrams a match must contain; `^\\d{4}-\\d{2}-\\d{2}$` requires no text, so it is matched against every note (on the worker pool, within the time budget).',
+  ].join('\n');
+}
+
+/** Only the regex searches: a server on a fresh index, the regex queries, their section written. */
+async function regexOnly(): Promise<void> {
+  const data = tempDir('mv-bench-serve-');
+  const server = await startServer(data);
+  try {
+    log(`serving at ${server.url.href} after ${seconds(server.readyMs)}`);
+    const client = await connect(server.url, 'legacy');
+    try {
+      const search = await measureSearch(client, server.pid, regexQueries, true);
+      const markdown = regexMarkdown(search);
+      console.log(`\n## ${regexSectionTitle}\n\n${markdown}\n`);
+      writeResultsSection(regexSectionTitle, markdown);
+      log('written to bench/RESULTS.md');
+    } finally {
+      await client.close();
+    }
+  } finally {
+    await server.stop();
+    rmSync(data, { recursive: true, force: true });
+  }
+}
+
 // ---------------------------------------------------------------------------------------------
 
 /** The repositories the installation at bench/checkouts has besides obsidian-help (other benchmarks may clone theirs there). */
@@ -497,6 +583,7 @@ async function main(): Promise<void> {
   ensureCorpus();
   const otherRepos = await otherReposInWork();
   if (otherRepos.length > 0) log(`note: bench/checkouts also holds the repositories ${otherRepos.join(', ')}; they are indexed too`);
+  if (args.only === 'regex') return regexOnly();
 
   log('— the full index build');
   const builds = await measureBuilds();
@@ -505,6 +592,7 @@ async function main(): Promise<void> {
   const data = tempDir('mv-bench-serve-');
   const server = await startServer(data);
   let measured: Pick<Report, 'search' | 'reads' | 'ping' | 'server'>;
+  let regexSearch: QueryResult[];
   let restarted: Report['restarted'];
   try {
     const afterIndex = memoryOf(server.pid);
@@ -513,6 +601,7 @@ async function main(): Promise<void> {
     const modern = await connect(server.url, 'modern');
     try {
       const search = await measureSearch(legacy, server.pid);
+      regexSearch = await measureSearch(legacy, server.pid, regexQueries, true);
       const paths = sampleNotes(reads);
       const readsLegacy = await measureReads(legacy, paths, server.pid);
       log(`read_note (2025-11-25) p50 ${ms(readsLegacy.p50)} ms, p90 ${ms(readsLegacy.p90)} ms over ${readsLegacy.count} notes`);
@@ -560,6 +649,9 @@ async function main(): Promise<void> {
   const markdown = reportMarkdown(report);
   console.log(`\n## ${sectionTitle}\n\n${markdown}\n`);
   writeResultsSection(sectionTitle, markdown);
+  const regexSection = regexMarkdown(regexSearch);
+  console.log(`\n## ${regexSectionTitle}\n\n${regexSection}\n`);
+  writeResultsSection(regexSectionTitle, regexSection);
   log('written to bench/RESULTS.md');
 }
 

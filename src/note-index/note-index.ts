@@ -5,8 +5,8 @@ import type { Heading } from '../notes/headings.ts';
 import { decodeNoteText } from '../notes/note-text.ts';
 import { runPoolTask } from './parse-task.ts';
 import type { SqlClient } from './sql-client.ts';
-import { searchFold, trigramKeys } from './trigram-keys.ts';
-import { candidateNoteIds } from './trigram-postings.ts';
+import { searchFold, trigramKeys, type TrigramQuery } from './trigram-keys.ts';
+import { candidateNoteIds, queryNoteIds } from './trigram-postings.ts';
 
 /** One note as indexed: its text and what parsing found in it. Line numbers count from 1. */
 export interface IndexedNote {
@@ -161,10 +161,12 @@ export interface NoteIndex {
    * case-sensitive after {@link searchFold} (lower case as JavaScript's `toLowerCase`, so
    * every note the callers' line matching finds);
    * with `needle` null, every note. The trigram posting lists narrow the candidates.
+   * With `trigrams` (and no needle): the notes whose keys satisfy that query, unchecked —
+   * a superset of those a regex can match, which the caller matches (instance/tools/regex-trigrams.ts).
    */
   scanNotes(
     scopes: readonly Scope[],
-    options: { needle: string | null; caseSensitive: boolean; after: ScanPosition | null; limit: number },
+    options: { needle: string | null; trigrams?: TrigramQuery; caseSensitive: boolean; after: ScanPosition | null; limit: number },
   ): Promise<NoteText[]>;
   /** The content of these notes of one repository, by path (missing ones left out). */
   contents(repo: string, paths: readonly string[]): Promise<Map<string, string>>;
@@ -345,6 +347,15 @@ export function createNoteIndex(sql: SqlClient): NoteIndex {
 
     async scanNotes(scopes, options) {
       const needle = options.needle === null || options.needle === '' ? null : options.needle;
+      if (needle === null && options.trigrams !== undefined && options.trigrams.op !== 'all') {
+        const candidates = new Map<string, number[]>();
+        for (const repo of new Set(scopes.map((scope) => scope.repo))) {
+          const ids = await queryNoteIds(sql, repo, options.trigrams);
+          if (ids !== null) candidates.set(repo, ids);
+        }
+        const narrowed = scopes.filter((scope) => candidates.get(scope.repo)?.length !== 0);
+        return narrowed.length === 0 ? [] : scanPage(sql, longContents, narrowed, candidates, options.after, options.limit);
+      }
       if (needle === null) return scanPage(sql, longContents, scopes, new Map(), options.after, options.limit);
       // The needle's trigram keys narrow each repository to the notes that have them all (a
       // needle of fewer than three characters has none and narrows nothing); the notes are

@@ -16,9 +16,27 @@
  * That also holds for Postgres's ILIKE, which lowers each character alone (`İ` → `i`).
  */
 export function searchFold(text: string): string {
-  const lower = text.normalize('NFC').toLowerCase();
+  return foldCase(text.normalize('NFC'));
+}
+
+/**
+ * {@link searchFold} without the NFC step: lower case, `ς` taken as `σ`, U+0307 left out. It
+ * maps each character alone, so for text already in NFC (as a regex's literal runes, which
+ * match code points of a note's NFC form) the folded pieces are substrings of the folded note.
+ */
+export function foldCase(text: string): string {
+  const lower = text.toLowerCase();
   return lower.includes('ς') || lower.includes('\u0307') ? lower.replaceAll('ς', 'σ').replaceAll('\u0307', '') : lower;
 }
+
+/**
+ * What a note's text must contain for a search to find it: `all` (any note), `none` (no
+ * note), or every (`and`) or any (`or`) of `trigrams` (each three code points of folded text,
+ * see {@link foldCase}) and of `subs`. Built for regexes (instance/tools/regex-trigrams.ts),
+ * checked against the posting lists (trigram-postings.ts `queryNoteIds`).
+ */
+export type TrigramQuery =
+  { op: 'all' } | { op: 'none' } | { op: 'and' | 'or'; trigrams: readonly string[]; subs: readonly TrigramQuery[] };
 
 /**
  * Open-addressing set of the keys seen in the current text, reused from text to text: a
@@ -39,7 +57,11 @@ let distinctKeys = new Int32Array(1 << 13);
  * three code points has none. Equal text always gives equal keys (they are stored).
  */
 export function trigramKeys(text: string): Int32Array {
-  const folded = searchFold(text);
+  return foldedTrigramKeys(searchFold(text));
+}
+
+/** The distinct trigram keys of text already folded by {@link searchFold} or {@link foldCase} (see {@link trigramKeys}). */
+export function foldedTrigramKeys(folded: string): Int32Array {
   // At most one key per character: a table twice that size stays at most half full. A
   // short text uses the start of the table only, which stays in the processor's cache.
   const size = 1 << Math.max(6, Math.ceil(Math.log2(folded.length * 2)));

@@ -12,6 +12,7 @@
 // the difference from the previous one (the first from 0), as varints. Buckets travel as
 // base64 text: PGlite converts bytea parameters and results slowly, text quickly.
 import type { SqlClient } from './sql-client.ts';
+import { foldedTrigramKeys, type TrigramQuery } from './trigram-keys.ts';
 
 /** Keys are spread over 2^14 buckets by their top bits: a note's keys touch at most that many rows. */
 const BUCKET_BITS = 14;
@@ -259,6 +260,60 @@ export async function candidateNoteIds(sql: SqlClient, repo: string, keys: Int32
     if (result.length === 0) break;
   }
   return result;
+}
+
+/**
+ * The ids of the notes of `repo` whose keys satisfy `query`, ascending; null when the query
+ * narrows nothing (`all`, or an `or` with a part that does). The buckets of all its trigrams
+ * are read with one statement, then the query is evaluated on their posting lists.
+ */
+export async function queryNoteIds(sql: SqlClient, repo: string, query: TrigramQuery): Promise<number[] | null> {
+  const keyOf = new Map<string, number>();
+  const collect = (part: TrigramQuery): void => {
+    if (part.op === 'all' || part.op === 'none') return;
+    for (const trigram of part.trigrams) if (!keyOf.has(trigram)) keyOf.set(trigram, foldedTrigramKeys(trigram)[0]!);
+    part.subs.forEach(collect);
+  };
+  collect(query);
+  const buckets =
+    keyOf.size === 0 ? new Map<number, Uint8Array>() : await readBuckets(sql, repo, [...new Set(Array.from(keyOf.values(), bucketOf))]);
+  const idsOf = (trigram: string): number[] => {
+    const key = keyOf.get(trigram)!;
+    const postings = buckets.get(bucketOf(key));
+    return postings ? idsInBucket(postings, key) : [];
+  };
+  const evaluate = (part: TrigramQuery): number[] | null => {
+    if (part.op === 'all') return null;
+    if (part.op === 'none') return [];
+    const lists: number[][] = [];
+    for (const trigram of part.trigrams) lists.push(idsOf(trigram));
+    for (const sub of part.subs) {
+      const ids = evaluate(sub);
+      if (ids === null) {
+        if (part.op === 'or') return null;
+      } else lists.push(ids);
+    }
+    if (part.op === 'or') return lists.reduce(unionSorted, []);
+    if (lists.length === 0) return null;
+    lists.sort((a, b) => a.length - b.length);
+    return lists.slice(1).reduce((result, list) => (result.length === 0 ? result : intersectSorted(result, list)), lists[0]!);
+  };
+  return evaluate(query);
+}
+
+function unionSorted(a: readonly number[], b: readonly number[]): number[] {
+  const out: number[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.length || j < b.length) {
+    if (j >= b.length || (i < a.length && a[i]! < b[j]!)) out.push(a[i++]!);
+    else if (i >= a.length || b[j]! < a[i]!) out.push(b[j++]!);
+    else {
+      out.push(a[i++]!);
+      j++;
+    }
+  }
+  return out;
 }
 
 async function readBuckets(sql: SqlClient, repo: string, buckets: readonly number[]): Promise<Map<number, Uint8Array>> {

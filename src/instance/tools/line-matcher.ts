@@ -1,6 +1,7 @@
 // Finding the lines of a note that match a query: plain text (smart case) or an RE2 regex.
 import { RE2JS, RE2JSException } from 're2js';
 import { lineStarts } from '../../notes/lines.ts';
+import { foldCase } from '../../note-index/trigram-keys.ts';
 import { VaultError } from '../../vault-error.ts';
 
 /** One matching line: its number (from 1), its text (without the line break) and where the match starts in it. */
@@ -92,17 +93,29 @@ export function compileRegex(query: string, caseSensitive: boolean): RE2JS {
   }
 }
 
-/** Lines where `regex` finds a match; a whole-note test first skips notes without one. */
-export function regexMatcher(regex: RE2JS): LineMatcher {
+/**
+ * Lines where `regex` finds a match. With `required` (a test of folded text that every text
+ * holding a match passes, regex-trigrams.ts `trigramFilter`), the note and then each line
+ * are tested with it first, and the regex runs only on the lines that pass; without it, a
+ * whole-note regex test first skips notes without a match.
+ */
+export function regexMatcher(regex: RE2JS, required?: ((folded: string) => boolean) | null): LineMatcher {
   const multiline = RE2JS.compile(regex.pattern(), regex.flags() | RE2JS.MULTILINE);
   // The whole-note test is a superset of the line tests, except where \r ends lines or the
   // pattern anchors at the text's start or end (\A, \z).
   const prefilter = !/\\[Az]/.test(regex.pattern());
   return function* (content, stop) {
-    if (prefilter && !content.includes('\r') && !multiline.test(content)) return;
+    let foldedLines: string[] | null = null;
+    if (required) {
+      // Folding keeps every line break, so line n of the folded text is line n of the note.
+      const folded = foldCase(content);
+      if (!required(folded)) return;
+      foldedLines = folded.split('\n');
+    } else if (prefilter && !content.includes('\r') && !multiline.test(content)) return;
     const starts = lineStarts(content);
     let sinceCheck = 0;
     for (let line = 1; line <= starts.length; line++) {
+      if (foldedLines !== null && !required!(foldedLines[line - 1] ?? '')) continue;
       const text = lineText(content, starts, line);
       // The clock is read every 64 lines, or before a long one.
       sinceCheck += 1 + (text.length >> 10);

@@ -6,13 +6,20 @@
 // are the same in both forms (NFC never touches a line break); the line text and the match's
 // position are given back in the note as stored.
 import { LRUCache } from 'lru-cache';
+import type { TrigramQuery } from '../../note-index/trigram-keys.ts';
 import { compileRegex, plainMatcher, regexMatcher, type LineMatch, type LineMatcher, type MatchStop } from './line-matcher.ts';
+import { trigramFilter } from './regex-trigrams.ts';
 
-/** What to look for: plain text or an RE2 regex (already checked by `compileRegex`), and whether case counts. */
+/**
+ * What to look for: plain text or an RE2 regex (already checked by `compileRegex`), and
+ * whether case counts. `trigrams`, for a regex: its trigram query (regex-trigrams.ts), which
+ * lines are tested against before the regex runs on them.
+ */
 export interface MatchQuery {
   regex: boolean;
   query: string;
   caseSensitive: boolean;
+  trigrams?: TrigramQuery;
 }
 
 /** One matching line of note number `note` (its index in the batch). */
@@ -45,11 +52,13 @@ const compiled = new LRUCache<string, LineMatcher>({ max: 32 });
 
 /** The matcher of `query`, compiled once per query and kept for the next batch (the 32 used last). */
 function matcherOf(query: MatchQuery): LineMatcher {
-  const key = `${query.regex ? 'r' : 'p'}${query.caseSensitive ? 'C' : 'c'}${query.query}`;
+  const key = `${query.regex ? 'r' : 'p'}${query.caseSensitive ? 'C' : 'c'}${query.trigrams ? 't' : ''}${query.query}`;
   let matcher = compiled.get(key);
   if (!matcher) {
     const text = query.query.normalize('NFC');
-    matcher = query.regex ? regexMatcher(compileRegex(text, query.caseSensitive)) : plainMatcher(text, query.caseSensitive);
+    matcher = query.regex
+      ? regexMatcher(compileRegex(text, query.caseSensitive), query.trigrams ? trigramFilter(query.trigrams) : null)
+      : plainMatcher(text, query.caseSensitive);
     compiled.set(key, matcher);
   }
   return matcher;

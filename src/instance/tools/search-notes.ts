@@ -8,6 +8,7 @@ import { ANSWER_LIMIT, cutEcho, fitAnswer, pastTheEnd } from './answer-budget.ts
 import { compileRegex, isCaseSensitive } from './line-matcher.ts';
 import type { MatchQuery } from './match-notes.ts';
 import { MatchRun } from './match-pool.ts';
+import { regexTrigramQuery } from './regex-trigrams.ts';
 import { lineWindow } from './line-window.ts';
 import { answerPath, assertFolderExists, callTargets, folderScope, liveScopes, type VaultTarget } from './read-scope.ts';
 
@@ -103,7 +104,7 @@ interface FoundMatch {
 /**
  * The first `wanted` matching lines in (repo, path, line) order. Notes are read from the
  * index in growing batches, narrowed by the trigram index to those containing `needle`
- * (plain queries), matched by `run` off the event loop, and reading stops as soon as enough
+ * (plain queries) or having the trigrams a match of the regex must contain, matched by `run` off the event loop, and reading stops as soon as enough
  * lines are found. `stoppedIn`: null when the search ran to its end (or to `wanted`), else
  * the note it was in when its time budget ran out ('' when that was between notes); the
  * matches are then those found before it.
@@ -118,13 +119,16 @@ async function collectMatches(
   const found: FoundMatch[] = [];
   const needle = query.regex ? null : query.query;
   const caseSensitive = query.caseSensitive;
+  // A regex reads only the notes with the trigrams any match must contain; one that
+  // requires no text ('all') reads every note.
+  const trigrams = query.regex ? regexTrigramQuery(query.query.normalize('NFC'), caseSensitive) : undefined;
   let after: ScanPosition | null = null;
-  let batch = needle === null ? 100 : Math.min(wanted, 200);
+  let batch = trigrams?.op === 'all' ? 100 : Math.min(wanted, 200);
   for (;;) {
     if (run.stopped) return { found, stoppedIn: '' };
-    const notes = await ctx.index.scanNotes(scopes, { needle, caseSensitive, after, limit: batch });
+    const notes = await ctx.index.scanNotes(scopes, { needle, ...(trigrams ? { trigrams } : {}), caseSensitive, after, limit: batch });
     const { matches, stopped, searched, line } = await run.match(
-      query,
+      trigrams ? { ...query, trigrams } : query,
       notes.map((note) => note.content),
       wanted - found.length,
     );

@@ -1,0 +1,217 @@
+// The trigram query of a regex, and regex search narrowed by it: for a wide list of regexes,
+// search_notes finds exactly the lines (in the same order) that matching every note finds.
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeRepo, tempDir } from '../../../test/support/git-fixture.ts';
+import { openToolContext, type TestToolContext } from '../../../test/support/tool-context.ts';
+import type { TrigramQuery } from '../../note-index/trigram-keys.ts';
+import { repoField } from '../../tools/tool.ts';
+import { isCaseSensitive } from './line-matcher.ts';
+import { lineWindow } from './line-window.ts';
+import { matchNotes } from './match-notes.ts';
+import { regexTrigramQuery } from './regex-trigrams.ts';
+import { searchNotes } from './search-notes.ts';
+
+/** A query written short: `and(…)`/`or(…)` of quoted trigrams and subqueries, ALL, NONE. */
+function show(query: TrigramQuery): string {
+  if (query.op === 'all' || query.op === 'none') return query.op.toUpperCase();
+  return `${query.op}(${[...query.trigrams.map((trigram) => JSON.stringify(trigram)), ...query.subs.map(show)].join(' ')})`;
+}
+
+describe('regexTrigramQuery', () => {
+  it('requires the trigrams of literal text, folded when case is ignored', () => {
+    expect(show(regexTrigramQuery('Zettelkasten', true))).toBe('and("zet" "ett" "tte" "tel" "elk" "lka" "kas" "ast" "ste" "ten")');
+    expect(show(regexTrigramQuery('^# Hello', true))).toBe('and("# h" " he" "hel" "ell" "llo")');
+    expect(show(regexTrigramQuery('日本語の', false))).toBe('and("日本語" "本語の")');
+    expect(show(regexTrigramQuery('a\\.b\\Q*c\\E', false))).toBe('and("a.b" ".b*" "b*c")');
+    expect(show(regexTrigramQuery('ПРИВЕТ', true))).toBe('and("при" "рив" "иве" "вет")');
+  });
+
+  it('keeps every letter a case-insensitive match can be (ſ for s, ϑ for θ)', () => {
+    expect(show(regexTrigramQuery('\\bsql\\b', false))).toBe('or("sql" "ſql")');
+    // θ is also ϑ, μ also µ (micro sign), ε also ϵ: eight spellings, any of them will do.
+    const theme = show(regexTrigramQuery('(?i)θεμα', true));
+    expect(theme).toMatch(/^or\((and\("[θϑ][εϵ][μµ]" "[εϵ][μµ]α"\) ?){8}\)$/u);
+    expect(show(regexTrigramQuery('(?-i:Foo)bar', false))).toBe('and("foo" "oob" "oba" "bar")');
+  });
+
+  it('turns alternation into or, and keeps what stays required around it', () => {
+    expect(show(regexTrigramQuery('zettel|canvas', false))).toBe('or(and("zet" "ett" "tte" "tel") and("can" "anv" "nva" or("vas" "vaſ")))');
+    expect(show(regexTrigramQuery('x(?:ab|cd)y', false))).toBe('or(and("xab" "aby") and("xcd" "cdy"))');
+    expect(show(regexTrigramQuery('(foo)?bar', false))).toBe('and("bar")');
+    expect(show(regexTrigramQuery('abc[de]fg', false))).toBe(
+      'and(or(and("abc" "bcd") and("abc" "bce")) or(and("cdf" "dfg") and("cef" "efg")))',
+    );
+    expect(show(regexTrigramQuery('[a-z]+ing\\b', false))).toBe('and("ing")');
+    expect(show(regexTrigramQuery('Foo.*Bar', true))).toBe('and("foo" "bar")');
+  });
+
+  it('requires nothing of optional, repeated-from-zero or class-only regexes', () => {
+    for (const pattern of ['.*', 'a?b?c?', 'x{0,3}', '(abc)*', '\\d+', '[a-z]{3,}', 'ab', '^$', '\\bx', '(?s).'])
+      expect(regexTrigramQuery(pattern, false), pattern).toEqual({ op: 'all' });
+  });
+
+  it('finds that a regex that can match nothing requires what nothing has', () => {
+    expect(regexTrigramQuery('[^\\x00-\\x{10FFFF}]', false)).toEqual({ op: 'none' });
+  });
+});
+
+/** Notes in many scripts, with the folds and forms that trip a trigram filter up. */
+const files: Record<string, string> = {
+  'README.md': '# Vault\n\nZettelkasten and canvas notes. See [[Linked note]].\n',
+  'a/latin.md': 'The ſtraße and the STRASSE.\nKelvin: 273 \u212A.\nfoo bar baz\nFoobar Qux\nfoo-bar\n',
+  'a/crlf.md': 'Line one\r\nSecond line has zettel\r\nThird\r\n',
+  'a/decomposed.md': 'Cre\u0300me bru\u0302le\u0301e and cafe\u0301.\n',
+  'b/greek.md': 'ΟΔΥΣΣΕΥΣ and ὀδυσσεύς\nτο θέμα, το ϑέμα\nΣοφία\n',
+  'b/cyrillic.md': 'Привет, мир!\nПРИВЕТ снова.\nёлка и Ёлка\n',
+  'b/turkish.md': 'İstanbul and istanbul; DİKKAT\n',
+  'c/日本語.md': '# 日本語のノート\n\nプラグインの説明。\n漢字とかな\n',
+  'c/korean.md': '한국어 노트\n\u1112\u1161\u11ab 글\n',
+  'c/emoji.md': 'Rocket 🚀🚀 launch 🚀 done\n𝔘𝔫𝔦𝔠𝔬𝔡𝔢\n',
+  'd/code.md': '```js\nconst x = a.b*c + (y|z);\n```\nprice: $42.00 [x]\n',
+  'd/tasks.md': '- [ ] buy milk\n- [x] write notes #todo\n- [ ] call Bob 2026-05-04\n',
+  'd/empty.md': '',
+  'd/long.md': `${'lorem ipsum '.repeat(500)}needle in a haystack${' dolor'.repeat(500)}\n`,
+};
+
+/** Regexes of every kind: literals, classes, alternation, optional and repeated groups, anchors, escapes, flags, scripts. */
+const regexes = [
+  'zettel',
+  'Zettel',
+  'zettelkasten|canvas',
+  '\\bcanvas\\b',
+  '\\bfoo\\b',
+  'foo.bar',
+  'foo[ -]?bar',
+  '(?i)FOOBAR',
+  'Foo(bar)?',
+  '(foo)?bar',
+  'ba[rz]',
+  'ba[^r]',
+  'x{0,3}yz',
+  '(?:ab)*c',
+  'straße',
+  'strasse',
+  'STRASSE',
+  '(?i)strasse',
+  'ſtr',
+  '273 k',
+  '\\x{212A}',
+  'odysseus|οδυσσευς',
+  'οδυσσεύσ',
+  'ΟΔΥΣΣΕΥΣ',
+  'θέμα',
+  '(?i)ΘΈΜΑ',
+  'σοφία',
+  'привет',
+  'Привет',
+  'ёлка',
+  'istanbul',
+  'İstanbul',
+  'dikkat',
+  'crème',
+  'cr[eè]me',
+  'brûlée',
+  'café\\.',
+  '日本語',
+  'ノート$',
+  '^漢字',
+  '[かな]+',
+  '한국어',
+  '한 글',
+  '🚀+ launch',
+  '𝔘𝔫𝔦',
+  '\\$\\d+\\.\\d{2}',
+  'a\\.b\\*c',
+  '\\(y\\|z\\)',
+  '\\Q[x]\\E',
+  '^- \\[ \\] ',
+  '^- \\[x\\].*#todo$',
+  '\\d{4}-\\d{2}-\\d{2}',
+  '#\\w+',
+  '^#+ ',
+  'line$',
+  '^Second',
+  'has zettel\\r',
+  'one\\nSecond',
+  'needle in a haystack',
+  'ipsum needle',
+  '.*',
+  '^$',
+  '\\bx',
+  '(?s)d.l',
+  '[^\\x00-\\x{10FFFF}]',
+  'nothing-here-at-all',
+  '(qqq|zzz)xyz',
+  '(?m)^third$',
+  '(?U)b.+?z',
+  'o{2,}',
+  'foo{1,3}',
+];
+
+let dir: ReturnType<typeof tempDir>;
+let ctx: TestToolContext;
+
+beforeAll(async () => {
+  dir = tempDir('mv-regex-');
+  makeRepo(join(dir.path, 'notes'), [{ message: 'Notes', files }]);
+  ctx = await openToolContext(dir.path, { matchBudgetMs: 60_000 });
+});
+afterAll(async () => {
+  await ctx?.close();
+  dir?.cleanup();
+});
+
+/** Every line the regex matches (as answers show it), by matching every note of the repository in (path) order. */
+async function fullScan(pattern: string): Promise<string[]> {
+  const notes = await ctx.index.scanNotes([{ repo: 'notes', prefixes: [''] }], {
+    needle: null,
+    caseSensitive: false,
+    after: null,
+    limit: 1000,
+  });
+  const query = { regex: true, query: pattern, caseSensitive: isCaseSensitive(pattern, true) };
+  const { matches } = matchNotes({ query, contents: notes.map((note) => note.content), wanted: Infinity, deadline: Date.now() + 60_000 });
+  return matches.map((match) => `${notes[match.note]!.path}:${match.line}:${lineWindow(match.text, match.start, match.length).text}`);
+}
+
+/** Every line search_notes finds, page after page. */
+async function searched(pattern: string): Promise<string[]> {
+  const lines: string[] = [];
+  for (let offset = 0; ; offset += 100) {
+    const input = searchNotes.input(repoField([])).parse({ repo: 'notes', query: pattern, regex: true, limit: 100, offset });
+    const answer = searchNotes.output.parse(await searchNotes.handler(input, ctx));
+    lines.push(...answer.matches.map((match) => `${match.path}:${match.line}:${match.text}`));
+    if (!answer.hasMore) return lines;
+  }
+}
+
+describe('search_notes with a regex, narrowed by its trigrams', () => {
+  it('finds exactly the lines a full scan finds, in the same order', async () => {
+    let found = 0;
+    for (const pattern of regexes) {
+      const expected = await fullScan(pattern);
+      expect(await searched(pattern), pattern).toEqual(expected);
+      found += expected.length;
+    }
+    // The list is not vacuous: most regexes find something.
+    expect(found).toBeGreaterThan(60);
+  });
+
+  it('reads only the notes that have the required trigrams', async () => {
+    const candidates = async (pattern: string) =>
+      (
+        await ctx.index.scanNotes([{ repo: 'notes', prefixes: [''] }], {
+          needle: null,
+          trigrams: regexTrigramQuery(pattern, isCaseSensitive(pattern, true)),
+          caseSensitive: false,
+          after: null,
+          limit: 1000,
+        })
+      ).map((note) => note.path);
+    expect(await candidates('\\bzettel\\w*')).toEqual(['README.md', 'a/crlf.md']);
+    expect(await candidates('привет|日本語')).toEqual(['b/cyrillic.md', 'c/日本語.md']);
+    expect(await candidates('nothing-here-at-all')).toEqual([]);
+    expect(await candidates('\\d+')).toHaveLength(Object.keys(files).length);
+  });
+});

@@ -1,0 +1,361 @@
+// The trigrams a regex match must contain, as a query on the trigram index: the analysis of
+// Google Code Search (Russ Cox, "Regular Expression Matching with a Trigram Index",
+// https://swtch.com/~rsc/regexp/regexp4.html; zoekt does the same), run on the parse tree of
+// re2js itself (the tree its RE2Set keeps), so the regex read is exactly the regex matched.
+//
+// Every node gets what is known of the strings it matches, in folded text (trigram-keys.ts
+// `foldCase`, how the index sees a note): the exact set of them when small, else sets of
+// their possible prefixes and suffixes, plus a query any text containing a match satisfies.
+// Each rule only ever forgets, so the query is a necessary condition: every note that has a
+// matching line satisfies it, and narrowing by it finds exactly what a full scan finds.
+import { RE2JS, RE2Set } from 're2js';
+import { foldCase, type TrigramQuery } from '../../note-index/trigram-keys.ts';
+
+/** An exact set larger than this becomes prefixes, suffixes and trigrams. */
+const MAX_EXACT = 16;
+/** A prefix or suffix set larger than this is forgotten (any prefix). */
+const MAX_SET = 32;
+/** A character class whose members fold to more than this many characters is any character. */
+const MAX_CLASS = 8;
+/** A class of more code points than this is not expanded at all. */
+const MAX_CLASS_RUNES = 256;
+
+const ALL: TrigramQuery = { op: 'all' };
+const NONE: TrigramQuery = { op: 'none' };
+
+/** re2js's parse tree node (RE2Set keeps the simplified trees of its patterns; the fields read here). */
+interface ParsedRegexp {
+  op: number;
+  flags: number;
+  subs: ParsedRegexp[];
+  runes: Int32Array;
+  min: number;
+  max: number;
+  constructor: { Op: Record<number, string> };
+}
+
+/** re2js's FOLD_CASE parse flag: the literal's runes match their whole case-folding orbit. */
+const FOLD_CASE = 1;
+
+/** What is known of the strings a node matches (all in folded text). */
+interface Info {
+  /** The node may match the empty string. */
+  canEmpty: boolean;
+  /** Every string it matches is one of these; null when unknown (then `prefix` and `suffix` hold). */
+  exact: Set<string> | null;
+  /** Every match starts with one of these (only when `exact` is null). */
+  prefix: Set<string>;
+  /** Every match ends with one of these (only when `exact` is null). */
+  suffix: Set<string>;
+  /** A query every text containing a match satisfies. */
+  match: TrigramQuery;
+}
+
+/**
+ * The trigram query of an RE2 regex as search_notes matches it: `pattern` in NFC (as the line
+ * matcher compiles it), `caseSensitive` false for smart case's ignore-case (inline flags such
+ * as `(?i)` or `(?-i:…)` are honoured as the matcher honours them). `all` when the regex
+ * requires no text (such as `.*`, `x?`, `\d+`), `none` when it can match nothing. The pattern
+ * must parse (`compileRegex` checks it first); throws re2js's exception otherwise.
+ */
+export function regexTrigramQuery(pattern: string, caseSensitive: boolean): TrigramQuery {
+  const set = new RE2Set(RE2Set.UNANCHORED, caseSensitive ? 0 : RE2JS.CASE_INSENSITIVE);
+  set.add(pattern);
+  const info = analyze(set.regexps[0] as ParsedRegexp);
+  simplify(info, true);
+  return info.exact === null ? info.match : and(info.match, trigramsOf(info.exact));
+}
+
+/**
+ * A test of folded text (trigram-keys.ts `foldCase` of NFC text) against `query`: whether it
+ * has the trigrams; null for `all`. The line matcher runs it on each line before the regex,
+ * since a match lies within one line: only lines that pass can match.
+ */
+export function trigramFilter(query: TrigramQuery): ((folded: string) => boolean) | null {
+  if (query.op === 'all') return null;
+  const test = (part: TrigramQuery, text: string): boolean => {
+    if (part.op === 'all' || part.op === 'none') return part.op === 'all';
+    if (part.op === 'and') return part.trigrams.every((trigram) => text.includes(trigram)) && part.subs.every((sub) => test(sub, text));
+    return part.trigrams.some((trigram) => text.includes(trigram)) || part.subs.some((sub) => test(sub, text));
+  };
+  return (folded) => test(query, folded);
+}
+
+function analyze(re: ParsedRegexp): Info {
+  switch (re.constructor.Op[re.op]) {
+    case 'NO_MATCH':
+      return { canEmpty: false, exact: new Set(), prefix: new Set(), suffix: new Set(), match: NONE };
+    // Anchors, word boundaries and lookbehinds match no text of their own.
+    case 'EMPTY_MATCH':
+    case 'BEGIN_LINE':
+    case 'END_LINE':
+    case 'BEGIN_TEXT':
+    case 'END_TEXT':
+    case 'WORD_BOUNDARY':
+    case 'NO_WORD_BOUNDARY':
+    case 'PLB':
+    case 'NLB':
+      return emptyString();
+    case 'LITERAL': {
+      let info = emptyString();
+      for (const rune of re.runes) {
+        const folds = runeFolds(rune, (re.flags & FOLD_CASE) !== 0);
+        info = concat(info, folds === null ? anyChar() : exactOf(folds));
+      }
+      return info;
+    }
+    case 'CHAR_CLASS': {
+      const folds = classFolds(re.runes);
+      return folds === null ? anyChar() : exactOf(folds);
+    }
+    case 'CAPTURE':
+      return analyze(re.subs[0]!);
+    case 'QUEST':
+      return alternate(analyze(re.subs[0]!), emptyString());
+    case 'PLUS':
+      return atLeastOnce(analyze(re.subs[0]!));
+    case 'REPEAT':
+      return re.min === 0 ? anyMatch() : atLeastOnce(analyze(re.subs[0]!));
+    case 'CONCAT':
+      return re.subs.reduce((info, sub) => concat(info, analyze(sub)), emptyString());
+    case 'ALTERNATE':
+      return re.subs.map(analyze).reduce((x, y) => alternate(x, y));
+    // STAR, ANY_CHAR, ANY_CHAR_NOT_NL, and anything this analysis does not know: any text.
+    default:
+      return re.constructor.Op[re.op]?.startsWith('ANY_CHAR') ? anyChar() : anyMatch();
+  }
+}
+
+function emptyString(): Info {
+  return { canEmpty: true, exact: new Set(['']), prefix: new Set(), suffix: new Set(), match: ALL };
+}
+
+function anyChar(): Info {
+  return { canEmpty: false, exact: null, prefix: new Set(['']), suffix: new Set(['']), match: ALL };
+}
+
+function anyMatch(): Info {
+  return { canEmpty: true, exact: null, prefix: new Set(['']), suffix: new Set(['']), match: ALL };
+}
+
+function exactOf(strings: Iterable<string>): Info {
+  const exact = new Set(strings);
+  return { canEmpty: exact.has(''), exact, prefix: new Set(), suffix: new Set(), match: ALL };
+}
+
+/** `x+` (or `x{n,}`, `x{n,m}` with n ≥ 1): a match starts as x starts and ends as x ends, and contains x. */
+function atLeastOnce(x: Info): Info {
+  if (x.exact === null) return x;
+  const info: Info = {
+    canEmpty: x.canEmpty,
+    exact: null,
+    prefix: x.exact,
+    suffix: new Set(x.exact),
+    match: and(x.match, trigramsOf(x.exact)),
+  };
+  simplify(info, false);
+  return info;
+}
+
+function concat(x: Info, y: Info): Info {
+  const info: Info = {
+    canEmpty: x.canEmpty && y.canEmpty,
+    exact: null,
+    prefix: new Set(),
+    suffix: new Set(),
+    match: and(x.match, y.match),
+  };
+  if (x.exact !== null && y.exact !== null) {
+    info.exact = cross(x.exact, y.exact);
+  } else {
+    info.prefix = x.exact !== null ? cross(x.exact, y.prefix) : x.canEmpty ? union(x.prefix, y.exact ?? y.prefix) : x.prefix;
+    info.suffix = y.exact !== null ? cross(x.suffix, y.exact) : y.canEmpty ? union(y.suffix, x.exact ?? x.suffix) : y.suffix;
+    // Where neither side is exact, the text across their boundary holds trigrams too.
+    if (x.exact === null && y.exact === null && x.suffix.size * y.prefix.size <= MAX_SET && minLength(x.suffix) + minLength(y.prefix) >= 3)
+      info.match = and(info.match, trigramsOf(cross(x.suffix, y.prefix)));
+  }
+  simplify(info, false);
+  return info;
+}
+
+function alternate(x: Info, y: Info): Info {
+  const info: Info = { canEmpty: x.canEmpty || y.canEmpty, exact: null, prefix: new Set(), suffix: new Set(), match: ALL };
+  if (x.exact !== null && y.exact !== null) {
+    info.exact = union(x.exact, y.exact);
+    info.match = or(x.match, y.match);
+  } else {
+    info.prefix = union(x.exact ?? x.prefix, y.exact ?? y.prefix);
+    info.suffix = union(x.exact ?? x.suffix, y.exact ?? y.suffix);
+    const matchOf = (side: Info) => (side.exact === null ? side.match : and(side.match, trigramsOf(side.exact)));
+    info.match = or(matchOf(x), matchOf(y));
+  }
+  simplify(info, false);
+  return info;
+}
+
+/**
+ * Keeps the sets small: an exact set too large (or, with `force` or once its strings are
+ * long, any) becomes its trigrams and its strings' ends as prefixes and suffixes; prefixes
+ * and suffixes give their trigrams and are cut to their first (last) two characters.
+ */
+function simplify(info: Info, force: boolean): void {
+  if (info.exact !== null) {
+    const shortest = minLength(info.exact);
+    if (info.exact.size > MAX_EXACT || shortest >= 4 || (force && shortest >= 3)) {
+      info.match = and(info.match, trigramsOf(info.exact));
+      info.prefix = info.exact;
+      info.suffix = new Set(info.exact);
+      info.exact = null;
+    }
+  }
+  if (info.exact !== null) return;
+  info.prefix = trimSet(info, info.prefix, false);
+  info.suffix = trimSet(info, info.suffix, true);
+}
+
+function trimSet(info: Info, set: Set<string>, suffix: boolean): Set<string> {
+  if ([...set].some((text) => codePoints(text).length >= 3)) info.match = and(info.match, trigramsOf(set));
+  const trimmed = new Set<string>();
+  for (const text of set) {
+    const points = codePoints(text);
+    trimmed.add((suffix ? points.slice(-2) : points.slice(0, 2)).join(''));
+  }
+  // "" is a prefix (suffix) of every string: the set says nothing more than that.
+  if (trimmed.has('') || trimmed.size > MAX_SET) return new Set(['']);
+  // "ab" known, "abc" adds nothing.
+  return new Set(
+    [...trimmed].filter(
+      (text) => ![...trimmed].some((other) => other !== text && (suffix ? text.endsWith(other) : text.startsWith(other))),
+    ),
+  );
+}
+
+/** The text contains one of `strings`: the trigrams of each, or `all` when one is shorter than three characters. */
+function trigramsOf(strings: Set<string>): TrigramQuery {
+  let query: TrigramQuery = NONE;
+  for (const text of strings) {
+    const points = codePoints(text);
+    if (points.length < 3) return ALL;
+    const trigrams = new Set<string>();
+    for (let i = 0; i + 3 <= points.length; i++) trigrams.add(points.slice(i, i + 3).join(''));
+    query = or(query, { op: 'and', trigrams: [...trigrams], subs: [] });
+  }
+  return query;
+}
+
+function and(x: TrigramQuery, y: TrigramQuery): TrigramQuery {
+  if (x.op === 'none' || y.op === 'none') return NONE;
+  if (x.op === 'all') return y;
+  if (y.op === 'all') return x;
+  const trigrams = new Set<string>();
+  const subs: TrigramQuery[] = [];
+  for (const side of [x, y]) {
+    if (side.op === 'and') {
+      side.trigrams.forEach((trigram) => trigrams.add(trigram));
+      subs.push(...side.subs);
+    } else if (side.trigrams.length === 1 && side.subs.length === 0) trigrams.add(side.trigrams[0]!);
+    else subs.push(side);
+  }
+  // and(t, or(t, u)) is t.
+  const kept = distinct(subs.filter((sub) => !hasAny(sub, trigrams)));
+  return trigrams.size === 0 && kept.length === 1 ? kept[0]! : { op: 'and', trigrams: [...trigrams], subs: kept };
+}
+
+function or(x: TrigramQuery, y: TrigramQuery): TrigramQuery {
+  if (x.op === 'all' || y.op === 'all') return ALL;
+  if (x.op === 'none') return y;
+  if (y.op === 'none') return x;
+  const trigrams = new Set<string>();
+  const subs: TrigramQuery[] = [];
+  for (const side of [x, y]) {
+    if (side.op === 'or') {
+      side.trigrams.forEach((trigram) => trigrams.add(trigram));
+      subs.push(...side.subs);
+    } else if (side.trigrams.length === 1 && side.subs.length === 0) trigrams.add(side.trigrams[0]!);
+    else subs.push(side);
+  }
+  // or(t, and(t, u)) is t.
+  const kept = distinct(subs.filter((sub) => !hasAny(sub, trigrams)));
+  return trigrams.size === 0 && kept.length === 1 ? kept[0]! : { op: 'or', trigrams: [...trigrams], subs: kept };
+}
+
+/** True when `query` lists one of `trigrams` at its top. */
+function hasAny(query: TrigramQuery, trigrams: ReadonlySet<string>): boolean {
+  return query.op !== 'all' && query.op !== 'none' && query.trigrams.some((trigram) => trigrams.has(trigram));
+}
+
+/** `queries` without repeats. */
+function distinct(queries: readonly TrigramQuery[]): TrigramQuery[] {
+  const seen = new Map<string, TrigramQuery>();
+  for (const query of queries) seen.set(queryKey(query), query);
+  return [...seen.values()];
+}
+
+function queryKey(query: TrigramQuery): string {
+  if (query.op === 'all' || query.op === 'none') return query.op;
+  let key = queryKeys.get(query);
+  if (key === undefined) {
+    key = `${query.op}(${[...query.trigrams].sort().join('\u0000')}|${query.subs.map(queryKey).sort().join(',')})`;
+    queryKeys.set(query, key);
+  }
+  return key;
+}
+
+/** Each query's key, computed once: queries are never changed once made. */
+const queryKeys = new WeakMap<TrigramQuery, string>();
+
+function cross(x: Set<string>, y: Set<string>): Set<string> {
+  const out = new Set<string>();
+  for (const a of x) for (const b of y) out.add(a + b);
+  return out;
+}
+
+function union(x: Set<string>, y: Set<string>): Set<string> {
+  return new Set([...x, ...y]);
+}
+
+function minLength(strings: Set<string>): number {
+  let shortest = Infinity;
+  for (const text of strings) shortest = Math.min(shortest, codePoints(text).length);
+  return shortest === Infinity ? 0 : shortest;
+}
+
+function codePoints(text: string): string[] {
+  return Array.from(text);
+}
+
+/**
+ * The folded forms of what `rune` matches: itself, or with `foldsCase` every rune of its
+ * case-folding orbit (RE2's simple folding); null when there are too many to list.
+ */
+function runeFolds(rune: number, foldsCase: boolean): Set<string> | null {
+  if (!foldsCase) return new Set([foldCase(String.fromCodePoint(rune))]);
+  let folds = orbitFolds.get(rune);
+  if (folds === undefined) {
+    // re2js's parser expands a case-folded class to the whole orbit; U+10FFFF (which folds
+    // to nothing) keeps a two-member class from being read back as a folded literal.
+    const set = new RE2Set(RE2Set.UNANCHORED, RE2JS.CASE_INSENSITIVE);
+    set.add(`[\\x{${rune.toString(16)}}\\x{10FFFF}]`);
+    const runes = (set.regexps[0] as ParsedRegexp).runes;
+    folds = classFolds(runes.filter((member) => member !== 0x10ffff));
+    orbitFolds.set(rune, folds);
+  }
+  return folds;
+}
+
+const orbitFolds = new Map<number, Set<string> | null>();
+
+/** The folded forms of a class's members (`runes`: lo, hi pairs); null when there are too many. */
+function classFolds(runes: ArrayLike<number>): Set<string> | null {
+  let count = 0;
+  for (let i = 0; i + 1 < runes.length; i += 2) count += runes[i + 1]! - runes[i]! + 1;
+  if (count > MAX_CLASS_RUNES) return null;
+  const folds = new Set<string>();
+  for (let i = 0; i + 1 < runes.length; i += 2) {
+    for (let rune = runes[i]!; rune <= runes[i + 1]!; rune++) {
+      folds.add(foldCase(String.fromCodePoint(rune)));
+      if (folds.size > MAX_CLASS) return null;
+    }
+  }
+  return folds;
+}
