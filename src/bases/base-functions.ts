@@ -2,6 +2,7 @@
 // fields and methods of each value kind. Arguments arrive unevaluated, so `if`, `filter`,
 // `map` and `reduce` evaluate only what they need.
 import { RE2JS } from 're2js';
+import { byteCache } from '../byte-cache.ts';
 import { addDuration, dateField, durationField, formatDate, parseDateText, parseDuration, relativeDate, startOfDay } from './base-dates.ts';
 import {
   type BaseValue,
@@ -88,7 +89,9 @@ function argNumber(context: FunctionContext, value: BaseValue | undefined, what:
 
 // ---------------------------------------------------------------- regular expressions
 
-const regexCache = new Map<string, RE2JS>();
+/** The bound of the compiled regular expressions kept (per thread), in bytes, estimated from the pattern's length (README "Memory"). */
+export const BASE_REGEX_CACHE_BYTES = 1024 * 1024;
+const regexCache = byteCache<string, RE2JS>({ maxBytes: BASE_REGEX_CACHE_BYTES, sizeOf: (_regex, key) => 4096 + 128 * key.length });
 
 /**
  * Compiles a regular expression with RE2 (linear time: a pattern from a `.base` file can
@@ -110,7 +113,6 @@ function compileRegex(context: FunctionContext, source: string, flags: string): 
         `the regular expression /${source}/ is not supported (${(error as Error).message}); lookarounds and backreferences are not available`,
       );
     }
-    if (regexCache.size > 500) regexCache.clear();
     regexCache.set(key, compiled);
   }
   return compiled;

@@ -1,6 +1,7 @@
 // The answers to `initialize` and `tools/list` for one set of readable repositories, built
 // once per set and kept (DESIGN.md "The parts": the catalogue), so a request builds no schema.
-import { LRUCache } from 'lru-cache';
+import type { LRUCache } from 'lru-cache';
+import { byteCache } from '../byte-cache.ts';
 import type { StandardSchemaWithJSON } from '@modelcontextprotocol/server';
 import type { z } from 'zod';
 import { repoField, type RepoChoice, type ToolAnnotations, type ToolDefinition } from '../tools/tool.ts';
@@ -54,8 +55,19 @@ export interface Catalogue<T extends ToolDefinition = ToolDefinition> {
   entries: readonly CatalogueTool<T>[];
 }
 
-/** How many catalogues {@link catalogueFor} keeps per registry (one per distinct set of repositories seen). */
-const keptPerRegistry = 256;
+/**
+ * The bytes of catalogues {@link catalogueFor} keeps per registry (one per distinct set of
+ * repositories seen), counted by {@link catalogueBytes}.
+ */
+export const CATALOGUES_CACHE_BYTES = 16 * 1024 * 1024;
+
+/**
+ * What one kept catalogue is counted for: its listed tools and instructions as JSON, twice
+ * over (the listed JSON and the schemas validating calls), 2 bytes a character, plus its key.
+ */
+function catalogueBytes(catalogue: Catalogue, key: string): number {
+  return 2 * (2 * (JSON.stringify(catalogue.tools).length + catalogue.instructions.length) + key.length);
+}
 
 /** The JSON Schema dialect the SDK lists tools in (its `JSON_SCHEMA_CONVERSION_TARGET`). */
 const jsonSchemaTarget = 'draft-2020-12';
@@ -67,14 +79,14 @@ const outputs = new WeakMap<ToolDefinition, { json: JsonSchemaObject; schema: St
  * The catalogue of `repos` (the readable ones, sorted by name) for the registry `tools`,
  * built by {@link buildCatalogue} the first time this registry meets these repositories'
  * names, summaries and instructions, then kept (the least recently used one is dropped past
- * {@link keptPerRegistry}). A changed summary or instructions.md is another key, so it is
+ * {@link CATALOGUES_CACHE_BYTES}). A changed summary or instructions.md is another key, so it is
  * never served stale.
  */
 export function catalogueFor<T extends ToolDefinition>(tools: readonly T[], repos: readonly CatalogueRepo[]): Catalogue<T> {
   // The map of a registry holds catalogues of that registry's tools only.
   let byKey = kept.get(tools) as LRUCache<string, Catalogue<T>> | undefined;
   if (byKey === undefined) {
-    byKey = new LRUCache<string, Catalogue<T>>({ max: keptPerRegistry });
+    byKey = byteCache<string, Catalogue<T>>({ maxBytes: CATALOGUES_CACHE_BYTES, sizeOf: catalogueBytes });
     kept.set(tools, byKey as unknown as LRUCache<string, Catalogue>);
   }
   const key = JSON.stringify(repos.map((repo) => [repo.name, repo.summary, repo.instructions]));

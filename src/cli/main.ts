@@ -21,7 +21,7 @@ import { LocalInstances } from '../main/local-instances.ts';
 import { instanceUrlTemplate } from '../front/forward/instance-url-template.ts';
 import { terminalText } from '../main/terminal-text.ts';
 import { runWorker } from '../main/worker.ts';
-import { indexProgress } from './index-progress.ts';
+import { indexProgress, type ProgressDisplay } from './index-progress.ts';
 
 /** The options every command that opens an installation shares. */
 interface InstallationOptions {
@@ -92,10 +92,20 @@ function settingsOf(options: InstallationOptions): LocalSettings {
   };
 }
 
-/** Prints the address, then keeps serving until Ctrl-C or SIGTERM. */
-function announce(server: LocalServer, log: Logger): void {
-  if (server.local.indexNote) log.warn(server.local.indexNote);
-  console.log(`Major Vault serving ${server.local.name} at ${server.url.href}`);
+/**
+ * Prints the address (the server answers from then on), then keeps serving until Ctrl-C or
+ * SIGTERM; the index opens meanwhile, and `progress` is stopped once its startup indexing is done.
+ */
+function announce(server: LocalServer, log: Logger, progress: ProgressDisplay): void {
+  console.log(`Major Vault serving ${server.name} at ${server.url.href}`);
+  void server.opened
+    .then(async (local) => {
+      if (local.indexNote) log.warn(local.indexNote);
+      await local.installation.ready();
+    })
+    // A failure is logged by serveLocal (opening) or the installation (indexing).
+    .catch(() => undefined)
+    .finally(() => progress.stop());
   closeOnSignal(server);
 }
 
@@ -137,10 +147,11 @@ addInstallationOptions(
       { ...settingsOf(options), port: options.port, hostname: options.host },
       { log, onProgress: progress.onProgress },
     );
-  } finally {
+  } catch (error) {
     progress.stop();
+    throw error;
   }
-  announce(server, log);
+  announce(server, log, progress);
 });
 
 addInstallationOptions(
@@ -225,10 +236,11 @@ addLogLevelOption(program.command('demo'))
             },
           },
         );
-      } finally {
+      } catch (error) {
         progress.stop();
+        throw error;
       }
-      announce(server, log);
+      announce(server, log, progress);
       console.log(
         `Its repositories are in ${resolve(options.dir ?? defaultDemoDir(), 'acme')}; open the address in a browser to see how to connect.`,
       );

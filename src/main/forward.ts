@@ -4,10 +4,12 @@
 import { createMcpHandler, type McpHttpHandler } from '@modelcontextprotocol/server';
 import { catalogueFor } from '../catalogue/catalogue.ts';
 import type { Caller, CatalogueSource, Forward } from '../front/http-front.ts';
-import { catalogueRepos, createVaultServer } from '../instance/create-server.ts';
+import { catalogueRepos, createCatalogueServer, createVaultServer } from '../instance/create-server.ts';
+import { indexUnavailable } from '../instance/index-unavailable-error.ts';
 import type { Installation } from '../instance/installation.ts';
 import type { Logger } from '../instance/log.ts';
-import type { Tool } from '../instance/tool.ts';
+import type { Tool, Vault } from '../instance/tool.ts';
+import type { Access } from '../repo-host/person.ts';
 
 /** A {@link Forward}, the front's {@link CatalogueSource}, and how to release what the forward holds (open MCP streams). */
 export interface LocalForward {
@@ -21,19 +23,60 @@ export interface LocalForward {
  * Forwards to `installation` in this process: each request gets its own `McpServer` from
  * `createVaultServer` for the caller's access and client name, over the registry `tools`.
  * A request that fails inside the SDK is logged to `log` (`an MCP request failed`).
+ *
+ * `installation` may still be opening (a promise): until it is open, the catalogue (what
+ * `initialize` and `tools/list` answer) comes from `earlyVaults` (the repositories and their
+ * `.vault/` read from Git, without the index), and a tool call waits for the installation and
+ * its startup indexing; when it failed to open, the call answers VaultError
+ * `index_unavailable` with the cause. Without `earlyVaults`, everything waits for it.
  */
-export function forwardLocally(options: { installation: Installation; tools: readonly Tool[]; log: Logger }): LocalForward {
-  const { installation, tools, log } = options;
+export function forwardLocally(options: {
+  installation: Installation | Promise<Installation>;
+  earlyVaults?: (access: Access) => Promise<ReadonlyMap<string, Vault>>;
+  tools: readonly Tool[];
+  log: Logger;
+}): LocalForward {
+  const { tools, log, earlyVaults } = options;
+  let open: Installation | null = options.installation instanceof Promise ? null : options.installation;
+  const opening = Promise.resolve(options.installation);
+  opening.then(
+    (installation) => (open = installation),
+    () => undefined,
+  );
+  /** The installation once open; rejects with `index_unavailable` when it could not be. */
+  const installation = (): Promise<Installation> => opening.catch((error: unknown) => Promise.reject(indexUnavailable(error)));
+  /** The caller's vaults: the installation's once open, else read early (or, failing that, the installation's). */
+  const vaultsOf = async (access: Access): Promise<ReadonlyMap<string, Vault>> => {
+    if (open === null && earlyVaults) {
+      const early = await earlyVaults(access).catch(() => null);
+      if (early !== null) return early;
+    }
+    return (open ?? (await installation())).vaultsFor(access);
+  };
   const mcp: McpHttpHandler = createMcpHandler(
     async ({ authInfo }) => {
       const caller = authInfo?.extra as Caller | undefined;
       if (!caller) throw new Error('An MCP request reached the handler without a checked caller.');
-      return createVaultServer({ installation, access: caller.access, tools, log, clientName: caller.clientName });
+      if (open !== null || !earlyVaults)
+        return createVaultServer({
+          installation: open ?? (await installation()),
+          access: caller.access,
+          tools,
+          log,
+          clientName: caller.clientName,
+        });
+      // Still opening: the same catalogue, and calls that wait for the installation.
+      return createCatalogueServer({
+        catalogue: catalogueFor(tools, catalogueRepos(await vaultsOf(caller.access))),
+        context: async (clientName) => (await installation()).contextFor(caller.access, clientName),
+        log,
+        clientName: caller.clientName,
+      });
     },
     { onerror: (error) => log.error({ err: error }, 'an MCP request failed') },
   );
   return {
-    catalogue: async (access) => catalogueFor(tools, catalogueRepos(await installation.vaultsFor(access))),
+    catalogue: async (access) => catalogueFor(tools, catalogueRepos(await vaultsOf(access))),
     forward: (request, caller) =>
       mcp.fetch(request, {
         authInfo: {

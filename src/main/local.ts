@@ -18,6 +18,7 @@ import { implementedTools } from '../instance/all-tools.ts';
 import { Installation, type IndexProgress } from '../instance/installation.ts';
 import { InProcessQueue } from '../jobs/in-process-queue.ts';
 import type { Logger } from '../instance/log.ts';
+import { readVaults } from '../instance/read-vaults.ts';
 import type { Tool } from '../instance/tool.ts';
 import { startWorkerPool } from '../pool/worker-pool.ts';
 import { migrate } from '../note-index/migrate.ts';
@@ -79,11 +80,45 @@ export function installationName(settings: LocalSettings): string {
   return checkInstallationName(settings.name ?? basename(resolve(settings.reposDir)));
 }
 
+/** What is read before the index: the folder checked, the name, the users file and the repository host. */
+export interface PreparedLocal {
+  reposDir: string;
+  name: string;
+  users: UsersFile | null;
+  /** The installation's host; owned by the installation opened with it (its `close` closes it). */
+  host: LocalRepoHost;
+}
+
 /**
- * Opens the installation: the users file, the repository host, the index (migrated) and
- * the Installation, then indexes every repository (`onProgress` reports it). `poll: false`
- * leaves the poll of the repositories off (the `index` command). Throws an Error with a sentence
- * for the operator when the folder, the users file or the database is not usable.
+ * The first, quick part of opening: checks the folder and the installation's name, reads the
+ * users file, makes the repository host and finishes or drops commits a killed server left
+ * half-placed (before anything reads a work tree). Enough to answer `initialize` and
+ * `tools/list` ({@link readVaults}); the index is opened by {@link openLocalInstallation}.
+ * Throws an Error with a sentence for the operator when the folder or the users file is not usable.
+ */
+export async function prepareLocal(settings: LocalSettings, log: Logger): Promise<PreparedLocal> {
+  const reposDir = resolve(settings.reposDir);
+  if (!existsSync(reposDir)) throw new Error(`The repositories folder ${reposDir} does not exist.`);
+  const name = installationName(settings);
+  const users = settings.usersFile ? await loadUsersFile(resolve(settings.usersFile)) : null;
+  const host = new LocalRepoHost({ reposDir, users, log, onRecovery: (sentence) => log.warn({ event: 'recovered' }, sentence) });
+  try {
+    await host.recoverInterruptedCommits();
+  } catch (error) {
+    await host.close();
+    throw error;
+  }
+  return { reposDir, name, users, host };
+}
+
+/**
+ * Opens the installation: the users file, the repository host (both from `prepared` when
+ * given, see {@link prepareLocal}), the index (migrated) and the Installation, then indexes
+ * every repository (`onProgress` reports it). `poll: false` leaves the poll of the repositories
+ * off (the `index` command). `waitForIndex: false` resolves once the repositories are listed
+ * and their `.vault/` read, while the indexing goes on (tool calls wait for it:
+ * `installation.ready()`). Throws an Error with a sentence for the operator when the folder,
+ * the users file or the database is not usable.
  *
  * `childBuildFiles`: a new PGlite index whose first build has at least this many files is
  * built by a child process (see the module header); default 2,000 when the installation
@@ -99,27 +134,29 @@ export async function openLocalInstallation(
     childBuildFiles?: number;
     sharedIndexOnly?: boolean;
     matchBudgetMs?: number;
+    prepared?: PreparedLocal;
+    waitForIndex?: boolean;
   } = {},
 ): Promise<LocalInstallation> {
   const log = options.log ?? processLogger();
-  const reposDir = resolve(settings.reposDir);
-  if (!existsSync(reposDir)) throw new Error(`The repositories folder ${reposDir} does not exist.`);
-  const name = installationName(settings);
-  const users = settings.usersFile ? await loadUsersFile(resolve(settings.usersFile)) : null;
-  const host = new LocalRepoHost({ reposDir, users, log, onRecovery: (sentence) => log.warn({ event: 'recovered' }, sentence) });
-  // Before anything reads a work tree: a server killed mid-commit left its commit half-placed.
-  await host.recoverInterruptedCommits();
+  const { reposDir, name, users, host } = options.prepared ?? (await prepareLocal(settings, log));
   const childFiles = options.childBuildFiles ?? (options.poll === false ? Infinity : childBuildFiles);
-  const index = await openIndex(
-    {
-      name,
-      dataDir: resolve(settings.dataDir ?? join(reposDir, '.major-vault')),
-      ...(settings.databaseUrl !== undefined ? { databaseUrl: settings.databaseUrl } : {}),
-      ...(settings.schema !== undefined ? { schema: settings.schema } : {}),
-    },
-    log,
-    { sharedIndexOnly: options.sharedIndexOnly ?? false, childBuild: { reposDir, host, files: childFiles } },
-  );
+  let index: OpenedIndex;
+  try {
+    index = await openIndex(
+      {
+        name,
+        dataDir: resolve(settings.dataDir ?? join(reposDir, '.major-vault')),
+        ...(settings.databaseUrl !== undefined ? { databaseUrl: settings.databaseUrl } : {}),
+        ...(settings.schema !== undefined ? { schema: settings.schema } : {}),
+      },
+      log,
+      { sharedIndexOnly: options.sharedIndexOnly ?? false, childBuild: { reposDir, host, files: childFiles } },
+    );
+  } catch (error) {
+    await host.close();
+    throw error;
+  }
   let installation: Installation | null = null;
   try {
     await migrate(index.sql);
@@ -133,7 +170,9 @@ export async function openLocalInstallation(
       queue: new InProcessQueue(),
       ...(options.matchBudgetMs !== undefined ? { matchBudgetMs: options.matchBudgetMs } : {}),
     });
-    await installation.start({ ...(options.onProgress ? { onProgress: options.onProgress } : {}), poll: options.poll ?? true });
+    const startOptions = { ...(options.onProgress ? { onProgress: options.onProgress } : {}), poll: options.poll ?? true };
+    if (options.waitForIndex === false) await installation.startInBackground(startOptions);
+    else await installation.start(startOptions);
   } catch (error) {
     await installation?.close();
     await index.close();
@@ -164,18 +203,29 @@ export interface ServeSettings extends LocalSettings {
   hostname: string;
 }
 
-/** A running `serve`: the MCP address and how to stop. */
+/** A running `serve`: the MCP address, the installation as it opens, and how to stop. */
 export interface LocalServer {
   url: URL;
-  local: LocalInstallation;
+  /** The installation's name (the address's path). */
+  name: string;
+  /**
+   * The installation, once its index is open and its repositories listed (indexing may still
+   * run: `installation.ready()`); rejects when the index could not be opened (tool calls then
+   * answer `index_unavailable`).
+   */
+  opened: Promise<LocalInstallation>;
   close(): Promise<void>;
 }
 
 /**
- * `major-vault serve`: opens the installation and serves it over HTTP at `/<name>`.
+ * `major-vault serve`: serves the installation over HTTP at `/<name>`. It listens as soon as
+ * the folder and the users file are read: `initialize` and `tools/list` are answered from the
+ * repositories and their `.vault/` read straight from Git ({@link readVaults}) while the index
+ * opens (PGlite, migrations, the startup's check of each repository); tool calls wait for it.
  * Without a users file it listens on loopback only (anyone who can reach the port would
  * otherwise read and write as the one local person); a non-loopback `hostname` is refused
- * with an Error saying why.
+ * with an Error saying why, as are a missing folder and an unusable users file. A failure to
+ * open the index later is logged, and tool calls answer it.
  */
 export async function serveLocal(
   settings: ServeSettings,
@@ -188,18 +238,30 @@ export async function serveLocal(
         `To serve ${settings.hostname}, give --users FILE with a token for each person.`,
     );
   }
+  const prepared = await prepareLocal(settings, log);
   // The search threads load while the index opens, so the first search does not wait for them.
   startWorkerPool();
-  const local = await openLocalInstallation(settings, {
+  const opened = openLocalInstallation(settings, {
     log,
+    prepared,
+    waitForIndex: false,
     ...(options.onProgress ? { onProgress: options.onProgress } : {}),
     ...(options.matchBudgetMs !== undefined ? { matchBudgetMs: options.matchBudgetMs } : {}),
   });
+  opened.catch((error: unknown) => log.error({ err: error }, 'opening the index failed; tool calls will say so until restarted'));
+  const closeOpened = async () => {
+    const local = await opened.catch(() => null);
+    // Never opened: the host is still this function's to close.
+    if (local) await local.close();
+    else await prepared.host.close();
+  };
   try {
     const served = await serveInstallation({
-      name: local.name,
-      installation: local.installation,
-      signIn: local.signIn,
+      name: prepared.name,
+      installation: opened.then((local) => local.installation),
+      earlyVaults: (access) => readVaults(prepared.host, access),
+      // The local adapter answers sign-in itself (its users file), before the index is open too.
+      signIn: prepared.host,
       hostname: settings.hostname,
       port: settings.port,
       tools: options.tools ?? implementedTools,
@@ -207,14 +269,15 @@ export async function serveLocal(
     });
     return {
       url: served.url,
-      local,
+      name: prepared.name,
+      opened,
       async close() {
         await served.close();
-        await local.close();
+        await closeOpened();
       },
     };
   } catch (error) {
-    await local.close();
+    await closeOpened();
     throw error;
   }
 }

@@ -9,14 +9,21 @@ import type { AuthorizationServer } from '../front/oauth/authorization-server.ts
 import type { WebhookRoute } from '../front/webhook/github-webhook.ts';
 import type { Installation } from '../instance/installation.ts';
 import type { Logger } from '../instance/log.ts';
-import type { Tool } from '../instance/tool.ts';
+import type { Tool, Vault } from '../instance/tool.ts';
+import type { Access } from '../repo-host/person.ts';
 import type { SignIn } from '../repo-host/sign-in.ts';
 import { forwardLocally } from './forward.ts';
 
 /** What {@link serveInstallation} serves, and where. */
 export interface ServeInstallationOptions {
   name: string;
-  installation: Installation;
+  /**
+   * The installation; or one still opening (its index), which tool calls wait for. Meanwhile
+   * `earlyVaults` answers `initialize` and `tools/list` (see forward.ts).
+   */
+  installation: Installation | Promise<Installation>;
+  /** A caller's readable repositories read without the installation (main's readVaults), while it opens. */
+  earlyVaults?: (access: Access) => Promise<ReadonlyMap<string, Vault>>;
   signIn: SignIn;
   /** The interface to listen on: a loopback address, a name, or `0.0.0.0`/`::` for every interface. */
   hostname: string;
@@ -62,7 +69,7 @@ export interface ServedInstallation {
  */
 export async function serveInstallation(options: ServeInstallationOptions): Promise<ServedInstallation> {
   const { name, installation, signIn, hostname, port, tools, log } = options;
-  const forwarder = forwardLocally({ installation, tools, log });
+  const forwarder = forwardLocally({ installation, tools, log, ...(options.earlyVaults ? { earlyVaults: options.earlyVaults } : {}) });
   try {
     const build = (origin: URL | null): Front => {
       const oauth = origin !== null && options.oauth ? options.oauth(origin) : null;

@@ -1,12 +1,10 @@
 // Composition root of `major-vault stdio`: the same server as over HTTP, for one person, on
 // standard input and output (the client starts this process itself). It answers at once and
 // opens the index meanwhile: only tool calls wait for it.
-import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
 import type { McpServer } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { catalogueFor } from '../catalogue/catalogue.ts';
-import { loadUsersFile, type UsersFile } from '../config/users-file.ts';
+import type { UsersFile } from '../config/users-file.ts';
 import { implementedTools } from '../instance/all-tools.ts';
 import { catalogueRepos, createCatalogueServer, createVaultServer } from '../instance/create-server.ts';
 import { indexProgressLog } from '../instance/index-progress-log.ts';
@@ -16,8 +14,7 @@ import type { Logger } from '../instance/log.ts';
 import { startWorkerPool } from '../pool/worker-pool.ts';
 import type { Access } from '../repo-host/person.ts';
 import type { SignIn } from '../repo-host/sign-in.ts';
-import { LocalRepoHost } from '../repo-host/local/local-repo-host.ts';
-import { installationName, openLocalInstallation, type LocalInstallation, type LocalSettings } from './local.ts';
+import { openLocalInstallation, prepareLocal, type LocalInstallation, type LocalSettings } from './local.ts';
 import { processLogger } from './logger.ts';
 
 /** Options of {@link serveLocalStdio}. */
@@ -44,13 +41,16 @@ export interface StdioSettings extends LocalSettings {
  */
 export async function serveLocalStdio(settings: StdioSettings, options: { log?: Logger } = {}): Promise<{ close(): Promise<void> }> {
   const log = options.log ?? processLogger();
-  const reposDir = resolve(settings.reposDir);
-  if (!existsSync(reposDir)) throw new Error(`The repositories folder ${reposDir} does not exist.`);
-  installationName(settings);
-  const users = settings.usersFile ? await loadUsersFile(resolve(settings.usersFile)) : null;
-  const token = pickToken(users, settings.as);
-  // Reads the folder for the first answers, before the installation's own host exists.
-  const folder = new LocalRepoHost({ reposDir, users, onRecovery: (sentence) => log.warn({ event: 'recovered' }, sentence) });
+  const prepared = await prepareLocal(settings, log);
+  let token: string | undefined;
+  try {
+    token = pickToken(prepared.users, settings.as);
+  } catch (error) {
+    await prepared.host.close();
+    throw error;
+  }
+  // The host reads the folder for the first answers, before the index is open.
+  const folder = prepared.host;
 
   // The first answers' repositories, read before the index opens: PGlite's start holds the
   // event loop for a while, and the client's first requests should not wait behind it.
@@ -64,7 +64,8 @@ export async function serveLocalStdio(settings: StdioSettings, options: { log?: 
       () => undefined,
       () => undefined,
     )
-    .then(() => openLocalInstallation(settings, { log, onProgress: indexProgressLog(log) }))
+    // Resolves once the repositories are listed; the startup indexing goes on, and calls wait for it.
+    .then(() => openLocalInstallation(settings, { log, prepared, waitForIndex: false, onProgress: indexProgressLog(log) }))
     .then((opened) => {
       local = opened;
       if (opened.indexNote) log.warn(opened.indexNote);
@@ -104,8 +105,10 @@ export async function serveLocalStdio(settings: StdioSettings, options: { log?: 
   const close = () =>
     (closing ??= (async () => {
       await handle.close().catch(() => undefined);
-      await folder.close();
-      await (await opening.catch(() => null))?.close();
+      // The host belongs to the installation once open; never opened, it is closed here.
+      const opened = await opening.catch(() => null);
+      if (opened) await opened.close();
+      else await folder.close();
     })());
   const exit = () => {
     // Still opening: nothing to finish, and waiting for the index would keep others waiting for its lock.

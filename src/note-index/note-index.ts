@@ -1,5 +1,6 @@
 // The index's query surface: every statement the tools run, behind a named, typed function.
 // Tools import only this module from note-index/; the rows are written by indexer.ts.
+import { byteCache } from '../byte-cache.ts';
 import type { Graded } from '../notes/grades.ts';
 import type { Heading } from '../notes/headings.ts';
 import { decodeNoteText } from '../notes/note-text.ts';
@@ -402,6 +403,9 @@ export function createNoteIndex(sql: SqlClient): NoteIndex {
   };
 }
 
+/** The bound of {@link LongContents}: the long notes' text kept, in bytes (README "Memory"). */
+export const LONG_CONTENTS_CACHE_BYTES = 32 * 1024 * 1024;
+
 /** Notes of more than this many bytes are read one per statement and kept in {@link LongContents}. */
 const LONG_CONTENT_BYTES = 256 * 1024;
 
@@ -409,13 +413,13 @@ const LONG_CONTENT_BYTES = 256 * 1024;
  * The contents of long notes, by repository, path and blob id, kept for the next scan: the
  * index (PGlite) runs on the event loop, and copying and decoding megabytes of text on every
  * search of them would hold every other call. A changed note has a new blob id, so an entry
- * is never stale. Bounded to about 128 MB of text; the oldest read is dropped first.
+ * is never stale. Bounded to {@link LONG_CONTENTS_CACHE_BYTES} of text; the least recently used goes first.
  */
 class LongContents {
-  private readonly entries = new Map<string, Promise<string>>();
-  private readonly sizes = new Map<string, number>();
-  private total = 0;
-  private static readonly limit = 128 * 1024 * 1024;
+  private readonly entries = byteCache<string, { text: Promise<string>; bytes: number }>({
+    maxBytes: LONG_CONTENTS_CACHE_BYTES,
+    sizeOf: (entry) => entry.bytes,
+  });
 
   /**
    * The content of the note (when not kept: from `readBlob` when it gives the blob, else read
@@ -427,8 +431,8 @@ class LongContents {
     readBlob?: (oid: string) => Promise<Buffer | null>,
   ): Promise<string> {
     const key = `${note.repo}\0${note.path}\0${note.oid}`;
-    let entry = this.entries.get(key);
-    if (entry) return entry;
+    const kept = this.entries.get(key);
+    if (kept) return kept.text;
     const fromIndex = () =>
       sql.query<{ content: string }>('SELECT content FROM notes WHERE repo = $1 AND path = $2 AND oid = $3', [
         note.repo,
@@ -440,30 +444,24 @@ class LongContents {
       const text = buffer === null ? null : decodeNoteText(buffer);
       return text === null ? fromIndex() : { rows: [{ content: text }] };
     };
-    entry = (readBlob ? fromBlob() : fromIndex()).then(async (result) => {
+    const text = (readBlob ? fromBlob() : fromIndex()).then(async (result) => {
       if (result.rows[0]) return result.rows[0].content;
       // Changed since the page was read: its text as it is now, not kept under the old blob id.
-      this.forget(key);
+      this.forget(key, entry);
       return (
         (await sql.query<{ content: string }>('SELECT content FROM notes WHERE repo = $1 AND path = $2', [note.repo, note.path])).rows[0]
           ?.content ?? ''
       );
     });
-    entry.catch(() => this.forget(key));
+    // UTF-8 bytes stand for the string's size (V8 keeps Latin-1 text at 1 byte a character, other text at 2).
+    const entry = { text, bytes: note.bytes };
+    text.catch(() => this.forget(key, entry));
     this.entries.set(key, entry);
-    this.sizes.set(key, note.bytes);
-    this.total += note.bytes;
-    for (const oldest of this.entries.keys()) {
-      if (this.total <= LongContents.limit || oldest === key) break;
-      this.forget(oldest);
-    }
-    return entry;
+    return text;
   }
 
-  private forget(key: string): void {
-    if (!this.entries.delete(key)) return;
-    this.total -= this.sizes.get(key) ?? 0;
-    this.sizes.delete(key);
+  private forget(key: string, entry: { text: Promise<string> }): void {
+    if (this.entries.peek(key) === entry) this.entries.delete(key);
   }
 }
 

@@ -1,4 +1,5 @@
 // Paths inside a repository: normalised once at the edge, refused when they could escape it.
+import { byteCache } from '../byte-cache.ts';
 import { VaultError } from '../vault-error.ts';
 
 /** What a path names, for the wording of refusals and whether the root or a trailing "/" is allowed. */
@@ -176,7 +177,12 @@ export function isExempt(path: string, exempt: readonly string[]): boolean {
   return exempt.some((entry) => exemptPattern(entry).test(path));
 }
 
-const patternCache = new Map<string, RegExp>();
+/** The bound of the compiled `exempt` patterns kept, in bytes, estimated from each entry's length (README "Memory"). */
+export const EXEMPT_PATTERNS_CACHE_BYTES = 256 * 1024;
+const patternCache = byteCache<string, RegExp>({
+  maxBytes: EXEMPT_PATTERNS_CACHE_BYTES,
+  sizeOf: (_pattern, entry) => 512 + 16 * entry.length,
+});
 
 function exemptPattern(entry: string): RegExp {
   let pattern = patternCache.get(entry);

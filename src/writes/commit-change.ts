@@ -7,7 +7,8 @@ import { sharedStateKey } from '../repo-host/caller-repo-host.ts';
 import type { Person } from '../repo-host/person.ts';
 import type { BlobFile, CommitLine, FileChange, FolderEntry, RepoHost, Snapshot } from '../repo-host/repo-host.ts';
 import { rebaseSplices, splicesBetween, type Splice } from '../notes/text-splices.ts';
-import { LRUCache } from 'lru-cache';
+import type { LRUCache } from 'lru-cache';
+import { byteCache, estimateBytes } from '../byte-cache.ts';
 import { KeyedQueue } from '../keyed-queue.ts';
 import { repoNotFound } from '../repo-not-found.ts';
 import { isVaultError, VaultError } from '../vault-error.ts';
@@ -173,7 +174,7 @@ async function assertConfigurationHolds(host: RepoHost, repo: string, vault: Wri
 
 /**
  * The newest commit reachable from `commit` that changed `.vault/` (null: none did): a fact of
- * the commit, so kept (per installation and repository, the newest 1,000). The process's own
+ * the commit, so kept (per installation, up to {@link CONFIGURATION_COMMITS_CACHE_BYTES}). The process's own
  * commits are entered as they land ({@link rememberConfigurationCommit}), so a run of writes
  * asks Git nothing.
  */
@@ -199,10 +200,16 @@ function rememberConfigurationCommit(host: RepoHost, repo: string, parent: strin
 /** Per installation: `repo NUL commit` -> its `.vault/` commit, '' for none (lru-cache keeps no null). */
 const configurationCaches = new WeakMap<object, LRUCache<string, string>>();
 
+/** The bound of each installation's cache of `.vault/` commits, in bytes (README "Memory"). */
+export const CONFIGURATION_COMMITS_CACHE_BYTES = 256 * 1024;
+
 function configurationCommits(host: RepoHost): LRUCache<string, string> {
   let cache = configurationCaches.get(sharedStateKey(host));
   if (cache === undefined) {
-    cache = new LRUCache<string, string>({ max: 1000 });
+    cache = byteCache<string, string>({
+      maxBytes: CONFIGURATION_COMMITS_CACHE_BYTES,
+      sizeOf: (value, key) => estimateBytes(key) + estimateBytes(value),
+    });
     configurationCaches.set(sharedStateKey(host), cache);
   }
   return cache;

@@ -1,6 +1,6 @@
 // base_view: one view of an Obsidian Bases `.base` file, rendered as a table from the
 // repository's files (spec: "base_view"; semantics: src/bases/SUPPORTED.md).
-import { LRUCache } from 'lru-cache';
+import { byteCache } from '../../byte-cache.ts';
 import { z } from 'zod';
 import type { BaseNote } from '../../bases/base-vault.ts';
 import { snapshotRows, type BaseRowsSnapshot, type RenderBaseResult, type RenderBaseTask } from '../../bases/render-base-task.ts';
@@ -120,9 +120,12 @@ function cutRemark(cut: RenderCut, budgetMs: number, path: string): string {
   return `The view took longer than its time budget of ${budget}: ${what}. To see it whole, narrow it in "${path}": a filter that keeps fewer notes (for example file.inFolder("some/folder")) or a limit on the view, or formulas that do less per note.`;
 }
 
-/** The rows of the last few repositories, by index state: rebuilt only when the index moved. */
-const ROWS_CACHE_REPOS = 8;
-const rowsCache = new LRUCache<string, BaseRowsSnapshot>({ max: ROWS_CACHE_REPOS });
+/** The rows of the repositories used last, by index state, up to {@link BASE_ROWS_CACHE_BYTES} (serialized): rebuilt only when the index moved. */
+export const BASE_ROWS_CACHE_BYTES = 32 * 1024 * 1024;
+const rowsCache = byteCache<string, BaseRowsSnapshot>({
+  maxBytes: BASE_ROWS_CACHE_BYTES,
+  sizeOf: (rows) => rows.data.byteLength + 2 * rows.key.length,
+});
 
 /**
  * The rows a base sees in one repository, as a snapshot for the worker pool: every indexed

@@ -5,7 +5,7 @@
 // `crème` finds `crème` stored decomposed (`e` + U+0300, as macOS writes it). Line numbers
 // are the same in both forms (NFC never touches a line break); the line text and the match's
 // position are given back in the note as stored.
-import { LRUCache } from 'lru-cache';
+import { byteCache } from '../../byte-cache.ts';
 import type { TrigramQuery } from '../../note-index/trigram-keys.ts';
 import { compileRegex, plainMatcher, regexMatcher, type LineMatch, type LineMatcher, type MatchStop } from './line-matcher.ts';
 import { trigramFilter } from './regex-trigrams.ts';
@@ -48,9 +48,16 @@ export interface MatchNotesResult {
   line?: number;
 }
 
-const compiled = new LRUCache<string, LineMatcher>({ max: 32 });
+/** The bound of the compiled matchers kept per thread, in bytes (estimated from the query's length: README "Memory"). */
+export const MATCHERS_CACHE_BYTES = 1024 * 1024;
+const compiled = byteCache<string, LineMatcher>({ maxBytes: MATCHERS_CACHE_BYTES, sizeOf: (_matcher, key) => matcherBytes(key) });
 
-/** The matcher of `query`, compiled once per query and kept for the next batch (the 32 used last). */
+/** What a compiled matcher is counted for: a compiled RE2 program grows with the pattern, about 100 bytes a character. */
+function matcherBytes(key: string): number {
+  return 4096 + 128 * key.length;
+}
+
+/** The matcher of `query`, compiled once per query and kept for the next batch (up to {@link MATCHERS_CACHE_BYTES}). */
 function matcherOf(query: MatchQuery): LineMatcher {
   const key = `${query.regex ? 'r' : 'p'}${query.caseSensitive ? 'C' : 'c'}${query.trigrams ? 't' : ''}${query.query}`;
   let matcher = compiled.get(key);

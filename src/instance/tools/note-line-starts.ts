@@ -8,9 +8,12 @@ import { runPoolTask } from '../../pool/worker-pool.ts';
 /** Notes shorter than this many UTF-16 code units are scanned on the calling thread. */
 const INLINE_CHARS = 256 * 1024;
 /** The cache's bound: the line starts of all cached notes together, in bytes (4 per line). */
-const CACHE_BYTES = 64 * 1024 * 1024;
+export const LINE_STARTS_CACHE_BYTES = 16 * 1024 * 1024;
 
-const cache = new LRUCache<string, Int32Array>({ maxSize: CACHE_BYTES, sizeCalculation: (starts) => Math.max(1, starts.byteLength) });
+const cache = new LRUCache<string, Int32Array>({
+  maxSize: LINE_STARTS_CACHE_BYTES,
+  sizeCalculation: (starts) => Math.max(1, starts.byteLength),
+});
 /** Scans under way, so two reads of one new long note scan it once. */
 const pending = new Map<string, Promise<Int32Array>>();
 

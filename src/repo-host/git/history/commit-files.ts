@@ -1,6 +1,6 @@
 // Every file a commit changed, within a repository's visible pathspecs: fetched from Git as
 // commits are asked for, answered one by one, and kept, since a commit's changes never change.
-import { LRUCache } from 'lru-cache';
+import { estimateBytes, PromiseByteCache } from '../../../byte-cache.ts';
 import { startGit, type GitProcess } from '../run-git.ts';
 import type { Mirror } from '../mirror.ts';
 import { parseDiffTree, type FileChange, type LogCommit } from './parse-log.ts';
@@ -131,9 +131,13 @@ class Batch {
   }
 }
 
-/** Files of commits fetched before, by repository, pathspecs and commit; the oldest asked for go first. */
-const KEPT_COMMITS = 5_000;
-const kept = new LRUCache<string, Promise<FileChange[]>>({ max: KEPT_COMMITS });
+/** The bound of {@link kept}, in bytes (estimated: README "Memory"). */
+export const COMMIT_FILES_CACHE_BYTES = 8 * 1024 * 1024;
+/** Files of commits fetched before, by repository, pathspecs and commit; the least recently asked for go first. */
+const kept = new PromiseByteCache<string, FileChange[]>({
+  maxBytes: COMMIT_FILES_CACHE_BYTES,
+  sizeOf: (files, key) => estimateBytes(key) + estimateBytes(files),
+});
 
 /**
  * Fetches the files of commits within `pathspecs` (every visible root, hidden paths left
@@ -162,7 +166,6 @@ export class CommitFiles {
     }
     const files = this.batch.add(commit);
     kept.set(key, files);
-    files.catch(() => kept.peek(key) === files && kept.delete(key));
     return files;
   }
 

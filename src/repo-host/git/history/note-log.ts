@@ -1,5 +1,5 @@
 // The commits that changed one note, newest first, following its renames (spec: note_history).
-import { LRUCache } from 'lru-cache';
+import { estimateBytes, PromiseByteCache } from '../../../byte-cache.ts';
 import type { NoteCommit, NoteLog, NoteLogOptions } from '../../history.ts';
 import { GitError } from '../run-git.ts';
 import type { Mirror } from '../mirror.ts';
@@ -25,7 +25,7 @@ import { parseMovedTrailers, pathBeforeMove } from '../../../history/moved-trail
  * page of a long list is a slice of the same list. A move Git reads as a deletion and an
  * addition (a short note whose links the move rewrote) is followed through the `Moved:`
  * trailer move_note writes ({@link followRecordedMoves}). The whole list is kept per head commit
- * (64 notes), so the pages after the first cost next to nothing.
+ * (up to {@link NOTE_LISTS_CACHE_BYTES} of lists), so the pages after the first cost next to nothing.
  * Merge commits are not listed (like `--follow`: their changes are the branches' commits).
  * An empty repository or a path with no history gives no commits. Throws GitError when
  * git fails.
@@ -38,7 +38,6 @@ export async function noteCommits(mirror: Mirror, path: string, options: NoteLog
   if (whole === undefined) {
     whole = wholeList(mirror, head, path);
     lists.set(key, whole);
-    whole.catch(() => lists.peek(key) === whole && lists.delete(key));
   }
   const all = await whole;
   // From a moment on: the same list, by commit time (so an edit on a branch merged after a
@@ -48,8 +47,11 @@ export async function noteCommits(mirror: Mirror, path: string, options: NoteLog
 }
 
 /** Whole lists of a note's commits, per repository, head commit and path: the pages after the first take theirs from here. */
-const KEPT_LISTS = 64;
-const lists = new LRUCache<string, Promise<NoteCommit[]>>({ max: KEPT_LISTS });
+export const NOTE_LISTS_CACHE_BYTES = 8 * 1024 * 1024;
+const lists = new PromiseByteCache<string, NoteCommit[]>({
+  maxBytes: NOTE_LISTS_CACHE_BYTES,
+  sizeOf: (commits, key) => estimateBytes(key) + estimateBytes(commits),
+});
 
 async function wholeList(mirror: Mirror, head: string, path: string): Promise<NoteCommit[]> {
   const sideEdits: Promise<NoteCommit[]>[] = [];

@@ -1,5 +1,6 @@
 // Commits by text (Git's pickaxe), author, time and path, with the files each changed (spec: search_history).
 import { LRUCache } from 'lru-cache';
+import { byteCache, estimateBytes } from '../../../byte-cache.ts';
 import type { CommitSearch, FoundCommit, FoundFile } from '../../history.ts';
 import type { Mirror } from '../mirror.ts';
 import { isHiddenPath } from '../../../notes/vault-path.ts';
@@ -202,8 +203,11 @@ function listedFile(file: FileChange): FoundFile {
 }
 
 /** Every match of a search by author, time or path, per repository head and filters; kept for the pages after the first. */
-const KEPT_SEARCHES = 16;
-const completeMatches = new LRUCache<string, LogCommit[]>({ max: KEPT_SEARCHES });
+export const COMPLETE_MATCHES_CACHE_BYTES = 4 * 1024 * 1024;
+const completeMatches = byteCache<string, LogCommit[]>({
+  maxBytes: COMPLETE_MATCHES_CACHE_BYTES,
+  sizeOf: (commits, key) => estimateBytes(key) + estimateBytes(commits),
+});
 
 async function otherDescribe(mirror: Mirror, search: CommitSearch, log: readonly LogCommit[]): Promise<FoundCommit[]> {
   const inRoots = inRootsOf(search.roots);

@@ -1,0 +1,195 @@
+// Memory benchmark of issue 14: `major-vault serve` on obsidian-help through a long mixed
+// session (reads, plain and regex searches, lists, trees, note histories, history searches,
+// edits, moves, base views), sampling the server process's resident memory (VmRSS) as it
+// goes. Writes "Memory over a long session (issue 14)" in bench/RESULTS.md with the curve's
+// summary: the goal is at most 300 MiB, flat.
+//
+//   node bin/run-ts.js bench/memory.ts
+//     BENCH_MEMORY_MINUTES  the session's length (default 30)
+//     BENCH_MEMORY_DIR      where the clone lives (default bench/checkouts/memory; it gets edits and a .base file)
+import { execFileSync } from 'node:child_process';
+import { existsSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { describeMachine, machineMarkdown } from './machine.ts';
+import { writeResultsSection } from './results-section.ts';
+import { corpusFolder, log, memoryOf, root, startServe } from './serve-process.ts';
+
+const minutes = Number(process.env['BENCH_MEMORY_MINUTES'] ?? 30);
+const dir = process.env['BENCH_MEMORY_DIR'] ?? join(root, 'bench', 'checkouts', 'memory');
+const repo = 'obsidian-help';
+const goalMiB = 300;
+/** How often the server's memory is sampled, in ms. */
+const sampleMs = 5_000;
+
+const machine = describeMachine(root);
+const clone = join(dir, repo);
+if (!existsSync(join(clone, '.git'))) corpusFolder(dir, repo);
+const basePath = 'Bench/Memory.base';
+if (!existsSync(join(clone, basePath))) {
+  // obsidian-help has no .base file: one over its notes, committed before the server starts.
+  execFileSync('mkdir', ['-p', join(clone, 'Bench')]);
+  writeFileSync(
+    join(clone, basePath),
+    [
+      'views:',
+      '  - type: table',
+      '    name: English',
+      '    filters: file.inFolder("en")',
+      '    order:',
+      '      - file.name',
+      '      - file.mtime',
+      '    limit: 100',
+      '  - type: table',
+      '    name: Everything by size',
+      '    order:',
+      '      - file.size',
+      '',
+    ].join('\n'),
+  );
+  execFileSync('git', ['-C', clone, 'add', basePath]);
+  execFileSync('git', [
+    '-C',
+    clone,
+    '-c',
+    'user.name=Bench',
+    '-c',
+    'user.email=bench@example.com',
+    'commit',
+    '-qm',
+    'Add a base for the memory benchmark',
+  ]);
+}
+corpusFolder(dir, repo);
+
+const paths = execFileSync('git', ['-C', clone, 'ls-files', '*.md'], { encoding: 'utf8' }).trim().split('\n');
+const englishNotes = paths.filter((path) => path.startsWith('en/'));
+const folders = [...new Set(paths.map((path) => path.split('/').slice(0, 2).join('/')).filter((folder) => folder.includes('/')))];
+const plainQueries = ['excalidraw', 'kanban', 'graph view', 'callout', 'plugin', 'obsidian', 'заметк', 'toegangstoken'];
+const regexQueries = ['Ctrl\\+[A-Z]', 'zettel\\w+', '\\[\\[[^\\]]+\\|', 'no such thing \\d{7}', '^#{2,3} ', 'https?://\\S+\\.png'];
+const historyTexts = ['canvas', 'publish', 'sync'];
+
+let seed = 14;
+/** A deterministic pick (the same session each run). */
+function pick<T>(list: readonly T[]): T {
+  seed = (seed * 1103515245 + 12345) % 2 ** 31;
+  return list[seed % list.length]!;
+}
+
+const served = await startServe(dir);
+const pid = served.child.pid!;
+const client = new Client({ name: 'bench-memory', version: '1.0.0' });
+await client.connect(new StreamableHTTPClientTransport(served.url));
+await client.listTools();
+
+const counts = new Map<string, { calls: number; errors: number }>();
+async function call(name: string, args: Record<string, unknown>): Promise<void> {
+  const count = counts.get(name) ?? { calls: 0, errors: 0 };
+  counts.set(name, count);
+  count.calls += 1;
+  try {
+    const answer = await client.callTool({ name, arguments: { repo, ...args } });
+    if (answer.isError) count.errors += 1;
+  } catch {
+    count.errors += 1;
+  }
+}
+
+/** The note the session edits and moves back and forth. */
+const moving = { a: 'en/Bench memory note.md', b: 'en/Bench memory note moved.md', at: 'a' as 'a' | 'b' };
+await call('create_note', { path: moving.a, body: '# Bench memory note\n\nSee [[Home]].\n\nCount: 0\n' });
+let edits = 0;
+
+const steps: Array<() => Promise<void>> = [
+  () => call('read_note', { path: pick(paths) }),
+  () => call('read_note', { path: pick(englishNotes), from_line: 1, to_line: 40 }),
+  () => call('search_notes', { query: pick(plainQueries) }),
+  () => call('search_notes', { query: pick(regexQueries), regex: true }),
+  () => call('list_notes', { folder: pick(folders), limit: 50 }),
+  () => call('tree', { folder: pick(folders), depth: 2 }),
+  () => call('note_history', { path: pick(englishNotes) }),
+  () => call('note_history', { path: pick(englishNotes), blame: true }),
+  () => call('search_history', { text: pick(historyTexts), limit: 20 }),
+  () => call('find_references', { path: pick(englishNotes) }),
+  () => call('base_view', { path: basePath, view: pick(['English', 'Everything by size']) }),
+  async () => {
+    const path = moving.at === 'a' ? moving.a : moving.b;
+    await call('edit_note', { path, old_text: `Count: ${edits}`, new_text: `Count: ${edits + 1}`, summary: 'Count on' });
+    edits += 1;
+  },
+  async () => {
+    const [from, to] = moving.at === 'a' ? [moving.a, moving.b] : [moving.b, moving.a];
+    await call('move_note', { from, to, summary: 'Move the bench note' });
+    moving.at = moving.at === 'a' ? 'b' : 'a';
+  },
+];
+
+interface Sample {
+  minute: number;
+  rss: number;
+}
+const samples: Sample[] = [];
+const startedAt = performance.now();
+const sample = () => samples.push({ minute: (performance.now() - startedAt) / 60_000, rss: memoryOf(pid).rss });
+sample();
+const sampler = setInterval(sample, sampleMs);
+const endAt = startedAt + minutes * 60_000;
+let done = 0;
+while (performance.now() < endAt) {
+  await pick(steps)();
+  done += 1;
+  if (done % 200 === 0)
+    log(`${done} calls, ${((performance.now() - startedAt) / 60_000).toFixed(1)} min, RSS ${memoryOf(pid).rss.toFixed(0)} MiB`);
+}
+clearInterval(sampler);
+sample();
+const peak = memoryOf(pid).hwm;
+await client.close();
+await served.stop();
+
+// The curve's summary: the first minute is the warm-up (threads, PGlite's caches).
+const mib = (value: number) => `${value.toFixed(0)} MiB`;
+const after = samples.filter((s) => s.minute >= Math.min(1, minutes / 4));
+const third = Math.max(1, Math.floor(after.length / 3));
+const mean = (list: readonly Sample[]) => list.reduce((sum, s) => sum + s.rss, 0) / Math.max(1, list.length);
+const firstThird = mean(after.slice(0, third));
+const lastThird = mean(after.slice(-third));
+const slope = leastSquaresSlope(after);
+const highest = Math.max(...samples.map((s) => s.rss));
+const flat = Math.abs(lastThird - firstThird) <= 0.05 * firstThird;
+
+function leastSquaresSlope(list: readonly Sample[]): number {
+  const n = list.length;
+  if (n < 2) return 0;
+  const mx = list.reduce((sum, s) => sum + s.minute, 0) / n;
+  const my = mean(list);
+  let num = 0;
+  let den = 0;
+  for (const s of list) {
+    num += (s.minute - mx) * (s.rss - my);
+    den += (s.minute - mx) ** 2;
+  }
+  return den === 0 ? 0 : num / den;
+}
+
+const curve = samples.filter((_, i) => i % Math.max(1, Math.floor(samples.length / 12)) === 0 || i === samples.length - 1);
+const body = [
+  machineMarkdown(machine),
+  '',
+  `\`major-vault serve\` on obsidian-help (PGlite, index built beforehand), one client over HTTP calling without pause for ${minutes} min: ` +
+    `${done} calls, mixed (reads, plain and regex searches, lists, trees, note histories and blame, history searches, references, ` +
+    `base views of a .base added over the notes, edits and moves of one note). VmRSS of the server process every ${sampleMs / 1000} s.`,
+  '',
+  '| Measure | Value | Goal | |',
+  '|---|---|---|---|',
+  `| RSS after the first minute (mean of the first third) | ${mib(firstThird)} | | |`,
+  `| RSS at the end (mean of the last third) | ${mib(lastThird)} | ≤ ${goalMiB} MiB, flat | ${lastThird <= goalMiB && flat ? 'met' : 'not met'} |`,
+  `| Highest sample; peak (VmHWM) | ${mib(highest)}; ${mib(peak)} | ≤ ${goalMiB} MiB | ${peak <= goalMiB ? 'met' : 'not met'} |`,
+  `| Trend after the first minute (least squares) | ${slope >= 0 ? '+' : ''}${slope.toFixed(2)} MiB/min | flat | ${flat ? 'flat (within 5 %)' : 'growing'} |`,
+  '',
+  `The curve (minute: MiB): ${curve.map((s) => `${s.minute.toFixed(1)}: ${s.rss.toFixed(0)}`).join(', ')}.`,
+  '',
+  `Calls (errors): ${[...counts].map(([name, c]) => `${name} ${c.calls} (${c.errors})`).join(', ')}.`,
+].join('\n');
+console.log(body);
+writeResultsSection('Memory over a long session (issue 14)', body);
