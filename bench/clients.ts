@@ -260,6 +260,7 @@ async function runWindow(server: Server, clients: Client[]): Promise<Window> {
   };
 }
 
+/** The middle value; of an even count, the lower of the two in the middle. */
 const median = (values: readonly number[]) => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)]!;
 
 // ---------------------------------------------------------------------------------------------
