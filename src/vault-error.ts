@@ -11,7 +11,9 @@
  * `index_unavailable` when the index could not be built at all (the operator must act; logged
  * as a warning), `host_unavailable` when the repository host (GitHub) could not be reached or
  * did not answer as expected (nothing was written; trying again later may help; logged as a
- * warning), and `internal` for anything unexpected (answered generically, logged with
+ * warning), `worker_failed` when a worker thread doing a call's heavy work stopped under it
+ * (a crash, out of memory: nothing was changed; trying again may help; logged as a warning),
+ * and `internal` for anything unexpected (answered generically, logged with
  * its cause).
  */
 export type VaultErrorCode =
@@ -42,6 +44,7 @@ export type VaultErrorCode =
   | 'invalid_base'
   | 'index_unavailable'
   | 'host_unavailable'
+  | 'worker_failed'
   | 'internal';
 
 /**

@@ -39,9 +39,10 @@ export interface CallFields {
 export function toolError(error: unknown, log: Logger, call: CallFields): CallToolResult {
   if (isVaultError(error) && error.code !== 'internal') {
     // An index that could not be built, or a host that is down, needs the operator, not the caller: a warning.
-    const level = error.code === 'index_unavailable' || error.code === 'host_unavailable' ? 'warn' : 'info';
-    // A host's failure keeps its cause for the operator; the caller reads only the message.
-    const cause = error.code === 'host_unavailable' ? { err: error } : {};
+    const operator = error.code === 'index_unavailable' || error.code === 'host_unavailable' || error.code === 'worker_failed';
+    const level = operator ? 'warn' : 'info';
+    // A host's or a thread's failure keeps its cause for the operator; the caller reads only the message.
+    const cause = error.code === 'host_unavailable' || error.code === 'worker_failed' ? { err: error } : {};
     log[level]({ event: 'call_refused', ...call, code: error.code, ...cause }, `${call.tool} refused: ${error.code}`);
     return { content: [{ type: 'text', text: boundedMessage(error.message) }], isError: true };
   }

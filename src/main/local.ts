@@ -23,6 +23,7 @@ import type { Tool } from '../instance/tool.ts';
 import { startWorkerPool } from '../pool/worker-pool.ts';
 import { migrate } from '../note-index/migrate.ts';
 import { openPglite } from '../note-index/pglite-client.ts';
+import { openPgliteThread } from '../note-index/pglite-thread.ts';
 import { openPostgres } from '../note-index/postgres-client.ts';
 import type { SqlClient } from '../note-index/sql-client.ts';
 import { ChangesPoll } from '../repo-host/local/changes-poll.ts';
@@ -402,12 +403,15 @@ async function buildInChild(settings: { reposDir: string; dataDir: string; name:
 }
 
 /**
- * PGlite in `dir`; when the folder does not open (a process killed mid-write), it is moved
+ * PGlite in `dir`, on a thread of its own (pglite-thread.ts: its statements never hold the
+ * event loop; a thread that dies is logged and reopened by the next call); when the folder does not open (a process killed mid-write), it is moved
  * aside and a new index is built: the index is derived from Git and can always be rebuilt.
  */
 async function openPgliteRebuilding(dir: string, log: Logger, lock: IndexLock): Promise<SqlClient> {
+  const open = () =>
+    openPgliteThread(dir, { onExit: (reason) => log.error(`the index thread stopped (${reason}); reopening it on the next call`) });
   try {
-    return await openPglite(dir);
+    return await open();
   } catch (error) {
     if (!existsSync(dir)) {
       lock.release();
@@ -416,7 +420,7 @@ async function openPgliteRebuilding(dir: string, log: Logger, lock: IndexLock): 
     const aside = `${dir}.broken-${Date.now()}`;
     log.warn({ err: error }, `the index in ${dir} does not open; moved it to ${aside} and building a new one`);
     renameSync(dir, aside);
-    return openPglite(dir);
+    return open();
   }
 }
 

@@ -6,7 +6,9 @@
 // it work, so it imports neither. Each consumer types its own tasks over runPoolTask; the
 // thread's entry (pool-worker.cjs) is the one list of every task a thread can run.
 import { availableParallelism } from 'node:os';
+import type { Worker } from 'node:worker_threads';
 import { Piscina } from 'piscina';
+import { VaultError } from '../vault-error.ts';
 
 let shared: Piscina | null = null;
 
@@ -34,6 +36,14 @@ export function startWorkerPool(): void {
   workerPool();
 }
 
+/**
+ * The pool's threads at this moment (none before it starts), as piscina runs them: for
+ * diagnostics and tests (ending one shows what a crash of a thread does to its task).
+ */
+export function workerPoolThreads(): readonly Worker[] {
+  return shared?.threads ?? [];
+}
+
 /** Ends the process's pool (its threads), if it was started; a later task starts a new one. */
 export async function closeWorkerPool(): Promise<void> {
   const pool = shared;
@@ -45,9 +55,35 @@ export async function closeWorkerPool(): Promise<void> {
  * Runs the task `name` (an export of pool-worker.cjs) on a thread of the pool with `task`
  * as its input; the input and the result are copied between threads (structured clone),
  * except what `transferList` moves. With `signal`, an abort ends the task (stopping its
- * thread) and rejects with the abort's reason. Rejects with what the task threw. The
+ * thread) and rejects with the abort's reason. Rejects with what the task threw; when the
+ * thread itself stopped under the task (a crash, out of memory), with VaultError
+ * `worker_failed`, a refusal that says so (the pool starts a new thread in its place). The
  * caller names the result's type `R`: the thread's entry is plain CommonJS, unchecked.
  */
 export async function runPoolTask<R>(name: string, task: unknown, options: { signal?: AbortSignal } = {}): Promise<R> {
-  return (await workerPool().run(task, { name, ...(options.signal ? { signal: options.signal } : {}) })) as R;
+  try {
+    return (await workerPool().run(task, { name, ...(options.signal ? { signal: options.signal } : {}) })) as R;
+  } catch (error) {
+    if (!options.signal?.aborted && threadStopped(error)) {
+      throw new VaultError(
+        'worker_failed',
+        'The thread doing the heavy part of this call stopped before it finished (it ran out of memory or crashed); nothing was changed. Try the call again, or ask for less at once (a narrower path, a smaller limit, a more specific query).',
+        {},
+        { cause: error },
+      );
+    }
+    throw error;
+  }
+}
+
+/**
+ * Whether `error` says the task's thread stopped under it (piscina's "worker exited", a
+ * thread out of memory, an error thrown outside the task), rather than the task throwing.
+ */
+function threadStopped(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  const code = (error as { code?: unknown }).code;
+  return (
+    /^worker exited with code/.test(error.message) || code === 'ERR_WORKER_OUT_OF_MEMORY' || error.message === 'Terminating worker thread'
+  );
 }
