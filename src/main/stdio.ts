@@ -46,7 +46,7 @@ export async function serveLocalStdio(settings: StdioSettings, options: { log?: 
   const log = options.log ?? processLogger();
   const reposDir = resolve(settings.reposDir);
   if (!existsSync(reposDir)) throw new Error(`The repositories folder ${reposDir} does not exist.`);
-  installationName(settings);
+  const name = installationName(settings);
   const users = settings.usersFile ? await loadUsersFile(resolve(settings.usersFile)) : null;
   const token = pickToken(users, settings.as);
   // Reads the folder for the first answers, before the installation's own host exists.
@@ -90,6 +90,8 @@ export async function serveLocalStdio(settings: StdioSettings, options: { log?: 
     let access: Promise<Access> | null = null;
     return createCatalogueServer({
       catalogue: catalogueFor(implementedTools, catalogueRepos(vaults)),
+      installation: name,
+      vaults,
       context: async (clientName) => {
         const opened = await installation();
         access ??= accessOf(opened.signIn, token);
