@@ -126,10 +126,11 @@ function rewriteMarkdown(raw: string, renames: readonly HeadingRename[]): string
   }
   for (const rename of renames) {
     let replacement: string | null = null;
-    if (loose(decoded) === loose(rename.from)) {
-      replacement = angle ? rename.to : encodePath(rename.to, /%[89a-f][0-9a-f]/i.test(fragment));
-    } else if (decoded === headingAnchor(rename.from)) {
+    // The anchor first: `#old` of a heading "Old" is its anchor, and stays one.
+    if (decoded === headingAnchor(rename.from)) {
       replacement = headingAnchor(rename.to);
+    } else if (loose(decoded) === loose(rename.from)) {
+      replacement = angle ? rename.to : encodePath(rename.to, /%[89a-f][0-9a-f]/i.test(fragment));
     }
     if (replacement !== null) return raw.slice(0, dest.start) + written.slice(0, hash + 1) + replacement + raw.slice(dest.end);
   }
