@@ -8,7 +8,7 @@
 # /tmp/mv-conformance), never into the project. The demo is
 # built in a temporary folder and served on PORT (default 8799) for the run, then stopped.
 # Every active server scenario runs; scripts/conformance-baseline.yml lists those that do not
-# apply to a tools-only server (they call the suite's own fixture tools, resources or
+# apply (they call the suite's own fixture tools, resources or
 # prompts). Exit status: 0 when everything that applies passes and nothing listed passes.
 set -euo pipefail
 

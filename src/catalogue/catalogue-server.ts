@@ -16,7 +16,8 @@ export const listTtlMs = 60_000;
 
 /**
  * A new `McpServer` that says what `catalogue` says: {@link serverInfo}, the catalogue's
- * instructions (sent with `initialize` and `server/discover`), the `tools` capability, and
+ * instructions (sent with `initialize` and `server/discover`), the `tools`, `prompts` and
+ * `resources` capabilities (the instance answers the last two, empty where nothing is offered), and
  * cache hints of {@link listTtlMs} with `cacheScope: "private"` for `tools/list` and
  * `server/discover`. It has no tools yet: the instance registers them, then calls
  * {@link answerToolsListFrom}; the front only calls that.
@@ -24,7 +25,9 @@ export const listTtlMs = 60_000;
 export function catalogueMcpServer(catalogue: Pick<Catalogue, 'instructions'>): McpServer {
   return new McpServer(serverInfo, {
     instructions: catalogue.instructions,
-    capabilities: { tools: {} },
+    // Prompts and resources come from each repository's settings.jsonc; both are always
+    // declared, so what initialize says never depends on which repositories offer some.
+    capabilities: { tools: {}, prompts: { listChanged: false }, resources: { listChanged: false } },
     cacheHints: {
       'tools/list': { ttlMs: listTtlMs, cacheScope: 'private' },
       'server/discover': { ttlMs: listTtlMs, cacheScope: 'private' },

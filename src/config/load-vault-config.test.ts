@@ -32,6 +32,7 @@ describe('loadVaultConfig', () => {
       instructions: null,
       types: new Map(),
       tools: [],
+      prompts: [],
       problems: [],
     });
     expect(config.settings).toEqual({
@@ -89,14 +90,60 @@ describe('loadVaultConfig', () => {
     expect(config.problems).toEqual([]);
   });
 
+  it('leaves out a bad prompt or resource and says why, keeping the others', async () => {
+    const settings = {
+      format: 3,
+      role: 'root',
+      name: 'n',
+      folders: ['open/'],
+      prompts: [
+        { name: 'good', file: '.vault/prompts/good.md', arguments: [{ name: 'topic', description: 'What about.' }] },
+        { name: 'bad name', file: '.vault/prompts/good.md' },
+        { name: 'outside', file: 'notes/prompt.md' },
+        { name: 'missing', file: '.vault/prompts/missing.md' },
+        { name: 'stray', file: '.vault/prompts/stray.md' },
+        { name: 'good', file: '.vault/prompts/good.md' },
+      ],
+      resources: [
+        { note: 'open/a.md' },
+        { note: 'closed/b.md' },
+        { folder: 'open/sub' },
+        { note: 'open/c.txt' },
+        { path: 'x' },
+        { note: 'open/a.md' },
+      ],
+    };
+    const config = await load({
+      '.vault/settings.jsonc': JSON.stringify(settings),
+      '.vault/prompts/good.md': 'Tell me about {topic}.\n',
+      '.vault/prompts/stray.md': 'Tell me about {subject}.\n',
+    });
+    expect(config.prompts.map((prompt) => prompt.name)).toEqual(['good']);
+    expect(config.settings.resources.map((resource) => `${resource.kind} ${resource.path}`)).toEqual([
+      'note open/a.md',
+      'folder open/sub/',
+    ]);
+    expect(config.problems.map((problem) => problem.message)).toEqual([
+      expect.stringMatching(/^settings\.jsonc: prompts\[1\] is left out: name: /),
+      'settings.jsonc: prompts[2] ("outside") is left out: file "notes/prompt.md" must be a Markdown file inside .vault/, e.g. ".vault/prompts/outside.md"',
+      'settings.jsonc: prompts[5] is left out: another prompt is already named "good"; give each prompt its own name',
+      'settings.jsonc: resources[1] is left out: closed/b.md is outside the folders the tools read (open/)',
+      'settings.jsonc: resources[3] is left out: the note "open/c.txt" must be a Markdown file ending in ".md"',
+      'settings.jsonc: resources[4] is left out: it must name one note or one folder, e.g. { "note": "active/plan.md" } or { "folder": "active/" }',
+      'settings.jsonc: resources[5] is left out: it repeats the note open/a.md',
+      'settings.jsonc: prompt "missing" is left out: its file .vault/prompts/missing.md does not exist; add it or fix the path',
+      'settings.jsonc: prompt "stray" is left out: .vault/prompts/stray.md uses {subject}, which is not among its arguments; list it in "arguments"',
+    ]);
+  });
+
   it('reads every optional setting', async () => {
     const config = await load({
       '.vault/settings.jsonc': JSON.stringify({
         format: 3,
         role: 'root',
         name: 'projects',
-        prompts: [{ name: 'p' }],
-        resources: [],
+        prompts: [{ name: 'p', file: '.vault/prompts/p.md', arguments: [{ name: 'x', required: true }] }],
+        resources: [{ note: 'active/plan.md' }, { folder: '/archive/', title: 'Archive', description: 'Old projects.' }],
         folders: ['/active', './archive', 'active/', 'docs//guides'],
         typeField: 'kind',
         summaryField: 'abstract',
@@ -109,14 +156,26 @@ describe('loadVaultConfig', () => {
       }),
       '.vault/types/decision.md': decisionType,
       '.vault/tools/create_decision.md': createDecisionTool,
+      '.vault/prompts/p.md': '---\nnote: ignored\n---\nAsk about {x}.\n',
     });
     expect(config.problems).toEqual([]);
+    const prompt = {
+      name: 'p',
+      title: null,
+      description: null,
+      file: '.vault/prompts/p.md',
+      arguments: [{ name: 'x', description: null, required: true }],
+    };
+    expect(config.prompts).toEqual([{ ...prompt, text: 'Ask about {x}.' }]);
     expect(config.settings).toEqual({
       format: 3,
       role: 'root',
       name: 'projects',
-      prompts: [{ name: 'p' }],
-      resources: [],
+      prompts: [prompt],
+      resources: [
+        { kind: 'note', path: 'active/plan.md', title: null, description: null },
+        { kind: 'folder', path: 'archive/', title: 'Archive', description: 'Old projects.' },
+      ],
       summary: null,
       folders: ['active/', 'archive/', 'docs/guides/'],
       typeField: 'kind',

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { splitFrontmatter } from '../notes/frontmatter.ts';
 import { frontmatterAjv } from '../notes/frontmatter-schema.ts';
 import { normalizeVaultPath } from '../notes/vault-path.ts';
+import { loadPrompts, parsePromptSettings, parseResourceSettings } from './prompts-resources.ts';
 import type { ConfigProblem, NoteType, SpecialToolConfig, VaultConfig, VaultSettings } from './vault-config.ts';
 
 /** Reads one file of the repository as text; null when it is absent. */
@@ -40,7 +41,7 @@ export function defaultSettings(): VaultSettings {
 
 /** The configuration of a repository without `.vault/`: every default, no types, no tools. */
 export function defaultVaultConfig(): VaultConfig {
-  return { configured: false, settings: defaultSettings(), instructions: null, types: new Map(), tools: [], problems: [] };
+  return { configured: false, settings: defaultSettings(), instructions: null, types: new Map(), tools: [], prompts: [], problems: [] };
 }
 
 /**
@@ -49,7 +50,8 @@ export function defaultVaultConfig(): VaultConfig {
  * `read` gives a file's text. `settings.jsonc` is JSON with comments, each key checked on its
  * own; `instructions.md` is kept trimmed; each `types/<name>.md` gives `places`, a
  * `frontmatter` JSON Schema (2020-12, must compile) and the template below; each
- * `tools/<name>.md` gives `engine`, `title`, other settings, and the description below.
+ * `tools/<name>.md` gives `engine`, `title`, other settings, and the description below;
+ * each prompt of `prompts` gets its text from its file in `.vault/` (prompts-resources.ts).
  * Never throws: a file or key that does not parse or validate gets its default, and
  * `problems` names the file and says what is wrong and what is used instead.
  */
@@ -93,6 +95,14 @@ export async function loadVaultConfig(read: ReadText, paths: readonly string[]):
   if (has.has(SETTINGS)) {
     const text = await readSafely(SETTINGS);
     if (text !== null) config.settings = parseSettings(text, problems, { types: config.types, tools: tools.map((tool) => tool.name) });
+  }
+
+  if (config.settings.prompts.length > 0) {
+    config.prompts = await loadPrompts(
+      config.settings.prompts,
+      async (path) => (has.has(path) ? await readSafely(path) : null),
+      (message) => problems.push({ file: SETTINGS, message: `settings.jsonc: ${message}` }),
+    );
   }
 
   if (has.has(INSTRUCTIONS)) {
@@ -190,6 +200,8 @@ export function parseSettings(
   settings.summary = checkSummary(settings.summary, report);
   settings.folders = normaliseFolders(settings.folders, report);
   settings.exempt = normaliseExempt(settings.exempt, report);
+  settings.prompts = parsePromptSettings(settings.prompts as unknown[], report);
+  settings.resources = parseResourceSettings(settings.resources as unknown[], settings.folders, report);
   if (settings.overview !== null) {
     const overview = settings.overview as { topic?: string | null; fields?: string[] };
     settings.overview = { topic: overview.topic ?? null, fields: overview.fields ?? [] };

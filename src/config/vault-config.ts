@@ -6,8 +6,10 @@ export interface VaultSettings {
   format: number;
   role: string;
   name: string | null;
-  prompts: unknown[];
-  resources: unknown[];
+  /** The MCP prompts the repository offers, as settings.jsonc lists them (see prompts-resources.ts). */
+  prompts: PromptSetting[];
+  /** The notes and folders the repository offers as MCP resources (see prompts-resources.ts). */
+  resources: ResourceSetting[];
   /** The repository's one line in the tool list, at most 120 characters; null when none. */
   summary: string | null;
   /** Open folders, each ending in "/" ("/" alone opens everything). Default ["/"]. */
@@ -23,6 +25,40 @@ export interface VaultSettings {
   order: string[];
   /** `overview.topic`: the frontmatter field that is a note's topic; `overview.fields`: fields list_notes shows. */
   overview: { topic: string | null; fields: string[] } | null;
+}
+
+/** One argument of a prompt: `{name}` in the prompt's text is replaced by its value. */
+export interface PromptArgument {
+  name: string;
+  description: string | null;
+  required: boolean;
+}
+
+/** One entry of `prompts` in settings.jsonc: a prompt whose text is a Markdown file in `.vault/`. */
+export interface PromptSetting {
+  /** The prompt's name before the `<repo>__` prefix: letters, digits, "_" and "-". */
+  name: string;
+  title: string | null;
+  description: string | null;
+  /** The Markdown file holding the text, e.g. `.vault/prompts/weekly-update.md`. */
+  file: string;
+  arguments: PromptArgument[];
+}
+
+/** A prompt ready to serve: its setting and its text (the file's body below any frontmatter). */
+export interface Prompt extends PromptSetting {
+  text: string;
+}
+
+/**
+ * One entry of `resources` in settings.jsonc: one note (`kind: "note"`, `path` ends in `.md`),
+ * or every note in a folder and below it (`kind: "folder"`, `path` ends in "/", "" for the root).
+ */
+export interface ResourceSetting {
+  kind: 'note' | 'folder';
+  path: string;
+  title: string | null;
+  description: string | null;
 }
 
 /** One note type from `.vault/types/<name>.md` (spec: "Note types"). */
@@ -65,5 +101,7 @@ export interface VaultConfig {
   instructions: string | null;
   types: Map<string, NoteType>;
   tools: SpecialToolConfig[];
+  /** The prompts of `settings.prompts` whose file was read; the others are reported in `problems`. */
+  prompts: Prompt[];
   problems: ConfigProblem[];
 }

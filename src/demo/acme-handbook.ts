@@ -6,12 +6,27 @@ const settings = `{
   "format": 3,
   "role": "root",
   "name": "handbook",
-  "prompts": [],
-  "resources": [],
+  "prompts": [
+    {
+      "name": "policy_question",
+      "title": "Ask about a policy",
+      "description": "Answers a question from the policies as they stand, quoting them.",
+      "file": ".vault/prompts/policy-question.md",
+      "arguments": [{ "name": "question", "description": "The question, in your words.", "required": true }]
+    }
+  ],
+  "resources": [{ "folder": "policies/", "title": "Policies", "description": "The rules we all keep, as they stand." }],
 
   // One line for every reader's tool list, at most 120 characters.
   "summary": "How Acme works: onboarding, processes and policies."
 }
+`;
+
+/** `.vault/prompts/policy-question.md`: the text of the `handbook__policy_question` prompt. */
+const policyQuestionPrompt = `Answer this question from Acme's handbook: {question}
+
+Search the policies in handbook (search_notes with path "policies/"), quote the passages that
+answer it word for word with the note they come from, and say plainly when no policy covers it.
 `;
 
 const readme = `---
@@ -288,6 +303,7 @@ export const handbookCommits: DemoCommit[] = [
     files: {
       '.vault/settings.jsonc': settings,
       '.vault/instructions.md': 'Quote a policy as it stands; never reword one in a summary.\n',
+      '.vault/prompts/policy-question.md': policyQuestionPrompt,
       'README.md': readme,
       'onboarding/README.md': onboardingReadme,
       'onboarding/first-days.md': firstDaysV1,

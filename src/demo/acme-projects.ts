@@ -25,6 +25,46 @@ export const projectsSettings = `{
 }
 `;
 
+/**
+ * `.vault/settings.jsonc` of `projects` once it offers a prompt and resources (issue 15): the
+ * spec's settings with `prompts` and `resources` filled in (README "Prompts and resources").
+ */
+export const projectsSettingsWithPrompts = projectsSettings.replace(
+  `  "prompts": [],
+  "resources": [],
+`,
+  `  // MCP prompts: the text is the body of the file, {argument} replaced by the value given.
+  "prompts": [
+    {
+      "name": "decision_brief",
+      "title": "Brief the open decisions",
+      "description": "A short brief of one project's decisions: what is decided, what is still open.",
+      "file": ".vault/prompts/decision-brief.md",
+      "arguments": [
+        { "name": "project", "description": "The project's folder under active/, e.g. launch.", "required": true },
+        { "name": "audience", "description": "Who reads the brief; the project team when not given." }
+      ]
+    }
+  ],
+  // MCP resources: one note, or every note of a folder (a resource template).
+  "resources": [
+    { "note": "active/launch/plan.md", "title": "Launch plan", "description": "The plan of the launch, as it stands." },
+    { "folder": "active/launch/decisions/", "title": "Launch decisions", "description": "Every decision of the launch." }
+  ],
+`,
+);
+
+/** `.vault/prompts/decision-brief.md`: the text of the `projects__decision_brief` prompt. */
+export const decisionBriefPrompt = `Read the decisions of the project "{project}" in projects (list_notes with
+path "active/{project}/decisions/", then read_note on each) and write a brief of them:
+
+1. What is decided, each with who decided it and when.
+2. What is still open, and who should decide it.
+
+Keep it under a page and link each decision as [[its note]]. Write it for this audience (the
+project team when none is named): {audience}
+`;
+
 /** `.vault/types/decision.md`, as the spec shows it ("Note types"). */
 export const decisionType = `---
 places:
@@ -556,6 +596,16 @@ export const projectsCommits: DemoCommit[] = [
       'active/launch/decisions/launch-markets.md': launchMarkets,
       'active/launch/decisions/open-questions.md': openQuestions,
       'active/launch/Overview.base': overviewBase,
+    },
+  },
+  {
+    author: maya,
+    date: '2026-03-10T08:30:00+01:00',
+    message:
+      'Offer a decision brief prompt and the launch plan as resources\n\nAssistants list them as MCP prompts and resources; only readers of projects see them.',
+    files: {
+      '.vault/settings.jsonc': projectsSettingsWithPrompts,
+      '.vault/prompts/decision-brief.md': decisionBriefPrompt,
     },
   },
 ];

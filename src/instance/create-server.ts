@@ -15,6 +15,7 @@ import { NO_READABLE_REPO } from '../tools/tool.ts';
 import { VaultError } from '../vault-error.ts';
 import type { Installation } from './installation.ts';
 import type { Logger } from './log.ts';
+import { registerPromptsAndResources } from './prompts-resources.ts';
 import type { Tool as ToolWithHandler, ToolContext, Vault } from './tool.ts';
 import { toolError, toolResult, type CallFields } from './tool-result.ts';
 
@@ -53,6 +54,8 @@ export async function createVaultServer(options: VaultServerOptions): Promise<Mc
   const vaults = await installation.vaultsFor(access);
   return createCatalogueServer({
     catalogue: catalogueFor(options.tools, catalogueRepos(vaults)),
+    installation: installation.name,
+    vaults,
     context: (clientName) => installation.contextFor(access, clientName),
     log: options.log,
     clientName: options.clientName ?? null,
@@ -63,6 +66,10 @@ export async function createVaultServer(options: VaultServerOptions): Promise<Mc
 export interface CatalogueServerOptions {
   /** The caller's catalogue: what `initialize` and `tools/list` answer, and the tools to run. */
   catalogue: Catalogue<ToolWithHandler>;
+  /** The installation's name: the authority of the resource URIs (prompts-resources.ts). */
+  installation: string;
+  /** The caller's readable repositories with their `.vault/`: their prompts and resources are served. */
+  vaults: ReadonlyMap<string, Vault>;
   /**
    * The ToolContext of one call, for the client named (may wait for the startup index).
    * Rejecting with VaultError `index_unavailable` answers the call with its message.
@@ -84,6 +91,7 @@ export interface CatalogueServerOptions {
  *   is brought up to date first); the handler's result becomes `structuredContent` plus the
  *   same JSON as text; a VaultError becomes a tool error with its message; anything else is
  *   logged with its cause and answered generically;
+ * - the readable repositories' prompts and resources (prompts-resources.ts);
  * - each call is logged as one line (log.ts): `call_refused` with the refusal's code,
  *   `call_failed`, else `call` at debug; and `call_slow` when it took over {@link slowCallMs}. The
  *   handler's context logs through a child logger bound to the tool (its writes).
@@ -131,6 +139,11 @@ export function createCatalogueServer(options: CatalogueServerOptions): McpServe
     );
   }
   answerToolsListFrom(server, catalogue);
+  registerPromptsAndResources(server, {
+    installation: options.installation,
+    vaults: options.vaults,
+    context: () => options.context(options.clientName ?? null),
+  });
   return server;
 }
 

@@ -31,6 +31,8 @@ export interface LocalForward {
  * `index_unavailable` with the cause. Without `earlyVaults`, everything waits for it.
  */
 export function forwardLocally(options: {
+  /** The installation's name: the authority of its resource URIs while it is still opening. */
+  name: string;
   installation: Installation | Promise<Installation>;
   earlyVaults?: (access: Access) => Promise<ReadonlyMap<string, Vault>>;
   tools: readonly Tool[];
@@ -66,8 +68,11 @@ export function forwardLocally(options: {
           clientName: caller.clientName,
         });
       // Still opening: the same catalogue, and calls that wait for the installation.
+      const vaults = await vaultsOf(caller.access);
       return createCatalogueServer({
-        catalogue: catalogueFor(tools, catalogueRepos(await vaultsOf(caller.access))),
+        catalogue: catalogueFor(tools, catalogueRepos(vaults)),
+        installation: options.name,
+        vaults,
         context: async (clientName) => (await installation()).contextFor(caller.access, clientName),
         log,
         clientName: caller.clientName,

@@ -69,7 +69,13 @@ export interface ServedInstallation {
  */
 export async function serveInstallation(options: ServeInstallationOptions): Promise<ServedInstallation> {
   const { name, installation, signIn, hostname, port, tools, log } = options;
-  const forwarder = forwardLocally({ installation, tools, log, ...(options.earlyVaults ? { earlyVaults: options.earlyVaults } : {}) });
+  const forwarder = forwardLocally({
+    name,
+    installation,
+    tools,
+    log,
+    ...(options.earlyVaults ? { earlyVaults: options.earlyVaults } : {}),
+  });
   try {
     const build = (origin: URL | null): Front => {
       const oauth = origin !== null && options.oauth ? options.oauth(origin) : null;

@@ -91,6 +91,8 @@ export async function serveLocalStdio(settings: StdioSettings, options: { log?: 
     let access: Promise<Access> | null = null;
     return createCatalogueServer({
       catalogue: catalogueFor(implementedTools, catalogueRepos(vaults)),
+      installation: prepared.name,
+      vaults,
       context: async (clientName) => {
         const opened = await installation();
         access ??= accessOf(opened.signIn, token);

@@ -287,7 +287,7 @@ function sameFile(a: string, b: string): boolean {
  * The destination of a Markdown link, image or link reference definition `raw` as offsets into it: for `<…>` from the
  * `<` up to (not including) the `>`, otherwise the whole destination. Null when not found.
  */
-function destinationSpan(raw: string): { start: number; end: number } | null {
+export function destinationSpan(raw: string): { start: number; end: number } | null {
   let depth = 0;
   let close = -1;
   for (let i = raw.startsWith('!') ? 1 : 0; i < raw.length; i++) {
@@ -328,7 +328,7 @@ function destinationSpan(raw: string): { start: number; end: number } | null {
 }
 
 /** Percent-encodes what a bare Markdown destination cannot hold; non-ASCII letters only when asked. */
-function encodePath(path: string, encodeNonAscii: boolean): string {
+export function encodePath(path: string, encodeNonAscii: boolean): string {
   let out = '';
   for (const ch of path) {
     const code = ch.codePointAt(0)!;

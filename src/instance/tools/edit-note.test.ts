@@ -252,6 +252,58 @@ describe('edit_note', () => {
     expect(fixture.show('a.md').toString()).toBe('ALPHA\nsecond\n');
   });
 
+  it('rewrites every link to a heading it renames across the repository, in the same commit, and says how many', async () => {
+    fixture = await openWriteFixture({
+      'plan.md': '# Plan\n\n## Open questions\n\nWho pays?\n\nSee [[#Open questions]] above.\n',
+      'notes/a.md':
+        'Read [[plan#Open questions]] and [[plan#Open questions|the questions]], ![[plan#open  questions]].\n' +
+        '| x | [[plan#Open questions\\|q]] |\n' +
+        'Also [t](../plan.md#open-questions) and [u](../plan.md#Open%20questions "title").\n' +
+        '`[[plan#Open questions]]` stays (code), [[plan#Budget]] and [[other#Open questions]] stay.\n',
+      'other.md': '## Open questions\n',
+    });
+    const ctx = await fixture.context();
+    const answer = await callTool(
+      editNote,
+      { repo: 'notes', path: 'plan.md', old_text: 'Open questions\n\nWho', new_text: 'Still open\n\nWho', summary: 'Renamed a section' },
+      ctx,
+    );
+    expect(fixture.show('plan.md').toString()).toBe('# Plan\n\n## Still open\n\nWho pays?\n\nSee [[#Still open]] above.\n');
+    expect(fixture.show('notes/a.md').toString()).toBe(
+      'Read [[plan#Still open]] and [[plan#Still open|the questions]], ![[plan#Still open]].\n' +
+        '| x | [[plan#Still open\\|q]] |\n' +
+        'Also [t](../plan.md#still-open) and [u](../plan.md#Still%20open "title").\n' +
+        '`[[plan#Open questions]]` stays (code), [[plan#Budget]] and [[other#Open questions]] stay.\n',
+    );
+    expect(fixture.show('other.md').toString()).toBe('## Open questions\n');
+    expect(answer).toMatchObject({
+      path: 'plan.md',
+      commit: fixture.git(['rev-parse', 'HEAD']),
+      note: 'Renamed the heading "Open questions" → "Still open" of "plan.md" and rewrote 7 links to it in the same commit: 1 in "plan.md", 6 in "notes/a.md".',
+    });
+    expect(fixture.commitCount()).toBe(2);
+    expect(lastCommit(fixture).files.sort()).toEqual(['notes/a.md', 'plan.md']);
+  });
+
+  it('renames no heading when an edit adds, removes or re-levels headings, or the old text stays a heading', async () => {
+    fixture = await openWriteFixture({
+      'plan.md': '# Plan\n\n## Risks\n\n## Costs\n\n## Costs\n',
+      'a.md': '[[plan#Risks]] [[plan#Costs]]\n',
+    });
+    const ctx = await fixture.context();
+    const edit = (old_text: string, new_text: string) =>
+      callTool(editNote, { repo: 'notes', path: 'plan.md', old_text, new_text, summary: 'Edit' }, ctx);
+    const leveled = await edit('## Risks', '### Dangers');
+    expect(leveled).not.toHaveProperty('note');
+    await edit('### Dangers', '## Risks');
+    const added = await edit('## Risks\n', '## Dangers\n\n## New\n');
+    expect(added).not.toHaveProperty('note');
+    await edit('## Dangers\n\n## New\n', '## Risks\n');
+    const twin = await edit('## Costs\n\n## Costs', '## Costs\n\n## Spending');
+    expect(twin).not.toHaveProperty('note');
+    expect(fixture.show('a.md').toString()).toBe('[[plan#Risks]] [[plan#Costs]]\n');
+  });
+
   it('escapes a bare | in a wiki-link on a table row and says so', async () => {
     fixture = await openWriteFixture({ 't.md': '| Who | Doc |\n| --- | --- |\n| Ann | [[plan\\|the plan]] |\n' });
     const answer = await callTool(

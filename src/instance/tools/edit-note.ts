@@ -1,10 +1,15 @@
 // edit_note: replaces passages of one or several notes of a repository, in one commit.
 import type { VaultConfig } from '../../config/vault-config.ts';
 import { splitFrontmatter } from '../../notes/frontmatter.ts';
+import { headingAnchor, headingRenames, relinkHeadings, type HeadingRename } from '../../notes/heading-links.ts';
+import { LinkResolver } from '../../notes/link-resolver.ts';
+import { applyEdits as applyLinkEdits } from '../../notes/link-rewrite.ts';
+import { findLinks } from '../../notes/links.ts';
+import { decodeNoteText } from '../../notes/note-text.ts';
 import { escapeTablePipes } from '../../notes/passage-table-pipes.ts';
 import { replacePassage } from '../../notes/passage.ts';
 import { SplicedText } from '../../notes/text-splices.ts';
-import { assertInFolders } from '../../notes/vault-path.ts';
+import { assertInFolders, isHiddenPath, isInFolders } from '../../notes/vault-path.ts';
 import { isVaultError, VaultError } from '../../vault-error.ts';
 import { commitChange, writableVault, type WriteRead } from '../../writes/commit-change.ts';
 import { linkRefusal } from '../../writes/symlinks.ts';
@@ -29,8 +34,11 @@ interface Edit {
  * itself breaks: frontmatter that stops parsing, a type schema problem it introduces, a new
  * type whose places do not include the note's path, a path outside `folders` or hidden, and
  * a symbolic link (or a path through one) with `not_a_note`, naming where it points.
- * Older problems of the note are reported in `note`. Answers the first change's path and
- * line, every change, and the commit.
+ * Older problems of the note are reported in `note`. A heading the edits rename (see
+ * {@link headingRenames}: changed in place, same level, one for one) keeps its links: every
+ * link to it across the repository's open folders is rewritten in the same commit (see
+ * {@link relinkHeadings}), and `note` says how many, in which notes. Answers the first
+ * change's path and line, every change, and the commit.
  */
 export const editNote = implement(definition, {
   async handler(input, ctx) {
@@ -54,8 +62,10 @@ export const editNote = implement(definition, {
         throw nameEdit(error, i, edits.length);
       }
     }
+    // Every path of the repository, asked only when a heading was renamed (its links are searched for).
+    const allPaths = async (read: WriteRead) => (read.snapshot ?? (await ctx.host.snapshot(input.repo))).files.map((file) => file.path);
     const done = await commitChange(ctx, input.repo, { tool: 'edit_note', summary: input.summary }, (read) =>
-      applyEdits(read, config, edits, paths),
+      applyEdits(read, config, edits, paths, () => allPaths(read)),
     );
     const { changes, notes } = done.result;
     // The answer's commit is one this call made (outputSchema: commit required), so a change of nothing is refused.
@@ -77,7 +87,13 @@ export const editNote = implement(definition, {
  * of the text read (so the write flow can tell whether a newer version still has them, and carry
  * them onto the branch head under uncommitted edits), and what to answer.
  */
-async function applyEdits(read: WriteRead, config: VaultConfig, edits: readonly Edit[], paths: readonly string[]) {
+async function applyEdits(
+  read: WriteRead,
+  config: VaultConfig,
+  edits: readonly Edit[],
+  paths: readonly string[],
+  allPaths: () => Promise<string[]>,
+) {
   const texts = new Map<string, SplicedText>();
   const changes: Array<{ path: string; line: number }> = [];
   const notes: string[] = [];
@@ -123,9 +139,89 @@ async function applyEdits(read: WriteRead, config: VaultConfig, edits: readonly 
   for (const [path, spliced] of texts) {
     if (spliced.text === spliced.base) continue;
     if (path.endsWith('.md')) notes.push(...checkNote(config, path, spliced.base, spliced.text));
+  }
+  const relinked = await keepHeadingLinks(read, config, texts, allPaths);
+  notes.push(...relinked.notes);
+  for (const [path, spliced] of texts) {
+    if (spliced.text === spliced.base) continue;
     files.push({ path, content: Buffer.from(spliced.text, 'utf8'), splices: spliced.splices });
   }
+  for (const [path, text] of relinked.others) files.push({ path, content: Buffer.from(text, 'utf8') });
   return { files, result: { changes, notes } };
+}
+
+/**
+ * Headings keep their links (issue 15): for each heading the edits renamed in a note
+ * ({@link headingRenames}), every link to it in the notes of the open folders (hidden files and
+ * symbolic links left out) is rewritten to the new text ({@link relinkHeadings}). The edited
+ * notes get the rewrites as further splices; `others` are the other notes' new texts. `notes`
+ * says how many links were rewritten, in which notes, per renamed heading.
+ */
+async function keepHeadingLinks(
+  read: WriteRead,
+  config: VaultConfig,
+  texts: Map<string, SplicedText>,
+  allPaths: () => Promise<string[]>,
+): Promise<{ others: Map<string, string>; notes: string[] }> {
+  const renamed: Array<{ path: string; renames: HeadingRename[] }> = [];
+  for (const [path, spliced] of texts) {
+    if (!path.endsWith('.md') || spliced.text === spliced.base) continue;
+    const renames = headingRenames(spliced.base, spliced.text);
+    if (renames.length > 0) renamed.push({ path, renames });
+  }
+  const others = new Map<string, string>();
+  if (renamed.length === 0) return { others, notes: [] };
+  const paths = await allPaths();
+  const resolver = new LinkResolver(paths);
+  const folders = config.settings.folders;
+  const needles = renamed.flatMap(({ renames }) => renames.flatMap((rename) => needlesOf(rename.from)));
+  const candidates = paths.filter((path) => path.endsWith('.md') && !isHiddenPath(path) && isInFolders(path, folders) && !texts.has(path));
+  const contents = await read.files(candidates);
+  for (const path of candidates) {
+    const content = contents.get(path);
+    const text = content === undefined ? null : decodeNoteText(content);
+    if (text === null) continue;
+    const lower = text.toLowerCase();
+    if (needles.some((needle) => lower.includes(needle))) others.set(path, text);
+  }
+  for (const path of (await read.links([...others.keys()])).keys()) others.delete(path);
+
+  const notes: string[] = [];
+  const changed = new Set<string>();
+  for (const { path: target, renames } of renamed) {
+    const counts = new Map<string, number>();
+    for (const [path, spliced] of texts) {
+      const { edits } = relinkHeadings(findLinks(spliced.text), path, target, renames, resolver);
+      // From the end, so each offset still stands where findLinks found it.
+      for (const edit of [...edits].sort((a, b) => b.start - a.start)) spliced.replace(edit.start, edit.end, edit.raw);
+      if (edits.length > 0) counts.set(path, edits.length);
+    }
+    for (const [path, text] of others) {
+      const { edits } = relinkHeadings(findLinks(text), path, target, renames, resolver);
+      if (edits.length === 0) continue;
+      others.set(path, applyLinkEdits(text, edits));
+      changed.add(path);
+      counts.set(path, edits.length);
+    }
+    const names = renames.map((rename) => `"${rename.from}" → "${rename.to}"`).join(', ');
+    const total = [...counts.values()].reduce((sum, n) => sum + n, 0);
+    notes.push(
+      total === 0
+        ? `Renamed the heading${renames.length > 1 ? 's' : ''} ${names} of "${target}"; no link pointed at ${renames.length > 1 ? 'them' : 'it'}.`
+        : `Renamed the heading${renames.length > 1 ? 's' : ''} ${names} of "${target}" and rewrote ${total} link${total > 1 ? 's' : ''} to ${renames.length > 1 ? 'them' : 'it'} in the same commit: ${[
+            ...counts,
+          ]
+            .map(([path, n]) => `${n} in "${path}"`)
+            .join(', ')}.`,
+    );
+  }
+  return { others: new Map([...others].filter(([path]) => changed.has(path))), notes };
+}
+
+/** Lower-case texts one of which a note holds when it may link to the heading `text`. */
+function needlesOf(text: string): string[] {
+  const lower = text.toLowerCase();
+  return [...new Set([lower, headingAnchor(text), encodeURI(lower).toLowerCase()])];
 }
 
 /**

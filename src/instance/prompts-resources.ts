@@ -1,0 +1,177 @@
+// The MCP prompts and resources of a caller's readable repositories (issue 15, "Prompts and
+// resources"): what `.vault/settings.jsonc` lists under `prompts` and `resources`, served through
+// the SDK's registerPrompt and registerResource, read through read_note's rules.
+import { ProtocolError, ProtocolErrorCode, ResourceTemplate, type McpServer, type ReadResourceResult } from '@modelcontextprotocol/server';
+import { z } from 'zod';
+import { fillPrompt } from '../config/prompts-resources.ts';
+import type { Prompt, ResourceSetting } from '../config/vault-config.ts';
+import { isInFolders } from '../notes/vault-path.ts';
+import { repoNotFound } from '../repo-not-found.ts';
+import type { ToolContext, Vault } from './tool.ts';
+
+/** The scheme of a note's resource URI: `vault://<installation>/<repo>/<path>`. */
+export const RESOURCE_SCHEME = 'vault';
+/** The MIME type a note is served as (RFC 7763). */
+const MARKDOWN = 'text/markdown';
+
+/** What {@link registerPromptsAndResources} needs. */
+export interface PromptsAndResourcesOptions {
+  /** The installation's name: the authority of every resource URI, so a URI outlives a move of the host. */
+  installation: string;
+  /** The caller's readable repositories with their `.vault/` (only these are listed or read). */
+  vaults: ReadonlyMap<string, Vault>;
+  /** The context of one request (the index and host, bound to the caller); may wait for the startup index. */
+  context(): Promise<ToolContext>;
+}
+
+/**
+ * The URI of note `path` of `repo`: `vault://<installation>/<repo>/<path>`, each segment
+ * percent-encoded (RFC 3986), so the same note has the same URI for everyone who can read it,
+ * over HTTP and stdio alike.
+ */
+export function noteUri(installation: string, repo: string, path: string): string {
+  return `${RESOURCE_SCHEME}://${encodeURIComponent(installation)}/${[repo, ...path.split('/')].map(encodeURIComponent).join('/')}`;
+}
+
+/**
+ * Registers on `server`, for the readable repositories only (spec: "Who sees what"):
+ * - each prompt of each repository as `<repo>__<name>`, its arguments as the SDK lists them
+ *   (name, description, required); `prompts/get` answers one user message, the prompt's text
+ *   with each `{argument}` replaced;
+ * - each note resource as a static resource at {@link noteUri}, and each folder resource as a
+ *   resource template `vault://<installation>/<repo>/<folder>/{+path}` whose notes
+ *   `resources/list` lists;
+ * - `resources/read` as read_note reads: a repository the person cannot read is answered
+ *   exactly as one that does not exist (read_note's `repo_not_found` text), a path outside the
+ *   configured notes and folders or the open folders, or a note that does not exist, as
+ *   not found; the text is the note's exactly as stored.
+ * The `prompts` and `resources` capabilities are always declared (catalogue-server.ts), so the
+ * methods answer empty lists where nothing is configured.
+ */
+export function registerPromptsAndResources(server: McpServer, options: PromptsAndResourcesOptions): void {
+  const { vaults } = options;
+  let prompts = 0;
+  let resources = 0;
+  for (const vault of vaults.values()) {
+    for (const prompt of vault.config.prompts) {
+      registerPrompt(server, vault.name, prompt);
+      prompts++;
+    }
+    for (const resource of vault.config.settings.resources) {
+      registerResource(server, options, vault, resource);
+      resources++;
+    }
+  }
+  if (prompts === 0) {
+    server.server.setRequestHandler('prompts/list', () => ({ prompts: [] }));
+    server.server.setRequestHandler('prompts/get', (request) => {
+      throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Prompt ${request.params.name} not found`);
+    });
+  }
+  if (resources === 0) {
+    server.server.setRequestHandler('resources/list', () => ({ resources: [] }));
+    server.server.setRequestHandler('resources/templates/list', () => ({ resourceTemplates: [] }));
+  } else {
+    server.server.removeRequestHandler('resources/read');
+  }
+  server.server.setRequestHandler('resources/read', async (request) => readResource(options, request.params.uri));
+}
+
+function registerPrompt(server: McpServer, repo: string, prompt: Prompt): void {
+  const shape: Record<string, z.ZodType> = {};
+  for (const argument of prompt.arguments) {
+    let field: z.ZodType = z.string();
+    if (argument.description !== null) field = field.describe(argument.description);
+    shape[argument.name] = argument.required ? field : field.optional();
+  }
+  const description = prompt.description ?? `A prompt of ${repo}.`;
+  const answer = (values: Record<string, string | undefined>) => ({
+    description,
+    messages: [{ role: 'user' as const, content: { type: 'text' as const, text: fillPrompt(prompt, values) } }],
+  });
+  const config = { ...(prompt.title === null ? {} : { title: prompt.title }), description };
+  if (prompt.arguments.length === 0) server.registerPrompt(`${repo}__${prompt.name}`, config, () => answer({}));
+  else
+    server.registerPrompt(`${repo}__${prompt.name}`, { ...config, argsSchema: z.object(shape) }, (values) =>
+      answer(values as Record<string, string | undefined>),
+    );
+}
+
+function registerResource(server: McpServer, options: PromptsAndResourcesOptions, vault: Vault, resource: ResourceSetting): void {
+  const metadata = {
+    ...(resource.title === null ? {} : { title: resource.title }),
+    ...(resource.description === null ? {} : { description: resource.description }),
+    mimeType: MARKDOWN,
+  };
+  const read = async (uri: URL) => readResource(options, uri.href);
+  if (resource.kind === 'note') {
+    server.registerResource(`${vault.name}/${resource.path}`, noteUri(options.installation, vault.name, resource.path), metadata, read);
+    return;
+  }
+  const base = noteUri(options.installation, vault.name, resource.path.replace(/\/$/, ''));
+  const template = new ResourceTemplate(`${base.replace(/\/$/, '')}/{+path}`, {
+    list: async () => {
+      const ctx = await options.context();
+      const paths = await notesUnder(ctx, vault, resource.path);
+      return { resources: paths.map((path) => ({ uri: noteUri(options.installation, vault.name, path), name: `${vault.name}/${path}` })) };
+    },
+  });
+  server.registerResource(`${vault.name}/${resource.path === '' ? '' : resource.path}`, template, metadata, read);
+}
+
+/** The notes in `folder` ("" for the root) and below it that the tools read, sorted. */
+async function notesUnder(ctx: ToolContext, vault: Vault, folder: string): Promise<string[]> {
+  await ctx.refresh(vault.name);
+  const paths = await ctx.index.notePaths(vault.name);
+  return paths.filter((path) => path.startsWith(folder) && isInFolders(path, vault.config.settings.folders)).sort();
+}
+
+/** Reads the note `uri` names, refusing as described at {@link registerPromptsAndResources}. */
+async function readResource(options: PromptsAndResourcesOptions, uri: string): Promise<ReadResourceResult> {
+  const named = parseNoteUri(options.installation, uri);
+  if (named === null) {
+    throw new ProtocolError(
+      ProtocolErrorCode.ResourceNotFound,
+      `Resource not found: ${uri}. A note's URI is ${RESOURCE_SCHEME}://${options.installation}/<repo>/<path>; resources/list gives them.`,
+      { uri },
+    );
+  }
+  const vault = options.vaults.get(named.repo);
+  if (vault === undefined) {
+    const refusal = repoNotFound(named.repo, [...options.vaults.keys()]);
+    throw new ProtocolError(ProtocolErrorCode.ResourceNotFound, refusal.message, { uri });
+  }
+  const notFound = () =>
+    new ProtocolError(
+      ProtocolErrorCode.ResourceNotFound,
+      `There is no note ${named.path} in ${vault.name} among its resources. Use resources/list to see them.`,
+      { uri },
+    );
+  const offered = vault.config.settings.resources.some((resource) =>
+    resource.kind === 'note' ? resource.path === named.path : named.path.startsWith(resource.path) && named.path.endsWith('.md'),
+  );
+  if (!offered || !isInFolders(named.path, vault.config.settings.folders)) throw notFound();
+  const ctx = await options.context();
+  if (!ctx.vaults.has(vault.name))
+    throw new ProtocolError(ProtocolErrorCode.ResourceNotFound, repoNotFound(vault.name, [...ctx.vaults.keys()]).message, { uri });
+  await ctx.refresh(vault.name);
+  const file = await ctx.index.getFile(vault.name, named.path);
+  const bytes = file === null ? null : await ctx.host.readFile(vault.name, named.path);
+  if (bytes === null) throw notFound();
+  return { contents: [{ uri: noteUri(options.installation, vault.name, named.path), mimeType: MARKDOWN, text: bytes.toString('utf8') }] };
+}
+
+/** `{ repo, path }` of a note URI of this installation; null when `uri` is not one. */
+function parseNoteUri(installation: string, uri: string): { repo: string; path: string } | null {
+  const prefix = `${RESOURCE_SCHEME}://${encodeURIComponent(installation)}/`;
+  if (!uri.startsWith(prefix)) return null;
+  const segments = uri.slice(prefix.length).split('/');
+  if (segments.length < 2) return null;
+  try {
+    const [repo, ...path] = segments.map((segment) => decodeURIComponent(segment));
+    if (path.some((segment) => segment === '' || segment === '.' || segment === '..')) return null;
+    return { repo: repo!, path: path.join('/') };
+  } catch {
+    return null;
+  }
+}

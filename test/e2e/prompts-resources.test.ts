@@ -1,0 +1,150 @@
+// The demo's MCP prompts and resources (issue 15), with the SDK's client over HTTP (both protocol
+// eras) and stdio: Maya reads both repositories and gets both repositories' prompts and
+// resources; Tom reads only the handbook, and projects' prompts and resources do not exist for him.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { demoTokens } from '../../src/demo/build-demo.ts';
+import { builtDemo, connectHttp, serveDemo, type ServedDemo } from './demo-fixture.ts';
+
+const bin = fileURLToPath(new URL('../../bin/major-vault.js', import.meta.url));
+const plan = 'vault://acme/projects/active/launch/plan.md';
+const decision = 'vault://acme/projects/active/launch/decisions/pick-a-date.md';
+const travel = 'vault://acme/handbook/policies/travel-policy.md';
+
+/** What Maya, who reads both repositories, gets. */
+async function readerSees(client: Client, reposDir: string): Promise<void> {
+  expect(client.getServerCapabilities()).toMatchObject({ prompts: { listChanged: false }, resources: { listChanged: false } });
+
+  const { prompts } = await client.listPrompts();
+  expect(prompts.map((prompt) => prompt.name)).toEqual(['handbook__policy_question', 'projects__decision_brief']);
+  expect(prompts[1]).toMatchObject({
+    title: 'Brief the open decisions',
+    arguments: [
+      { name: 'project', description: "The project's folder under active/, e.g. launch.", required: true },
+      { name: 'audience', description: 'Who reads the brief; the project team when not given.', required: false },
+    ],
+  });
+  const brief = await client.getPrompt({ name: 'projects__decision_brief', arguments: { project: 'launch', audience: 'the board' } });
+  const text = (brief.messages[0]?.content as { text: string }).text;
+  expect(text).toContain('path "active/launch/decisions/"');
+  expect(text).toMatch(/none is named\): the board$/);
+  const teamless = await client.getPrompt({ name: 'projects__decision_brief', arguments: { project: 'launch' } });
+  expect((teamless.messages[0]?.content as { text: string }).text).toMatch(/none is named\): $/);
+  await expect(client.getPrompt({ name: 'projects__decision_brief', arguments: {} })).rejects.toThrow(/project/);
+
+  const { resources } = await client.listResources();
+  const uris = resources.map((resource) => resource.uri);
+  expect(uris).toContain(plan);
+  expect(uris).toContain(decision);
+  expect(uris).toContain(travel);
+  expect(uris).not.toContain('vault://acme/projects/active/launch/budget.md');
+  expect(resources.find((resource) => resource.uri === plan)).toMatchObject({ title: 'Launch plan', mimeType: 'text/markdown' });
+  const { resourceTemplates } = await client.listResourceTemplates();
+  expect(resourceTemplates.map((template) => template.uriTemplate).sort()).toEqual([
+    'vault://acme/handbook/policies/{+path}',
+    'vault://acme/projects/active/launch/decisions/{+path}',
+  ]);
+
+  const read = await client.readResource({ uri: decision });
+  expect(read.contents).toEqual([
+    {
+      uri: decision,
+      mimeType: 'text/markdown',
+      text: readFileSync(join(reposDir, 'projects/active/launch/decisions/pick-a-date.md'), 'utf8'),
+    },
+  ]);
+  // A note of the repository that is not offered, and one that does not exist: not found.
+  await expect(client.readResource({ uri: 'vault://acme/projects/active/launch/budget.md' })).rejects.toThrow(
+    /no note active\/launch\/budget.md/,
+  );
+  await expect(client.readResource({ uri: 'vault://acme/projects/active/launch/decisions/nope.md' })).rejects.toThrow(/no note/);
+}
+
+/** What Tom, who reads only the handbook, gets: projects' prompts and resources do not exist. */
+async function outsiderSees(client: Client): Promise<void> {
+  expect(client.getServerCapabilities()).toMatchObject({ prompts: { listChanged: false }, resources: { listChanged: false } });
+  const { prompts } = await client.listPrompts();
+  expect(prompts.map((prompt) => prompt.name)).toEqual(['handbook__policy_question']);
+  await expect(client.getPrompt({ name: 'projects__decision_brief', arguments: { project: 'launch' } })).rejects.toThrow(
+    'Prompt projects__decision_brief not found',
+  );
+  const { resources } = await client.listResources();
+  expect(resources.every((resource) => resource.uri.startsWith('vault://acme/handbook/'))).toBe(true);
+  expect(resources.map((resource) => resource.uri)).toContain(travel);
+  const { resourceTemplates } = await client.listResourceTemplates();
+  expect(resourceTemplates.map((template) => template.uriTemplate)).toEqual(['vault://acme/handbook/policies/{+path}']);
+  // The same words as read_note's for a repository that does not exist.
+  const unknown = 'There is no repository "projects" among those you can read. Use one of: "handbook".';
+  await expect(client.readResource({ uri: plan })).rejects.toThrow(unknown);
+  await expect(client.readResource({ uri: 'vault://acme/nowhere/plan.md' })).rejects.toThrow(
+    'There is no repository "nowhere" among those you can read. Use one of: "handbook".',
+  );
+  const readNote = await client.callTool({ name: 'read_note', arguments: { repo: 'projects', path: 'active/launch/plan.md' } });
+  expect((readNote.content as Array<{ text: string }>)[0]?.text).toContain(unknown);
+}
+
+describe('prompts and resources over HTTP', () => {
+  let demo: ServedDemo;
+  beforeAll(async () => {
+    demo = await serveDemo({ users: true });
+  });
+  afterAll(async () => demo?.close());
+
+  for (const era of ['2026-07-28', '2025-11-25'] as const) {
+    test(`a ${era} client of someone who reads both repositories gets both repositories' prompts and resources`, async () => {
+      const client = await connectHttp(demo.url, era, { token: demoTokens.maya });
+      try {
+        await readerSees(client, demo.layout.reposDir);
+      } finally {
+        await client.close();
+      }
+    });
+
+    test(`a ${era} client of someone who cannot read projects sees nothing of its prompts and resources`, async () => {
+      const client = await connectHttp(demo.url, era, { token: demoTokens.tom });
+      try {
+        await outsiderSees(client);
+      } finally {
+        await client.close();
+      }
+    });
+  }
+
+  test('over stdio, as each person', async () => {
+    // A demo of its own: the served one holds its folder's index.
+    const own = await builtDemo();
+    const connect = async (as: string) => {
+      const client = new Client({ name: 'e2e-stdio', version: '1.0.0' });
+      await client.connect(
+        new StdioClientTransport({
+          command: process.execPath,
+          args: [bin, 'stdio', '--repos', own.layout.reposDir, '--users', own.layout.usersFile, '--as', as],
+          env: getDefaultEnvironment(),
+          stderr: 'pipe',
+        }),
+      );
+      return client;
+    };
+    try {
+      const maya = await connect('maya');
+      try {
+        await readerSees(maya, own.layout.reposDir);
+      } finally {
+        await maya.close();
+      }
+      const tom = await connect('tom');
+      try {
+        await outsiderSees(tom);
+      } finally {
+        await tom.close();
+      }
+    } finally {
+      own.cleanup();
+    }
+    // Two stdio processes, each opening its own index of the demo.
+  }, 240_000);
+});
