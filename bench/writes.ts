@@ -270,7 +270,14 @@ git(work, ['clone', '-q', join(genRepos, 'gen'), join(work, 'gen-http-ref')]);
   const server = await startServer(join(work, 'gen-http'), join(work, 'gen-http-data'));
   const client = new Client({ name: 'bench-writes', version: '1.0.0' });
   await client.connect(new StreamableHTTPClientTransport(server.url));
-  const edit = await editOverHttp(client, 'gen', join(work, 'gen-http-ref'), 'linking/note-7.md', 'item 7: open', 'item 7: done');
+  const edit = await editOverHttp(
+    client,
+    'gen',
+    join(work, 'gen-http-ref'),
+    'other/o-5.md',
+    'Nothing links here.',
+    'Nothing links here yet.',
+  );
   ratioRow('edit_note over HTTP, 500-note repository (commit + index update)', edit, 'write + git commit');
   await client.close();
   await server.stop();
