@@ -9,6 +9,8 @@ import type { SqlClient } from './sql-client.ts';
 import { searchFold, trigramKeys, type TrigramQuery } from './trigram-keys.ts';
 import { candidateNoteIds, queryNoteIds } from './trigram-postings.ts';
 
+export { targetKey } from './target-key.ts';
+
 /** One note as indexed: its text and what parsing found in it. Line numbers count from 1. */
 export interface IndexedNote {
   repo: string;
@@ -142,6 +144,18 @@ export interface NoteIndex {
   linksFrom(repo: string, path: string): Promise<IndexedLink[]>;
   /** The links in any note that resolve to `targetPath`, sorted by source path and offset. */
   linksTo(repo: string, targetPath: string): Promise<IndexedLink[]>;
+  /**
+   * Every indexed file's blob id, by path: what the rows of each file were built from, so a
+   * caller can tell which files changed since (their rows may lag).
+   */
+  fileOids(repo: string): Promise<Map<string, string>>;
+  /**
+   * The notes with a link whose target key ({@link targetKey}: file name, lower case, NFC,
+   * without `.md`) is one of `keys`, each with the targets of those links; `''` among `keys`
+   * asks for the links whose target ends in `/` (a folder) or names no file (`[[#Heading]]`).
+   * Resolved or not: a note that links a name nothing bears yet is among them too.
+   */
+  linkSourcesByKey(repo: string, keys: readonly string[]): Promise<Map<string, string[]>>;
   /** Every note with frontmatter, tags, links, embeds and size, sorted by path (for bases). */
   noteRows(repo: string): Promise<NoteRow[]>;
   /**
@@ -285,6 +299,28 @@ export function createNoteIndex(sql: SqlClient): NoteIndex {
         ])
       ).rows;
       return rows.map(toIndexedLink);
+    },
+
+    async fileOids(repo) {
+      const rows = (await sql.query<{ path: string; oid: string }>('SELECT path, oid FROM files WHERE repo = $1', [repo])).rows;
+      return new Map(rows.map((row) => [row.path, row.oid]));
+    },
+
+    async linkSourcesByKey(repo, keys) {
+      const out = new Map<string, string[]>();
+      if (keys.length === 0) return out;
+      const rows = (
+        await sql.query<{ source: string; target: string }>(
+          'SELECT DISTINCT source, target FROM links WHERE repo = $1 AND target_key = ANY($2::text[])',
+          [repo, [...new Set(keys)]],
+        )
+      ).rows;
+      for (const row of rows) {
+        const targets = out.get(row.source);
+        if (targets === undefined) out.set(row.source, [row.target]);
+        else targets.push(row.target);
+      }
+      return out;
     },
 
     async noteRows(repo) {

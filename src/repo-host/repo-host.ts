@@ -43,6 +43,12 @@ export interface Snapshot {
   head: string | null;
   fingerprint: string;
   files: SnapshotEntry[];
+  /**
+   * Where the host knows it (a local work tree): the paths whose current content may differ
+   * from the head's tree (what `git status` names, and files read through a symbolic link);
+   * every other entry's blob id is the head's. Absent: not known, ask the head's tree.
+   */
+  uncommitted?: ReadonlySet<string>;
 }
 
 /** A file's new content in a change; `content: null` deletes it. Paths as in SnapshotEntry. */

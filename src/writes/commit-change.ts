@@ -431,8 +431,15 @@ async function onBranchHead(
   const plain = files.map((file) => ({ path: file.path, content: file.content }));
   // Where the current state is always the head's tree, what was read is what is committed.
   if (!(await host.keepsUncommittedChanges(repo))) return { files: plain, notes: [] };
+  // A path the snapshot knows to be as the head has it needs no look at the head's tree.
+  const uncommitted = read.snapshot?.uncommitted;
+  const asAtHead = (path: string) => uncommitted !== undefined && read.oid(path) !== null && !uncommitted.has(path);
   const sources = [...new Set(files.flatMap((file) => [file.path, file.from ?? file.path]))];
-  const atHead = await host.filesAt(repo, read.head, sources);
+  const atHead = await host.filesAt(
+    repo,
+    read.head,
+    sources.filter((path) => !asAtHead(path)),
+  );
   const out: FileChange[] = [];
   const whole: string[] = [];
   const untracked: string[] = [];
@@ -446,6 +453,10 @@ async function onBranchHead(
       throw deletedUncommitted(file.path);
     }
     const readOid = read.oid(source);
+    if (asAtHead(source)) {
+      out.push({ path: file.path, content: file.content });
+      continue;
+    }
     const head = atHead.get(source) ?? null;
     if (readOid === null) {
       if (head !== null) throw deletedUncommitted(file.path);

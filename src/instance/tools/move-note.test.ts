@@ -1,6 +1,8 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { callTool, refusalOf } from '../../../test/support/call-tool.ts';
-import { commitSymlinks, openWriteFixture, type WriteFixture } from '../../../test/writes/write-fixture.ts';
+import { commitOutside, commitSymlinks, openWriteFixture, type WriteFixture } from '../../../test/writes/write-fixture.ts';
 import { moveNote } from './move-note.ts';
 
 let fixture: WriteFixture | undefined;
@@ -331,5 +333,49 @@ describe('move_note with paths written <repo>/<path>', () => {
     const refusal = await refusalOf(callTool(moveNote, { repo: 'notes', from: 'notes/a/New.md', to: 'a/Newer.md', summary: 'Moved' }, ctx));
     expect(refusal.code).toBe('note_not_found');
     expect(fixture.show('a/New.md').toString()).toBe('# New\n');
+  });
+});
+
+describe('move_note finds links through the links index, which may lag', () => {
+  it('rewrites links in notes changed since indexing, committed or not', async () => {
+    fixture = await openWriteFixture({
+      'plan.md': '# Plan\n',
+      'linked.md': 'See [[plan]].\n',
+      'was-linked.md': 'See [[plan]].\n',
+      'folder/other.md': 'Nothing here.\n',
+    });
+    const ctx = await fixture.context();
+    // After the index was built (no poll runs here): a commit from outside adds a link and
+    // drops one, and an uncommitted edit in the work tree adds another.
+    commitOutside(fixture, { 'folder/other.md': 'Now see [[plan|the plan]].\n', 'was-linked.md': 'No link now.\n' });
+    writeFileSync(join(fixture.repoDir, 'linked.md'), 'See [[plan]], and [p](plan.md).\n');
+    const answer = await callTool(moveNote, { repo: 'notes', from: 'plan.md', to: 'done/Plan 2.md', summary: 'Moved' }, ctx);
+    expect(answer).toMatchObject({
+      links: 3,
+      updated: [
+        { path: 'folder/other.md', links: 1 },
+        { path: 'linked.md', links: 2 },
+      ],
+    });
+    expect(fixture.show('folder/other.md').toString()).toBe('Now see [[Plan 2|the plan]].\n');
+    expect(fixture.show('was-linked.md').toString()).toBe('No link now.\n');
+    expect(readFileSync(join(fixture.repoDir, 'linked.md'), 'utf8')).toBe('See [[Plan 2]], and [p](done/Plan%202.md).\n');
+  });
+
+  it('rewrites a link the move captures and a folder link ending in a slash, both found by the index', async () => {
+    fixture = await openWriteFixture({
+      'a/Plan.md': '# Plan\n',
+      'b/sub/Road map.md': '# Road map in b\n',
+      'kit/tool.md': '# Tool\n',
+      'index.md': 'See [[a/Plan]], [kit](kit/) and [[Road map]].\n',
+    });
+    const ctx = await fixture.context();
+    const note = await callTool(moveNote, { repo: 'notes', from: 'a/Plan.md', to: 'Road map.md', summary: 'Moved' }, ctx);
+    // [[Road map]] reached b/sub/Road map.md and must keep doing so, though the moved note, on a shorter path, now bears the name.
+    expect(fixture.show('index.md').toString()).toBe('See [[Road map]], [kit](kit/) and [[b/sub/Road map]].\n');
+    expect(note).toMatchObject({ links: 2 });
+    const folder = await callTool(moveNote, { repo: 'notes', from: 'kit', to: 'tools/kit', summary: 'Moved' }, ctx);
+    expect(folder).toMatchObject({ links: 1, updated: [{ path: 'index.md', links: 1 }] });
+    expect(fixture.show('index.md').toString()).toBe('See [[Road map]], [kit](tools/kit/) and [[b/sub/Road map]].\n');
   });
 });

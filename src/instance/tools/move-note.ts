@@ -1,10 +1,10 @@
 // move_note: moves a note or a folder and rewrites every link that reached the moved files, in one commit.
 //
-// Finding the links: the tool scans the text of every note of the snapshot it commits on
-// (one batched blob read, then a substring filter on the moved and new file names before
-// parsing), instead of asking the index. That is always exactly as fresh as the commit's
-// parent, catches links that a move would capture (a bare [[Name]] that would start to reach
-// the moved note), and stays fast: the 6,289 notes of obsidian-help take a few hundred ms.
+// Finding the links: the links index names the notes with a link to a moved name (old or new,
+// so links the move would capture too), and every note changed since it was indexed is added,
+// so the notes read are exactly as fresh as the commit's parent; only those notes' blobs are
+// read (see linkingNotes), then a substring filter on the moved and new file names before
+// parsing. Without an index every note of the snapshot is read.
 import { movedTrailer } from '../../history/moved-trailer.ts';
 import { posix } from 'node:path';
 import { asWikiLink, fromWikiLink, rewriteBaseReferences } from '../../bases/base-references.ts';
@@ -22,6 +22,8 @@ import { sameFileAs } from '../../writes/same-path.ts';
 import { assertPortablePath } from '../../writes/portable-path.ts';
 import { linkRefusal } from '../../writes/symlinks.ts';
 import { fitsPlace, isTypeExempt, placeRefusal, requireType, schemaProblems, schemaRefusal, typeNameOf } from '../../writes/type-rules.ts';
+import { targetKey } from '../../note-index/note-index.ts';
+import type { Snapshot } from '../../repo-host/repo-host.ts';
 import { implement, type ToolContext } from '../tool.ts';
 import { moveNote as definition } from '../../tools/move-note.ts';
 import { ANSWER_LIMIT, fitAnswer } from './answer-budget.ts';
@@ -248,11 +250,12 @@ async function prepareMove(
   // Read every note and base once: the moved ones are rewritten, the others searched for links.
   const notePaths = paths.filter((path) => path.endsWith('.md') && !isHiddenPath(path));
   const basePaths = paths.filter((path) => path.toLowerCase().endsWith('.base') && !isHiddenPath(path));
-  const contents = await read.files([...new Set([...notePaths, ...basePaths, ...members])]);
-  const before = new LinkResolver(paths);
-  const after = new LinkResolver(paths.map((path) => moved.get(path) ?? path));
   const movedFolder = isFolder ? { from, to } : null;
   const needles = linkNeedles(moved, movedFolder);
+  const searched = (await linkingNotes(ctx, repo, read.snapshot!, moved, movedFolder, needles)) ?? notePaths;
+  const contents = await read.files([...new Set([...searched, ...basePaths, ...members])]);
+  const before = new LinkResolver(paths);
+  const after = new LinkResolver(paths.map((path) => moved.get(path) ?? path));
   const folders = config.settings.folders;
   const texts = new Map<string, string>();
   const updated: Array<{ path: string; links: number }> = [];
@@ -430,6 +433,63 @@ function linkNeedles(moved: ReadonlyMap<string, string>, movedFolder: { from: st
     }
   }
   return [...needles];
+}
+
+/**
+ * The notes a move must read to find every link it rewrites, asked of the links index instead
+ * of reading every note: those with a link whose target key ({@link targetKey}) is the old or
+ * new name of a moved file (a link to it, or one the move would capture), of the moved folder
+ * or of a folder inside it; for a folder, also those with a link to a folder path (`…/`) that
+ * holds one of `needles`. The index may lag the state the move is prepared on (an edit not yet
+ * taken in, a commit made elsewhere, uncommitted work-tree edits): every note whose blob id in
+ * `snapshot` differs from the index's, or that the index lacks (outside the open folders, new),
+ * is read as well, so the answer is the same as reading every note. Null (read every note)
+ * when the repository has no index yet or the index cannot be asked.
+ */
+async function linkingNotes(
+  ctx: ToolContext,
+  repo: string,
+  snapshot: Snapshot,
+  moved: ReadonlyMap<string, string>,
+  movedFolder: { from: string; to: string } | null,
+  needles: readonly string[],
+): Promise<string[] | null> {
+  const keys = new Set<string>();
+  for (const [old, next] of moved) keys.add(targetKey(old)).add(targetKey(next));
+  if (movedFolder !== null) {
+    keys.add(targetKey(movedFolder.from)).add(targetKey(movedFolder.to)).add('');
+    for (const old of moved.keys()) {
+      const inside = old
+        .slice(movedFolder.from.length + 1)
+        .split('/')
+        .slice(0, -1);
+      for (const folder of inside) keys.add(targetKey(folder));
+    }
+  }
+  keys.delete('.');
+  let indexed: Map<string, string>;
+  let sources: Map<string, string[]>;
+  try {
+    if ((await ctx.index.repoState(repo)) === null) return null;
+    [indexed, sources] = await Promise.all([ctx.index.fileOids(repo), ctx.index.linkSourcesByKey(repo, [...keys])]);
+  } catch {
+    return null; // no index to ask (a process without one): every note is read
+  }
+  const out: string[] = [];
+  for (const entry of snapshot.files) {
+    if (!entry.path.endsWith('.md') || isHiddenPath(entry.path)) continue;
+    if (indexed.get(entry.path) !== entry.oid) {
+      out.push(entry.path);
+      continue;
+    }
+    const targets = sources.get(entry.path);
+    if (targets === undefined) continue;
+    // A link found by the key '' is kept only when it names a folder path holding a needle.
+    const byName = targets.some((target) => keys.has(targetKey(target)) && targetKey(target) !== '');
+    const lowered = targets.map((target) => target.normalize('NFC').toLowerCase());
+    if (byName || lowered.some((target) => target !== '' && needles.some((needle) => target.includes(needle)))) out.push(entry.path);
+  }
+  return out;
 }
 
 /** The commit that last changed `path` (a file or folder) up to `head` (RepoHost.lastCommit); the head when none did. */

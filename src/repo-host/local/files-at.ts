@@ -4,15 +4,66 @@ import { catFileBatch } from '../git/cat-file-batch.ts';
 import { objectFormatOf } from '../git/object-format.ts';
 import { runGit, splitNul } from '../git/run-git.ts';
 import type { BlobFile } from '../repo-host.ts';
+import { parseTree, type TreeItem } from './path-look.ts';
 import { LITERAL_PATHSPECS, type RepoPlace } from './repo-place.ts';
 
 /**
  * The regular files (not links or submodules) among `paths` in the tree of `commit`, with their
- * blobs, by one `ls-tree` and one `cat-file --batch`; absent paths (and all, for a null commit) are left out.
+ * blobs, by one `cat-file --batch`: each path's folder tree (for its mode) and `<commit>:<path>`
+ * (its blob) in the same process; absent paths (and all, for a null commit) are left out.
  */
 export async function filesAt(gitDir: string, commit: string | null, paths: readonly string[]): Promise<Map<string, BlobFile>> {
   const found = new Map<string, BlobFile>();
   if (commit === null || paths.length === 0) return found;
+  // cat-file reads one name a line: a path with a line break is looked up the long way.
+  if (paths.some((path) => /[\n\r]/.test(path))) return filesAtByListing(gitDir, commit, paths);
+  const folderOf = (path: string) => (path.includes('/') ? path.slice(0, path.lastIndexOf('/')) : '');
+  const folders = [...new Set(paths.map(folderOf))];
+  const wanted = [...new Set(paths)];
+  const names = [
+    ...folders.map((folder) => (folder === '' ? `${commit}^{tree}` : `${commit}:${folder}`)),
+    ...wanted.map((path) => `${commit}:${path}`),
+  ];
+  const { stdout } = await runGit(['cat-file', '--batch'], { gitDir, input: `${names.join('\n')}\n` });
+  const answers = parseBatch(stdout, names);
+  const trees = new Map<string, Map<string, TreeItem>>();
+  folders.forEach((folder, i) => {
+    const answer = answers[i];
+    if (answer?.type === 'tree') trees.set(folder, parseTree(answer.content, answer.oid.length / 2));
+  });
+  wanted.forEach((path, i) => {
+    const answer = answers[folders.length + i];
+    const item = trees.get(folderOf(path))?.get(path.slice(path.lastIndexOf('/') + 1));
+    if (answer?.type !== 'blob' || item === undefined || item.oid !== answer.oid) return;
+    if (item.mode !== '100644' && item.mode !== '100755') return; // a symbolic link, or a submodule
+    found.set(path, { oid: answer.oid, content: answer.content });
+  });
+  return found;
+}
+
+/** The answers of `git cat-file --batch` to `names`, in order; null for a missing one. */
+function parseBatch(stdout: Buffer, names: readonly string[]): Array<{ oid: string; type: string; content: Buffer } | null> {
+  const answers: Array<{ oid: string; type: string; content: Buffer } | null> = [];
+  let at = 0;
+  for (const name of names) {
+    const lineEnd = stdout.indexOf(0x0a, at);
+    if (lineEnd === -1) throw new Error(`git cat-file --batch ended early, before ${JSON.stringify(name)}`);
+    const match = /^([0-9a-f]{40}|[0-9a-f]{64}) (blob|tree|commit|tag) (\d+)$/.exec(stdout.toString('utf8', at, lineEnd));
+    at = lineEnd + 1;
+    if (match === null) {
+      answers.push(null); // "<name> missing" (or ambiguous)
+      continue;
+    }
+    const size = Number(match[3]);
+    answers.push({ oid: match[1]!, type: match[2]!, content: stdout.subarray(at, at + size) });
+    at += size + 1;
+  }
+  return answers;
+}
+
+/** {@link filesAt} by one `ls-tree` and one `cat-file --batch` of the blob ids, for paths cat-file cannot name. */
+async function filesAtByListing(gitDir: string, commit: string, paths: readonly string[]): Promise<Map<string, BlobFile>> {
+  const found = new Map<string, BlobFile>();
   const wanted = new Set(paths);
   const { stdout } = await runGit(['ls-tree', '-z', '--full-tree', commit, '--', ...paths], { gitDir, env: LITERAL_PATHSPECS });
   const oids = new Map<string, string>();

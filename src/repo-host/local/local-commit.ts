@@ -21,7 +21,7 @@ import { assertRepoPath } from './repo-path.ts';
 import { isWritableInside, readAsGitSeesIt, readWorkTreeFile } from './work-tree-file.ts';
 import { WorkTreeWrite, type DiskBefore } from './work-tree-write.ts';
 import { KeyedQueue } from '../../keyed-queue.ts';
-import { keepStagedChanges } from './staged-entries.ts';
+import { keepStagedChanges, type KnownEntries } from './staged-entries.ts';
 import { writeIndexEntries, type IndexEntry } from './write-index-entries.ts';
 
 /** What {@link LocalCommits} works with. */
@@ -144,8 +144,9 @@ export class LocalCommits {
     const paths = change.files.map((file) => file.path);
     const format = await this.formats.of(repo);
     // The index entries only matter for paths the change was not prepared from (see checkWorkTreePaths).
-    const needIndex = lock !== null && paths.some((path) => !preparedFrom?.has(path));
-    const look = await lookAtPaths(repo.gitDir, parent, paths, { index: needIndex });
+    // With a work tree the index entries are always read here (the same cat-file): the new
+    // index keeps staged changes (keepStagedChanges), and that need not ask git again.
+    const look = await lookAtPaths(repo.gitDir, parent, paths, { index: lock !== null });
     if (look.head !== parent) return { ok: false, conflict: 'head_moved', head: look.head };
     for (const file of change.files) {
       const entry = look.entries.get(file.path);
@@ -225,6 +226,7 @@ export class LocalCommits {
         parent,
         before ?? new Map(),
         message.split('\n')[0] ?? '',
+        { staged: look.indexOids, parent: look.entries },
       );
     } finally {
       await removeJournal(repo.gitDir);
@@ -279,6 +281,7 @@ export class LocalCommits {
     parent: string | null,
     before: ReadonlyMap<string, DiskBefore>,
     subject: string,
+    known: KnownEntries,
   ): Promise<CommitResult> {
     const format = await this.formats.of(repo);
     const files = change.files.map((file) => ({ path: file.path, content: onDisk(file), mode: newOids.get(file.path)?.mode ?? '100644' }));
@@ -291,7 +294,7 @@ export class LocalCommits {
     try {
       const [written, deleted] = indexEntriesOf(change, newOids);
       const where = { gitDir: repo.gitDir, workTree: repo.workTree! };
-      await writeIndexEntries(where, lock, token, await keepStagedChanges(where, parent, written), deleted, { refresh: false });
+      await writeIndexEntries(where, lock, token, await keepStagedChanges(where, parent, written, known), deleted, { refresh: false });
     } catch (error) {
       await staged.discard();
       throw error;

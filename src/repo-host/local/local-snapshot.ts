@@ -120,7 +120,7 @@ export class LocalSnapshots {
     }
     this.workTreeBlobs.set(repo.name, diskBlobs);
     const files = [...entries.values()].sort((a, b) => byCodeUnits(a.path, b.path));
-    return { head, fingerprint, files };
+    return { head, fingerprint, files, uncommitted: fromDisk };
   }
 
   /** The work-tree path whose content had blob id `oid` at the last snapshot of `repoName`, if any. */

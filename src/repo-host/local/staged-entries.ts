@@ -14,30 +14,29 @@ import type { IndexEntry } from './write-index-entries.ts';
  * blob and the new one (a staged, uncommitted change): there the entry holds the staged
  * text with the commit's change merged in (`git merge-file`: base the parent's blob, ours
  * the staged one, theirs the committed one), when that merges cleanly. When it does not,
- * the committed blob is staged, as before. Reads the real index (the caller holds its lock).
- * Throws what git throws.
+ * the committed blob is staged, as before. Reads the real index (the caller holds its lock),
+ * unless `known` gives every path's index blob and parent entry already. Throws what git throws.
  */
 export async function keepStagedChanges(
   where: { gitDir: string; workTree: string },
   parent: string | null,
   written: readonly IndexEntry[],
+  known?: KnownEntries,
 ): Promise<IndexEntry[]> {
   if (parent === null || written.length === 0) return [...written];
   const paths = written.map((entry) => entry.path);
-  const env = { GIT_LITERAL_PATHSPECS: '1' };
-  const listed = await runGit(['ls-files', '-s', '-z', '--', ...paths], {
-    gitDir: where.gitDir,
-    workTree: where.workTree,
-    cwd: where.workTree,
-    env,
-  });
-  const staged = new Map<string, string>();
-  for (const line of splitNul(listed.stdout)) {
-    const tab = line.indexOf('\t');
-    const [, oid, stage] = line.slice(0, tab).split(' ');
-    if (stage === '0' && oid !== undefined) staged.set(line.slice(tab + 1), oid);
+  let staged = new Map<string, string>();
+  let base: ReadonlyMap<string, { oid: string }>;
+  if (known !== undefined && paths.every((path) => known.staged.has(path))) {
+    for (const path of paths) {
+      const oid = known.staged.get(path);
+      if (oid) staged.set(path, oid);
+    }
+    base = known.parent;
+  } else {
+    staged = await stagedOids(where, paths);
+    base = await commitEntries(where.gitDir, parent, paths);
   }
-  const base = await commitEntries(where.gitDir, parent, paths);
   const result: IndexEntry[] = [];
   for (const entry of written) {
     const ours = staged.get(entry.path);
@@ -50,6 +49,32 @@ export async function keepStagedChanges(
     result.push(merged === null ? entry : { ...entry, oid: merged });
   }
   return result;
+}
+
+/**
+ * What the caller read already, with the index lock held (path-look.ts): each path's stage-0
+ * index blob (null: none) and its entry in the parent's tree (absent: none there).
+ */
+export interface KnownEntries {
+  staged: ReadonlyMap<string, string | null>;
+  parent: ReadonlyMap<string, { oid: string }>;
+}
+
+/** Each path's stage-0 blob id in the work tree's index (`ls-files -s`); paths without one are left out. */
+async function stagedOids(where: { gitDir: string; workTree: string }, paths: readonly string[]): Promise<Map<string, string>> {
+  const listed = await runGit(['ls-files', '-s', '-z', '--', ...paths], {
+    gitDir: where.gitDir,
+    workTree: where.workTree,
+    cwd: where.workTree,
+    env: { GIT_LITERAL_PATHSPECS: '1' },
+  });
+  const staged = new Map<string, string>();
+  for (const line of splitNul(listed.stdout)) {
+    const tab = line.indexOf('\t');
+    const [, oid, stage] = line.slice(0, tab).split(' ');
+    if (stage === '0' && oid !== undefined) staged.set(line.slice(tab + 1), oid);
+  }
+  return staged;
 }
 
 /** The blob id of `ours` and `theirs` merged over `base` (written to the object store), or null on a conflict. */

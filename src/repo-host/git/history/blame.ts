@@ -1,4 +1,5 @@
 // Who last changed each line of a note: `git blame --porcelain -M -C`, grouped into runs.
+import { LRUCache } from 'lru-cache';
 import type { BlameRun, EarlyBlame, NoteBlame } from '../../history.ts';
 import { GitError, startGit } from '../run-git.ts';
 import type { Mirror } from '../mirror.ts';
@@ -195,6 +196,18 @@ function parsePorcelain(stdout: Buffer): Map<number, BlameLine> {
   return blamed;
 }
 
+/**
+ * The `Moved:` trailers of each commit whose message a blame has read, by commit id (a commit's
+ * message never changes, and an id names the same commit in every repository): a note blamed
+ * again asks Git for no message it has seen. Bounded by size (about 2 bytes per character of
+ * the paths, plus 100 per commit), 4 MB in all.
+ */
+const movedTrailersByCommit = new LRUCache<string, MovedEntry[]>({
+  maxSize: 4 * 1024 * 1024,
+  sizeCalculation: (entries, commit) =>
+    100 + commit.length + entries.reduce((sum, entry) => sum + 2 * (entry.from.length + entry.to.length) + 32, 0),
+});
+
 /** At most this many recorded moves are followed back for one blame. */
 const MAX_MOVE_HOPS = 100;
 
@@ -218,12 +231,20 @@ async function creditRecordedMoves(mirror: Mirror, blamed: Map<number, BlameLine
       group.lines.push(finalLine);
     }
     // One read of the messages of the commits not seen yet: only those recording a move of the path are checked further.
-    const unseen = [...new Set([...groups.values()].map((group) => group.sha))].filter((sha) => !messages.has(sha));
+    const unseen: string[] = [];
+    for (const sha of new Set([...groups.values()].map((group) => group.sha))) {
+      const kept = messages.has(sha) ? undefined : movedTrailersByCommit.get(sha);
+      if (kept !== undefined) messages.set(sha, kept);
+      else if (!messages.has(sha)) unseen.push(sha);
+    }
     if (unseen.length > 0) {
       const { stdout } = await mirrorGit(mirror, ['log', '--no-walk=unsorted', '-z', '--format=%H%x1f%B', ...unseen]);
       for (const record of stdout.toString('utf8').split('\0')) {
         const split = record.indexOf('\x1f');
-        if (split !== -1) messages.set(record.slice(0, split).trim(), parseMovedTrailers(record.slice(split + 1)));
+        if (split === -1) continue;
+        const [sha, moves] = [record.slice(0, split).trim(), parseMovedTrailers(record.slice(split + 1))];
+        messages.set(sha, moves);
+        movedTrailersByCommit.set(sha, moves);
       }
     }
     let changed = false;
