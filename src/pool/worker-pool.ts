@@ -61,6 +61,7 @@ export async function closeWorkerPool(): Promise<void> {
  * caller names the result's type `R`: the thread's entry is plain CommonJS, unchecked.
  */
 export async function runPoolTask<R>(name: string, task: unknown, options: { signal?: AbortSignal } = {}): Promise<R> {
+  tasksInProgress += 1;
   try {
     return (await workerPool().run(task, { name, ...(options.signal ? { signal: options.signal } : {}) })) as R;
   } catch (error) {
@@ -73,7 +74,16 @@ export async function runPoolTask<R>(name: string, task: unknown, options: { sig
       );
     }
     throw error;
+  } finally {
+    tasksInProgress -= 1;
   }
+}
+
+let tasksInProgress = 0;
+
+/** How many tasks {@link runPoolTask} has sent to the pool and not yet had back (queued or running). */
+export function poolTasksInProgress(): number {
+  return tasksInProgress;
 }
 
 /**

@@ -5,7 +5,7 @@
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { workerPoolThreads } from '../../src/pool/worker-pool.ts';
+import { poolTasksInProgress, workerPoolThreads } from '../../src/pool/worker-pool.ts';
 import { makeRepo, tempDir } from '../support/git-fixture.ts';
 import { connectHttp, serveRepos, type ServedRepos } from './demo-fixture.ts';
 
@@ -50,7 +50,9 @@ describe('a worker thread that dies under a call', () => {
     let answered = false;
     void search.finally(() => (answered = true));
     // Once the matching is on the pool (it takes seconds there), its threads are ended.
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    const waitingSince = Date.now();
+    while (poolTasksInProgress() === 0 && Date.now() - waitingSince < 120_000) await new Promise((resolve) => setTimeout(resolve, 20));
+    await new Promise((resolve) => setTimeout(resolve, 300));
     expect(answered).toBe(false);
     await Promise.all(workerPoolThreads().map((thread) => thread.terminate()));
     const refused = await search;
