@@ -109,6 +109,6 @@ function settingsProblem(engine: Engine<unknown, unknown>, error: z.ZodError): s
     const keys = issue.keys.map((key) => `"${key}"`).join(', ');
     return `${keys} ${issue.keys.length > 1 ? 'are not settings' : 'is not a setting'} of this tool (${takesText})`;
   }
-  const where = issue.path.length === 0 ? 'the settings' : issue.path.join('.');
-  return `${where}: ${issue.message} (${takesText})`;
+  if (issue.path.length === 0) return `${issue.message} (${takesText})`;
+  return `${issue.path.join('.')}: ${issue.message} (${takesText})`;
 }

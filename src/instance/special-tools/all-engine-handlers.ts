@@ -4,12 +4,16 @@ import { allEngines, type EngineName } from '../../special-tools/all-engines.ts'
 import type { SpecialToolDefinition } from '../../special-tools/special-tool-definition.ts';
 import { repoNotFound } from '../../repo-not-found.ts';
 import type { ToolContext } from '../tool.ts';
+import { appendEngineHandler } from './append-engine.ts';
 import { createEngineHandler } from './create-engine.ts';
 import type { EngineHandler } from './engine-handler.ts';
+import { transitionEngineHandler } from './transition-engine.ts';
 
 /** Each engine's handler by name: an engine without a handler here is a type error. */
 const byName: { readonly [N in EngineName]: EngineHandler } = {
   create: createEngineHandler as unknown as EngineHandler,
+  append: appendEngineHandler as unknown as EngineHandler,
+  transition: transitionEngineHandler as unknown as EngineHandler,
 };
 
 /** Every engine's handler, in the engines' order. */

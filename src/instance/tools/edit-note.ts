@@ -7,6 +7,7 @@ import { SplicedText } from '../../notes/text-splices.ts';
 import { assertInFolders } from '../../notes/vault-path.ts';
 import { isVaultError, VaultError } from '../../vault-error.ts';
 import { commitChange, writableVault, type WriteRead } from '../../writes/commit-change.ts';
+import { refuseGuarded } from '../../special-tools/guarded-change.ts';
 import { linkRefusal } from '../../writes/symlinks.ts';
 import { fitsPlace, isTypeExempt, placeRefusal, schemaProblems, schemaRefusal, typeNameOf } from '../../writes/type-rules.ts';
 import { implement } from '../tool.ts';
@@ -55,7 +56,7 @@ export const editNote = implement(definition, {
       }
     }
     const done = await commitChange(ctx, input.repo, { tool: 'edit_note', summary: input.summary }, (read) =>
-      applyEdits(read, config, edits, paths),
+      applyEdits(read, input.repo, config, edits, paths),
     );
     const { changes, notes } = done.result;
     // The answer's commit is one this call made (outputSchema: commit required), so a change of nothing is refused.
@@ -77,7 +78,7 @@ export const editNote = implement(definition, {
  * of the text read (so the write flow can tell whether a newer version still has them, and carry
  * them onto the branch head under uncommitted edits), and what to answer.
  */
-async function applyEdits(read: WriteRead, config: VaultConfig, edits: readonly Edit[], paths: readonly string[]) {
+async function applyEdits(read: WriteRead, repo: string, config: VaultConfig, edits: readonly Edit[], paths: readonly string[]) {
   const texts = new Map<string, SplicedText>();
   const changes: Array<{ path: string; line: number }> = [];
   const notes: string[] = [];
@@ -119,6 +120,15 @@ async function applyEdits(read: WriteRead, config: VaultConfig, edits: readonly 
       throw nameEdit(error, i, edits.length);
     }
   }
+  // A guard of this repository's special tools may own a passage the edits change (spec: "Guards").
+  refuseGuarded(
+    repo,
+    config,
+    'edit_note',
+    [...texts]
+      .filter(([, spliced]) => spliced.text !== spliced.base)
+      .map(([path, spliced]) => ({ before: { path, text: spliced.base }, after: { path, text: spliced.text } })),
+  );
   const files = [];
   for (const [path, spliced] of texts) {
     if (spliced.text === spliced.base) continue;
