@@ -1,5 +1,6 @@
 // The demo's `projects` repository: one folder per project, configured with `.vault/` exactly
-// as the spec describes Acme's (settings, instructions, the `decision` type, create_decision).
+// as the spec describes Acme's (settings, instructions, the `decision` type, create_decision),
+// and a special tool for each other engine: advance_proposal (transition), log_launch (append).
 import { jonas, maya, priya, tom, type DemoCommit } from './demo-commit.ts';
 
 /** `.vault/settings.jsonc` of Acme's `projects`, word for word as the spec shows it ("Settings"). */
@@ -99,6 +100,95 @@ title: Record a decision
 ---
 Records one decision of a project: what was decided, by whom, and when.
 Refuses to overwrite a decision that already exists under the same title.
+`;
+
+/** `.vault/types/proposal.md`: a proposal moves draft → review → accepted or rejected (the transition tool). */
+export const proposalType = `---
+places:
+  - "active/{project:slug}/proposals/{title:slug}.md"
+frontmatter:
+  type: object
+  properties:
+    title:
+      type: string
+      description: The proposal, in one line.
+    owner:
+      type: string
+      description: Who carries it.
+    status:
+      type: string
+      enum: [draft, review, accepted, rejected]
+      description: Where it stands.
+    decided_by:
+      type: string
+      description: Who accepted or rejected it.
+  required:
+    - title
+    - owner
+---
+# {title}
+
+{body}
+`;
+
+/** `.vault/tools/advance_proposal.md`: the transition engine, guarded. */
+export const advanceProposalTool = `---
+engine: transition
+type: proposal
+field: status
+steps:
+  draft: [review]
+  review: [accepted, rejected, draft]
+require:
+  accepted: [decided_by]
+  rejected: [decided_by]
+guard: true
+title: Move a proposal on
+fields:
+  decided_by: Who accepted or rejected it, by name.
+---
+Moves a proposal one step: from draft to review, and from review to accepted or rejected
+(or back to draft). Accepting or rejecting names who decided.
+`;
+
+/** `.vault/tools/log_launch.md`: the append engine on the launch log, guarded (append-only). */
+export const logLaunchTool = `---
+engine: append
+note: active/launch/log.md
+section: Log
+entry: "- {date} {person}: {text}"
+guard: true
+title: Add to the launch log
+---
+Adds one dated line, signed with your name, to the launch log. Entries are never changed
+afterwards; write a new one to correct an older one.
+`;
+
+const launchLog = `---
+title: Launch log
+summary: What happened in the launch project, one dated line each, newest last.
+---
+
+# Launch log
+
+Add a line with the log_launch tool; lines already here are never changed.
+
+## Log
+
+- 2026-02-09 Maya Brenner: Kickoff held; owners agreed.
+- 2026-02-23 Priya Natarajan: Pricing review done; 36 stores signed.
+`;
+
+const loyaltyCard = `---
+type: proposal
+title: A loyalty card for subscribers
+owner: Tom Okafor
+status: review
+summary: Stamp cards in the stores for subscribers, from the launch on.
+---
+# A loyalty card for subscribers
+
+Every subscriber gets a stamp card; ten stamps give a free month.
 `;
 
 const rootReadme = `# Acme projects
@@ -606,6 +696,18 @@ export const projectsCommits: DemoCommit[] = [
     files: {
       '.vault/settings.jsonc': projectsSettingsWithPrompts,
       '.vault/prompts/decision-brief.md': decisionBriefPrompt,
+    },
+  },
+  {
+    author: maya,
+    date: '2026-03-11T08:30:00+01:00',
+    message: 'Proposals and the launch log, with their tools\n\nThe proposal type, advance_proposal (transition) and log_launch (append), both guarded.',
+    files: {
+      '.vault/types/proposal.md': proposalType,
+      '.vault/tools/advance_proposal.md': advanceProposalTool,
+      '.vault/tools/log_launch.md': logLaunchTool,
+      'active/launch/log.md': launchLog,
+      'active/launch/proposals/loyalty-card.md': loyaltyCard,
     },
   },
 ];

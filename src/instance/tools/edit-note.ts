@@ -12,6 +12,7 @@ import { SplicedText } from '../../notes/text-splices.ts';
 import { assertInFolders, isHiddenPath, isInFolders } from '../../notes/vault-path.ts';
 import { isVaultError, VaultError } from '../../vault-error.ts';
 import { commitChange, writableVault, type WriteRead } from '../../writes/commit-change.ts';
+import { refuseGuarded } from '../../special-tools/guarded-change.ts';
 import { linkRefusal } from '../../writes/symlinks.ts';
 import { fitsPlace, isTypeExempt, placeRefusal, schemaProblems, schemaRefusal, typeNameOf } from '../../writes/type-rules.ts';
 import { implement } from '../tool.ts';
@@ -65,7 +66,7 @@ export const editNote = implement(definition, {
     // Every path of the repository, asked only when a heading was renamed (its links are searched for).
     const allPaths = async (read: WriteRead) => (read.snapshot ?? (await ctx.host.snapshot(input.repo))).files.map((file) => file.path);
     const done = await commitChange(ctx, input.repo, { tool: 'edit_note', summary: input.summary }, (read) =>
-      applyEdits(read, config, edits, paths, () => allPaths(read)),
+      applyEdits(read, input.repo, config, edits, paths, () => allPaths(read)),
     );
     const { changes, notes } = done.result;
     // The answer's commit is one this call made (outputSchema: commit required), so a change of nothing is refused.
@@ -89,6 +90,7 @@ export const editNote = implement(definition, {
  */
 async function applyEdits(
   read: WriteRead,
+  repo: string,
   config: VaultConfig,
   edits: readonly Edit[],
   paths: readonly string[],
@@ -135,6 +137,15 @@ async function applyEdits(
       throw nameEdit(error, i, edits.length);
     }
   }
+  // A guard of this repository's special tools may own a passage the edits change (spec: "Guards").
+  refuseGuarded(
+    repo,
+    config,
+    'edit_note',
+    [...texts]
+      .filter(([, spliced]) => spliced.text !== spliced.base)
+      .map(([path, spliced]) => ({ before: { path, text: spliced.base }, after: { path, text: spliced.text } })),
+  );
   const files = [];
   for (const [path, spliced] of texts) {
     if (spliced.text === spliced.base) continue;

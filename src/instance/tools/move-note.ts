@@ -18,6 +18,8 @@ import { decodeNoteText } from '../../notes/note-text.ts';
 import { assertInFolders, isHiddenPath, isInFolders, normalizeVaultPath } from '../../notes/vault-path.ts';
 import { VaultError } from '../../vault-error.ts';
 import { commitChange, writableVault, type PreparedFile, type WriteRead } from '../../writes/commit-change.ts';
+import type { NoteChange } from '../../special-tools/engine.ts';
+import { refuseGuarded } from '../../special-tools/guarded-change.ts';
 import { sameFileAs } from '../../writes/same-path.ts';
 import { assertPortablePath } from '../../writes/portable-path.ts';
 import { linkRefusal } from '../../writes/symlinks.ts';
@@ -343,6 +345,19 @@ async function prepareMove(
     if (checked.text !== text) texts.set(old, checked.text);
     notes.push(...checked.notes);
   }
+
+  // A guard of this repository's special tools may own what moves or what a rewritten link changes.
+  const original = (path: string) => (contents.has(path) ? decodeNoteText(contents.get(path)!) : null);
+  const changes: NoteChange[] = [];
+  for (const [old, next] of moved) {
+    const text = old.endsWith('.md') ? original(old) : null;
+    if (text !== null) changes.push({ before: { path: old, text }, after: { path: next, text: texts.get(old) ?? text } });
+  }
+  for (const [path, text] of texts) {
+    const was = moved.has(path) ? null : original(path);
+    if (was !== null) changes.push({ before: { path, text: was }, after: { path, text } });
+  }
+  refuseGuarded(repo, config, 'move_note', changes);
 
   const files: PreparedFile[] = [];
   for (const old of moved.keys()) files.push({ path: old, content: null });

@@ -1,0 +1,98 @@
+// The `append` engine's handler: one entry, from the tool's template, added to its note or section.
+import { posix } from 'node:path';
+import { lineEnding, lineStarts, lineOfOffset } from '../../notes/lines.ts';
+import { assertInFolders } from '../../notes/vault-path.ts';
+import { appendEngine, appendsTo, entriesName, entriesRegion, type AppendParams } from '../../special-tools/append-engine.ts';
+import { VaultError } from '../../vault-error.ts';
+import { commitChange, writableVault } from '../../writes/commit-change.ts';
+import { implementEngine } from './engine-handler.ts';
+import { ownNote } from './own-note.ts';
+
+/**
+ * Adds one entry: the template with `{date}` (today, YYYY-MM-DD, UTC), `{person}` (the
+ * caller's name) and the input's fields (each on one line: line breaks inside a field become
+ * spaces unless the template puts it on its own lines), after the last entry (`at: end`) or
+ * before the first (`at: start`) of the note's section, or of its body. Refused when the note
+ * does not exist (`note_not_found`, saying create_note makes it), is not of the tool's type,
+ * or has no such section (`heading_not_found`, saying which heading to add). One commit,
+ * authored by the caller, its subject naming the tool.
+ */
+export const appendEngineHandler = implementEngine(appendEngine, {
+  async handler(input, ctx, tool) {
+    const params = tool.params;
+    const vault = writableVault(ctx, tool.repo);
+    const folders = vault.config.settings.folders;
+    let path: string;
+    if (params.note !== null) {
+      path = params.note;
+      assertInFolders(path, folders);
+    } else {
+      path = await ownNote(ctx, tool, String(input['path'] ?? ''), `note of type "${params.type}"`);
+    }
+    const entry = fillEntry(params, input, ctx.access.person.name, new Date());
+    const done = await commitChange(
+      ctx,
+      tool.repo,
+      { tool: tool.name, summary: `Added an entry to ${posix.basename(path)}`.slice(0, 60) },
+      async (read) => {
+        const text = await read.text(path);
+        if (text === null) {
+          throw new VaultError(
+            'note_not_found',
+            params.note !== null
+              ? `The note "${path}", where ${tool.name} adds entries, does not exist yet. Create it with create_note (repo "${tool.repo}"${params.section === null ? '' : `, with a heading "${params.section}"`}), then add the entry.`
+              : `There is no note "${path}". Give the path of a note of type "${params.type}"; list_notes finds one.`,
+            { path },
+          );
+        }
+        if (params.note === null && !appendsTo(params, path, text))
+          throw new VaultError(
+            'bad_arguments',
+            `"${path}" is not a note of type "${params.type}", and ${tool.name} adds entries only to those. Give the path of one; list_notes with type "${params.type}" lists them.`,
+            { path },
+          );
+        const { text: next, offset } = withEntry(text, params, entry, path);
+        return { files: [{ path, content: Buffer.from(next, 'utf8') }], result: { line: lineOfOffset(lineStarts(next), offset) } };
+      },
+    );
+    return { path, line: done.result.line, commit: done.commit ?? '' };
+  },
+});
+
+/** The entry's text: the template filled; the caller's fields trimmed, a field on a line of its own keeps its lines. */
+export function fillEntry(params: AppendParams, input: Record<string, unknown>, person: string, now: Date): string {
+  const values: Record<string, string> = { date: now.toISOString().slice(0, 10), person };
+  for (const name of params.inputs) values[name] = String(input[name] ?? '').trim();
+  return params.entry.replace(/\{([A-Za-z_][A-Za-z0-9_-]*)\}/g, (whole, name: string) => {
+    const value = values[name];
+    if (value === undefined) return whole;
+    return name === 'date' || name === 'person' ? value.replace(/\s+/g, ' ') : value;
+  });
+}
+
+/** `text` with `entry` added where the tool's entries go, and the offset the entry starts at. */
+function withEntry(text: string, params: AppendParams, entry: string, path: string): { text: string; offset: number } {
+  const region = entriesRegion(text, params.section);
+  if (region === null) {
+    throw new VaultError(
+      'heading_not_found',
+      `${entriesName(params, path)} does not exist: the note has no heading "${params.section}". Add the heading with edit_note, then add the entry.`,
+      { path, heading: params.section },
+    );
+  }
+  const eol = lineEnding(text);
+  const lines = entry.replace(/\r?\n/g, eol).replace(/\s+$/u, '');
+  const empty = region.end <= region.start;
+  if (params.at === 'start' || empty) {
+    // Before the first entry, or, with none yet, right below the heading (at the body's start).
+    const before = text.slice(0, region.start);
+    const after = text.slice(region.start);
+    const lead = before === '' || before.endsWith('\n') ? '' : eol;
+    const gap = after === '' || !empty || /^\r?\n/.test(after) ? '' : eol;
+    return { text: `${before}${lead}${lines}${eol}${gap}${after}`, offset: before.length + lead.length };
+  }
+  const before = text.slice(0, region.end);
+  const after = text.slice(region.end);
+  const joined = `${before}${eol}${lines}${after === '' ? eol : after}`;
+  return { text: joined, offset: before.length + eol.length };
+}

@@ -1,0 +1,102 @@
+import { describe, expect, test } from 'vitest';
+import { loadVaultConfig } from '../config/load-vault-config.ts';
+import type { VaultConfig } from '../config/vault-config.ts';
+import { decisionType, proposalType } from '../demo/acme-projects.ts';
+import { isVaultError } from '../vault-error.ts';
+import type { NoteChange } from './engine.ts';
+import { refuseGuarded } from './guarded-change.ts';
+import { guardsOf, specialToolsOf } from './special-tools-of.ts';
+
+async function configOf(
+  tools: Record<string, string>,
+  settings = '{"format":3,"role":"root","name":"p","prompts":[],"resources":[]}',
+): Promise<VaultConfig> {
+  const files: Record<string, string> = {
+    '.vault/settings.jsonc': settings,
+    '.vault/types/decision.md': decisionType,
+    '.vault/types/proposal.md': proposalType,
+    ...Object.fromEntries(Object.entries(tools).map(([name, text]) => [`.vault/tools/${name}.md`, text])),
+  };
+  return loadVaultConfig(async (path) => files[path] ?? null, Object.keys(files));
+}
+
+const log = '---\nengine: append\nnote: log.md\nsection: Log\nguard: true\n---\nAdds.\n';
+const advance = '---\nengine: transition\ntype: proposal\nfield: status\nsteps: [draft, review, accepted]\nguard: true\n---\nMoves.\n';
+
+function refusal(config: VaultConfig, repo: string, tool: 'edit_note' | 'move_note', change: NoteChange): string | null {
+  try {
+    refuseGuarded(repo, config, tool, [change]);
+    return null;
+  } catch (error) {
+    if (isVaultError(error, 'guarded')) return error.message;
+    throw error;
+  }
+}
+
+describe('specialToolsOf', () => {
+  test('resolves tool files in order and leaves out what no engine runs, saying why', async () => {
+    const config = await configOf({
+      create_decision: '---\nengine: create\ntype: decision\nfields:\n  title: The decision.\n  nope: x\n---\nRecords.\n',
+      record_again: '---\nengine: create\ntype: decision\n---\nAgain.\n',
+      plain: '---\nengine: create\n---\nAny note.\n',
+      teleport: '---\nengine: teleport\n---\nMoves.\n',
+      odd: '---\nengine: append\nnote: log.md\ncolour: blue\n---\nAdds.\n',
+      both: '---\nengine: append\nnote: log.md\ntype: decision\n---\nAdds.\n',
+      ghost: '---\nengine: transition\ntype: memo\nfield: status\nsteps: [a, b]\n---\nMoves.\n',
+      log,
+    });
+    const { specs, problems } = specialToolsOf(config);
+    expect(specs.map((spec) => spec.name)).toEqual(['create_decision', 'log']);
+    expect(specs[0]!.fields).toEqual({ title: 'The decision.' });
+    const messages = problems.map((problem) => problem.message).join('\n');
+    expect(messages).toContain('tools/record_again.md: does exactly what the tool create_decision already does');
+    expect(messages).toContain('tools/plain.md: names no type, so it would do what create_note already does');
+    expect(messages).toContain(
+      'tools/teleport.md: engine "teleport" is not an engine of Major Vault (the engines: create, append, transition)',
+    );
+    expect(messages).toContain(
+      'tools/odd.md: "colour" is not a setting of this tool (the append engine takes note, type, section, entry, at, guard',
+    );
+    expect(messages).toContain('tools/both.md: give either note');
+    expect(messages).toContain('tools/ghost.md: type "memo" names no type');
+    expect(messages).toContain('tools/create_decision.md: fields names "nope", which is not an input field');
+  });
+});
+
+describe('guards', () => {
+  const before = '---\ntitle: Log\n---\n# Launch\n\nIntro.\n\n## Log\n\n- one\n- two\n\n## After\n\nMore.\n';
+
+  test('append: entries stay as written and only grow; the rest of the note is free', async () => {
+    const config = await configOf({ log });
+    const change = (after: string | null, path = 'log.md'): NoteChange => ({
+      before: { path: 'log.md', text: before },
+      after: after === null ? null : { path, text: after },
+    });
+    expect(refusal(config, 'p', 'edit_note', change(before.replace('- two', '- 2')))).toContain('append-only');
+    expect(refusal(config, 'p', 'edit_note', change(before.replace('- two', '- two\n- three')))).toBeNull();
+    expect(refusal(config, 'p', 'edit_note', change(before.replace('Intro.', 'Introduction.')))).toBeNull();
+    expect(refusal(config, 'p', 'edit_note', change(before.replace('## Log', '## Journal')))).toContain('p__log');
+    expect(refusal(config, 'p', 'move_note', change(before, 'old/log.md'))).toContain('"log.md"');
+    expect(refusal(config, 'p', 'move_note', change(null))).toContain('append-only');
+    // Another note, or a repository whose tools switch no guard on, is the basic tools' as ever.
+    expect(
+      refusal(config, 'p', 'edit_note', { before: { path: 'other.md', text: before }, after: { path: 'other.md', text: '' } }),
+    ).toBeNull();
+    const unguarded = await configOf({ log: log.replace('guard: true\n', '') });
+    expect(guardsOf('p', unguarded)).toEqual([]);
+  });
+
+  test('transition: edit_note may not change the field of a note of the type', async () => {
+    const config = await configOf({ advance });
+    const note = '---\ntype: proposal\ntitle: T\nowner: O\nstatus: review\n---\nText.\n';
+    const edit = (after: string, text = note): NoteChange => ({ before: { path: 'a.md', text }, after: { path: 'a.md', text: after } });
+    const refused = refusal(config, 'p', 'edit_note', edit(note.replace('status: review', 'status: accepted')));
+    expect(refused).toContain('status of a proposal note moves only with p__advance');
+    expect(refused).toContain('draft → review; review → accepted');
+    expect(refusal(config, 'p', 'edit_note', edit(note.replace('Text.', 'More text.')))).toBeNull();
+    expect(refusal(config, 'p', 'edit_note', edit(note.replace('status: review\n', '')))).not.toBeNull();
+    expect(refusal(config, 'p', 'move_note', edit(note.replace('status: review', 'status: accepted')))).toBeNull();
+    const memo = note.replace('type: proposal', 'type: memo');
+    expect(refusal(config, 'p', 'edit_note', edit(memo.replace('status: review', 'status: x'), memo))).toBeNull();
+  });
+});
