@@ -1,5 +1,6 @@
 // The demo's `projects` repository: one folder per project, configured with `.vault/` exactly
 // as the spec describes Acme's (settings, instructions, the `decision` type, create_decision).
+import { careToolsCommit } from './acme-care-tools.ts';
 import { jonas, maya, priya, tom, type DemoCommit } from './demo-commit.ts';
 
 /** `.vault/settings.jsonc` of Acme's `projects`, word for word as the spec shows it ("Settings"). */
@@ -558,4 +559,5 @@ export const projectsCommits: DemoCommit[] = [
       'active/launch/Overview.base': overviewBase,
     },
   },
+  careToolsCommit,
 ];
