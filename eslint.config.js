@@ -22,6 +22,7 @@ const layers = [
   'operations',
   'pool',
   'repo-host',
+  'special-tools',
   'store',
   'tokens',
   'tools',
@@ -55,7 +56,21 @@ const zones = {
   },
   core: {
     target: [
-      ...src('catalogue', 'tools', 'notes', 'note-index', 'pool', 'repo-host', 'store', 'tokens', 'writes', 'history', 'bases', 'config'),
+      ...src(
+        'catalogue',
+        'tools',
+        'special-tools',
+        'notes',
+        'note-index',
+        'pool',
+        'repo-host',
+        'store',
+        'tokens',
+        'writes',
+        'history',
+        'bases',
+        'config',
+      ),
       './src/vault-error.ts',
     ],
     from: src('front', 'instance', 'cli'),
@@ -64,7 +79,21 @@ const zones = {
   },
   jobs: {
     target: [
-      ...src('catalogue', 'tools', 'notes', 'note-index', 'pool', 'repo-host', 'store', 'tokens', 'writes', 'history', 'bases', 'config'),
+      ...src(
+        'catalogue',
+        'tools',
+        'special-tools',
+        'notes',
+        'note-index',
+        'pool',
+        'repo-host',
+        'store',
+        'tokens',
+        'writes',
+        'history',
+        'bases',
+        'config',
+      ),
       './src/vault-error.ts',
     ],
     from: './src/jobs',
@@ -81,7 +110,7 @@ const zones = {
   },
   ports: {
     target: src('repo-host', 'note-index'),
-    from: src('catalogue', 'tools'),
+    from: src('catalogue', 'tools', 'special-tools'),
     message: 'Ports and adapters sit below the catalogue and the tool definitions (DESIGN.md "Code layout").',
   },
   standin: {

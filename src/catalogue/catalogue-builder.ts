@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import type { CatalogueStore, StoredCatalogue } from '../store/store.ts';
 import type { ToolDefinition } from '../tools/tool.ts';
-import { catalogueFor, type CatalogueRepo } from './catalogue.ts';
+import { catalogueFor, catalogueInputs, type CatalogueRepo } from './catalogue.ts';
 
 /** How long an answer nobody asked for is kept, and how far back a used set is built again for a new version: 30 days. */
 export const catalogueKeepMs = 30 * 24 * 60 * 60 * 1000;
@@ -31,12 +31,12 @@ function sortedRepos(repos: readonly CatalogueRepo[]): CatalogueRepo[] {
 
 /**
  * The configuration version of an installation: the SHA-256 (hex) of its repositories'
- * catalogue inputs (name, summary, instructions, sorted by name) and of what the registry
+ * catalogue inputs (name, summary, instructions, special tools; sorted by name) and of what the registry
  * `tools` lists, so a changed `.vault/`, a repository added or removed, or a new release whose
  * tools read differently each make a new version, and nothing else does.
  */
 export function catalogueVersion(tools: readonly ToolDefinition[], repos: readonly CatalogueRepo[]): string {
-  const inputs = sortedRepos(repos).map((repo) => [repo.name, repo.summary, repo.instructions]);
+  const inputs = sortedRepos(repos).map(catalogueInputs);
   return createHash('sha256').update(JSON.stringify(inputs)).update('\0').update(registryKey(tools)).digest('hex');
 }
 

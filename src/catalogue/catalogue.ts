@@ -3,6 +3,8 @@
 import { LRUCache } from 'lru-cache';
 import type { StandardSchemaWithJSON } from '@modelcontextprotocol/server';
 import type { z } from 'zod';
+import type { SpecialToolSpec } from '../special-tools/engine.ts';
+import { specialToolDefinition, type SpecialToolDefinition } from '../special-tools/special-tool-definition.ts';
 import { repoField, type RepoChoice, type ToolAnnotations, type ToolDefinition } from '../tools/tool.ts';
 import { buildInstructions } from './instructions.ts';
 
@@ -13,6 +15,11 @@ export interface CatalogueRepo {
   summary: string | null;
   /** `.vault/instructions.md`; null when the repository has none. */
   instructions: string | null;
+  /**
+   * Its special tools, resolved (special-tools/special-tools-of.ts `specs`), in their order;
+   * absent or empty: none.
+   */
+  specialTools?: readonly SpecialToolSpec[];
 }
 
 /** A JSON Schema object as `tools/list` sends it. */
@@ -48,10 +55,10 @@ export interface CatalogueTool<T extends ToolDefinition = ToolDefinition> {
 export interface Catalogue<T extends ToolDefinition = ToolDefinition> {
   /** The `initialize` (and `server/discover`) instructions: {@link buildInstructions} of the repositories. */
   instructions: string;
-  /** The `tools/list` result's `tools`, in the registry's order. */
+  /** The `tools/list` result's `tools`: the registry's, in its order, then each repository's special tools. */
   tools: readonly ListedTool[];
   /** The same tools with their definitions and schemas, in the same order. */
-  entries: readonly CatalogueTool<T>[];
+  entries: readonly CatalogueTool<T | SpecialToolDefinition>[];
 }
 
 /** How many catalogues {@link catalogueFor} keeps per registry (one per distinct set of repositories seen). */
@@ -77,7 +84,7 @@ export function catalogueFor<T extends ToolDefinition>(tools: readonly T[], repo
     byKey = new LRUCache<string, Catalogue<T>>({ max: keptPerRegistry });
     kept.set(tools, byKey as unknown as LRUCache<string, Catalogue>);
   }
-  const key = JSON.stringify(repos.map((repo) => [repo.name, repo.summary, repo.instructions]));
+  const key = JSON.stringify(repos.map(catalogueInputs));
   let catalogue = byKey.get(key);
   if (catalogue === undefined) {
     catalogue = buildCatalogue(tools, repos);
@@ -87,17 +94,32 @@ export function catalogueFor<T extends ToolDefinition>(tools: readonly T[], repo
 }
 
 /**
+ * What of a repository a catalogue depends on, as JSON-ready data: name, summary,
+ * instructions and special tools. Two repositories with the same inputs list the same.
+ */
+export function catalogueInputs(repo: CatalogueRepo): unknown[] {
+  const inputs: unknown[] = [repo.name, repo.summary, repo.instructions];
+  if (repo.specialTools !== undefined && repo.specialTools.length > 0) inputs.push(repo.specialTools);
+  return inputs;
+}
+
+/**
  * Builds the catalogue of `repos` for the registry `tools` (spec: "Who sees what", "What a
  * client is told first"): each tool's input schema around the `repo` field whose `anyOf`
  * names exactly these repositories with their summaries, its output schema, and the
- * instructions made of the service's paragraph and each repository's instructions.md.
+ * instructions made of the service's paragraph and each repository's instructions.md. After
+ * the registry's tools come the repositories' special tools (spec: "How special tools are
+ * listed"), repository by repository in `repos`' order, each in its own order, named
+ * `<repo>__<name>`, without a `repo` field.
  */
 export function buildCatalogue<T extends ToolDefinition>(tools: readonly T[], repos: readonly CatalogueRepo[]): Catalogue<T> {
   const choices: RepoChoice[] = repos.map((repo) => ({ name: repo.name, summary: repo.summary }));
   const repo = repoField(choices);
-  const entries = tools.map((definition): CatalogueTool<T> => {
+  const special = repos.flatMap((one) => (one.specialTools ?? []).map((spec) => specialToolDefinition(one.name, spec)));
+  const entries = [...tools, ...special].map((definition): CatalogueTool<T | SpecialToolDefinition> => {
     const input = definition.input(repo);
-    const inputJson = deepFreeze(listedInputSchema(input));
+    const listedJson = 'inputJson' in definition ? (definition as SpecialToolDefinition).inputJson : null;
+    const inputJson = deepFreeze(listedJson === null ? listedInputSchema(input) : { type: 'object', ...listedJson });
     const output = outputOf(definition);
     const listed: ListedTool = deepFreeze({
       name: definition.name,

@@ -11,11 +11,14 @@ import {
 import { catalogueFor, type Catalogue, type CatalogueRepo } from '../catalogue/catalogue.ts';
 import { answerToolsListFrom, catalogueMcpServer } from '../catalogue/catalogue-server.ts';
 import type { Access } from '../repo-host/person.ts';
+import { isSpecialTool } from '../special-tools/special-tool-definition.ts';
+import { specialToolsOf } from '../special-tools/special-tools-of.ts';
 import { NO_READABLE_REPO } from '../tools/tool.ts';
 import { VaultError } from '../vault-error.ts';
 import type { Installation } from './installation.ts';
 import type { Logger } from './log.ts';
 import type { Tool as ToolWithHandler, ToolContext, Vault } from './tool.ts';
+import { runSpecialTool } from './special-tools/all-engine-handlers.ts';
 import { toolError, toolResult, type CallFields } from './tool-result.ts';
 
 /** A tool call that takes longer than this many milliseconds is logged as `call_slow`. */
@@ -106,9 +109,11 @@ export function createCatalogueServer(options: CatalogueServerOptions): McpServe
       async (args: unknown, extra: ServerContext): Promise<CallToolResult> => {
         const startedAt = performance.now();
         const input = args as Record<string, unknown>;
+        // A special tool takes no `repo`: it works in its own repository.
+        const repo = isSpecialTool(tool) ? tool.special.repo : input['repo'];
         const call: Omit<CallFields, 'durationMs'> = {
           tool: tool.name,
-          ...(typeof input['repo'] === 'string' ? { repo: input['repo'] } : {}),
+          ...(typeof repo === 'string' ? { repo } : {}),
         };
         const took = (): CallFields => ({ ...call, durationMs: Math.round(performance.now() - startedAt) });
         let result: CallToolResult;
@@ -117,9 +122,12 @@ export function createCatalogueServer(options: CatalogueServerOptions): McpServe
           call.person = context.access.person.login;
           // A call naming a repository is refused by the tool as any unknown name is; one that
           // names none would otherwise answer an empty page as if there were nothing to find.
-          if (context.vaults.size === 0 && typeof input['repo'] !== 'string') throw new VaultError('forbidden', NO_READABLE_REPO);
-          await refreshFor(context, input['repo']);
-          result = toolResult(await tool.handler(input, { ...context, log: context.log.child({ tool: tool.name }) }));
+          if (context.vaults.size === 0 && typeof repo !== 'string') throw new VaultError('forbidden', NO_READABLE_REPO);
+          await refreshFor(context, repo);
+          const callContext = { ...context, log: context.log.child({ tool: tool.name }) };
+          result = toolResult(
+            isSpecialTool(tool) ? await runSpecialTool(tool, input, callContext) : await tool.handler(input, callContext),
+          );
           log.debug({ event: 'call', ...took() }, `${tool.name} answered`);
         } catch (error) {
           result = toolError(error, log, took());
@@ -161,12 +169,13 @@ function argumentRefusalsLogged(schema: StandardSchemaWithJSON, log: Logger, too
   };
 }
 
-/** The catalogue's view of the readable vaults: name, summary and instructions, in the vaults' order. */
+/** The catalogue's view of the readable vaults: name, summary, instructions and special tools, in the vaults' order. */
 export function catalogueRepos(vaults: ReadonlyMap<string, Vault>): CatalogueRepo[] {
   return [...vaults.values()].map((vault) => ({
     name: vault.name,
     summary: vault.config.settings.summary,
     instructions: vault.config.instructions,
+    specialTools: specialToolsOf(vault.config).specs,
   }));
 }
 

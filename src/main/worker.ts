@@ -8,6 +8,7 @@ import { mkdirSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { buildStoredCatalogues } from '../catalogue/catalogue-builder.ts';
 import type { CatalogueRepo } from '../catalogue/catalogue.ts';
+import { specialToolsOf } from '../special-tools/special-tools-of.ts';
 import { implementedTools } from '../instance/all-tools.ts';
 import type { Logger } from '../instance/log.ts';
 import { readVaultConfig } from '../instance/vault-configs.ts';
@@ -245,7 +246,12 @@ export async function runWorker(
       try {
         await app.host.head(info.name);
         const { config } = await readVaultConfig(app.host, info.name);
-        repos.push({ name: info.name, summary: config.settings.summary, instructions: config.instructions });
+        repos.push({
+          name: info.name,
+          summary: config.settings.summary,
+          instructions: config.instructions,
+          specialTools: specialToolsOf(config).specs,
+        });
       } catch (error) {
         // Gone since the listing: it is not in the catalogue.
         if (!isVaultError(error, 'repo_not_found')) throw error;

@@ -2,6 +2,7 @@
 // requests: short-lived records (a used authorization code, a refresh's grace answer) and the
 // installations the operator switched on. Local: the index database; hosted: the front's
 // Postgres. One SQL adapter serves both (note-index/sql-store.ts).
+import type { SpecialToolSpec } from '../special-tools/engine.ts';
 
 /**
  * Short-lived records under string keys, each with its own lifetime. The front's only state
@@ -89,6 +90,8 @@ export interface CatalogueSourceRepo {
   summary: string | null;
   /** `.vault/instructions.md`; null when none. */
   instructions: string | null;
+  /** Its special tools, resolved; absent: none. */
+  specialTools?: readonly SpecialToolSpec[];
 }
 
 /**

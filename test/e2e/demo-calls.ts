@@ -3,6 +3,12 @@
 import type { Client } from '@modelcontextprotocol/client';
 import { expect } from 'vitest';
 
+/**
+ * The demo's special tools (src/demo/acme-*.ts `.vault/tools/`), as listed after the basic tools
+ * to someone who can read every repository: `projects`' in its `order`.
+ */
+export const demoSpecialTools = ['projects__create_decision'];
+
 /** One call: the tool, its arguments (possibly built from an earlier answer), and a check. */
 export interface DemoCall {
   tool: string;

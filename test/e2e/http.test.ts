@@ -9,7 +9,7 @@ import { demoTokens } from '../../src/demo/build-demo.ts';
 import { allTools } from '../../src/tools/all-tools.ts';
 import { runGit } from '../../src/repo-host/git/run-git.ts';
 import { connectHttp, serveDemo, type ClientEra, type ServedDemo } from './demo-fixture.ts';
-import { readCalls, runCalls, writeCalls } from './demo-calls.ts';
+import { demoSpecialTools, readCalls, runCalls, writeCalls } from './demo-calls.ts';
 
 const contract = JSON.parse(readFileSync(new URL('../fixtures/acme-tools-list.json', import.meta.url), 'utf8')) as {
   tools: Array<Record<string, unknown> & { name: string }>;
@@ -17,6 +17,8 @@ const contract = JSON.parse(readFileSync(new URL('../fixtures/acme-tools-list.js
 const registered = new Set(allTools.map((tool) => tool.name));
 /** The contract's entries for the tools that exist, in the contract's order. */
 const expectedTools = contract.tools.filter((tool) => registered.has(tool.name));
+/** Every tool's name as listed to someone who reads both repositories: the basic tools, then the demo's special tools. */
+const expectedNames = [...expectedTools.map((tool) => tool.name), ...demoSpecialTools];
 
 const handbookInstructions = 'Quote a policy as it stands; never reword one in a summary.';
 const projectsInstructions = 'Every decision names who made it and when.';
@@ -64,10 +66,10 @@ describe('the demo over HTTP', () => {
     await demo?.close();
   });
 
-  test('tools/list is the contract, entry by entry, for every tool that exists', async () => {
+  test('tools/list is the contract, entry by entry, for every basic tool, then the special tools', async () => {
     const result = await resultOf(await rpc(demo.url, 'tools/list'));
     const tools = result['tools'] as Array<Record<string, unknown> & { name: string }>;
-    expect(tools.map((tool) => tool.name)).toEqual(expectedTools.map((tool) => tool.name));
+    expect(tools.map((tool) => tool.name)).toEqual(expectedNames);
     for (const [i, expected] of expectedTools.entries()) expect(tools[i], `tools/list entry ${expected.name}`).toStrictEqual(expected);
   });
 
@@ -79,7 +81,7 @@ describe('the demo over HTTP', () => {
           expect(client.getProtocolEra()).toBe(era === '2026-07-28' ? 'modern' : 'legacy');
           expect(client.getInstructions()).toBe(acmeInstructions);
           const { tools } = await client.listTools();
-          expect(tools.map((tool) => tool.name)).toEqual(expectedTools.map((tool) => tool.name));
+          expect(tools.map((tool) => tool.name)).toEqual(expectedNames);
         } finally {
           await client.close();
         }
@@ -114,7 +116,7 @@ describe('the demo over HTTP', () => {
       try {
         expect(client.getInstructions()).toBe(acmeInstructions);
         const { tools } = await client.listTools();
-        expect(tools.map((tool) => tool.name)).toEqual(expectedTools.map((tool) => tool.name));
+        expect(tools.map((tool) => tool.name)).toEqual(expectedNames);
       } finally {
         await client.close();
       }

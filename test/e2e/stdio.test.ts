@@ -9,7 +9,7 @@ import { serviceInstructions } from '../../src/catalogue/instructions.ts';
 import type { DemoLayout } from '../../src/demo/build-demo.ts';
 import { allTools } from '../../src/tools/all-tools.ts';
 import { builtDemo } from './demo-fixture.ts';
-import { readCalls, runCalls } from './demo-calls.ts';
+import { demoSpecialTools, readCalls, runCalls } from './demo-calls.ts';
 
 const bin = fileURLToPath(new URL('../../bin/major-vault.js', import.meta.url));
 const registered = new Set(allTools.map((tool) => tool.name));
@@ -42,7 +42,7 @@ describe('the demo over stdio', () => {
         expect(client.getInstructions()).toContain(`${serviceInstructions}\n\n## handbook\n\n`);
         expect(client.getInstructions()).toContain('\n\n## projects\n\nEvery decision names who made it and when.');
         const { tools } = await client.listTools();
-        expect(tools.map((tool) => tool.name)).toEqual(allTools.map((tool) => tool.name));
+        expect(tools.map((tool) => tool.name)).toEqual([...allTools.map((tool) => tool.name), ...demoSpecialTools]);
         await runCalls(client, readCalls, registered);
       } finally {
         await client.close();

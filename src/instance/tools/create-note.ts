@@ -19,7 +19,7 @@ import { withoutRepoPrefix } from './existing-path.ts';
 const KIND_NAMES = { file: 'file', symlink: 'symbolic link', submodule: 'submodule', folder: 'folder' } as const;
 
 /** Where a new note goes and what it holds, before the repository is looked at. */
-interface PlannedNote {
+export interface PlannedNote {
   path: string;
   content: Buffer;
 }
@@ -56,74 +56,79 @@ export const createNote = implement(definition, {
     const path =
       input.path === undefined ? undefined : await withoutRepoPrefix(ctx.host, input.repo, input.path, vault.config.settings.folders);
     const planned = planNote(vault.config, { ...input, path });
-    const ignoreCase = await ctx.host.foldsCase(input.repo);
-    const folder = posix.dirname(planned.path) === '.' ? '' : posix.dirname(planned.path);
-    const done = await commitChange(
-      ctx,
-      input.repo,
-      { tool: 'create_note', summary: `Created ${posix.basename(planned.path)}`.slice(0, 60) },
-      async (read) => {
-        // A folder on the way that is a symbolic link: the note would land wherever it points.
-        const link = (await read.links([planned.path])).get(planned.path);
-        if (link !== undefined && link.link !== planned.path)
-          throw linkRefusal(
-            planned.path,
-            link,
-            'create_note',
-            'never writes through a link',
-            'Create the note at',
-            vault.config.settings.folders,
-          );
-        // The note's folder: the path and the names that would be the same file on this checkout
-        // (Unicode normalisation, and case on a case-insensitive one).
-        const entries = await read.folder(folder);
-        const existing = sameFileAs(
-          entries.map((entry) => entry.path),
-          planned.path,
-          ignoreCase,
-        );
-        if (existing === null) {
-          // A new name must suit every checkout: the folders on the way are listed too.
-          await assertPortablePath(
-            planned.path,
-            async (at) => (at === folder ? entries : await read.folder(at)).map((entry) => posix.basename(entry.path)),
-            {
-              what: 'note path',
-              instead: (other) => `Change "${other}" with edit_note, or create the note under another title or path.`,
-            },
-          );
-          return {
-            files: [{ path: planned.path, content: planned.content }],
-            result: { path: planned.path, holder: null as string | null },
-          };
-        }
-        const kind = entries.find((entry) => entry.path === existing)!.kind;
-        const content = kind === 'file' ? await read.file(existing) : null;
-        if (content === null || !content.equals(planned.content)) {
-          const what = kind === 'file' ? '' : ` as a ${KIND_NAMES[kind]}`;
-          throw new VaultError(
-            'exists',
-            `"${existing}" already exists${what}${existing === planned.path ? '' : ` (the same path as "${planned.path}" for this repository)`}, and create_note never overwrites anything. ${kind === 'file' ? 'Change it with edit_note, or create' : 'Create'} the note under another title or path.`,
-            { path: existing },
-          );
-        }
-        // The same note is already there: the call was made before. Answer as it was answered.
-        const holder = await committedBy(ctx, input.repo, read.head, existing);
-        if (holder !== null) return { files: [], result: { path: existing, holder } };
-        // The same text, but not committed: a person's file (untracked, or changed and not
-        // committed). Taking it over would commit their work under the assistant's subject, and
-        // the answer has no field to say so: refused.
-        throw new VaultError(
-          'exists',
-          `"${existing}" already exists in the work tree with exactly this text, but it is not committed (someone's untracked file or uncommitted change), and create_note never commits a file it did not write. Leave it for its author to commit, or create the note under another title or path.`,
-          { path: existing, committed: false },
-        );
-      },
-    );
-    const commit = done.result.holder ?? done.commit ?? done.parent ?? '';
-    return { path: done.result.path, commit, repo: input.repo };
+    const done = await commitNewNote(ctx, input.repo, planned, 'create_note', vault.config.settings.folders);
+    return { path: done.path, commit: done.commit, repo: input.repo };
   },
 });
+
+/**
+ * Commits the new note `planned` to `repo` as the tool `tool` (named in the commit subject and
+ * in refusals), as create_note does (see {@link createNote}): never through a symbolic link,
+ * never over anything at its path (refused with `exists`, naming it), idempotent when the same
+ * note is already committed there (the commit that wrote it is answered). `folders`: the open
+ * folders, for a refusal's advice.
+ */
+export async function commitNewNote(
+  ctx: ToolContext,
+  repo: string,
+  planned: PlannedNote,
+  tool: string,
+  folders: readonly string[],
+): Promise<{ path: string; commit: string }> {
+  const ignoreCase = await ctx.host.foldsCase(repo);
+  const folder = posix.dirname(planned.path) === '.' ? '' : posix.dirname(planned.path);
+  const done = await commitChange(ctx, repo, { tool, summary: `Created ${posix.basename(planned.path)}`.slice(0, 60) }, async (read) => {
+    // A folder on the way that is a symbolic link: the note would land wherever it points.
+    const link = (await read.links([planned.path])).get(planned.path);
+    if (link !== undefined && link.link !== planned.path)
+      throw linkRefusal(planned.path, link, tool, 'never writes through a link', 'Create the note at', folders);
+    // The note's folder: the path and the names that would be the same file on this checkout
+    // (Unicode normalisation, and case on a case-insensitive one).
+    const entries = await read.folder(folder);
+    const existing = sameFileAs(
+      entries.map((entry) => entry.path),
+      planned.path,
+      ignoreCase,
+    );
+    if (existing === null) {
+      // A new name must suit every checkout: the folders on the way are listed too.
+      await assertPortablePath(
+        planned.path,
+        async (at) => (at === folder ? entries : await read.folder(at)).map((entry) => posix.basename(entry.path)),
+        {
+          what: 'note path',
+          instead: (other) => `Change "${other}" with edit_note, or create the note under another title or path.`,
+        },
+      );
+      return {
+        files: [{ path: planned.path, content: planned.content }],
+        result: { path: planned.path, holder: null as string | null },
+      };
+    }
+    const kind = entries.find((entry) => entry.path === existing)!.kind;
+    const content = kind === 'file' ? await read.file(existing) : null;
+    if (content === null || !content.equals(planned.content)) {
+      const what = kind === 'file' ? '' : ` as a ${KIND_NAMES[kind]}`;
+      throw new VaultError(
+        'exists',
+        `"${existing}" already exists${what}${existing === planned.path ? '' : ` (the same path as "${planned.path}" for this repository)`}, and ${tool} never overwrites anything. ${kind === 'file' ? 'Change it with edit_note, or create' : 'Create'} the note under another title or path.`,
+        { path: existing },
+      );
+    }
+    // The same note is already there: the call was made before. Answer as it was answered.
+    const holder = await committedBy(ctx, repo, read.head, existing);
+    if (holder !== null) return { files: [], result: { path: existing, holder } };
+    // The same text, but not committed: a person's file (untracked, or changed and not
+    // committed). Taking it over would commit their work under the assistant's subject, and
+    // the answer has no field to say so: refused.
+    throw new VaultError(
+      'exists',
+      `"${existing}" already exists in the work tree with exactly this text, but it is not committed (someone's untracked file or uncommitted change), and ${tool} never commits a file it did not write. Leave it for its author to commit, or create the note under another title or path.`,
+      { path: existing, committed: false },
+    );
+  });
+  return { path: done.result.path, commit: done.result.holder ?? done.commit ?? done.parent ?? '' };
+}
 
 /** The path and bytes of the new note, from the call and the repository's types. */
 function planNote(
@@ -168,7 +173,7 @@ function planNote(
  * would otherwise end in two), the last break's own style (`\r\n` or `\n`) kept. An empty
  * note stays empty.
  */
-function withFinalNewline(text: string): string {
+export function withFinalNewline(text: string): string {
   if (text === '') return text;
   const end = /(\r?\n)(?:\r?\n)*$/.exec(text);
   return end === null ? `${text}\n` : `${text.slice(0, end.index)}${end[1]}`;
@@ -181,7 +186,7 @@ function defaultTypeOf(config: VaultConfig): string | null {
 }
 
 /** Sets the type field (first among the keys) or refuses a different one given by the caller. */
-function withTypeField(values: Record<string, unknown>, config: VaultConfig, type: NoteType): void {
+export function withTypeField(values: Record<string, unknown>, config: VaultConfig, type: NoteType): void {
   const field = config.settings.typeField;
   if (field in values) {
     if (values[field] !== type.name) {

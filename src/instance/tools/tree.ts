@@ -1,6 +1,7 @@
 // tree: the folders below a folder with their note counts and READMEs; without a repository,
 // the readable repositories; at a repository's root, its instructions (spec: "tree").
 import { implement, type ToolContext, type Vault } from '../tool.ts';
+import { specialToolsOf } from '../../special-tools/special-tools-of.ts';
 import { tree as definition, type TreeEntry, type TreeAnswer } from '../../tools/tree.ts';
 import { fitAnswer } from './answer-budget.ts';
 import { answerPath, assertFolderExists, callTargets, folderScope, liveScopes, type VaultTarget } from './read-scope.ts';
@@ -84,7 +85,9 @@ export const tree = implement(definition, {
  * are empty then, which would otherwise read as an empty repository); null when none of these.
  */
 function rootRules(vault: Vault, notesAtRootOnly: number): string | null {
-  const { instructions, problems } = vault.config;
+  const { instructions } = vault.config;
+  // A tool file left out (an unknown engine, settings the engine does not take) is said here too.
+  const problems = [...vault.config.problems, ...specialToolsOf(vault.config).problems];
   const parts = instructions === null ? [] : [instructions];
   if (notesAtRootOnly > 0) {
     const count = notesAtRootOnly === 1 ? 'its one note lies' : `all its ${notesAtRootOnly} notes lie`;

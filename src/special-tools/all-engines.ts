@@ -1,0 +1,16 @@
+// The one list of engines (spec: "Engines": tested code built into Major Vault; a repository
+// brings none). Each engine's handler is paired with it by name in
+// src/instance/special-tools/all-engine-handlers.ts.
+import { createEngine } from './create-engine.ts';
+import type { Engine } from './engine.ts';
+
+/** Every engine, in the order the README and refusals name them. */
+export const allEngines = [createEngine] as const;
+
+/** An engine's name, as a tool file's `engine:` gives it. */
+export type EngineName = (typeof allEngines)[number]['name'];
+
+/** The engines by name. */
+export const engines: ReadonlyMap<string, Engine<unknown, unknown>> = new Map(
+  allEngines.map((engine) => [engine.name, engine as unknown as Engine<unknown, unknown>]),
+);

@@ -1,0 +1,114 @@
+// A repository's special tools, resolved: each `.vault/tools/<name>.md` checked against its
+// engine (spec: "Special tools"), the ones that cannot run left out with the reason `tree` gives
+// at the repository's root, and the guards the others switch on.
+import { z } from 'zod';
+import type { ConfigProblem, VaultConfig } from '../config/vault-config.ts';
+import { engines } from './all-engines.ts';
+import { listedName, type Engine, type Guard, type SpecialToolSpec } from './engine.ts';
+
+/** What {@link specialToolsOf} finds in one repository's configuration. */
+export interface SpecialTools {
+  /** The tools that run, in the settings' `order`, else by name (as the configuration sorted them). */
+  specs: SpecialToolSpec[];
+  /** Why a tool file is left out, or what of it is ignored: reported by `tree` at the root, like the configuration's own. */
+  problems: ConfigProblem[];
+}
+
+const resolved = new WeakMap<VaultConfig, SpecialTools>();
+
+/**
+ * The special tools of a repository whose configuration is `config` (computed once per
+ * configuration object). A tool file is left out, with a problem naming it, when its engine is
+ * not one of {@link engines}, when its settings are not the engine's (a key it does not take,
+ * a value of the wrong kind), when the engine cannot resolve them against the repository (an
+ * unknown type), or when it does exactly what a tool listed before it does (spec: "Not twice";
+ * the engines refuse what a basic tool already does themselves). A `fields` entry naming no
+ * input field of the tool is ignored and reported.
+ */
+export function specialToolsOf(config: VaultConfig): SpecialTools {
+  let found = resolved.get(config);
+  if (found === undefined) {
+    found = resolve(config);
+    resolved.set(config, found);
+  }
+  return found;
+}
+
+/**
+ * The guards that the special tools of the repository `repo` (configured by `config`) switch
+ * on (spec: "Guards"): only its own, so another repository's basic tools stay as they are.
+ */
+export function guardsOf(repo: string, config: VaultConfig): Guard[] {
+  const guards: Guard[] = [];
+  for (const spec of specialToolsOf(config).specs) {
+    const engine = engines.get(spec.engine);
+    if (engine?.guards) guards.push(...engine.guards(spec.params, listedName(repo, spec.name)));
+  }
+  return guards;
+}
+
+function resolve(config: VaultConfig): SpecialTools {
+  const specs: SpecialToolSpec[] = [];
+  const problems: ConfigProblem[] = [];
+  const seen: Array<{ name: string; key: string }> = [];
+  for (const tool of config.tools) {
+    const file = `.vault/tools/${tool.name}.md`;
+    const report = (message: string) => problems.push({ file, message: `tools/${tool.name}.md: ${message}` });
+    const engine = engines.get(tool.engine) as Engine<unknown, unknown> | undefined;
+    if (engine === undefined) {
+      report(
+        `engine "${tool.engine}" is not an engine of Major Vault (the engines: ${[...engines.keys()].join(', ')}); the tool is left out`,
+      );
+      continue;
+    }
+    const { fields, ...own } = tool.settings as { fields?: Record<string, string> } & Record<string, unknown>;
+    const settings = engine.settings.safeParse(own);
+    if (!settings.success) {
+      report(`${settingsProblem(engine, settings.error)}; the tool is left out`);
+      continue;
+    }
+    const outcome = engine.resolve(settings.data, config, tool);
+    if ('problem' in outcome) {
+      report(`${outcome.problem}; the tool is left out`);
+      continue;
+    }
+    const key = JSON.stringify([engine.name, outcome.params]);
+    const twin = seen.find((other) => other.key === key);
+    if (twin !== undefined) {
+      report(`does exactly what the tool ${twin.name} already does (the same engine and settings); the tool is left out`);
+      continue;
+    }
+    seen.push({ name: tool.name, key });
+    const inputFields = Object.keys(engine.input(outcome.params).shape);
+    const kept: Record<string, string> = {};
+    for (const [field, description] of Object.entries(fields ?? {})) {
+      if (inputFields.includes(field)) kept[field] = description;
+      else report(`fields names "${field}", which is not an input field of this tool (its fields: ${inputFields.join(', ')}); ignored`);
+    }
+    specs.push({
+      name: tool.name,
+      engine: engine.name,
+      title: tool.title ?? engine.defaultTitle,
+      description: tool.description,
+      fields: kept,
+      params: outcome.params,
+    });
+  }
+  return { specs, problems };
+}
+
+/** One sentence on what is wrong with a tool file's settings for `engine`, naming the keys it takes. */
+function settingsProblem(engine: Engine<unknown, unknown>, error: z.ZodError): string {
+  const takes = engine.settings instanceof z.ZodObject ? Object.keys(engine.settings.shape) : [];
+  const takesText =
+    takes.length === 0
+      ? `the ${engine.name} engine takes no settings besides engine, title and fields`
+      : `the ${engine.name} engine takes ${takes.join(', ')} besides engine, title and fields`;
+  const issue = error.issues[0]!;
+  if (issue.code === 'unrecognized_keys') {
+    const keys = issue.keys.map((key) => `"${key}"`).join(', ');
+    return `${keys} ${issue.keys.length > 1 ? 'are not settings' : 'is not a setting'} of this tool (${takesText})`;
+  }
+  const where = issue.path.length === 0 ? 'the settings' : issue.path.join('.');
+  return `${where}: ${issue.message} (${takesText})`;
+}
