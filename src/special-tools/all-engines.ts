@@ -1,11 +1,14 @@
 // The one list of engines (spec: "Engines": tested code built into Major Vault; a repository
 // brings none). Each engine's handler is paired with it by name in
 // src/instance/special-tools/all-engine-handlers.ts.
+import { changesEngine } from './changes-engine.ts';
 import { createEngine } from './create-engine.ts';
+import { healthEngine } from './health-engine.ts';
+import { undoEngine } from './undo-engine.ts';
 import type { Engine } from './engine.ts';
 
 /** Every engine, in the order the README and refusals name them. */
-export const allEngines = [createEngine] as const;
+export const allEngines = [createEngine, healthEngine, changesEngine, undoEngine] as const;
 
 /** An engine's name, as a tool file's `engine:` gives it. */
 export type EngineName = (typeof allEngines)[number]['name'];

@@ -4,12 +4,18 @@ import { allEngines, type EngineName } from '../../special-tools/all-engines.ts'
 import type { SpecialToolDefinition } from '../../special-tools/special-tool-definition.ts';
 import { repoNotFound } from '../../repo-not-found.ts';
 import type { ToolContext } from '../tool.ts';
+import { changesEngineHandler } from './changes-engine.ts';
 import { createEngineHandler } from './create-engine.ts';
+import { healthEngineHandler } from './health-engine.ts';
+import { undoEngineHandler } from './undo-engine.ts';
 import type { EngineHandler } from './engine-handler.ts';
 
 /** Each engine's handler by name: an engine without a handler here is a type error. */
 const byName: { readonly [N in EngineName]: EngineHandler } = {
   create: createEngineHandler as unknown as EngineHandler,
+  health: healthEngineHandler as unknown as EngineHandler,
+  changes: changesEngineHandler as unknown as EngineHandler,
+  undo: undoEngineHandler as unknown as EngineHandler,
 };
 
 /** Every engine's handler, in the engines' order. */

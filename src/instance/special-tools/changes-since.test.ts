@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bob, chloe, commit } from '../../../test/support/git-fixture.ts';
 import { alicePerson, openWriteFixture, type WriteFixture } from '../../../test/writes/write-fixture.ts';
 import type { ToolContext } from '../tool.ts';
-import { changesSettings, changesSince } from './changes-since.ts';
+import { changesSettings } from '../../special-tools/changes-engine.ts';
+import { changesSince } from './changes-since.ts';
 
 const seconds = (iso: string) => Math.floor(Date.parse(iso) / 1000);
 

@@ -1,7 +1,6 @@
 // The `undo` engine's work (issue 15): finds the latest change a person made through Major
 // Vault in one repository (their assistant's commit) and reverts it as one new commit, or
 // refuses as a conflict when a later commit touched the same passages.
-import { z } from 'zod';
 import { openRoots } from '../../history/open-roots.ts';
 import { decodeNoteText } from '../../notes/note-text.ts';
 import { rebaseSplices, splicesBetween } from '../../notes/text-splices.ts';
@@ -10,10 +9,6 @@ import { commitChange, writableVault, type PreparedFile, type WriteRead } from '
 import { SUMMARY_MAX } from '../../writes/commit-message.ts';
 import { VaultError } from '../../vault-error.ts';
 import type { ToolContext } from '../tool.ts';
-
-/** The settings of an `undo` tool file: none (an empty object; any key is refused, so the tool is left out). */
-export const undoSettings = z.object({}).strict();
-export type UndoSettings = z.output<typeof undoSettings>;
 
 /** The basic tools that write: their commits are changes made through Major Vault. */
 const BASIC_WRITE_TOOLS = new Set(['edit_note', 'move_note', 'create_note']);

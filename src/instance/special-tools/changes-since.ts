@@ -1,30 +1,13 @@
 // The `changes` engine's answer (issue 15): "since you last looked": the notes other people
 // changed in one repository since this person last asked, grouped by note, with who, when and
 // each commit's subject. Read only: the history through the RepoHost port.
-import { z } from 'zod';
 import { openRoots } from '../../history/open-roots.ts';
 import type { FoundCommit } from '../../repo-host/history.ts';
 import type { Person } from '../../repo-host/person.ts';
 import type { ToolContext, Vault } from '../tool.ts';
 
-/** Days looked back on a person's first call, unless the tool file says otherwise (spec: "or since a day"). */
-export const DEFAULT_FIRST_DAYS = 1;
-
 /** At most this many commits are read for one answer; more say so and ask for a shorter span. */
 export const MAX_COMMITS = 500;
-
-/**
- * The settings of a `changes` tool file: `days`, how many days a person's first call looks
- * back (1–365, default {@link DEFAULT_FIRST_DAYS}); `own`, whether the person's own commits
- * count too (default false: the point is what others did). Unknown keys are refused.
- */
-export const changesSettings = z
-  .object({
-    days: z.number().int().min(1).max(365).default(DEFAULT_FIRST_DAYS),
-    own: z.boolean().default(false),
-  })
-  .strict();
-export type ChangesSettings = z.output<typeof changesSettings>;
 
 /** One commit as the answer lists it under a note. */
 export interface ChangeLine {

@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { commit } from '../../../test/support/git-fixture.ts';
 import { openWriteFixture, type WriteFixture } from '../../../test/writes/write-fixture.ts';
 import type { ToolContext } from '../tool.ts';
-import { healthReport, healthSettings } from './health-report.ts';
+import { healthSettings } from '../../special-tools/health-engine.ts';
+import { healthReport } from './health-report.ts';
 
 const settings =
   '{ "format": 3, "role": "root", "name": "notes", "prompts": [], "resources": [], "folders": ["notes/", "templates/"], "exempt": ["templates/"] }\n';

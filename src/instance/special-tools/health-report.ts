@@ -1,34 +1,10 @@
 // The `health` engine's report (issue 15): what needs care in one repository: dangling links,
 // orphan notes, notes no commit touched for a while, untyped notes and notes that break their
 // type's schema. Read only: the index (links, notes, types) and the history's file times.
-import { z } from 'zod';
 import { isExempt, isInFolders } from '../../notes/vault-path.ts';
+import { HEALTH_CHECKS, type HealthCheck, type HealthSettings } from '../../special-tools/health-engine.ts';
 import { schemaProblems } from '../../writes/type-rules.ts';
 import type { ToolContext, Vault } from '../tool.ts';
-
-/** The checks a health tool can run, in the order its report lists them for one note. */
-export const HEALTH_CHECKS = ['dangling', 'orphans', 'stale', 'types'] as const;
-export type HealthCheck = (typeof HEALTH_CHECKS)[number];
-
-/** Days without a commit after which a note counts as stale, unless the tool file says otherwise. */
-export const DEFAULT_STALE_DAYS = 180;
-
-/**
- * The settings of a `health` tool file (its frontmatter besides `engine`, `title` and
- * `fields`): `staleDays`, whole days without a commit before a note is stale (1–36500, default
- * {@link DEFAULT_STALE_DAYS}); `checks`, which of {@link HEALTH_CHECKS} it runs (default all).
- * Unknown keys are refused (strict), so a misspelt setting leaves the tool out.
- */
-export const healthSettings = z
-  .object({
-    staleDays: z.number().int().min(1).max(36500).default(DEFAULT_STALE_DAYS),
-    checks: z
-      .array(z.enum(HEALTH_CHECKS))
-      .min(1)
-      .default([...HEALTH_CHECKS]),
-  })
-  .strict();
-export type HealthSettings = z.output<typeof healthSettings>;
 
 /**
  * One finding. `kind`: `dangling_link` (a link whose target no open note or file has: `line`,
