@@ -4,7 +4,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Client } from '@modelcontextprotocol/client';
-import { bob, commit, makeRepo, tempDir } from '../support/git-fixture.ts';
+import { bob, makeRepo, tempDir } from '../support/git-fixture.ts';
 import { connectHttp, serveRepos, type ServedRepos } from './demo-fixture.ts';
 
 const settings = '{ "format": 3, "role": "root", "name": "notes", "prompts": [], "resources": [] }\n';
