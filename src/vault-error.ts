@@ -6,7 +6,7 @@
  * `hidden_path`, `outside_folders`, `note_not_found`, `not_a_note`, `exists`), reading
  * (`heading_not_found`, `bad_arguments`, `invalid_regex`, `unknown_type`, `unknown_status`),
  * writing (`passage_not_found`, `ambiguous_passage`, `invalid_frontmatter`,
- * `schema_violation`, `guarded`, `conflict`, `summary_too_long`), history
+ * `schema_violation`, `guarded`, `conflict`, `summary_too_long`, `nothing_to_undo`), history
  * (`unknown_commit`, `commit_not_for_note`), bases (`unknown_view`, `invalid_base`),
  * `index_unavailable` when the index could not be built at all (the operator must act; logged
  * as a warning), `host_unavailable` when the repository host (GitHub) could not be reached or
@@ -38,6 +38,7 @@ export type VaultErrorCode =
   | 'guarded'
   | 'conflict'
   | 'summary_too_long'
+  | 'nothing_to_undo'
   | 'unknown_commit'
   | 'commit_not_for_note'
   | 'unknown_view'

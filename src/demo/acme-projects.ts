@@ -1,6 +1,8 @@
 // The demo's `projects` repository: one folder per project, configured with `.vault/` exactly
 // as the spec describes Acme's (settings, instructions, the `decision` type, create_decision),
-// and a special tool for each other engine: advance_proposal (transition), log_launch (append).
+// and a special tool for each other engine: advance_proposal (transition), log_launch (append),
+// and (acme-care-tools.ts) check_notes (health), whats_new (changes), undo.
+import { careToolsCommit } from './acme-care-tools.ts';
 import { jonas, maya, priya, tom, type DemoCommit } from './demo-commit.ts';
 
 /** `.vault/settings.jsonc` of Acme's `projects`, word for word as the spec shows it ("Settings"). */
@@ -710,4 +712,5 @@ export const projectsCommits: DemoCommit[] = [
       'active/launch/proposals/loyalty-card.md': loyaltyCard,
     },
   },
+  careToolsCommit,
 ];

@@ -4,6 +4,7 @@ import type { NoteIndex } from '../note-index/note-index.ts';
 import { bindToCaller, type OnCommitted } from '../repo-host/caller-repo-host.ts';
 import type { Access } from '../repo-host/person.ts';
 import type { RepoHost } from '../repo-host/repo-host.ts';
+import type { LastLooks } from '../store/store.ts';
 import type { Logger } from './log.ts';
 import type { ToolContext, Vault } from './tool.ts';
 
@@ -19,6 +20,8 @@ export interface CallerContextsOptions {
   refresh(repo: string): Promise<void>;
   /** Told of every commit a tool made (the installation takes it into the index). */
   onCommitted: OnCommitted;
+  /** The Store's last looks and the installation's name they are kept under (ToolContext `lastLooks`); absent: none kept. */
+  lastLooks?: { store: LastLooks; installation: string };
 }
 
 /**
@@ -32,7 +35,8 @@ export class CallerContexts {
 
   /** One call's context for `access` and the MCP client named, over `vaults` (the caller's readable repositories). */
   contextFor(access: Access, clientName: string | null, vaults: ReadonlyMap<string, Vault>): ToolContext {
-    const { index, log, matchBudgetMs } = this.options;
+    const { index, log, matchBudgetMs, lastLooks } = this.options;
+    const login = access.person.login;
     return {
       // The credential stays out: it travels only inside the bound host's commits.
       access: { person: access.person, read: access.read, write: access.write },
@@ -43,6 +47,14 @@ export class CallerContexts {
       refresh: (repo) => this.options.refresh(repo),
       log,
       ...(matchBudgetMs !== undefined ? { matchBudgetMs } : {}),
+      ...(lastLooks !== undefined
+        ? {
+            lastLooks: {
+              get: (tool: string) => lastLooks.store.get(lastLooks.installation, login, tool),
+              put: (tool: string, at: Date) => lastLooks.store.put(lastLooks.installation, login, tool, at),
+            },
+          }
+        : {}),
     };
   }
 }

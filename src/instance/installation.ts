@@ -6,6 +6,7 @@ import { InProcessQueue } from '../jobs/in-process-queue.ts';
 import type { Queue } from '../jobs/queue.ts';
 import { createNoteIndex, type NoteIndex } from '../note-index/note-index.ts';
 import type { SqlClient } from '../note-index/sql-client.ts';
+import { sqlLastLooks } from '../note-index/sql-store.ts';
 import type { Changes } from '../repo-host/changes.ts';
 import type { Access } from '../repo-host/person.ts';
 import type { RepoHost } from '../repo-host/repo-host.ts';
@@ -81,6 +82,8 @@ export class Installation {
       ...(matchBudgetMs !== undefined ? { matchBudgetMs } : {}),
       refresh: (repo) => this.refresh(repo),
       onCommitted: (repo, change, commit) => this.updates.noteCommitted(repo, change, commit),
+      // The Store's last looks, kept in the installation's own database (locally the Store's too).
+      lastLooks: { store: sqlLastLooks(sql), installation: name },
     });
   }
 

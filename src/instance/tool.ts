@@ -55,6 +55,20 @@ export interface ToolContext {
    * Default: `DEFAULT_MATCH_BUDGET_MS` of tools/match-pool.ts (3 s).
    */
   matchBudgetMs?: number;
+  /**
+   * When this person last asked a tool (by its listed name), in this installation: the Store's
+   * last looks (store/store.ts `LastLooks`, issue 15) bound to the installation and the caller,
+   * for a "since you last looked" tool. Absent (a test's context): nothing is kept.
+   */
+  lastLooks?: PersonLastLooks;
+}
+
+/** The Store's last looks bound to one installation and person (ToolContext `lastLooks`). */
+export interface PersonLastLooks {
+  /** When the person last asked `tool`; null when never. */
+  get(tool: string): Promise<Date | null>;
+  /** Records that the person asked `tool` at `at` (an earlier `at` never moves it back). */
+  put(tool: string, at: Date): Promise<void>;
 }
 
 /**

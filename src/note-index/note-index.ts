@@ -185,6 +185,32 @@ export interface NoteIndex {
   ): Promise<NoteText[]>;
   /** The content of these notes of one repository, by path (missing ones left out). */
   contents(repo: string, paths: readonly string[]): Promise<Map<string, string>>;
+  /**
+   * Every link of the repository that leaves its note (`resolved` is another file, or null
+   * when no file has that name; links to a heading of their own note are left out), sorted by
+   * source path and offset: the `health` engine's dangling links and orphans.
+   */
+  linkGraph(repo: string): Promise<GraphLink[]>;
+  /** Every note's path, type, parsed frontmatter and frontmatter error, sorted by path: the `health` engine's type checks. */
+  noteFrontmatters(repo: string): Promise<NoteFrontmatter[]>;
+}
+
+/** A link as the repository's link graph has it (NoteIndex.linkGraph). */
+export interface GraphLink {
+  source: string;
+  line: number;
+  raw: string;
+  target: string;
+  /** The file it resolves to; null when none. */
+  resolved: string | null;
+}
+
+/** A note's frontmatter as the type checks need it (NoteIndex.noteFrontmatters). */
+export interface NoteFrontmatter {
+  path: string;
+  type: string | null;
+  frontmatter: Record<string, unknown> | null;
+  frontmatterError: string | null;
 }
 
 interface NoteDbRow {
@@ -435,6 +461,29 @@ export function createNoteIndex(sql: SqlClient): NoteIndex {
         ])
       ).rows;
       return new Map(rows.map((row) => [row.path, row.content]));
+    },
+
+    async linkGraph(repo) {
+      return (
+        await sql.query<GraphLink>(
+          `SELECT source, line, raw, target, resolved FROM links
+           WHERE repo = $1 AND target <> '' AND resolved IS DISTINCT FROM source
+           ORDER BY source, ordinal`,
+          [repo],
+        )
+      ).rows;
+    },
+
+    async noteFrontmatters(repo) {
+      const rows = (
+        await sql.query<{
+          path: string;
+          type: string | null;
+          frontmatter: Record<string, unknown> | null;
+          frontmatter_error: string | null;
+        }>('SELECT path, type, frontmatter, frontmatter_error FROM notes WHERE repo = $1 ORDER BY path', [repo])
+      ).rows;
+      return rows.map((row) => ({ path: row.path, type: row.type, frontmatter: row.frontmatter, frontmatterError: row.frontmatter_error }));
     },
   };
 }

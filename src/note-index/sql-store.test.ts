@@ -77,4 +77,19 @@ describe('the Store over SQL', () => {
     await store.catalogues.drop(7);
     expect(await store.catalogues.source(7)).toBeNull();
   });
+
+  it('keeps when a person last asked a tool, per installation and tool, never moving it back', async () => {
+    const first = new Date('2026-03-01T10:00:00.000Z');
+    expect(await store.lastLooks.get('acme', 'maya', 'projects__changes')).toBeNull();
+    await store.lastLooks.put('acme', 'maya', 'projects__changes', first);
+    expect(await store.lastLooks.get('acme', 'maya', 'projects__changes')).toEqual(first);
+    expect(await store.lastLooks.get('other', 'maya', 'projects__changes')).toBeNull();
+    expect(await store.lastLooks.get('acme', 'priya', 'projects__changes')).toBeNull();
+    expect(await store.lastLooks.get('acme', 'maya', 'handbook__changes')).toBeNull();
+    await store.lastLooks.put('acme', 'maya', 'projects__changes', new Date('2026-02-01T00:00:00.000Z'));
+    expect(await store.lastLooks.get('acme', 'maya', 'projects__changes')).toEqual(first);
+    const later = new Date('2026-03-02T08:30:00.000Z');
+    await store.lastLooks.put('acme', 'maya', 'projects__changes', later);
+    expect(await store.lastLooks.get('acme', 'maya', 'projects__changes')).toEqual(later);
+  });
 });

@@ -6,6 +6,7 @@ import type {
   InstallationRecord,
   InstallationStatus,
   Installations,
+  LastLooks,
   ShortRecords,
   Store,
   StoredCatalogue,
@@ -23,9 +24,36 @@ interface InstallationRow {
   updated_at: Date | string;
 }
 
-/** The Store over `sql`, a migrated database (migrations 005 and 006). Times are the database's clock. */
+/** The Store over `sql`, a migrated database (migrations 005, 006 and 007). Times are the database's clock. */
 export function sqlStore(sql: SqlClient): Store {
-  return { records: sqlShortRecords(sql), installations: sqlInstallations(sql), catalogues: sqlCatalogues(sql) };
+  return {
+    records: sqlShortRecords(sql),
+    installations: sqlInstallations(sql),
+    catalogues: sqlCatalogues(sql),
+    lastLooks: sqlLastLooks(sql),
+  };
+}
+
+/** {@link LastLooks} over SQL (migration 007). */
+export function sqlLastLooks(sql: SqlClient): LastLooks {
+  return {
+    async get(installation, person, tool) {
+      const row = (
+        await sql.query<{ looked_at: Date | string }>(
+          'SELECT looked_at FROM last_looks WHERE installation = $1 AND person = $2 AND tool = $3',
+          [installation, person, tool],
+        )
+      ).rows[0];
+      return row === undefined ? null : new Date(row.looked_at);
+    },
+    async put(installation, person, tool, at) {
+      await sql.query(
+        `INSERT INTO last_looks (installation, person, tool, looked_at) VALUES ($1, $2, $3, $4)
+         ON CONFLICT (installation, person, tool) DO UPDATE SET looked_at = GREATEST(last_looks.looked_at, EXCLUDED.looked_at)`,
+        [installation, person, tool, at],
+      );
+    },
+  };
 }
 
 function sqlShortRecords(sql: SqlClient): ShortRecords {

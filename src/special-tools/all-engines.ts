@@ -2,12 +2,15 @@
 // brings none). Each engine's handler is paired with it by name in
 // src/instance/special-tools/all-engine-handlers.ts.
 import { appendEngine } from './append-engine.ts';
+import { changesEngine } from './changes-engine.ts';
 import { createEngine } from './create-engine.ts';
+import { healthEngine } from './health-engine.ts';
+import { undoEngine } from './undo-engine.ts';
 import type { Engine } from './engine.ts';
 import { transitionEngine } from './transition-engine.ts';
 
 /** Every engine, in the order the README and refusals name them. */
-export const allEngines = [createEngine, appendEngine, transitionEngine] as const;
+export const allEngines = [createEngine, appendEngine, transitionEngine, healthEngine, changesEngine, undoEngine] as const;
 
 /** An engine's name, as a tool file's `engine:` gives it. */
 export type EngineName = (typeof allEngines)[number]['name'];

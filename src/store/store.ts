@@ -63,11 +63,24 @@ export interface Installations {
   switchOff(id: number): Promise<InstallationRecord | null>;
 }
 
-/** The Store: short records, installations and the catalogue store. */
+/**
+ * When each person last asked a "since you last looked" tool (the `changes` engine, issue 15),
+ * per installation (its name), person (their login) and tool (its listed name,
+ * `<repo>__<name>`). Kept until replaced.
+ */
+export interface LastLooks {
+  /** The moment `person` last asked `tool` in `installation`; null when never. */
+  get(installation: string, person: string, tool: string): Promise<Date | null>;
+  /** Records that `person` asked `tool` at `at`; an earlier `at` than the one kept never moves it back. */
+  put(installation: string, person: string, tool: string, at: Date): Promise<void>;
+}
+
+/** The Store: short records, installations, the catalogue store and the last looks. */
 export interface Store {
   readonly records: ShortRecords;
   readonly installations: Installations;
   readonly catalogues: CatalogueStore;
+  readonly lastLooks: LastLooks;
 }
 
 /** One readable repository as the catalogue needs it (catalogue/catalogue.ts `CatalogueRepo`): what its `.vault/` says. */

@@ -7,7 +7,14 @@ import { expect } from 'vitest';
  * The demo's special tools (src/demo/acme-*.ts `.vault/tools/`), as listed after the basic tools
  * to someone who can read every repository: `projects`' by name (its settings give no `order`).
  */
-export const demoSpecialTools = ['projects__advance_proposal', 'projects__create_decision', 'projects__log_launch'];
+export const demoSpecialTools = [
+  'projects__advance_proposal',
+  'projects__check_notes',
+  'projects__create_decision',
+  'projects__log_launch',
+  'projects__undo',
+  'projects__whats_new',
+];
 
 /** One call: the tool, its arguments (possibly built from an earlier answer), and a check. */
 export interface DemoCall {
@@ -93,6 +100,12 @@ export const readCalls: DemoCall[] = [
     check: (r) => expect(JSON.stringify(r)).toContain('pick-a-date'),
   },
   { tool: 'base_view', args: { repo: 'projects', path: 'active/launch/Overview.base', view: 'By Maya', limit: 1, offset: 0 } },
+  { tool: 'projects__check_notes', args: { check: 'dangling', limit: 5 }, check: (r) => expect(r).toHaveProperty('counts.dangling') },
+  {
+    tool: 'projects__whats_new',
+    args: { since: '2026-02-20', until: '2026-03-01' },
+    check: (r) => expect(JSON.stringify(r)).toContain('Priya Natarajan'),
+  },
 ];
 
 /** The write tools' calls, one each: each makes a commit in the demo. */

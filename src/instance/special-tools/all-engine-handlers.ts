@@ -5,7 +5,10 @@ import type { SpecialToolDefinition } from '../../special-tools/special-tool-def
 import { repoNotFound } from '../../repo-not-found.ts';
 import type { ToolContext } from '../tool.ts';
 import { appendEngineHandler } from './append-engine.ts';
+import { changesEngineHandler } from './changes-engine.ts';
 import { createEngineHandler } from './create-engine.ts';
+import { healthEngineHandler } from './health-engine.ts';
+import { undoEngineHandler } from './undo-engine.ts';
 import type { EngineHandler } from './engine-handler.ts';
 import { transitionEngineHandler } from './transition-engine.ts';
 
@@ -14,6 +17,9 @@ const byName: { readonly [N in EngineName]: EngineHandler } = {
   create: createEngineHandler as unknown as EngineHandler,
   append: appendEngineHandler as unknown as EngineHandler,
   transition: transitionEngineHandler as unknown as EngineHandler,
+  health: healthEngineHandler as unknown as EngineHandler,
+  changes: changesEngineHandler as unknown as EngineHandler,
+  undo: undoEngineHandler as unknown as EngineHandler,
 };
 
 /** Every engine's handler, in the engines' order. */

@@ -1,0 +1,94 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { callTool, refusalOf } from '../../../test/support/call-tool.ts';
+import { bob, commit } from '../../../test/support/git-fixture.ts';
+import { openWriteFixture, type WriteFixture } from '../../../test/writes/write-fixture.ts';
+import { createNote } from '../tools/create-note.ts';
+import { editNote } from '../tools/edit-note.ts';
+import { moveNote } from '../tools/move-note.ts';
+import type { ToolContext } from '../tool.ts';
+import { undoLatestChange } from './undo-change.ts';
+
+const bobPerson = { login: 'bob', name: bob.name, email: bob.email };
+
+describe('the undo engine', () => {
+  let fixture: WriteFixture;
+  let alice: ToolContext;
+  const undo = (ctx: ToolContext) => undoLatestChange(ctx, 'notes', 'notes__undo', ['undo']);
+  const subject = () => fixture.git(['log', '-1', '--format=%an|%s']);
+  beforeAll(async () => {
+    fixture = await openWriteFixture({
+      'plan.md': '# Plan\n\nPrice: 49 €\n\nLaunch: May\n\nSee [risks](risks.md).\n',
+      'risks.md': '# Risks\n',
+    });
+    alice = await fixture.context();
+  });
+  afterAll(() => fixture.close());
+
+  it('reverts the latest change, then the one before, then says there is nothing left', async () => {
+    await callTool(createNote, { repo: 'notes', path: 'ideas.md', body: 'An idea\n', summary: 'Created ideas' }, alice);
+    await callTool(editNote, { repo: 'notes', path: 'plan.md', old_text: '49 €', new_text: '59 €', summary: 'Raised the price' }, alice);
+    const edit = fixture.git(['rev-parse', 'HEAD']);
+    const first = await undo(alice);
+    expect(first.undone).toMatchObject({ commit: edit, subject: 'Raised the price (edit_note via Test Client)' });
+    expect(first.files).toEqual(['plan.md']);
+    expect(fixture.show('plan.md').toString()).toContain('Price: 49 €');
+    expect(subject()).toBe(`Alice Arden|Undid ${edit.slice(0, 7)}: Raised the price (notes__undo via Test Client)`);
+    expect(fixture.git(['log', '-1', '--format=%(trailers:key=Reverts,valueonly)'])).toBe(edit);
+
+    const second = await undo(alice);
+    expect(second.undone.subject).toMatch(/^Created ideas.md \(create_note/);
+    expect(second.files).toEqual(['ideas.md']);
+    expect(fixture.git(['ls-files', 'ideas.md'])).toBe('');
+
+    const none = await refusalOf(undo(alice));
+    expect(none.code).toBe('nothing_to_undo');
+    expect(none.message).toContain('edit_note');
+  });
+
+  it('carries the revert over a later change to other passages, and refuses one at the same passage', async () => {
+    await callTool(editNote, { repo: 'notes', path: 'plan.md', old_text: 'May', new_text: 'June', summary: 'Moved the launch' }, alice);
+    commit(fixture.repoDir, {
+      files: { 'plan.md': '# Plan\n\nPrice: 49 €\n\nLaunch: June, 2nd\n\nSee [risks](risks.md).\n' },
+      message: 'Bob pins the day',
+      author: bob,
+      date: '2026-12-01T10:00:00+01:00',
+    });
+    await fixture.installation.refresh('notes', { force: true });
+    const ctx = await fixture.context();
+    const before = fixture.commitCount();
+    const refusal = await refusalOf(undo(ctx));
+    expect(refusal.code).toBe('conflict');
+    expect(refusal.message).toContain('Bob Brandt: Bob pins the day');
+    expect(refusal.message).toContain('edit_note');
+    expect(fixture.commitCount()).toBe(before);
+
+    await callTool(editNote, { repo: 'notes', path: 'plan.md', old_text: '# Plan', new_text: '# The plan', summary: 'Retitled' }, ctx);
+    commit(fixture.repoDir, {
+      files: { 'plan.md': '# The plan\n\nPrice: 49 €\n\nLaunch: June, 2nd\n\nSee [risks](risks.md) and costs.\n' },
+      message: 'Bob adds costs',
+      author: bob,
+      date: '2026-12-01T11:00:00+01:00',
+    });
+    await fixture.installation.refresh('notes', { force: true });
+    const done = await undo(await fixture.context());
+    expect(done.undone.subject).toMatch(/^Retitled/);
+    expect(fixture.show('plan.md').toString()).toBe('# Plan\n\nPrice: 49 €\n\nLaunch: June, 2nd\n\nSee [risks](risks.md) and costs.\n');
+  });
+
+  it('moves a moved note back with its links, undoes only the caller’s own change, and needs write access', async () => {
+    const ctx = await fixture.context();
+    await callTool(moveNote, { repo: 'notes', from: 'risks.md', to: 'archive/risks.md', summary: 'Archived risks' }, ctx);
+    expect(fixture.show('plan.md').toString()).toContain('[risks](archive/risks.md)');
+    const bobCtx = await fixture.context({ person: bobPerson });
+    await callTool(editNote, { repo: 'notes', path: 'plan.md', old_text: 'costs', new_text: 'all costs', summary: 'Bob via MV' }, bobCtx);
+    const reader = await fixture.context({ write: false });
+    expect((await refusalOf(undo(reader))).code).toBe('forbidden');
+
+    const moved = await undo(await fixture.context());
+    expect(moved.undone.subject).toMatch(/^Archived risks/);
+    expect(moved.files).toEqual(['archive/risks.md', 'plan.md', 'risks.md']);
+    expect(fixture.show('risks.md').toString()).toBe('# Risks\n');
+    expect(fixture.git(['ls-files', 'archive'])).toBe('');
+    expect(fixture.show('plan.md').toString()).toContain('See [risks](risks.md) and all costs.');
+  });
+});
