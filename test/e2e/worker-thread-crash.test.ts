@@ -43,6 +43,9 @@ describe('a worker thread that dies under a call', () => {
   });
 
   test('the call is refused saying so; the server answers the next calls', async () => {
+    // The index first (its build parses the dumps on the same pool), so the only pool task below is the search's.
+    const tree = await client.callTool({ name: 'tree', arguments: { repo: 'notes' } });
+    expect(JSON.stringify(tree.structuredContent)).toContain('dumps/');
     const search = client.callTool({
       name: 'search_notes',
       arguments: { repo: 'notes', query: '(\\w+\\d)+QQQ', regex: true, path: 'dumps' },
