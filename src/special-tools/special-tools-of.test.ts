@@ -52,7 +52,7 @@ describe('specialToolsOf', () => {
     expect(messages).toContain('tools/record_again.md: does exactly what the tool create_decision already does');
     expect(messages).toContain('tools/plain.md: names no type, so it would do what create_note already does');
     expect(messages).toContain(
-      'tools/teleport.md: engine "teleport" is not an engine of Major Vault (the engines: create, append, transition)',
+      'tools/teleport.md: engine "teleport" is not an engine of Major Vault (the engines: create, append, transition, health, changes, undo)',
     );
     expect(messages).toContain(
       'tools/odd.md: "colour" is not a setting of this tool (the append engine takes note, type, section, entry, at, guard',

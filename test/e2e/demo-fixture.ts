@@ -36,7 +36,9 @@ export interface ServedRepos {
  * Serves the repositories in `reposDir` as installation `name` at `http://127.0.0.1:<free
  * port>/<name>`: on PGlite in the folder, or, when DATABASE_URL is set, on the Postgres server
  * in a fresh schema that `close` drops. `usersFile`, `tools`, `log` (default: nothing) and
- * `matchBudgetMs` as serveLocal takes them.
+ * `matchBudgetMs` as serveLocal takes them. Resolves once the startup indexing is done (serve
+ * itself answers before: src/main/serve-early.test.ts tests that), so calls and their log lines
+ * do not include the wait for the index; a failure to open the index is left to the calls.
  */
 export async function serveRepos(
   reposDir: string,
@@ -59,6 +61,7 @@ export async function serveRepos(
       ...(options.matchBudgetMs !== undefined ? { matchBudgetMs: options.matchBudgetMs } : {}),
     },
   );
+  await server.opened.then((opened) => opened.installation.ready()).catch(() => undefined);
   return {
     url: server.url,
     server,
