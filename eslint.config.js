@@ -5,6 +5,22 @@ import importX from 'eslint-plugin-import-x';
 import tseslint from 'typescript-eslint';
 
 /** Every folder of src/ (and the ones DESIGN.md plans), for the zones below. */
+/** The folders of the core: below front/, instance/, jobs/ and cli/, above the ports' adapters. */
+const coreFolders = [
+  'catalogue',
+  'tools',
+  'special-tools',
+  'notes',
+  'note-index',
+  'pool',
+  'repo-host',
+  'store',
+  'tokens',
+  'writes',
+  'history',
+  'bases',
+  'config',
+];
 const layers = [
   'bases',
   'catalogue',
@@ -55,47 +71,13 @@ const zones = {
     message: 'The front sends jobs through the JobSender port (jobs/hosted-jobs.ts) only; the queue and the jobs are wired in main/.',
   },
   core: {
-    target: [
-      ...src(
-        'catalogue',
-        'tools',
-        'special-tools',
-        'notes',
-        'note-index',
-        'pool',
-        'repo-host',
-        'store',
-        'tokens',
-        'writes',
-        'history',
-        'bases',
-        'config',
-      ),
-      './src/vault-error.ts',
-    ],
+    target: [...src(...coreFolders), './src/vault-error.ts'],
     from: src('front', 'instance', 'cli'),
     message:
       'Imports point one way: main -> {front, instance, jobs} -> {catalogue, tools, notes} -> ports. This layer may not import front/, instance/, jobs/ or cli/ (DESIGN.md "Code layout").',
   },
   jobs: {
-    target: [
-      ...src(
-        'catalogue',
-        'tools',
-        'special-tools',
-        'notes',
-        'note-index',
-        'pool',
-        'repo-host',
-        'store',
-        'tokens',
-        'writes',
-        'history',
-        'bases',
-        'config',
-      ),
-      './src/vault-error.ts',
-    ],
+    target: [...src(...coreFolders), './src/vault-error.ts'],
     from: './src/jobs',
     // The Queue port is a port like RepoHost: an adapter that runs jobs (GitHub's webhooks) takes it.
     except: ['./queue.ts'],
