@@ -18,25 +18,39 @@ export async function catFileBatch(gitDir: string, oids: readonly string[]): Pro
     if (!OBJECT_ID.test(oid)) throw new Error(`Not an object id: ${JSON.stringify(oid)}`);
   }
   const { stdout } = await runGit(['cat-file', '--batch'], { gitDir, input: oids.join('\n') + '\n' });
-  const objects: BatchObject[] = [];
+  return parseCatFileBatch(stdout, oids).map((found, i) => {
+    const asked = oids[i]!;
+    if (found === null) return { oid: asked, type: 'missing', content: null };
+    if (found.oid !== asked) throw new Error(`git cat-file --batch answered ${found.oid} ${found.type} for ${asked}`);
+    return found;
+  });
+}
+
+/**
+ * Parses what `git cat-file --batch` printed for `names` (object ids, or names such as
+ * `HEAD:path` and `:0:path`), one answer per name in order: `<oid> <type> <size>\n<content>\n`
+ * gives the object, `<name> missing` (or `ambiguous`) gives null. Throws an Error when the output
+ * ends early or a header does not parse.
+ */
+export function parseCatFileBatch(stdout: Buffer, names: readonly string[]): Array<{ oid: string; type: string; content: Buffer } | null> {
+  const answers: Array<{ oid: string; type: string; content: Buffer } | null> = [];
   let at = 0;
-  for (const asked of oids) {
+  for (const name of names) {
     const lineEnd = stdout.indexOf(0x0a, at);
-    if (lineEnd === -1) throw new Error(`git cat-file --batch ended early, before ${asked}`);
+    if (lineEnd === -1) throw new Error(`git cat-file --batch ended early, before ${JSON.stringify(name)}`);
     const header = stdout.toString('utf8', at, lineEnd);
     at = lineEnd + 1;
-    const [oid = '', type = '', sizeText] = header.split(' ');
-    if (type === 'missing' || type === 'ambiguous') {
-      objects.push({ oid: asked, type: 'missing', content: null });
+    if (header.endsWith(' missing') || header.endsWith(' ambiguous')) {
+      answers.push(null);
       continue;
     }
-    const size = Number(sizeText);
-    if (oid !== asked || !Number.isSafeInteger(size))
-      throw new Error(`git cat-file --batch answered ${JSON.stringify(header)} for ${asked}`);
-    objects.push({ oid, type, content: stdout.subarray(at, at + size) });
+    const match = /^([0-9a-f]{40}|[0-9a-f]{64}) (blob|tree|commit|tag) (\d+)$/.exec(header);
+    if (match === null) throw new Error(`git cat-file --batch answered ${JSON.stringify(header)} for ${JSON.stringify(name)}`);
+    const size = Number(match[3]);
+    answers.push({ oid: match[1]!, type: match[2]!, content: stdout.subarray(at, at + size) });
     at += size + 1; // the content is followed by one newline
   }
-  return objects;
+  return answers;
 }
 
 /**

@@ -1,6 +1,6 @@
 // Files by path, with their blob ids: in a commit's tree, or as the current state has them.
 import { blobId } from '../git/blob-id.ts';
-import { catFileBatch } from '../git/cat-file-batch.ts';
+import { catFileBatch, parseCatFileBatch } from '../git/cat-file-batch.ts';
 import { objectFormatOf } from '../git/object-format.ts';
 import { runGit, splitNul } from '../git/run-git.ts';
 import type { BlobFile } from '../repo-host.ts';
@@ -25,7 +25,7 @@ export async function filesAt(gitDir: string, commit: string | null, paths: read
     ...wanted.map((path) => `${commit}:${path}`),
   ];
   const { stdout } = await runGit(['cat-file', '--batch'], { gitDir, input: `${names.join('\n')}\n` });
-  const answers = parseBatch(stdout, names);
+  const answers = parseCatFileBatch(stdout, names);
   const trees = new Map<string, Map<string, TreeItem>>();
   folders.forEach((folder, i) => {
     const answer = answers[i];
@@ -39,26 +39,6 @@ export async function filesAt(gitDir: string, commit: string | null, paths: read
     found.set(path, { oid: answer.oid, content: answer.content });
   });
   return found;
-}
-
-/** The answers of `git cat-file --batch` to `names`, in order; null for a missing one. */
-function parseBatch(stdout: Buffer, names: readonly string[]): Array<{ oid: string; type: string; content: Buffer } | null> {
-  const answers: Array<{ oid: string; type: string; content: Buffer } | null> = [];
-  let at = 0;
-  for (const name of names) {
-    const lineEnd = stdout.indexOf(0x0a, at);
-    if (lineEnd === -1) throw new Error(`git cat-file --batch ended early, before ${JSON.stringify(name)}`);
-    const match = /^([0-9a-f]{40}|[0-9a-f]{64}) (blob|tree|commit|tag) (\d+)$/.exec(stdout.toString('utf8', at, lineEnd));
-    at = lineEnd + 1;
-    if (match === null) {
-      answers.push(null); // "<name> missing" (or ambiguous)
-      continue;
-    }
-    const size = Number(match[3]);
-    answers.push({ oid: match[1]!, type: match[2]!, content: stdout.subarray(at, at + size) });
-    at += size + 1;
-  }
-  return answers;
 }
 
 /** {@link filesAt} by one `ls-tree` and one `cat-file --batch` of the blob ids, for paths cat-file cannot name. */

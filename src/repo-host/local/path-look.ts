@@ -1,4 +1,5 @@
 // One `git cat-file --batch` that tells what a commit needs to know about the paths it changes.
+import { parseCatFileBatch } from '../git/cat-file-batch.ts';
 import { runGit } from '../git/run-git.ts';
 
 /** An entry of a Git tree: mode as Git writes it (`100644`, `100755`, `120000`, `160000`, `040000`) and object id. */
@@ -21,8 +22,6 @@ export interface PathLook {
   /** With `index`: each path's stage-0 blob id in the index, or null when the index has none. */
   indexOids: Map<string, string | null>;
 }
-
-const FOUND = /^([0-9a-f]{40}|[0-9a-f]{64}) (blob|tree|commit|tag) (\d+)$/;
 
 /**
  * Asks one `git cat-file --batch` (Git's object names: `HEAD`, `<commit>^{tree}`,
@@ -53,21 +52,7 @@ export async function lookAtPaths(
   ];
   const { stdout } = await runGit(['cat-file', '--batch'], { gitDir, input: `${names.join('\n')}\n` });
 
-  const answers: Array<{ oid: string; type: string; content: Buffer } | null> = [];
-  let at = 0;
-  for (const name of names) {
-    const lineEnd = stdout.indexOf(0x0a, at);
-    if (lineEnd === -1) throw new Error(`git cat-file --batch ended early, before ${JSON.stringify(name)}`);
-    const match = FOUND.exec(stdout.toString('utf8', at, lineEnd));
-    at = lineEnd + 1;
-    if (match === null) {
-      answers.push(null); // "<name> missing" (or ambiguous)
-      continue;
-    }
-    const size = Number(match[3]);
-    answers.push({ oid: match[1]!, type: match[2]!, content: stdout.subarray(at, at + size) });
-    at += size + 1;
-  }
+  const answers = parseCatFileBatch(stdout, names);
 
   const headAnswer = answers[0];
   const head = headAnswer?.type === 'commit' ? headAnswer.oid : null;
