@@ -201,7 +201,12 @@ describe.skipIf(!databaseUrl)('the worker', () => {
     await worker!.jobs.send({ name: 'build-catalogue', installationId });
     await until(10_000, async () => (await store.catalogues.source(installationId)) !== null, 'the first catalogue');
     const first = (await store.catalogues.source(installationId))!;
-    expect(first.repos.find((repo) => repo.name === 'handbook')).toEqual({ name: 'handbook', summary: null, instructions: null });
+    expect(first.repos.find((repo) => repo.name === 'handbook')).toEqual({
+      name: 'handbook',
+      summary: null,
+      instructions: null,
+      specialTools: [],
+    });
     // The front answered someone who reads handbook only.
     await store.catalogues.putAnswer(installationId, first.version, ['handbook'], storedCatalogueFor(allTools, first.repos, ['handbook']));
 
@@ -220,6 +225,7 @@ describe.skipIf(!databaseUrl)('the worker', () => {
       name: 'handbook',
       summary: 'How Acme works',
       instructions: 'Quote the policy before you answer.',
+      specialTools: [],
     });
     const answer = await store.catalogues.answer(installationId, second.version, ['handbook']);
     expect(answer?.instructions).toContain('Quote the policy before you answer.');
