@@ -39,7 +39,10 @@ const pendingBytes = 1024;
 export class PromiseByteCache<K extends NonNullable<unknown>, V> {
   private readonly cache: LRUCache<K, Promise<V>>;
 
-  constructor(private readonly options: { maxBytes: number; sizeOf: (value: V, key: K) => number }) {
+  private readonly options: { maxBytes: number; sizeOf: (value: V, key: K) => number };
+
+  constructor(options: { maxBytes: number; sizeOf: (value: V, key: K) => number }) {
+    this.options = options;
     this.cache = new LRUCache<K, Promise<V>>({ maxSize: options.maxBytes, maxEntrySize: options.maxBytes });
   }
 

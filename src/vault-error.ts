@@ -56,13 +56,13 @@ export type VaultErrorCode =
  * The MCP layer turns it into a tool result with `isError: true` (spec: "Answers").
  */
 export class VaultError extends Error {
-  constructor(
-    readonly code: VaultErrorCode,
-    message: string,
-    readonly details?: Record<string, unknown>,
-    options?: { cause?: unknown },
-  ) {
+  readonly code: VaultErrorCode;
+  readonly details?: Record<string, unknown>;
+
+  constructor(code: VaultErrorCode, message: string, details?: Record<string, unknown>, options?: { cause?: unknown }) {
     super(message, options);
+    this.code = code;
+    this.details = details;
     this.name = 'VaultError';
   }
 }

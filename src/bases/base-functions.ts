@@ -32,12 +32,13 @@ import { type BaseVault, fileBasename, fileExtension, fileFolder, fileName } fro
  * failed: …`), so an expression using it passes it on instead of wrapping it again.
  */
 export class BaseEvalError extends Error {
-  constructor(
-    message: string,
-    readonly position: number,
-    readonly formula: string | null = null,
-  ) {
+  readonly position: number;
+  readonly formula: string | null;
+
+  constructor(message: string, position: number, formula: string | null = null) {
     super(message);
+    this.position = position;
+    this.formula = formula;
     this.name = 'BaseEvalError';
   }
 }

@@ -64,10 +64,10 @@ export class BaseVault {
   private readonly resolveCache = new Map<string, string | null>();
 
   /** `extra`: files that are not rows but can be looked up (the context file `this`). */
-  constructor(
-    private readonly input: BaseVaultInput,
-    extra: readonly BaseNote[] = [],
-  ) {
+  private readonly input: BaseVaultInput;
+
+  constructor(input: BaseVaultInput, extra: readonly BaseNote[] = []) {
+    this.input = input;
     this.notes = input.notes;
     for (const note of extra) this.byPath.set(note.path, note);
     for (const note of input.notes) this.byPath.set(note.path, note);

@@ -50,7 +50,10 @@ export class BaseEvaluator {
   private readonly formulas = new Map<string, CompiledFormula>();
   private readonly formulaStates = new Map<string, Map<string, FormulaState>>();
 
-  constructor(private readonly options: EvaluatorOptions) {
+  private readonly options: EvaluatorOptions;
+
+  constructor(options: EvaluatorOptions) {
+    this.options = options;
     for (const [name, source] of options.formulas) {
       try {
         this.formulas.set(name, { source, expression: parseExpression(source), error: null });

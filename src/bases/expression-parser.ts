@@ -23,11 +23,11 @@ export type BinaryOperator = '||' | '&&' | '==' | '!=' | '<' | '<=' | '>' | '>='
 
 /** A syntax error: what was wrong, at which 0-based offset of the source. */
 export class ExpressionSyntaxError extends Error {
-  constructor(
-    message: string,
-    readonly position: number,
-  ) {
+  readonly position: number;
+
+  constructor(message: string, position: number) {
     super(message);
+    this.position = position;
     this.name = 'ExpressionSyntaxError';
   }
 }

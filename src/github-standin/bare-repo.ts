@@ -16,12 +16,15 @@ export interface GitIdent {
 
 /** A failed `git` run: its arguments, exit code and standard error. */
 export class GitCommandError extends Error {
-  constructor(
-    readonly args: string[],
-    readonly code: number | null,
-    readonly stderr: string,
-  ) {
+  readonly args: string[];
+  readonly code: number | null;
+  readonly stderr: string;
+
+  constructor(args: string[], code: number | null, stderr: string) {
     super(`git ${args.join(' ')} failed (${code}): ${stderr.trim()}`);
+    this.args = args;
+    this.code = code;
+    this.stderr = stderr;
   }
 }
 

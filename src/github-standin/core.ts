@@ -11,13 +11,19 @@ import type { WebhookSender } from './webhook-sender.ts';
 export class StandinCore {
   private readonly locks = new Map<number, Promise<unknown>>();
 
-  constructor(
-    readonly state: StandinState,
-    readonly urls: Urls,
-    readonly app: Required<StandinOptions['app']>,
-    readonly publicKey: KeyObject,
-    readonly webhooks: WebhookSender,
-  ) {}
+  readonly state: StandinState;
+  readonly urls: Urls;
+  readonly app: Required<StandinOptions['app']>;
+  readonly publicKey: KeyObject;
+  readonly webhooks: WebhookSender;
+
+  constructor(state: StandinState, urls: Urls, app: Required<StandinOptions['app']>, publicKey: KeyObject, webhooks: WebhookSender) {
+    this.state = state;
+    this.urls = urls;
+    this.app = app;
+    this.publicKey = publicKey;
+    this.webhooks = webhooks;
+  }
 
   /** Runs `work` after every earlier ref-changing work on `repo` settled (one writer per repository). */
   withRepoLock<T>(repo: RepoRecord, work: () => Promise<T>): Promise<T> {

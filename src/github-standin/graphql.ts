@@ -28,11 +28,11 @@ export function graphqlSchema(): GraphQLSchema {
 
 /** An execution error with GitHub's `type` (`NOT_FOUND`, `FORBIDDEN`, `STALE_DATA`, `UNPROCESSABLE`). */
 export class GithubGraphqlError extends Error {
-  constructor(
-    readonly type: string,
-    message: string,
-  ) {
+  readonly type: string;
+
+  constructor(type: string, message: string) {
     super(message);
+    this.type = type;
   }
 }
 

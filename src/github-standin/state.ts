@@ -119,10 +119,12 @@ export class StandinState {
   readonly bot: Account;
   private nextId = { account: 1001, repo: 500001, installation: 40001 };
 
-  constructor(
-    readonly options: StandinOptions,
-    readonly reposRoot: string = join(options.dataDir, 'repos'),
-  ) {
+  readonly options: StandinOptions;
+  readonly reposRoot: string;
+
+  constructor(options: StandinOptions, reposRoot: string = join(options.dataDir, 'repos')) {
+    this.options = options;
+    this.reposRoot = reposRoot;
     if (options.firstInstallationId !== undefined) this.nextId.installation = options.firstInstallationId;
     for (const person of options.people) this.addAccount(person.login, 'User', person);
     this.bot = {

@@ -23,11 +23,14 @@ export class WebhookSender {
   private readonly signer: Webhooks;
   private readonly hookId = 471_000_001;
 
-  constructor(
-    private readonly secret: string,
-    private readonly appId: number,
-    private url: string | null,
-  ) {
+  private readonly secret: string;
+  private readonly appId: number;
+  private url: string | null;
+
+  constructor(secret: string, appId: number, url: string | null) {
+    this.secret = secret;
+    this.appId = appId;
+    this.url = url;
     this.signer = new Webhooks({ secret });
   }
 

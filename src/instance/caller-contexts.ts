@@ -31,7 +31,11 @@ export interface CallerContextsOptions {
  * installation's host (caller-repo-host.ts `sharedStateKey`).
  */
 export class CallerContexts {
-  constructor(private readonly options: CallerContextsOptions) {}
+  private readonly options: CallerContextsOptions;
+
+  constructor(options: CallerContextsOptions) {
+    this.options = options;
+  }
 
   /** One call's context for `access` and the MCP client named, over `vaults` (the caller's readable repositories). */
   contextFor(access: Access, clientName: string | null, vaults: ReadonlyMap<string, Vault>): ToolContext {

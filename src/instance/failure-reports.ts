@@ -6,7 +6,11 @@ import type { Logger } from './log.ts';
 export class FailureReports {
   private readonly reported = new Set<string>();
 
-  constructor(private readonly log: Logger) {}
+  private readonly log: Logger;
+
+  constructor(log: Logger) {
+    this.log = log;
+  }
 
   /** Logs `message` at error level with `error` as its cause, unless `key` has been reported since it last {@link recovered}. */
   report(key: string, message: string, error: unknown): void {

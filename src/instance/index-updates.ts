@@ -74,7 +74,10 @@ export class IndexUpdates {
   /** Whether change notices arrive (then reads never start checks). */
   listening = false;
 
-  constructor(private readonly options: IndexUpdatesOptions) {
+  private readonly options: IndexUpdatesOptions;
+
+  constructor(options: IndexUpdatesOptions) {
+    this.options = options;
     options.queue.work(indexJob, (repo) => this.update(repo));
   }
 

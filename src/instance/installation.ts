@@ -62,15 +62,26 @@ export class Installation {
   private listening = false;
   private closed = false;
 
+  readonly name: string;
+  readonly host: RepoHost;
+  readonly sql: SqlClient;
+  private readonly log: Logger;
+  private readonly changes: Changes | null;
+
   private constructor(
-    readonly name: string,
-    readonly host: RepoHost,
-    readonly sql: SqlClient,
-    private readonly log: Logger,
-    private readonly changes: Changes | null,
+    name: string,
+    host: RepoHost,
+    sql: SqlClient,
+    log: Logger,
+    changes: Changes | null,
     queue: Queue,
     matchBudgetMs: number | undefined,
   ) {
+    this.name = name;
+    this.host = host;
+    this.sql = sql;
+    this.log = log;
+    this.changes = changes;
     this.index = createNoteIndex(sql);
     this.reports = new FailureReports(log);
     this.configs = new VaultConfigs(host, this.reports);

@@ -18,10 +18,13 @@ interface Entry {
 export class VaultConfigs {
   private readonly entries = new Map<string, Entry>();
 
-  constructor(
-    private readonly host: RepoHost,
-    private readonly reports: FailureReports,
-  ) {}
+  private readonly host: RepoHost;
+  private readonly reports: FailureReports;
+
+  constructor(host: RepoHost, reports: FailureReports) {
+    this.host = host;
+    this.reports = reports;
+  }
 
   /** The configuration last read for `repo`; null when it never was. */
   get(repo: string): VaultConfig | null {

@@ -124,12 +124,17 @@ export class PgBossJobs implements JobSender {
   private readonly workerIds = new Set<string>();
   private closed = false;
 
-  private constructor(
-    private readonly boss: PgBoss,
-    readonly schema: string,
-    readonly timing: QueueTiming,
-    private readonly onError: NonNullable<PgBossJobsOptions['onError']>,
-  ) {}
+  private readonly boss: PgBoss;
+  readonly schema: string;
+  readonly timing: QueueTiming;
+  private readonly onError: NonNullable<PgBossJobsOptions['onError']>;
+
+  private constructor(boss: PgBoss, schema: string, timing: QueueTiming, onError: NonNullable<PgBossJobsOptions['onError']>) {
+    this.boss = boss;
+    this.schema = schema;
+    this.timing = timing;
+    this.onError = onError;
+  }
 
   /**
    * Starts pg-boss on `options.database` and makes sure every queue exists with policy

@@ -56,7 +56,11 @@ export class LocalInstances implements InstanceLocator {
   private readonly children = new Map<string, Child>();
   private closed = false;
 
-  constructor(private readonly options: LocalInstancesOptions) {}
+  private readonly options: LocalInstancesOptions;
+
+  constructor(options: LocalInstancesOptions) {
+    this.options = options;
+  }
 
   locate(installation: InstanceKey): Promise<URL> {
     if (this.closed) return Promise.reject(new Error('The front is stopping: no instance is started.'));

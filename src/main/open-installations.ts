@@ -32,7 +32,10 @@ export class OpenInstallations<T> {
   private readonly entries = new Map<number, Entry<T>>();
   private readonly closing = new Set<Promise<void>>();
 
-  constructor(private readonly options: OpenInstallationsOptions<T>) {
+  private readonly options: OpenInstallationsOptions<T>;
+
+  constructor(options: OpenInstallationsOptions<T>) {
+    this.options = options;
     if (!Number.isInteger(options.max) || options.max < 1) throw new Error(`Keep 1 or more installations open, not ${options.max}.`);
   }
 

@@ -46,7 +46,10 @@ export class SplicedText {
   private list: Splice[] = [];
   private current: string;
 
-  constructor(readonly base: string) {
+  readonly base: string;
+
+  constructor(base: string) {
+    this.base = base;
     this.current = base;
   }
 

@@ -43,7 +43,11 @@ export class IndexHeadsPoll implements Changes {
   private readonly acted = new Map<string, { head: string | null; at: number }>();
   private listedActed: { names: string; at: number } | null = null;
 
-  constructor(private readonly options: IndexHeadsPollOptions) {}
+  private readonly options: IndexHeadsPollOptions;
+
+  constructor(options: IndexHeadsPollOptions) {
+    this.options = options;
+  }
 
   start(onNotice: (notice: ChangeNotice) => Promise<void>): void {
     if (this.timer !== null || this.stopped) throw new Error('The index heads poll is started already.');

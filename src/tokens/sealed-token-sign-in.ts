@@ -25,11 +25,15 @@ export interface AccessTokenClaims {
 export class SealedTokenSignIn implements SignIn {
   readonly requiresToken = true;
 
-  constructor(
-    private readonly sealer: TokenSealer,
-    private readonly audiences: ReadonlySet<string>,
-    private readonly inner: SignIn,
-  ) {}
+  private readonly sealer: TokenSealer;
+  private readonly audiences: ReadonlySet<string>;
+  private readonly inner: SignIn;
+
+  constructor(sealer: TokenSealer, audiences: ReadonlySet<string>, inner: SignIn) {
+    this.sealer = sealer;
+    this.audiences = audiences;
+    this.inner = inner;
+  }
 
   async authenticate(token: string | undefined): Promise<Access | null> {
     if (token === undefined || token === '') return null;

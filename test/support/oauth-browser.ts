@@ -47,13 +47,15 @@ export interface SignInOptions {
  * to submit, a form that needs a value nobody gave. `status` and `text` are the last response's.
  */
 export class BrowserError extends Error {
-  constructor(
-    message: string,
-    readonly status: number | undefined,
-    readonly text: string,
-    readonly visits: BrowserVisit[],
-  ) {
+  readonly status: number | undefined;
+  readonly text: string;
+  readonly visits: BrowserVisit[];
+
+  constructor(message: string, status: number | undefined, text: string, visits: BrowserVisit[]) {
     super(`${message}\n  visited: ${visits.map((v) => `${v.method} ${v.url} → ${v.status}`).join('\n           ') || 'nothing'}`);
+    this.status = status;
+    this.text = text;
+    this.visits = visits;
     this.name = 'BrowserError';
   }
 }
@@ -84,10 +86,13 @@ export class OAuthBrowser {
   readonly cookies = new CookieJar(undefined, { allowSecureOnLocal: true });
   readonly visits: BrowserVisit[] = [];
 
-  constructor(
-    private readonly answers: FormAnswers = {},
-    private readonly maxSteps = 25,
-  ) {}
+  private readonly answers: FormAnswers;
+  private readonly maxSteps: number;
+
+  constructor(answers: FormAnswers = {}, maxSteps = 25) {
+    this.answers = answers;
+    this.maxSteps = maxSteps;
+  }
 
   /**
    * Opens `authorizationUrl` as a client would (a typed-in navigation), then follows redirects

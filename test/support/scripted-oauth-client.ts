@@ -51,7 +51,10 @@ export class ScriptedOAuthClient implements OAuthClientProvider {
   private discovery: OAuthDiscoveryState | undefined;
   private readonly redirect: string;
 
-  constructor(private readonly options: ScriptedOAuthClientOptions) {
+  private readonly options: ScriptedOAuthClientOptions;
+
+  constructor(options: ScriptedOAuthClientOptions) {
+    this.options = options;
     this.redirect = options.redirectUrl ?? 'http://127.0.0.1:33418/oauth/callback';
     this.clientMetadataUrl = options.clientMetadataUrl;
   }

@@ -28,13 +28,14 @@ export type OAuthErrorCode =
 /** A refusal by the authorization server: `code` as OAuth names it, and a description that says how to succeed. */
 export class OAuthError extends Error {
   override readonly name = 'OAuthError';
-  constructor(
-    readonly code: OAuthErrorCode,
-    /** The `error_description`: what was wrong and how to succeed (ASCII printable, RFC 6749 §5.2). */
-    readonly description: string,
-    options?: { cause?: unknown },
-  ) {
+  readonly code: OAuthErrorCode;
+  /** The `error_description`: what was wrong and how to succeed (ASCII printable, RFC 6749 §5.2). */
+  readonly description: string;
+
+  constructor(code: OAuthErrorCode, description: string, options?: { cause?: unknown }) {
     super(description, options);
+    this.code = code;
+    this.description = description;
   }
 
   /** The HTTP status of this refusal at the token or registration endpoint (RFC 6749 §5.2: 400, or 401 for `invalid_client`). */

@@ -39,7 +39,10 @@ export class MatchRun {
   readonly deadline: number;
   private stoppedAt = false;
 
-  constructor(readonly budgetMs: number = DEFAULT_MATCH_BUDGET_MS) {
+  readonly budgetMs: number;
+
+  constructor(budgetMs: number = DEFAULT_MATCH_BUDGET_MS) {
+    this.budgetMs = budgetMs;
     this.deadline = Date.now() + budgetMs;
   }
 

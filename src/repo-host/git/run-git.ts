@@ -31,12 +31,15 @@ export interface GitOutput {
 
 /** A git command that failed: its arguments, exit code and standard error. */
 export class GitError extends Error {
-  constructor(
-    readonly args: readonly string[],
-    readonly code: number | null,
-    readonly stderr: string,
-  ) {
+  readonly args: readonly string[];
+  readonly code: number | null;
+  readonly stderr: string;
+
+  constructor(args: readonly string[], code: number | null, stderr: string) {
     super(`git ${args.join(' ')} failed (${code ?? 'killed'}): ${stderr.trim().slice(0, 500)}`);
+    this.args = args;
+    this.code = code;
+    this.stderr = stderr;
     this.name = 'GitError';
   }
 }

@@ -25,10 +25,12 @@ export class GitHubApi {
   private readonly app: Octokit;
   private installationClient: Promise<{ id: number; octokit: Octokit }> | null = null;
 
-  constructor(
-    private readonly config: ResolvedGitHubAppConfig,
-    private readonly log?: Logger,
-  ) {
+  private readonly config: ResolvedGitHubAppConfig;
+  private readonly log?: Logger;
+
+  constructor(config: ResolvedGitHubAppConfig, log?: Logger) {
+    this.config = config;
+    this.log = log;
     this.apiUrl = config.apiUrl;
     this.webUrl = config.webUrl;
     this.app = new Octokit({
@@ -160,8 +162,11 @@ export class GitHubApi {
 
 /** Thrown by {@link fetchWithTimeout} when GitHub took longer than allowed. */
 export class GitHubTimeout extends Error {
-  constructor(readonly ms: number) {
+  readonly ms: number;
+
+  constructor(ms: number) {
     super(`GitHub did not answer within ${ms / 1000} s`);
+    this.ms = ms;
     this.name = 'GitHubTimeout';
   }
 }

@@ -8,13 +8,12 @@ import { VaultError } from '../../vault-error.ts';
  * says what was being done and that trying again later may help.
  */
 export class GitHubUnavailable extends VaultError {
-  constructor(
-    message: string,
-    readonly status: number | undefined,
-    options?: { cause?: unknown },
-  ) {
+  readonly status: number | undefined;
+
+  constructor(message: string, status: number | undefined, options?: { cause?: unknown }) {
     // A refusal the caller reads (VaultError `host_unavailable`), not an internal error: the message says what failed and that nothing was written.
     super('host_unavailable', message, status === undefined ? {} : { status }, options);
+    this.status = status;
     this.name = 'GitHubUnavailable';
   }
 }

@@ -53,7 +53,10 @@ export class GitHubMirrors {
   private readonly timeoutMs: number;
   private readonly stallSeconds: number;
 
-  constructor(private readonly options: GitHubMirrorsOptions) {
+  private readonly options: GitHubMirrorsOptions;
+
+  constructor(options: GitHubMirrorsOptions) {
+    this.options = options;
     this.timeoutMs = options.fetchTimeoutMs ?? 2 * 60_000;
     this.stallSeconds = options.stallSeconds ?? 20;
   }

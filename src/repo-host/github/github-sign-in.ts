@@ -44,10 +44,10 @@ export class GitHubSignIn implements SignIn {
   private readonly asking = new Map<string, Promise<Kept | null>>();
   private readonly ttlMs: number;
 
-  constructor(
-    private readonly api: GitHubApi,
-    options: { ttlMs?: number; maxTokens?: number } = {},
-  ) {
+  private readonly api: GitHubApi;
+
+  constructor(api: GitHubApi, options: { ttlMs?: number; maxTokens?: number } = {}) {
+    this.api = api;
     this.ttlMs = options.ttlMs ?? ACCESS_TTL_MS;
     this.kept = new LRUCache<string, Kept>({ max: options.maxTokens ?? 10_000, ttl: this.ttlMs });
   }

@@ -32,7 +32,10 @@ export interface GitHubUserAuthorizationOptions {
 export class GitHubUserAuthorization implements UpstreamAuthorization {
   private readonly request: Octokit['request'];
 
-  constructor(private readonly options: GitHubUserAuthorizationOptions) {
+  private readonly options: GitHubUserAuthorizationOptions;
+
+  constructor(options: GitHubUserAuthorizationOptions) {
+    this.options = options;
     this.request = new Octokit({
       baseUrl: options.apiUrl.replace(/\/+$/, ''),
       userAgent: 'major-vault',

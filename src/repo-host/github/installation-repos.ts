@@ -23,10 +23,13 @@ export const LISTING_TTL_MS = 15 * 60_000;
 export class InstallationRepos {
   private listing: { at: number; repos: Promise<Map<string, InstallationRepo>> } | null = null;
 
-  constructor(
-    private readonly api: GitHubApi,
-    private readonly ttlMs = LISTING_TTL_MS,
-  ) {}
+  private readonly api: GitHubApi;
+  private readonly ttlMs: number;
+
+  constructor(api: GitHubApi, ttlMs = LISTING_TTL_MS) {
+    this.api = api;
+    this.ttlMs = ttlMs;
+  }
 
   /** The repositories by name, from the kept listing when it is fresh. */
   all(): Promise<Map<string, InstallationRepo>> {

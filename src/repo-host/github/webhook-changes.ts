@@ -106,7 +106,10 @@ export class GitHubWebhookChanges implements Changes {
   private readonly early = new Map<string, ChangeNotice>();
   private stopped = false;
 
-  constructor(private readonly options: GitHubWebhookChangesOptions) {
+  private readonly options: GitHubWebhookChangesOptions;
+
+  constructor(options: GitHubWebhookChangesOptions) {
+    this.options = options;
     options.queue.work(pushJob, async (repo) => {
       await options.target.fetchMirror(repo);
       await this.notify({ kind: 'moved', repo });

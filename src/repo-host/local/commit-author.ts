@@ -11,7 +11,11 @@ export class CommitAuthors {
   /** Per repository (git dir): the author its own Git configuration gives, and the stat data of its config file then. */
   private readonly repoPeople = new Map<string, { key: string; person: Person }>();
 
-  constructor(private readonly signIn: LocalSignIn) {}
+  private readonly signIn: LocalSignIn;
+
+  constructor(signIn: LocalSignIn) {
+    this.signIn = signIn;
+  }
 
   /**
    * The author of a commit: `author` as given, except in single-person mode without `--as`

@@ -13,11 +13,14 @@ export class CommitRecovery {
   /** Per repository (git dir): the cause of the last failed recovery, reported once. */
   private readonly failures = new Map<string, string>();
 
-  constructor(
-    private readonly formats: ObjectFormats,
-    /** Told, one sentence each, what recovery did (see interrupted-commit.ts). */
-    readonly tell: (sentence: string) => void,
-  ) {}
+  private readonly formats: ObjectFormats;
+  /** Told, one sentence each, what recovery did (see interrupted-commit.ts). */
+  readonly tell: (sentence: string) => void;
+
+  constructor(formats: ObjectFormats, tell: (sentence: string) => void) {
+    this.formats = formats;
+    this.tell = tell;
+  }
 
   /**
    * When a server that is gone left its journal or its index.lock in `repo` (work trees only),

@@ -20,11 +20,15 @@ export class RepoDiscovery {
   /** Folders logged as skipped (`folder\0reason`), so each is said once until it changes. */
   private readonly skipped = new Set<string>();
 
-  constructor(
-    private readonly reposDir: string,
-    private readonly log: Logger,
-    private readonly onForget: (repo: LocalRepo) => void,
-  ) {}
+  private readonly reposDir: string;
+  private readonly log: Logger;
+  private readonly onForget: (repo: LocalRepo) => void;
+
+  constructor(reposDir: string, log: Logger, onForget: (repo: LocalRepo) => void) {
+    this.reposDir = reposDir;
+    this.log = log;
+    this.onForget = onForget;
+  }
 
   /**
    * The repositories in `reposDir`, sorted by name (see the class): a folder that is not a Git

@@ -29,10 +29,13 @@ export const READ_LOCK_WAIT_MS = 2_000;
 export class IndexLock {
   private held = true;
 
-  private constructor(
-    readonly gitDir: string,
-    readonly path: string,
-  ) {}
+  readonly gitDir: string;
+  readonly path: string;
+
+  private constructor(gitDir: string, path: string) {
+    this.gitDir = gitDir;
+    this.path = path;
+  }
 
   /**
    * Takes the lock, retrying every 10-40 ms while another process holds it; null when it is

@@ -66,10 +66,13 @@ export class LocalSnapshots {
   /** Per work tree (by its path): the watch that tells whether anything in it changed. */
   private readonly watches = new Map<string, WorkTreeWatch>();
 
-  constructor(
-    private readonly formats: ObjectFormats,
-    private readonly recovery: CommitRecovery,
-  ) {}
+  private readonly formats: ObjectFormats;
+  private readonly recovery: CommitRecovery;
+
+  constructor(formats: ObjectFormats, recovery: CommitRecovery) {
+    this.formats = formats;
+    this.recovery = recovery;
+  }
 
   /** The state of the repository's branch, work-tree edits included (RepoHost.snapshot). */
   async snapshot(repo: LocalRepo): Promise<Snapshot> {

@@ -25,7 +25,11 @@ export class WorkTreeWatch {
   private closed = false;
   private started: Promise<void> | null = null;
 
-  constructor(private readonly root: string) {}
+  private readonly root: string;
+
+  constructor(root: string) {
+    this.root = root;
+  }
 
   /** How many changes were seen so far (only ever grows). */
   get changes(): number {

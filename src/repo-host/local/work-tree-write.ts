@@ -30,11 +30,15 @@ export class WorkTreeWrite {
   /** Paths already changed on disk by {@link place}. */
   private readonly placed: string[] = [];
 
-  private constructor(
-    private readonly workTree: string,
-    private readonly files: readonly WorkTreeFileWrite[],
-    private readonly tempName: (path: string) => string,
-  ) {}
+  private readonly workTree: string;
+  private readonly files: readonly WorkTreeFileWrite[];
+  private readonly tempName: (path: string) => string;
+
+  private constructor(workTree: string, files: readonly WorkTreeFileWrite[], tempName: (path: string) => string) {
+    this.workTree = workTree;
+    this.files = files;
+    this.tempName = tempName;
+  }
 
   static async stage(workTree: string, files: readonly WorkTreeFileWrite[], tempName: (path: string) => string): Promise<WorkTreeWrite> {
     const write = new WorkTreeWrite(workTree, files, tempName);

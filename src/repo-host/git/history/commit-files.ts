@@ -150,10 +150,13 @@ export class CommitFiles {
   private batch: Batch | null = null;
   private readonly batches: Batch[] = [];
 
-  constructor(
-    private readonly mirror: Mirror,
-    private readonly pathspecs: readonly string[],
-  ) {}
+  private readonly mirror: Mirror;
+  private readonly pathspecs: readonly string[];
+
+  constructor(mirror: Mirror, pathspecs: readonly string[]) {
+    this.mirror = mirror;
+    this.pathspecs = pathspecs;
+  }
 
   /** The files `commit` changed within the pathspecs (a merge: against its first parent). Rejects with GitError when git fails. */
   files(commit: LogCommit): Promise<FileChange[]> {

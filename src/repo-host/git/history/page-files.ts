@@ -20,11 +20,12 @@ export class PageFiles {
   private catFile: Feed | null = null;
   private readonly asked = new Set<string>();
 
-  constructor(
-    private readonly mirror: Mirror,
-    pathspecs: readonly string[],
-    private readonly withBlobs: boolean,
-  ) {
+  private readonly mirror: Mirror;
+  private readonly withBlobs: boolean;
+
+  constructor(mirror: Mirror, pathspecs: readonly string[], withBlobs: boolean) {
+    this.mirror = mirror;
+    this.withBlobs = withBlobs;
     this.commitFiles = new CommitFiles(mirror, pathspecs);
   }
 

@@ -93,12 +93,15 @@ export class PickaxeScan {
   private blobs: CatFileStream | null = null;
   private readonly count: (content: Buffer | null | undefined) => number;
 
-  constructor(
-    private readonly mirror: Mirror,
-    /** The commit the walk starts from (40 or 64 hex digits). */
-    readonly head: string,
-    private readonly query: PickaxeQuery,
-  ) {
+  private readonly mirror: Mirror;
+  /** The commit the walk starts from (40 or 64 hex digits). */
+  readonly head: string;
+  private readonly query: PickaxeQuery;
+
+  constructor(mirror: Mirror, head: string, query: PickaxeQuery) {
+    this.mirror = mirror;
+    this.head = head;
+    this.query = query;
     this.files = new CommitFiles(mirror, query.visible);
     this.count = occurrenceCounter(query.text);
   }
