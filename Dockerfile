@@ -4,7 +4,7 @@
 #   docker run IMAGE front --host 0.0.0.0 …
 #   docker run IMAGE instance --installation acme --host 0.0.0.0 …
 #   docker run IMAGE worker …
-# The sources run as they are, TypeScript through tsx (bin/major-vault.js): there is no build step.
+# The sources run as they are, Node 22 stripping their types (bin/major-vault.js): there is no build step.
 FROM node:22-bookworm-slim
 
 # git: mirrors are fetched and read through the git program; ca-certificates: HTTPS to GitHub.
@@ -15,7 +15,7 @@ RUN apt-get update \
 ENV NODE_ENV=production
 WORKDIR /app
 
-# The runtime dependencies only: tsx (and its esbuild) are dependencies, every devDependency is
+# The runtime dependencies only: tsx (and its esbuild), which loads the sources in worker threads, are dependencies, every devDependency is
 # for tests and lint. --ignore-scripts skips the two install scripts among them: the `node`
 # package's, which fetches a Node 22 for hosts whose own Node is older (this one is Node 22),
 # and esbuild's check (its binary comes in its platform package either way).

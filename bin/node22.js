@@ -1,7 +1,7 @@
 // Node 22 for the `major-vault` command and bin/run-ts.js: when started by an older Node (a
 // system Node 20, as in a client's stdio configuration), runs the same command again under
 // the Node 22 that the `node` package installed into node_modules, passing stdio, signals,
-// an IPC channel and the exit status through. Returns only when this process is already Node 22 or newer.
+// an IPC channel and the exit status through. Returns only when this process is already Node 22 or newer and strips types.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -15,7 +15,9 @@ const REQUIRED_MAJOR = 22;
  */
 export async function ensureNode22() {
   const major = Number(process.versions.node.split('.')[0]);
-  if (major >= REQUIRED_MAJOR) return;
+  // Node 22.18 and later strip TypeScript's types by default; an earlier 22 (or one started
+  // with --no-experimental-strip-types) runs the installed one instead.
+  if (major >= REQUIRED_MAJOR && process.features.typescript) return;
   const node22 = fileURLToPath(new URL('../node_modules/node/bin/node', import.meta.url));
   if (!existsSync(node22)) {
     console.error(

@@ -4,23 +4,13 @@ import { resolve } from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import packageJson from '../../package.json' with { type: 'json' };
 import { logLevels, type Logger } from '../instance/log.ts';
-import { defaultDemoDir, serveDemo } from '../main/demo.ts';
-import { defaultGitHubPort, serveHostedDemo } from '../main/demo-hosted.ts';
-import { serveProcessesDemo } from '../main/demo-processes.ts';
-import { serveGitHub } from '../main/github.ts';
+import type { LocalServer, LocalSettings } from '../main/local.ts';
+import type { HostedFront } from '../main/front.ts';
+import { defaultGitHubPort, queueDatabaseVariable } from '../main/names.ts';
 import { githubEnvironment, readGitHubAppSettings } from '../main/github-settings.ts';
 import { frontSecretVariable, readOAuthSettings } from '../main/oauth-settings.ts';
-import { installationTable, listInstallations, switchInstallationOff, switchInstallationOn } from '../main/installation-operator.ts';
-import { openLocalInstallation, serveLocal, type LocalServer, type LocalSettings } from '../main/local.ts';
 import { processLogger } from '../main/logger.ts';
-import { openJobSender, queueDatabaseVariable, queuePlace } from '../main/queue-settings.ts';
-import { serveLocalStdio } from '../main/stdio.ts';
-import { serveFront, type HostedFront } from '../main/front.ts';
-import { serveInstance } from '../main/instance.ts';
-import { LocalInstances } from '../main/local-instances.ts';
-import { instanceUrlTemplate } from '../front/forward/instance-url-template.ts';
 import { terminalText } from '../main/terminal-text.ts';
-import { runWorker } from '../main/worker.ts';
 import { indexProgress, type ProgressDisplay } from './index-progress.ts';
 
 /** The options every command that opens an installation shares. */
@@ -143,6 +133,7 @@ addInstallationOptions(
   const progress = indexProgress(log);
   let server: LocalServer;
   try {
+    const { serveLocal } = await import('../main/local.ts');
     server = await serveLocal(
       { ...settingsOf(options), port: options.port, hostname: options.host },
       { log, onProgress: progress.onProgress },
@@ -161,6 +152,7 @@ addInstallationOptions(
     .option('--as <login>', 'with --users: the person this connection acts as, by login (needed when the file lists several)'),
   true,
 ).action(async (options: InstallationOptions & { as?: string }) => {
+  const { serveLocalStdio } = await import('../main/stdio.ts');
   await serveLocalStdio(
     { ...settingsOf(options), ...(options.as !== undefined ? { as: options.as } : {}) },
     { log: processLogger(options.logLevel) },
@@ -172,6 +164,7 @@ addInstallationOptions(program.command('index').description('Build or update the
     const log = processLogger(options.logLevel);
     const progress = indexProgress(log);
     try {
+      const { openLocalInstallation } = await import('../main/local.ts');
       const local = await openLocalInstallation(settingsOf(options), {
         log,
         onProgress: progress.onProgress,
@@ -226,6 +219,7 @@ addLogLevelOption(program.command('demo'))
       const progress = indexProgress(log);
       let server: LocalServer;
       try {
+        const { serveDemo } = await import('../main/demo.ts');
         server = await serveDemo(
           { ...(options.dir !== undefined ? { dir: options.dir } : {}), port: options.port, hostname: options.host },
           {
@@ -241,6 +235,7 @@ addLogLevelOption(program.command('demo'))
         throw error;
       }
       announce(server, log, progress);
+      const { defaultDemoDir } = await import('../main/demo.ts');
       console.log(
         `Its repositories are in ${resolve(options.dir ?? defaultDemoDir(), 'acme')}; open the address in a browser to see how to connect.`,
       );
@@ -259,6 +254,7 @@ async function processesDemo(
       'The demo in processes runs on a Postgres server: give its database with --database-url or DATABASE_URL, e.g. postgres://postgres@127.0.0.1:5432/major_vault (the role needs CREATEDB).',
     );
   }
+  const { serveProcessesDemo } = await import('../main/demo-processes.ts');
   const demo = await serveProcessesDemo(
     {
       port: options.port,
@@ -282,6 +278,7 @@ async function processesDemo(
 async function hostedDemo(options: { dir?: string; port: number; host: string; githubPort?: number }, log: Logger): Promise<void> {
   if (options.host !== '127.0.0.1') throw new Error('The hosted demo listens on 127.0.0.1 only; leave out --host.');
   const progress = indexProgress(log);
+  const { serveHostedDemo } = await import('../main/demo-hosted.ts');
   const demo = await serveHostedDemo(
     {
       port: options.port,
@@ -337,6 +334,7 @@ addLogLevelOption(program.command('serve-github'))
       const app = readGitHubAppSettings(options.config !== undefined ? { file: options.config } : {});
       const oauth = readOAuthSettings();
       const progress = indexProgress(log);
+      const { serveGitHub } = await import('../main/github.ts');
       const server = await serveGitHub(
         {
           app,
@@ -429,6 +427,7 @@ addLogLevelOption(program.command('instance'))
       logLevel?: string;
     }) => {
       const log = processLogger(options.logLevel);
+      const { serveInstance } = await import('../main/instance.ts');
       const instance = await serveInstance(
         {
           app: readGitHubAppSettings({ ...(options.config !== undefined ? { file: options.config } : {}), anyInstallation: true }),
@@ -508,16 +507,20 @@ addLogLevelOption(program.command('front'))
         throw new Error('--instance-url finds instances a platform starts: leave out --instances local, or --instance-url.');
       if (where === 'local' && options.data === undefined)
         throw new Error('With local instances, give --data DIR: where the instances keep their mirrors.');
+      const { instanceUrlTemplate } = await import('../front/forward/instance-url-template.ts');
       const template = where === 'url' ? instanceUrlTemplate(options.instanceUrl!) : null;
       const app = readGitHubAppSettings({ ...(options.config !== undefined ? { file: options.config } : {}), anyInstallation: true });
       const oauth = hostedOAuthSettings('front');
       // Webhooks become jobs on the worker's queue (pg-boss), opened to send only.
+      const { openJobSender, queuePlace } = await import('../main/queue-settings.ts');
       const jobs = await openJobSender(
         queuePlace(databaseUrl, { ...(options.queueDatabaseUrl !== undefined ? { queueDatabaseUrl: options.queueDatabaseUrl } : {}) }),
         { onError: (error) => log.warn({ event: 'queue_failed', err: error }, 'the job queue failed') },
       );
       let front: HostedFront;
       try {
+        const { serveFront } = await import('../main/front.ts');
+        const { LocalInstances } = await import('../main/local-instances.ts');
         front = await serveFront(
           {
             app,
@@ -605,6 +608,7 @@ addLogLevelOption(program.command('worker'))
     }) => {
       const log = processLogger(options.logLevel);
       const app = readGitHubAppSettings({ ...(options.config !== undefined ? { file: options.config } : {}), anyInstallation: true });
+      const { runWorker } = await import('../main/worker.ts');
       const worker = await runWorker(
         {
           app,
@@ -662,6 +666,7 @@ addStoreOptions(
       `on a Postgres server: the job queue's database, where the worker is told to index the installation (default: $${queueDatabaseVariable}, else the --database-url)`,
     ),
 ).action(async (id: number, options: StoreOptions & { name: string; queueDatabaseUrl?: string }) => {
+  const { switchInstallationOn } = await import('../main/installation-operator.ts');
   const record = await switchInstallationOn(
     { ...storePlace(options), ...(options.queueDatabaseUrl !== undefined ? { queueDatabaseUrl: options.queueDatabaseUrl } : {}) },
     id,
@@ -680,12 +685,14 @@ addStoreOptions(
     .description('Switch an installation off (its name stays reserved to it).')
     .argument('<installation-id>', "GitHub's id of the installation", installationId),
 ).action(async (id: number, options: StoreOptions) => {
+  const { switchInstallationOff } = await import('../main/installation-operator.ts');
   const record = await switchInstallationOff(storePlace(options), id);
   console.log(`Installation ${record.id}${record.account ? ` (${terminalText(record.account)})` : ''} is off.`);
 });
 
 addStoreOptions(installationCommand.command('list').description('List the installations: id, status, name, account.')).action(
   async (options: StoreOptions) => {
+    const { installationTable, listInstallations } = await import('../main/installation-operator.ts');
     console.log(installationTable(await listInstallations(storePlace(options))));
   },
 );

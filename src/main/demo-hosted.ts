@@ -14,10 +14,10 @@ import type { IndexProgress } from '../instance/installation.ts';
 import type { Logger } from '../instance/log.ts';
 import { defaultDemoDir } from './demo.ts';
 import { serveGitHub, type GitHubServer } from './github.ts';
+import { defaultGitHubPort } from './names.ts';
 import { ensurePortFree } from './port-free.ts';
 
-/** The stand-in's port when none is given: the one after the demo's 8787. */
-export const defaultGitHubPort = 8788;
+export { defaultGitHubPort };
 
 /** The GitHub App the stand-in plays for the demo (its private key is made at each start). */
 export const demoApp = {

@@ -2,9 +2,9 @@
 // database unless told otherwise), read here from the options and the environment, and the
 // sender every process that sends jobs opens (the front, the operator's command).
 import { defaultQueueSchema, PgBossJobs } from '../jobs/pg-boss-jobs.ts';
+import { queueDatabaseVariable } from './names.ts';
 
-/** The environment variable naming the queue's database when it is not the front's (DATABASE_URL). */
-export const queueDatabaseVariable = 'MAJOR_VAULT_QUEUE_DATABASE_URL';
+export { queueDatabaseVariable };
 
 /** Where the queue is: a database URL and the schema in it. */
 export interface QueuePlace {
