@@ -142,6 +142,19 @@ describe('special tools over HTTP', () => {
     });
     expect(moved.isError).toBe(true);
     expect(moved.text).toContain('projects__log_launch');
+    // Renaming a heading an entry links to would rewrite the entry: refused too, and nothing is written.
+    await ok(maya, 'projects__log_launch', { text: 'Risks reviewed: see [[plan#Risks]].' });
+    const head = git(join(demo.layout.reposDir, 'projects'), ['rev-parse', 'HEAD']).trim();
+    const renamed = await call(maya, 'edit_note', {
+      repo: 'projects',
+      path: 'active/launch/plan.md',
+      old_text: '## Risks\n',
+      new_text: '## Risks and mitigations\n',
+      summary: 'Rename the risks',
+    });
+    expect(renamed.isError).toBe(true);
+    expect(renamed.text).toContain('projects__log_launch');
+    expect(git(join(demo.layout.reposDir, 'projects'), ['rev-parse', 'HEAD']).trim()).toBe(head);
     // The rest of the note is the basic tools' to change, and other notes move freely.
     await ok(maya, 'edit_note', {
       repo: 'projects',

@@ -137,15 +137,6 @@ async function applyEdits(
       throw nameEdit(error, i, edits.length);
     }
   }
-  // A guard of this repository's special tools may own a passage the edits change (spec: "Guards").
-  refuseGuarded(
-    repo,
-    config,
-    'edit_note',
-    [...texts]
-      .filter(([, spliced]) => spliced.text !== spliced.base)
-      .map(([path, spliced]) => ({ before: { path, text: spliced.base }, after: { path, text: spliced.text } })),
-  );
   const files = [];
   for (const [path, spliced] of texts) {
     if (spliced.text === spliced.base) continue;
@@ -153,6 +144,14 @@ async function applyEdits(
   }
   const relinked = await keepHeadingLinks(read, config, texts, allPaths);
   notes.push(...relinked.notes);
+  // A guard of this repository's special tools may own a passage the edits change, or a link
+  // the heading renames rewrite in another note (spec: "Guards"; move_note checks its too).
+  refuseGuarded(repo, config, 'edit_note', [
+    ...[...texts]
+      .filter(([, spliced]) => spliced.text !== spliced.base)
+      .map(([path, spliced]) => ({ before: { path, text: spliced.base }, after: { path, text: spliced.text } })),
+    ...[...relinked.others].map(([path, text]) => ({ before: { path, text: relinked.before.get(path)! }, after: { path, text } })),
+  ]);
   for (const [path, spliced] of texts) {
     if (spliced.text === spliced.base) continue;
     files.push({ path, content: Buffer.from(spliced.text, 'utf8'), splices: spliced.splices });
@@ -165,15 +164,16 @@ async function applyEdits(
  * Headings keep their links (issue 15): for each heading the edits renamed in a note
  * ({@link headingRenames}), every link to it in the notes of the open folders (hidden files and
  * symbolic links left out) is rewritten to the new text ({@link relinkHeadings}). The edited
- * notes get the rewrites as further splices; `others` are the other notes' new texts. `notes`
- * says how many links were rewritten, in which notes, per renamed heading.
+ * notes get the rewrites as further splices; `others` are the other notes' new texts and
+ * `before` their texts as read. `notes` says how many links were rewritten, in which notes,
+ * per renamed heading.
  */
 async function keepHeadingLinks(
   read: WriteRead,
   config: VaultConfig,
   texts: Map<string, SplicedText>,
   allPaths: () => Promise<string[]>,
-): Promise<{ others: Map<string, string>; notes: string[] }> {
+): Promise<{ others: Map<string, string>; before: Map<string, string>; notes: string[] }> {
   const renamed: Array<{ path: string; renames: HeadingRename[] }> = [];
   for (const [path, spliced] of texts) {
     if (!path.endsWith('.md') || spliced.text === spliced.base) continue;
@@ -181,7 +181,7 @@ async function keepHeadingLinks(
     if (renames.length > 0) renamed.push({ path, renames });
   }
   const others = new Map<string, string>();
-  if (renamed.length === 0) return { others, notes: [] };
+  if (renamed.length === 0) return { others, before: new Map(), notes: [] };
   const paths = await allPaths();
   const resolver = new LinkResolver(paths);
   const folders = config.settings.folders;
@@ -196,6 +196,7 @@ async function keepHeadingLinks(
     if (needles.some((needle) => lower.includes(needle))) others.set(path, text);
   }
   for (const path of (await read.links([...others.keys()])).keys()) others.delete(path);
+  const before = new Map(others);
 
   const notes: string[] = [];
   const changed = new Set<string>();
@@ -226,7 +227,7 @@ async function keepHeadingLinks(
             .join(', ')}.`,
     );
   }
-  return { others: new Map([...others].filter(([path]) => changed.has(path))), notes };
+  return { others: new Map([...others].filter(([path]) => changed.has(path))), before, notes };
 }
 
 /** Lower-case texts one of which a note holds when it may link to the heading `text`. */
