@@ -103,6 +103,7 @@ describe('loadVaultConfig', () => {
         { name: 'missing', file: '.vault/prompts/missing.md' },
         { name: 'stray', file: '.vault/prompts/stray.md' },
         { name: 'good', file: '.vault/prompts/good.md' },
+        { name: 'x__brief', file: '.vault/prompts/good.md' },
       ],
       resources: [
         { note: 'open/a.md' },
@@ -127,6 +128,9 @@ describe('loadVaultConfig', () => {
       expect.stringMatching(/^settings\.jsonc: prompts\[1\] is left out: name: /),
       'settings.jsonc: prompts[2] ("outside") is left out: file "notes/prompt.md" must be a Markdown file inside .vault/, e.g. ".vault/prompts/outside.md"',
       'settings.jsonc: prompts[5] is left out: another prompt is already named "good"; give each prompt its own name',
+      expect.stringMatching(
+        /^settings\.jsonc: prompts\[6\] is left out: name: a prompt name holds only letters, digits, "_" and "-" \(at most 64\), and no "__"; /,
+      ),
       'settings.jsonc: resources[1] is left out: closed/b.md is outside the folders the tools read (open/)',
       'settings.jsonc: resources[3] is left out: the note "open/c.txt" must be a Markdown file ending in ".md"',
       'settings.jsonc: resources[4] is left out: it must name one note or one folder, e.g. { "note": "active/plan.md" } or { "folder": "active/" }',
@@ -448,11 +452,16 @@ describe('loadVaultConfig', () => {
       );
     });
 
-    it('leaves out a tool whose file name cannot be a tool name', async () => {
-      const config = await load({ '.vault/tools/make decision.md': '---\nengine: create\n---\nDoes x.\n' });
+    it('leaves out a tool whose file name cannot be a tool name, or holds the "__" that ends the repository name', async () => {
+      const config = await load({
+        '.vault/tools/make decision.md': '---\nengine: create\n---\nDoes x.\n',
+        // Listed as `<repo>__x__brief`, the name of tool `brief` of a repository named `<repo>__x`.
+        '.vault/tools/x__brief.md': '---\nengine: create\n---\nDoes x.\n',
+      });
       expect(config.tools).toEqual([]);
       expect(messages(config)).toEqual([
-        'tools/make decision.md: the file name is the tool\'s name and may hold only letters, digits, "_" and "-" (at most 64); the tool is left out',
+        'tools/make decision.md: the file name is the tool\'s name and may hold only letters, digits, "_" and "-" (at most 64), and no "__" (it separates the repository\'s name from the tool\'s); the tool is left out',
+        'tools/x__brief.md: the file name is the tool\'s name and may hold only letters, digits, "_" and "-" (at most 64), and no "__" (it separates the repository\'s name from the tool\'s); the tool is left out',
       ]);
     });
 

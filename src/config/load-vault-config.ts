@@ -15,8 +15,11 @@ const INSTRUCTIONS = '.vault/instructions.md';
 const TYPES = '.vault/types/';
 const TOOLS = '.vault/tools/';
 const SUMMARY_MAX = 120;
-/** A special tool's name becomes part of an MCP tool name (`<repo>__<name>`). */
-const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
+/**
+ * A special tool's name becomes part of an MCP tool name (`<repo>__<name>`); without `__` of
+ * its own, so two repositories' tools never share a name (`a__b` + `c` and `a` + `b__c`).
+ */
+const TOOL_NAME = /^(?!.*__)[A-Za-z0-9_-]{1,64}$/;
 
 /** Every setting's default (spec: "Settings", the table's last column). */
 export function defaultSettings(): VaultSettings {
@@ -388,7 +391,9 @@ export function parseToolFile(
   const name = baseName(path);
   const report = (message: string) => problems.push({ file: path, message: `tools/${name}.md: ${message}` });
   if (!TOOL_NAME.test(name)) {
-    report('the file name is the tool\'s name and may hold only letters, digits, "_" and "-" (at most 64); the tool is left out');
+    report(
+      'the file name is the tool\'s name and may hold only letters, digits, "_" and "-" (at most 64), and no "__" (it separates the repository\'s name from the tool\'s); the tool is left out',
+    );
     return null;
   }
   const frontmatter = splitFrontmatter(text);

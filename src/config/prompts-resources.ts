@@ -5,8 +5,12 @@ import { splitFrontmatter } from '../notes/frontmatter.ts';
 import { isInFolders, normalizeVaultPath } from '../notes/vault-path.ts';
 import type { Prompt, PromptArgument, PromptSetting, ResourceSetting } from './vault-config.ts';
 
-/** A prompt's name becomes part of an MCP prompt name (`<repo>__<name>`), as a special tool's does. */
-const PROMPT_NAME = /^[A-Za-z0-9_-]{1,64}$/;
+/**
+ * A prompt's name becomes part of an MCP prompt name (`<repo>__<name>`), as a special tool's
+ * does; without `__` of its own, so two repositories' names never meet (`a__b` + `c` and `a`
+ * + `b__c` would both be `a__b__c`).
+ */
+const PROMPT_NAME = /^(?!.*__)[A-Za-z0-9_-]{1,64}$/;
 /** An argument's name, as `{name}` in the prompt's text. */
 const ARGUMENT_NAME = /^[A-Za-z_][A-Za-z0-9_-]{0,63}$/;
 /** A placeholder in a prompt's text: `{name}` with a name an argument may have. */
@@ -21,7 +25,7 @@ const argumentSchema = z.strictObject({
 });
 
 const promptSchema = z.strictObject({
-  name: z.string().regex(PROMPT_NAME),
+  name: z.string().regex(PROMPT_NAME, 'a prompt name holds only letters, digits, "_" and "-" (at most 64), and no "__"'),
   title: optionalText,
   description: optionalText,
   file: z.string().trim().min(1),
