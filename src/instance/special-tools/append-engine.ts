@@ -59,14 +59,26 @@ export const appendEngineHandler = implementEngine(appendEngine, {
   },
 });
 
-/** The entry's text: the template filled; the caller's fields trimmed, a field on a line of its own keeps its lines. */
+/**
+ * The entry's text: the template filled; the caller's fields trimmed. A field that stands on a
+ * line of its own in the template keeps its lines; anywhere else its line breaks become spaces,
+ * so a field cannot add a line that reads as another entry (another person, another day) or a
+ * heading that ends the section.
+ */
 export function fillEntry(params: AppendParams, input: Record<string, unknown>, person: string, now: Date): string {
-  const values: Record<string, string> = { date: now.toISOString().slice(0, 10), person };
-  for (const name of params.inputs) values[name] = String(input[name] ?? '').trim();
-  return params.entry.replace(/\{([A-Za-z_][A-Za-z0-9_-]*)\}/g, (whole, name: string) => {
-    const value = values[name];
+  const values = new Map<string, string>([
+    ['date', now.toISOString().slice(0, 10)],
+    ['person', person.replace(/\s+/g, ' ')],
+  ]);
+  for (const name of params.inputs) values.set(name, String((Object.hasOwn(input, name) ? input[name] : null) ?? '').trim());
+  const template = params.entry;
+  return template.replace(/\{([A-Za-z_][A-Za-z0-9_-]*)\}/g, (whole, name: string, offset: number) => {
+    const value = values.get(name);
     if (value === undefined) return whole;
-    return name === 'date' || name === 'person' ? value.replace(/\s+/g, ' ') : value;
+    const lineStart = template.lastIndexOf('\n', offset - 1) + 1;
+    const lineEnd = template.indexOf('\n', offset);
+    const line = template.slice(lineStart, lineEnd === -1 ? undefined : lineEnd);
+    return line.trim() === whole ? value : value.replace(/\s*\r?\n\s*/g, ' ');
   });
 }
 
