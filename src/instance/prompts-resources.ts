@@ -169,6 +169,9 @@ function parseNoteUri(installation: string, uri: string): { repo: string; path: 
   if (segments.length < 2) return null;
   try {
     const [repo, ...path] = segments.map((segment) => decodeURIComponent(segment));
+    // A segment is one name: a "/" or "\\" decoded from %2F or %5C would slip a ".." past this
+    // check, and a control character (a NUL) is in no path Git keeps.
+    if ([repo!, ...path].some((segment) => /[/\\\u0000-\u001f\u007f]/.test(segment))) return null;
     if (path.some((segment) => segment === '' || segment === '.' || segment === '..')) return null;
     return { repo: repo!, path: path.join('/') };
   } catch {

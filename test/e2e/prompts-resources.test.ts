@@ -62,6 +62,9 @@ async function readerSees(client: Client, reposDir: string): Promise<void> {
     /no note active\/launch\/budget.md/,
   );
   await expect(client.readResource({ uri: 'vault://acme/projects/active/launch/decisions/nope.md' })).rejects.toThrow(/no note/);
+  // A NUL, or a "/" hidden in one segment to slip a ".." through: not a note's URI.
+  for (const odd of ['active/launch/%00.md', 'active/launch%2F..%2Fplan.md', 'active%5C..%5Cplan.md'])
+    await expect(client.readResource({ uri: `vault://acme/projects/${odd}` })).rejects.toThrow(/Resource not found/);
 }
 
 /** What Tom, who reads only the handbook, gets: projects' prompts and resources do not exist. */
