@@ -16,8 +16,8 @@ export const changesSettings = z.strictObject({
   days: z
     .number({ error: 'days must be a whole number of days, e.g. "days: 7"' })
     .int({ error: 'days must be a whole number of days, e.g. "days: 7"' })
-    .min(1)
-    .max(365)
+    .min(1, { error: 'days is from 1 to 365' })
+    .max(365, { error: 'days is from 1 to 365' })
     .default(DEFAULT_FIRST_DAYS),
   own: z.boolean({ error: 'own must be true or false' }).default(false),
 });

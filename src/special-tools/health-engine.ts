@@ -21,8 +21,8 @@ export const healthSettings = z.strictObject({
   staleDays: z
     .number({ error: 'staleDays must be a whole number of days, e.g. "staleDays: 90"' })
     .int({ error: 'staleDays must be a whole number of days, e.g. "staleDays: 90"' })
-    .min(1)
-    .max(36500)
+    .min(1, { error: 'staleDays is from 1 to 36500' })
+    .max(36500, { error: 'staleDays is from 1 to 36500' })
     .default(DEFAULT_STALE_DAYS),
   checks: z
     .array(z.enum(HEALTH_CHECKS, { error: `checks may name ${HEALTH_CHECKS.join(', ')}` }))

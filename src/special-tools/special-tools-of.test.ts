@@ -43,6 +43,8 @@ describe('specialToolsOf', () => {
       odd: '---\nengine: append\nnote: log.md\ncolour: blue\n---\nAdds.\n',
       both: '---\nengine: append\nnote: log.md\ntype: decision\n---\nAdds.\n',
       ghost: '---\nengine: transition\ntype: memo\nfield: status\nsteps: [a, b]\n---\nMoves.\n',
+      decade: '---\nengine: changes\ndays: 3650\n---\nSince.\n',
+      forever: '---\nengine: health\nstaleDays: 0\n---\nCare.\n',
       log,
     });
     const { specs, problems } = specialToolsOf(config);
@@ -59,6 +61,9 @@ describe('specialToolsOf', () => {
     );
     expect(messages).toContain('tools/both.md: give either note');
     expect(messages).toContain('tools/ghost.md: type "memo" names no type');
+    // A number out of range says the range, not that it is no whole number.
+    expect(messages).toMatch(/tools\/decade\.md: .*days is from 1 to 365/);
+    expect(messages).toMatch(/tools\/forever\.md: .*staleDays is from 1 to 36500/);
     expect(messages).toContain('tools/create_decision.md: fields names "nope", which is not an input field');
   });
 });
