@@ -17,8 +17,6 @@ import { serveGitHub, type GitHubServer } from './github.ts';
 import { defaultGitHubPort } from './names.ts';
 import { ensurePortFree } from './port-free.ts';
 
-export { defaultGitHubPort };
-
 /** The GitHub App the stand-in plays for the demo (its private key is made at each start). */
 export const demoApp = {
   id: 424242,

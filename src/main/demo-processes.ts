@@ -13,7 +13,6 @@ import { startGitHubStandin } from '../github-standin/standin.ts';
 import type { GitHubStandin } from '../github-standin/standin-api.ts';
 import type { Logger } from '../instance/log.ts';
 import {
-  defaultGitHubPort,
   demoApp,
   demoPeople,
   describeHostedDemo,
@@ -22,6 +21,7 @@ import {
   organisation,
   type HostedDemoInfo,
 } from './demo-hosted.ts';
+import { defaultGitHubPort } from './names.ts';
 import { defaultDemoDir } from './demo.ts';
 import { githubEnvironment } from './github-settings.ts';
 import { switchInstallationOn } from './installation-operator.ts';

@@ -4,8 +4,6 @@
 import { defaultQueueSchema, PgBossJobs } from '../jobs/pg-boss-jobs.ts';
 import { queueDatabaseVariable } from './names.ts';
 
-export { queueDatabaseVariable };
-
 /** Where the queue is: a database URL and the schema in it. */
 export interface QueuePlace {
   databaseUrl: string;
