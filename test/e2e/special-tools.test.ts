@@ -30,6 +30,13 @@ async function ok(client: Client, name: string, args: Record<string, unknown>): 
   return answer.structured;
 }
 
+/** Calls `name` and expects a refusal; its text. */
+async function refused(client: Client, name: string, args: Record<string, unknown>): Promise<string> {
+  const answer = await call(client, name, args);
+  expect(answer.isError, `${name} was expected to refuse`).toBe(true);
+  return answer.text;
+}
+
 /** The latest commit of the demo's `projects`: author, subject. */
 function lastCommit(demo: { layout: { reposDir: string } }): { author: string; subject: string } {
   const [author, subject] = git(join(demo.layout.reposDir, 'projects'), ['log', '-1', '--format=%an%n%s']).trim().split('\n');
@@ -124,36 +131,33 @@ describe('special tools over HTTP', () => {
     );
     expect(log.split('\n')[Number(added['line']) - 1]).toBe(`- ${today} Maya Brenner: Press preview booked for 2026-04-14.`);
 
-    const changed = await call(maya, 'edit_note', {
+    const changed = await refused(maya, 'edit_note', {
       repo: 'projects',
       path: 'active/launch/log.md',
       old_text: '36 stores signed',
       new_text: '37 stores signed',
       summary: 'Fix the store count',
     });
-    expect(changed.isError).toBe(true);
-    expect(changed.text).toContain('append-only');
-    expect(changed.text).toContain('projects__log_launch');
-    const moved = await call(maya, 'move_note', {
+    expect(changed).toContain('append-only');
+    expect(changed).toContain('projects__log_launch');
+    const moved = await refused(maya, 'move_note', {
       repo: 'projects',
       from: 'active/launch/log.md',
       to: 'archive/log.md',
       summary: 'Archive the log',
     });
-    expect(moved.isError).toBe(true);
-    expect(moved.text).toContain('projects__log_launch');
+    expect(moved).toContain('projects__log_launch');
     // Renaming a heading an entry links to would rewrite the entry: refused too, and nothing is written.
     await ok(maya, 'projects__log_launch', { text: 'Risks reviewed: see [[plan#Risks]].' });
     const head = git(join(demo.layout.reposDir, 'projects'), ['rev-parse', 'HEAD']).trim();
-    const renamed = await call(maya, 'edit_note', {
+    const renamed = await refused(maya, 'edit_note', {
       repo: 'projects',
       path: 'active/launch/plan.md',
       old_text: '## Risks\n',
       new_text: '## Risks and mitigations\n',
       summary: 'Rename the risks',
     });
-    expect(renamed.isError).toBe(true);
-    expect(renamed.text).toContain('projects__log_launch');
+    expect(renamed).toContain('projects__log_launch');
     expect(git(join(demo.layout.reposDir, 'projects'), ['rev-parse', 'HEAD']).trim()).toBe(head);
     // The rest of the note is the basic tools' to change, and other notes move freely.
     await ok(maya, 'edit_note', {
