@@ -20,10 +20,10 @@ describe('installation databases', () => {
     expect(() => installationDatabaseName(Number.NaN)).toThrow(/positive integer/);
   });
 
-  it.skipIf(!serverUrl)('creates and migrates one at once from two callers, opens it, and drops it with open connections', async () => {
+  it.skipIf(!serverUrl)('creates and migrates one at once from four callers, opens it, and drops it with open connections', async () => {
     const id = 900_000_000 + Math.floor(Math.random() * 90_000_000);
     try {
-      await Promise.all([createInstallationDatabase(serverUrl!, id), createInstallationDatabase(serverUrl!, id)]);
+      await Promise.all([1, 2, 3, 4].map(() => createInstallationDatabase(serverUrl!, id)));
       const sql = await openInstallationDatabase(serverUrl!, id);
       const tables = await sql.query<{ n: string }>("SELECT count(*) AS n FROM information_schema.tables WHERE table_name = 'notes'");
       expect(Number(tables.rows[0]!.n)).toBe(1);

@@ -27,18 +27,28 @@ export function listMigrations(): Migration[] {
  * advisory lock, so two processes starting at once apply it exactly once.
  */
 export async function migrate(sql: SqlClient): Promise<void> {
-  await sql.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
-    version integer PRIMARY KEY,
-    name text NOT NULL,
-    applied_at timestamptz NOT NULL DEFAULT now()
-  )`);
+  // Under the same lock as the migrations: two `CREATE TABLE IF NOT EXISTS` at once can both
+  // miss the table and collide on its row type (pg_type_typname_nsp_index).
+  await sql.transaction(async (tx) => {
+    await lockSchema(tx);
+    await tx.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
+      version integer PRIMARY KEY,
+      name text NOT NULL,
+      applied_at timestamptz NOT NULL DEFAULT now()
+    )`);
+  });
   for (const migration of listMigrations()) {
     await sql.transaction(async (tx) => {
-      await tx.query('SELECT pg_advisory_xact_lock(hashtext(current_schema()))');
+      await lockSchema(tx);
       const done = await tx.query('SELECT 1 FROM schema_migrations WHERE version = $1', [migration.version]);
       if (done.rows.length > 0) return;
       await tx.exec(migration.sql);
       await tx.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [migration.version, migration.name]);
     });
   }
+}
+
+/** Holds the schema's migration lock until the transaction of `tx` ends. */
+async function lockSchema(tx: SqlClient): Promise<void> {
+  await tx.query('SELECT pg_advisory_xact_lock(hashtext(current_schema()))');
 }

@@ -16,7 +16,7 @@ export async function openPostgres(url: string, schema: string, options: { maxCo
   // An idle client that loses its connection must not crash the process.
   pool.on('error', (error) => console.error('postgres pool error:', error));
   await ensureTrigramExtension(pool);
-  await pool.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
+  await createSchema(pool, schema);
   return {
     engine: 'postgres',
     query: (sql, params) => runQuery(pool, sql, params),
@@ -25,6 +25,11 @@ export async function openPostgres(url: string, schema: string, options: { maxCo
     },
     transaction: async (fn) => {
       const connection = await pool.connect();
+      // A checked-out connection has no listener of the pool's: without this one, the server
+      // closing it between two statements (a restart, `DROP DATABASE ... WITH (FORCE)`) would be
+      // an uncaught 'error' event. The statement in flight, or the next one, fails instead.
+      const onError = (error: Error) => console.error('postgres connection error in a transaction:', error.message);
+      connection.on('error', onError);
       try {
         await connection.query('BEGIN');
         const result = await fn(transactionClient(connection));
@@ -34,6 +39,7 @@ export async function openPostgres(url: string, schema: string, options: { maxCo
         await connection.query('ROLLBACK').catch(() => undefined);
         throw error;
       } finally {
+        connection.removeListener('error', onError);
         connection.release();
       }
     },
@@ -62,6 +68,21 @@ function transactionClient(connection: pg.PoolClient): SqlClient {
     },
   };
   return client;
+}
+
+/** Creates `schema` when missing; two processes racing to create it is not an error. */
+async function createSchema(pool: pg.Pool, schema: string): Promise<void> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await pool.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
+      return;
+    } catch (error) {
+      // 23505 unique_violation on pg_namespace / 42P06 duplicate_schema: created meanwhile.
+      const code = (error as { code?: string }).code;
+      if ((code === '23505' || code === '42P06') && attempt < 3) continue;
+      throw error;
+    }
+  }
 }
 
 /** Creates pg_trgm in `public` once; two processes racing to create it is not an error. */
