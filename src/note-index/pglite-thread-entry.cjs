@@ -3,5 +3,5 @@
 // tsx's require hook (in this thread) loads the TypeScript, as the worker pool's entry does.
 /* global require */
 /* eslint-disable @typescript-eslint/no-require-imports */
-require('tsx/cjs/api').register();
+if (!process.features.typescript) require('tsx/cjs/api').register();
 require('./pglite-thread-worker.ts').serveIndexThread();

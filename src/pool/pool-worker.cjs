@@ -6,7 +6,9 @@
 // itself never imports.
 /* global require, module */
 /* eslint-disable @typescript-eslint/no-require-imports */
-require('tsx/cjs/api').register();
+// Node 22.18+ strips the types itself (and require() takes an ES module): tsx only where it
+// does not (vitest under an older Node).
+if (!process.features.typescript) require('tsx/cjs/api').register();
 
 const { parseNoteTask, noteKeysTask, containsTask } = require('../note-index/parse-task.ts');
 
