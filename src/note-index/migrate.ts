@@ -27,6 +27,10 @@ export function listMigrations(): Migration[] {
  * advisory lock, so two processes starting at once apply it exactly once.
  */
 export async function migrate(sql: SqlClient): Promise<void> {
+  const migrations = listMigrations();
+  // Already current (every start after the first): one statement instead of a locked
+  // transaction per migration.
+  if (await upToDate(sql, migrations)) return;
   // Under the same lock as the migrations: two `CREATE TABLE IF NOT EXISTS` at once can both
   // miss the table and collide on its row type (pg_type_typname_nsp_index).
   await sql.transaction(async (tx) => {
@@ -37,7 +41,7 @@ export async function migrate(sql: SqlClient): Promise<void> {
       applied_at timestamptz NOT NULL DEFAULT now()
     )`);
   });
-  for (const migration of listMigrations()) {
+  for (const migration of migrations) {
     await sql.transaction(async (tx) => {
       await lockSchema(tx);
       const done = await tx.query('SELECT 1 FROM schema_migrations WHERE version = $1', [migration.version]);
@@ -46,6 +50,15 @@ export async function migrate(sql: SqlClient): Promise<void> {
       await tx.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [migration.version, migration.name]);
     });
   }
+}
+
+/** True when `schema_migrations` holds every one of `migrations` (false when it does not exist yet). */
+async function upToDate(sql: SqlClient, migrations: readonly Migration[]): Promise<boolean> {
+  const exists = await sql.query<{ present: boolean }>("SELECT to_regclass('schema_migrations') IS NOT NULL AS present");
+  if (!exists.rows[0]?.present) return false;
+  const applied = await sql.query<{ version: number }>('SELECT version FROM schema_migrations');
+  const versions = new Set(applied.rows.map((row) => Number(row.version)));
+  return migrations.every((migration) => versions.has(migration.version));
 }
 
 /** Holds the schema's migration lock until the transaction of `tx` ends. */
