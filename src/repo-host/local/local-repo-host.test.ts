@@ -170,6 +170,30 @@ describe('LocalRepoHost with a work tree', () => {
     expect(await host.fingerprint('notes')).toBe(restored.fingerprint);
   });
 
+  it('shares one snapshot between callers at once, and takes a new one as soon as a file or the branch moves', async () => {
+    const [first, second] = await Promise.all([host.snapshot('notes'), host.snapshot('notes')]);
+    expect(second).toEqual(first);
+    // Each caller's copy is its own.
+    first.files.length = 0;
+    expect((await host.snapshot('notes')).files).toEqual(second.files);
+
+    writeFileSync(join(notes, 'keep.md'), '# Keep, edited\n');
+    try {
+      const edited = await host.snapshot('notes');
+      expect(edited.files.find((file) => file.path === 'keep.md')?.oid).toBe(blobId(Buffer.from('# Keep, edited\n')));
+      expect(edited.fingerprint).not.toBe(second.fingerprint);
+    } finally {
+      git(notes, ['checkout', '--', 'keep.md']);
+    }
+    expect((await host.snapshot('notes')).files).toEqual(second.files);
+
+    // A commit made outside Major Vault moves the branch: the next snapshot has it.
+    fixtureCommit(notes, { message: 'Outside', files: { 'outside.md': '# Outside\n' } });
+    const moved = await host.snapshot('notes');
+    expect(moved.head).not.toBe(second.head);
+    expect(moved.files.some((file) => file.path === 'outside.md')).toBe(true);
+  });
+
   it('reads a symbolic link inside the repository, saying where it leads, and one pointing outside as absent', async () => {
     symlinkSync('folder/c.md', join(notes, 'link-inside.md'));
     symlinkSync(join(dir.path, 'secret.txt'), join(notes, 'link-outside.md'));

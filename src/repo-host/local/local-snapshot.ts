@@ -65,6 +65,10 @@ export class LocalSnapshots {
   private readonly known = new Map<string, KnownFingerprint>();
   /** Per work tree (by its path): the watch that tells whether anything in it changed. */
   private readonly watches = new Map<string, WorkTreeWatch>();
+  /** Per repository (by its git dir): the last work-tree snapshot, handed out again while nothing it rests on moved. */
+  private readonly lastSnapshots = new Map<string, Snapshot>();
+  /** Per repository (by its git dir): the work-tree snapshot being taken now, which a second caller waits for. */
+  private readonly taking = new Map<string, Promise<Snapshot>>();
 
   private readonly formats: ObjectFormats;
   private readonly recovery: CommitRecovery;
@@ -92,6 +96,31 @@ export class LocalSnapshots {
       return { head, fingerprint: bareFingerprint(ref, head), files };
     }
 
+    // Callers at once share one `git status` and `git ls-files` (the server's start asks for
+    // the same repository from several places); a later caller gets the last snapshot again
+    // while nothing it rests on moved (the same test as fingerprint's).
+    const running = this.taking.get(repo.gitDir);
+    if (running !== undefined) await running.catch(() => undefined);
+    const last = this.lastSnapshots.get(repo.gitDir);
+    const known = this.known.get(repo.gitDir);
+    if (last !== undefined && known !== undefined && last.fingerprint === known.fingerprint && (await this.unchangedSince(repo, known)))
+      return copyOf(last);
+    const taking = this.takeWorkTreeSnapshot(repo, repo.realWorkTree);
+    this.taking.set(repo.gitDir, taking);
+    try {
+      const taken = await taking;
+      this.lastSnapshots.set(repo.gitDir, taken);
+      return copyOf(taken);
+    } catch (error) {
+      this.lastSnapshots.delete(repo.gitDir);
+      throw error;
+    } finally {
+      if (this.taking.get(repo.gitDir) === taking) this.taking.delete(repo.gitDir);
+    }
+  }
+
+  /** A work tree's snapshot from git (status, then the index's entries) and the disk. */
+  private async takeWorkTreeSnapshot(repo: LocalRepo, realWorkTree: string): Promise<Snapshot> {
     // Not while another writer holds the index lock: its branch may have moved while the
     // files on disk are still the old ones (bounded: a stale lock only delays the read).
     await this.recovery.ifNeeded(repo);
@@ -115,7 +144,7 @@ export class LocalSnapshots {
     const entries = new Map<string, SnapshotEntry>();
     for (const [path, entry] of tracked) if (!fromDisk.has(path)) entries.set(path, { path, oid: entry.oid });
     for (const path of fromDisk) {
-      const read = await readWorkTreeEntry(repo.realWorkTree, repo.realGitDir, path);
+      const read = await readWorkTreeEntry(realWorkTree, repo.realGitDir, path);
       if (read === null) continue;
       const oid = blobId(read.content, format);
       entries.set(path, read.target === undefined ? { path, oid } : { path, oid, target: read.target });
@@ -168,6 +197,7 @@ export class LocalSnapshots {
   /** Drops the fingerprint and the watch of a repository that went away or changed its layout. */
   forget(repo: LocalRepo): void {
     this.known.delete(repo.gitDir);
+    this.lastSnapshots.delete(repo.gitDir);
     if (repo.workTree !== null) {
       this.watches.get(repo.workTree)?.close();
       this.watches.delete(repo.workTree);
@@ -179,6 +209,7 @@ export class LocalSnapshots {
     for (const watch of this.watches.values()) watch.close();
     this.watches.clear();
     this.known.clear();
+    this.lastSnapshots.clear();
   }
 
   /**
@@ -314,4 +345,13 @@ function bareFingerprint(ref: string, head: string | null): string {
   return createHash('sha1')
     .update(`bare\0${ref}\0${head ?? ''}`)
     .digest('hex');
+}
+
+/** A snapshot a caller may change without changing the one kept: its own list of files and set of uncommitted paths. */
+function copyOf(snapshot: Snapshot): Snapshot {
+  return {
+    ...snapshot,
+    files: [...snapshot.files],
+    ...(snapshot.uncommitted !== undefined ? { uncommitted: new Set(snapshot.uncommitted) } : {}),
+  };
 }
