@@ -133,6 +133,8 @@ addInstallationOptions(
   const progress = indexProgress(log);
   let server: LocalServer;
   try {
+    // The index starts opening on its own thread while the server's modules load.
+    (await import('../main/early-index.ts')).openIndexEarly(settingsOf(options));
     const { serveLocal } = await import('../main/local.ts');
     server = await serveLocal(
       { ...settingsOf(options), port: options.port, hostname: options.host },
@@ -152,6 +154,7 @@ addInstallationOptions(
     .option('--as <login>', 'with --users: the person this connection acts as, by login (needed when the file lists several)'),
   true,
 ).action(async (options: InstallationOptions & { as?: string }) => {
+  (await import('../main/early-index.ts')).openIndexEarly(settingsOf(options));
   const { serveLocalStdio } = await import('../main/stdio.ts');
   await serveLocalStdio(
     { ...settingsOf(options), ...(options.as !== undefined ? { as: options.as } : {}) },

@@ -3,6 +3,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeRepo, tempDir } from '../../test/support/git-fixture.ts';
+import { openIndexEarly } from './early-index.ts';
 import { lockIndexDir } from './index-lock.ts';
 import { openLocalInstallation } from './local.ts';
 import { silentLogger } from '../instance/log.ts';
@@ -67,6 +68,60 @@ describe('openLocalInstallation with PGlite', () => {
       expect(await local.installation.index.notePaths('notes')).toEqual(['a.md', 'b.md', 'd.md']);
     } finally {
       await local.close();
+    }
+  });
+});
+
+describe('openIndexEarly', () => {
+  const dir = tempDir('mv-early-');
+  const reposDir = join(dir.path, 'repos');
+  const dataDir = join(dir.path, 'data');
+  const databaseUrl = process.env['DATABASE_URL'];
+
+  beforeAll(async () => {
+    delete process.env['DATABASE_URL'];
+    makeRepo(join(reposDir, 'notes'), [{ message: 'Notes', files: { 'a.md': '# A\n\nThe budget.\n' } }]);
+    // A first start builds the index; the early opening is for the starts after it.
+    await (await openLocalInstallation({ reposDir, dataDir }, { poll: false, log: silentLogger() })).close();
+  });
+
+  afterAll(() => {
+    if (databaseUrl !== undefined) process.env['DATABASE_URL'] = databaseUrl;
+    dir.cleanup();
+  });
+
+  it('opens the index before the installation asks, which then takes it over with the folder lock', async () => {
+    openIndexEarly({ reposDir, dataDir });
+    // The early opening holds the folder at once: another opener finds it taken.
+    await expect.poll(() => existsSync(join(dataDir, 'index.lock'))).toBe(true);
+    expect(await lockIndexDir(dataDir, 0)).toBeNull();
+    const local = await openLocalInstallation({ reposDir, dataDir }, { poll: false, log: silentLogger() });
+    try {
+      expect(local.indexNote).toBeNull();
+      expect((await local.installation.index.getNote('notes', 'a.md'))?.content).toBe('# A\n\nThe budget.\n');
+    } finally {
+      await local.close();
+    }
+    expect(existsSync(join(dataDir, 'index.lock'))).toBe(false);
+  });
+
+  it('leaves a folder without an index, or one in use, to the installation', async () => {
+    const empty = join(dir.path, 'empty-data');
+    openIndexEarly({ reposDir, dataDir: empty });
+    expect(existsSync(join(empty, 'index.lock'))).toBe(false);
+
+    const held = await lockIndexDir(dataDir, 0);
+    try {
+      openIndexEarly({ reposDir, dataDir });
+      const local = await openLocalInstallation({ reposDir, dataDir }, { poll: false, log: silentLogger() });
+      try {
+        // As without the early opening: a temporary index in memory, and a sentence saying so.
+        expect(local.indexNote).toMatch(/in use by another major-vault process/);
+      } finally {
+        await local.close();
+      }
+    } finally {
+      held!.release();
     }
   });
 });

@@ -18,7 +18,7 @@ import { implementedTools } from '../instance/all-tools.ts';
 import { Installation, type IndexProgress } from '../instance/installation.ts';
 import { InProcessQueue } from '../jobs/in-process-queue.ts';
 import type { Logger } from '../instance/log.ts';
-import { readVaults } from '../instance/read-vaults.ts';
+import { readVaultsOnce } from '../instance/read-vaults.ts';
 import type { Tool } from '../instance/tool.ts';
 import { startWorkerPool } from '../pool/worker-pool.ts';
 import { migrate } from '../note-index/migrate.ts';
@@ -30,6 +30,7 @@ import { ChangesPoll } from '../repo-host/local/changes-poll.ts';
 import { LocalRepoHost } from '../repo-host/local/local-repo-host.ts';
 import type { RepoHost } from '../repo-host/repo-host.ts';
 import type { SignIn } from '../repo-host/sign-in.ts';
+import { takeEarlyIndex } from './early-index.ts';
 import { lockIndexDir, type IndexLock } from './index-lock.ts';
 import { processLogger } from './logger.ts';
 import { checkInstallationName } from './installation-name.ts';
@@ -94,7 +95,7 @@ export interface PreparedLocal {
  * The first, quick part of opening: checks the folder and the installation's name, reads the
  * users file, makes the repository host and finishes or drops commits a killed server left
  * half-placed (before anything reads a work tree). Enough to answer `initialize` and
- * `tools/list` ({@link readVaults}); the index is opened by {@link openLocalInstallation}.
+ * `tools/list` ({@link readVaultsOnce}); the index is opened by {@link openLocalInstallation}.
  * Throws an Error with a sentence for the operator when the folder or the users file is not usable.
  */
 export async function prepareLocal(settings: LocalSettings, log: Logger): Promise<PreparedLocal> {
@@ -221,7 +222,7 @@ export interface LocalServer {
 /**
  * `major-vault serve`: serves the installation over HTTP at `/<name>`. It listens as soon as
  * the folder and the users file are read: `initialize` and `tools/list` are answered from the
- * repositories and their `.vault/` read straight from Git ({@link readVaults}) while the index
+ * repositories and their `.vault/` read straight from Git ({@link readVaultsOnce}) while the index
  * opens (PGlite, migrations, the startup's check of each repository); tool calls wait for it.
  * Without a users file it listens on loopback only (anyone who can reach the port would
  * otherwise read and write as the one local person); a non-loopback `hostname` is refused
@@ -240,8 +241,6 @@ export async function serveLocal(
     );
   }
   const prepared = await prepareLocal(settings, log);
-  // The search threads load while the index opens, so the first search does not wait for them.
-  startWorkerPool();
   const opened = openLocalInstallation(settings, {
     log,
     prepared,
@@ -249,6 +248,9 @@ export async function serveLocal(
     ...(options.onProgress ? { onProgress: options.onProgress } : {}),
     ...(options.matchBudgetMs !== undefined ? { matchBudgetMs: options.matchBudgetMs } : {}),
   });
+  // The search threads start once the index is open: on two processors, starting them while
+  // it opens slows the first answers (a call that needs one before starts them itself).
+  void opened.then(startWorkerPool, () => undefined);
   opened.catch((error: unknown) => log.error({ err: error }, 'opening the index failed; tool calls will say so until restarted'));
   const closeOpened = async () => {
     const local = await opened.catch(() => null);
@@ -260,7 +262,7 @@ export async function serveLocal(
     const served = await serveInstallation({
       name: prepared.name,
       installation: opened.then((local) => local.installation),
-      earlyVaults: (access) => readVaults(prepared.host, access),
+      earlyVaults: readVaultsOnce(prepared.host),
       // The local adapter answers sign-in itself (its users file), before the index is open too.
       signIn: prepared.host,
       hostname: settings.hostname,
@@ -318,6 +320,17 @@ export async function openIndex(
   if (databaseUrl) {
     const sql = await openPostgres(databaseUrl, place.schema ?? schemaName(name));
     return { sql, note: null, close: () => sql.close() };
+  }
+  const early = await takeEarlyIndex(dataDir, indexThreadStopped(log));
+  if (early) {
+    return {
+      sql: early.sql,
+      note: null,
+      async close() {
+        await early.sql.close();
+        early.lock.release();
+      },
+    };
   }
   const lentBy = Number(process.env['MAJOR_VAULT_INDEX_LENT_BY']);
   const lock = await lockIndexDir(dataDir, lockWaitMs, Number.isInteger(lentBy) && lentBy > 0 ? { lentBy } : {});
@@ -408,8 +421,7 @@ async function buildInChild(settings: { reposDir: string; dataDir: string; name:
  * aside and a new index is built: the index is derived from Git and can always be rebuilt.
  */
 async function openPgliteRebuilding(dir: string, log: Logger, lock: IndexLock): Promise<SqlClient> {
-  const open = () =>
-    openPgliteThread(dir, { onExit: (reason) => log.error(`the index thread stopped (${reason}); reopening it on the next call`) });
+  const open = () => openPgliteThread(dir, { onExit: indexThreadStopped(log) });
   try {
     return await open();
   } catch (error) {
@@ -422,6 +434,11 @@ async function openPgliteRebuilding(dir: string, log: Logger, lock: IndexLock): 
     renameSync(dir, aside);
     return open();
   }
+}
+
+/** What the log hears when the index thread stops on its own. */
+function indexThreadStopped(log: Logger): (reason: string) => void {
+  return (reason) => log.error(`the index thread stopped (${reason}); reopening it on the next call`);
 }
 
 /** The Postgres schema of an installation: its name as a plain identifier. */

@@ -52,12 +52,12 @@ export async function serveLocalStdio(settings: StdioSettings, options: { log?: 
   // The host reads the folder for the first answers, before the index is open.
   const folder = prepared.host;
 
-  // The first answers' repositories, read before the index opens: PGlite's start holds the
-  // event loop for a while, and the client's first requests should not wait behind it.
+  // The first answers' repositories, read straight from the folder first: the installation's
+  // own start (its checks of each repository) would hold the event loop while the client
+  // waits for them. PGlite meanwhile starts on its own thread (early-index.ts).
   const early = accessOf(folder, token).then((access) => readVaults(folder, access));
   early.catch(() => undefined);
 
-  startWorkerPool();
   let local: LocalInstallation | null = null;
   const opening = early
     .then(
@@ -69,6 +69,9 @@ export async function serveLocalStdio(settings: StdioSettings, options: { log?: 
     .then((opened) => {
       local = opened;
       if (opened.indexNote) log.warn(opened.indexNote);
+      // The pool's threads start once the index is open: on two processors, starting them
+      // earlier slows the index's start and so the first call (a call needing one starts it).
+      startWorkerPool();
       return opened;
     });
   opening.catch((error: unknown) => log.error({ err: error }, 'opening the index failed; tool calls will say so until restarted'));
