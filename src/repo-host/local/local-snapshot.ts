@@ -222,12 +222,14 @@ export class LocalSnapshots {
     await watch.start();
     await watch.settle();
     const changes = watch.changes;
-    const gitFiles = await this.gitFilesStat(repo, this.known.get(repo.gitDir)?.ref ?? null);
+    // The ref HEAD names, for its stat data: the last one known, else asked of git (a cheap
+    // `symbolic-ref`), so even the first check can answer the next call without `git status`.
+    const ref = this.known.get(repo.gitDir)?.ref ?? (await headRef(repo));
+    const gitFiles = await this.gitFilesStat(repo, ref);
     const status = await workTreeStatus(repo);
     const fingerprint = await workTreeFingerprint(repo, status);
-    const known = this.known.get(repo.gitDir);
     // The stat data was taken without the loose ref HEAD names now: take it again next time.
-    const stale = known === undefined || known.ref !== status.ref;
+    const stale = ref !== status.ref;
     this.known.set(repo.gitDir, {
       fingerprint,
       ref: status.ref,
