@@ -62,7 +62,8 @@ if (!existsSync(join(clone, basePath))) {
 }
 corpusFolder(dir, repo);
 
-const paths = execFileSync('git', ['-C', clone, 'ls-files', '*.md'], { encoding: 'utf8' }).trim().split('\n');
+// -z: the paths as they are (git quotes non-ASCII ones otherwise, and the calls would ask for names that do not exist).
+const paths = execFileSync('git', ['-C', clone, 'ls-files', '-z', '*.md'], { encoding: 'utf8' }).split('\0').filter(Boolean);
 const englishNotes = paths.filter((path) => path.startsWith('en/'));
 const folders = [...new Set(paths.map((path) => path.split('/').slice(0, 2).join('/')).filter((folder) => folder.includes('/')))];
 const plainQueries = ['excalidraw', 'kanban', 'graph view', 'callout', 'plugin', 'obsidian', 'заметк', 'toegangstoken'];
