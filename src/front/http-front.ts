@@ -13,6 +13,7 @@ import type { SignIn } from '../repo-host/sign-in.ts';
 import { isVaultError } from '../vault-error.ts';
 import { cachedAuthenticate, type CachedAuthenticate } from './access-cache.ts';
 import { clientNameFromSessionId, initializeClientName, sessionIdFor } from './legacy-session.ts';
+import { preparedAnswers, type JsonRpcBody } from './prepared-answers.ts';
 import type { AuthorizationServer } from './oauth/authorization-server.ts';
 import type { PageRoute } from './github-setup-route.ts';
 import { addressPage } from './pages/address-page.ts';
@@ -209,6 +210,8 @@ export function createRoutingFront(options: RoutingFrontOptions): Front {
     },
     { onerror: (error) => options.log?.error({ err: error }, 'an MCP request failed') },
   );
+  // Its answers, kept as bytes per catalogue and request shape: a known shape costs no server.
+  const prepared = preparedAnswers();
 
   async function serveMcp(request: Request, address: FrontAddress, resourceUrl: URL): Promise<Response> {
     const origin = request.headers.get('origin');
@@ -252,14 +255,16 @@ export function createRoutingFront(options: RoutingFrontOptions): Front {
     const catalogue = answeredByCatalogue(body) ? await address.catalogue(access) : null;
     const response =
       catalogue !== null
-        ? await catalogueMcp.fetch(request, {
-            authInfo: {
-              token: token ?? '',
-              clientId: clientName ?? 'unknown',
-              scopes: [],
-              extra: { caller, catalogue } satisfies CatalogueRequest as unknown as Record<string, unknown>,
-            },
-          })
+        ? await prepared.answer(request, body as JsonRpcBody, catalogue, (asked) =>
+            catalogueMcp.fetch(asked, {
+              authInfo: {
+                token: token ?? '',
+                clientId: clientName ?? 'unknown',
+                scopes: [],
+                extra: { caller, catalogue } satisfies CatalogueRequest as unknown as Record<string, unknown>,
+              },
+            }),
+          )
         : await address.forward(request, caller);
     // A 2025-era client gets its name back as a session id, so later stateless calls know it.
     if (initializing !== null && response.ok && !response.headers.has('mcp-session-id')) {
