@@ -1,7 +1,7 @@
 // The hosted front's catalogue over the catalogue store (SQL, on PGlite or the Postgres server
 // of DATABASE_URL): answered from the store, built once when missing, a new version seen at
 // once, and a warm answer kept in memory with its use written back now and then.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { openTestDatabase } from '../../test/support/test-database.ts';
 import { buildStoredCatalogues } from '../catalogue/catalogue-builder.ts';
 import { catalogueFor, type CatalogueRepo } from '../catalogue/catalogue.ts';
@@ -10,7 +10,7 @@ import { sqlStore } from '../note-index/sql-store.ts';
 import type { Access } from '../repo-host/person.ts';
 import type { CatalogueStore } from '../store/store.ts';
 import { allTools } from '../tools/all-tools.ts';
-import { storedCatalogue } from './stored-catalogue.ts';
+import { storedCatalogue, watchSourceVersions } from './stored-catalogue.ts';
 
 const handbook: CatalogueRepo = { name: 'handbook', summary: 'How we work', instructions: 'Cite the policy.' };
 const plans: CatalogueRepo = { name: 'plans', summary: null, instructions: null };
@@ -104,5 +104,45 @@ describe('storedCatalogue', () => {
     expect(calls['answer']).toBe(3);
     await catalogue(reader('plans'));
     expect(calls['answer']).toBe(4);
+  });
+  it('with the versions watched, reads the source again only when its version changes', async () => {
+    const id = 54;
+    const { version } = await buildStoredCatalogues({ store: catalogues, installationId: id, tools: allTools, repos: [handbook, plans] });
+    let seen: string | undefined = version;
+    const { store, calls } = counted(catalogues);
+    const catalogue = storedCatalogue({ catalogues: store, installationId: id, tools: allTools, versions: { current: () => seen } });
+
+    const first = await catalogue(reader('handbook'));
+    for (let i = 0; i < 5; i++) expect(await catalogue(reader('handbook'))).toBe(first);
+    expect(calls['source']).toBe(1);
+
+    // The builder writes a new version: answered once the watch has seen it, from a fresh read of the source.
+    const changed = { ...handbook, instructions: 'Cite the policy and its date.' };
+    const next = await buildStoredCatalogues({ store: catalogues, installationId: id, tools: allTools, repos: [changed, plans] });
+    expect(await catalogue(reader('handbook'))).toBe(first);
+    seen = next.version;
+    expect((await catalogue(reader('handbook')))?.instructions).toContain('Cite the policy and its date.');
+    expect(calls['source']).toBe(2);
+    // Not seen yet by the watch (none read): the source is read on each call, as without a watch.
+    seen = undefined;
+    await catalogue(reader('handbook'));
+    await catalogue(reader('handbook'));
+    expect(calls['source']).toBe(4);
+  });
+
+  it('watches the versions of every installation, a new one seen at its next read', async () => {
+    const id = 55;
+    const versions = watchSourceVersions(catalogues, { everyMs: 20 });
+    try {
+      await versions.ready;
+      expect(versions.current(id)).toBeUndefined();
+      const { version } = await buildStoredCatalogues({ store: catalogues, installationId: id, tools: allTools, repos: [handbook] });
+      await vi.waitFor(() => expect(versions.current(id)).toBe(version), { timeout: 10_000, interval: 20 });
+      const next = await buildStoredCatalogues({ store: catalogues, installationId: id, tools: allTools, repos: [handbook, plans] });
+      await vi.waitFor(() => expect(versions.current(id)).toBe(next.version), { timeout: 10_000, interval: 20 });
+      expect(versions.current(52)).toEqual((await catalogues.source(52))?.version);
+    } finally {
+      await versions.close();
+    }
   });
 });

@@ -17,7 +17,7 @@ import {
   type ListeningFront,
 } from '../front/http-front.ts';
 import type { ResourceOwner } from '../front/oauth/authorization-server.ts';
-import { storedCatalogue } from '../front/stored-catalogue.ts';
+import { storedCatalogue, watchSourceVersions } from '../front/stored-catalogue.ts';
 import { githubWebhook, githubWebhookPath } from '../front/webhook/github-webhook.ts';
 import { hostedWebhookReceiver, type ForgetRights } from '../front/webhook/hosted-webhook-jobs.ts';
 import type { Logger } from '../instance/log.ts';
@@ -131,6 +131,8 @@ export async function serveFront(settings: FrontSettings, ports: FrontPorts): Pr
   );
   const opened = await openPostgresStore(settings.databaseUrl, settings.storeSchema);
   const { store } = opened;
+  // Which catalogue version is current, read every second: a call reads no source from the store.
+  const versions = watchSourceVersions(store.catalogues, { log });
 
   let front: Front | null = null;
   let origins: FrontOrigins | null = null;
@@ -146,7 +148,7 @@ export async function serveFront(settings: FrontSettings, ports: FrontPorts): Pr
     const signIn = github.signInFor(id);
     // A token is for this address, as people reach it or where the front listens.
     const audiences = new Set([new URL(`/${name}`, at.publicOrigin).href, new URL(`/${name}`, at.listening).href]);
-    const catalogue = storedCatalogue({ catalogues: store.catalogues, installationId: id, tools: allTools });
+    const catalogue = storedCatalogue({ catalogues: store.catalogues, installationId: id, tools: allTools, versions });
     const wake = () =>
       void locator
         .locate(key)
@@ -268,6 +270,7 @@ export async function serveFront(settings: FrontSettings, ports: FrontPorts): Pr
       { port: settings.port, hostname: settings.hostname, log },
     );
   } catch (error) {
+    await versions.close();
     await opened.close();
     throw error;
   }
@@ -290,6 +293,7 @@ export async function serveFront(settings: FrontSettings, ports: FrontPorts): Pr
     async close() {
       operations.shutDown();
       clearInterval(timer);
+      await versions.close();
       // The calls in progress finish first (they may need their instance), up to shutdownDrainMs.
       await server.close({ drainMs: shutdownDrainMs });
       await locator.close();

@@ -58,6 +58,12 @@ describe('the Store over SQL', () => {
     const source = await store.catalogues.source(7);
     expect(source).toMatchObject({ version: 'v1', repos: [repos[1], repos[0]] });
     expect(await store.catalogues.source(8)).toBeNull();
+    // Every source's version, or those written since a moment (the database's clock).
+    expect(await store.catalogues.sourceVersions(null)).toContainEqual({ installationId: 7, version: 'v1', updatedAt: source!.updatedAt });
+    expect(await store.catalogues.sourceVersions(source!.updatedAt)).toContainEqual(expect.objectContaining({ installationId: 7 }));
+    expect(await store.catalogues.sourceVersions(new Date(source!.updatedAt.getTime() + 1))).not.toContainEqual(
+      expect.objectContaining({ installationId: 7 }),
+    );
 
     const answer = { instructions: 'Both.', tools: [{ name: 'read_note' }] };
     await store.catalogues.putAnswer(7, 'v1', ['projects', 'handbook'], answer);

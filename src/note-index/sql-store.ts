@@ -169,6 +169,21 @@ function sqlCatalogues(sql: SqlClient): CatalogueStore {
         updatedAt: row.updated_at instanceof Date ? row.updated_at : new Date(row.updated_at),
       };
     },
+    async sourceVersions(since) {
+      const rows = (
+        await sql.query<{ installation_id: string | number; version: string; updated_at: Date | string }>(
+          since === null
+            ? 'SELECT installation_id, version, updated_at FROM catalogue_sources'
+            : 'SELECT installation_id, version, updated_at FROM catalogue_sources WHERE updated_at >= $1',
+          since === null ? [] : [since],
+        )
+      ).rows;
+      return rows.map((row) => ({
+        installationId: Number(row.installation_id),
+        version: row.version,
+        updatedAt: row.updated_at instanceof Date ? row.updated_at : new Date(row.updated_at),
+      }));
+    },
     async putSource(installationId, version, repos) {
       const sorted = [...repos].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
       const before = (

@@ -105,6 +105,13 @@ export interface CatalogueSource {
   updatedAt: Date;
 }
 
+/** An installation's source version, and when the builder wrote it (see {@link CatalogueStore.sourceVersions}). */
+export interface SourceVersion {
+  installationId: number;
+  version: string;
+  updatedAt: Date;
+}
+
 /** The answers of `initialize` and `tools/list` for one set of readable repositories, as sent: JSON. */
 export interface StoredCatalogue {
   /** The `initialize` and `server/discover` instructions. */
@@ -122,6 +129,12 @@ export interface StoredCatalogue {
 export interface CatalogueStore {
   /** The installation's source as the builder last wrote it; null before its first run. */
   source(installationId: number): Promise<CatalogueSource | null>;
+  /**
+   * The version of every installation's source written at or after `since` (all of them when
+   * null), with when it was written (the database's clock): what a front reads every second
+   * to see a new version without reading each source on each call.
+   */
+  sourceVersions(since: Date | null): Promise<SourceVersion[]>;
   /** Replaces the installation's source; true when its version differs from the one kept. */
   putSource(installationId: number, version: string, repos: readonly CatalogueSourceRepo[]): Promise<boolean>;
   /** The answer kept for `version` and the set `repos` (any order), else null; marks it used now. */
