@@ -149,12 +149,17 @@ export async function serveFront(settings: FrontSettings, ports: FrontPorts): Pr
     // A token is for this address, as people reach it or where the front listens.
     const audiences = new Set([new URL(`/${name}`, at.publicOrigin).href, new URL(`/${name}`, at.listening).href]);
     const catalogue = storedCatalogue({ catalogues: store.catalogues, installationId: id, tools: allTools, versions });
+    // After the answer is on its way: starting an instance (a local child's spawn) takes the
+    // process for milliseconds, and the caller must not wait for it.
     const wake = () =>
-      void locator
-        .locate(key)
-        .catch((error: unknown) =>
-          log.warn({ event: 'instance_wake_failed', installation: name, err: error }, `could not wake the instance of ${name}`),
-        );
+      void setImmediate(
+        () =>
+          void locator
+            .locate(key)
+            .catch((error: unknown) =>
+              log.warn({ event: 'instance_wake_failed', installation: name, err: error }, `could not wake the instance of ${name}`),
+            ),
+      );
     return {
       key,
       github: signIn,
@@ -163,8 +168,11 @@ export async function serveFront(settings: FrontSettings, ports: FrontPorts): Pr
         signIn: new SealedTokenSignIn(sealer, audiences, signIn),
         // The handshake and the list come from the store at once; the instance wakes meanwhile.
         catalogue: async (access) => {
-          wake();
-          return catalogue(access);
+          try {
+            return await catalogue(access);
+          } finally {
+            wake();
+          }
         },
         forward: httpForward({ installation: key, instances: locator, log }),
       },
