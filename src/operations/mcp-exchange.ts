@@ -175,12 +175,15 @@ function sseReader(): AnswerReader {
   return {
     take(chunk) {
       if (found) return;
+      // A boundary may straddle the chunks: look from 3 characters before the new text.
+      let from = Math.max(0, pending.length - 3);
       pending += chunk;
       for (;;) {
-        const boundary = /\r\n\r\n|\n\n|\r\r/.exec(pending);
+        const boundary = eventBoundary(pending, from);
         if (!boundary) break;
         const event = pending.slice(0, boundary.index);
-        pending = pending.slice(boundary.index + boundary[0].length);
+        pending = pending.slice(boundary.index + boundary.length);
+        from = 0;
         const data = event
           .split(/\r\n|\n|\r/)
           .filter((line) => line.startsWith('data:'))
@@ -198,6 +201,20 @@ function sseReader(): AnswerReader {
     },
     answer: () => found,
   };
+}
+
+/**
+ * The first blank line (`\r\n\r\n`, `\n\n` or `\r\r`: the end of an SSE event) in `text` at or
+ * after `from`, else null. With `indexOf`, not a regular expression: an answer of tens of
+ * kilobytes (`tools/list`) is scanned on every MCP request.
+ */
+function eventBoundary(text: string, from: number): { index: number; length: number } | null {
+  let best: { index: number; length: number } | null = null;
+  for (const separator of ['\r\n\r\n', '\n\n', '\r\r']) {
+    const index = text.indexOf(separator, from);
+    if (index >= 0 && (best === null || index < best.index)) best = { index, length: separator.length };
+  }
+  return best;
 }
 
 /** The outcome a JSON-RPC answer says (the first answer of a batch), or undefined for a message that is none (a notification). */
