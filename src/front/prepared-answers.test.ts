@@ -7,6 +7,8 @@ import { pino } from 'pino';
 import { answerToolsListFrom, catalogueMcpServer } from '../catalogue/catalogue-server.ts';
 import { catalogueFor, type Catalogue } from '../catalogue/catalogue.ts';
 import type { Access } from '../repo-host/person.ts';
+import { createMetrics } from '../operations/metrics.ts';
+import { withOperations } from '../operations/with-operations.ts';
 import { allTools } from '../tools/all-tools.ts';
 import { createFront, listenFront, type Front, type ListeningFront } from './http-front.ts';
 
@@ -141,5 +143,33 @@ describe('prepared answers', () => {
     // An id the SDK refuses is refused as it refuses it.
     const refused = await post({ not: 'an id' });
     expect(refused.status).toBe(400);
+  });
+  test('counts a prepared answer in the metrics as the answer it is', async () => {
+    const metrics = createMetrics({ component: 'front', defaultMetrics: false });
+    const operations = withOperations((request) => front.fetch(request), { metrics, installationOf: () => 'acme' });
+    const post = (id: number, method: string) =>
+      operations.fetch(
+        new Request(new URL('/acme', listening.origin), {
+          method: 'POST',
+          headers: {
+            host: listening.origin.host,
+            'content-type': 'application/json',
+            accept: 'application/json, text/event-stream',
+            'mcp-protocol-version': '2025-11-25',
+          },
+          body: JSON.stringify({ jsonrpc: '2.0', id, method, params: {} }),
+        }),
+      );
+    for (let id = 1; id <= 3; id++) expect(await (await post(id, 'tools/list')).text()).toContain(`"id":${id}`);
+    // A method the catalogue's server does not know: a JSON-RPC error, counted as one.
+    expect(await (await post(4, 'server/discover')).text()).toContain('"error"');
+    const counted = async (outcome: string, method: string) => {
+      const { values } = await metrics.registry.getSingleMetric('major_vault_mcp_requests_total')!.get();
+      return values
+        .filter((value) => value.labels['outcome'] === outcome && value.labels['method'] === method)
+        .reduce((sum, value) => sum + value.value, 0);
+    };
+    expect(await counted('ok', 'tools/list')).toBe(3);
+    expect(await counted('rpc_error', 'server/discover')).toBe(1);
   });
 });

@@ -4,6 +4,7 @@
 // next request of that shape for the same catalogue is answered by putting its id in, with no
 // server, transport or JSON serialisation per request.
 import { randomUUID } from 'node:crypto';
+import { noteAnsweredOk } from '../operations/request-context.ts';
 
 /** A JSON-RPC message as the front parsed it from a request's body. */
 export type JsonRpcBody = Record<string, unknown>;
@@ -14,6 +15,8 @@ interface PreparedAnswer {
   headers: ReadonlyArray<readonly [string, string]>;
   before: Buffer;
   after: Buffer | null;
+  /** Whether the answer is one successful JSON-RPC result (the metrics need not read it). */
+  ok: boolean;
 }
 
 /**
@@ -61,10 +64,11 @@ export function preparedAnswers(): PreparedAnswers {
     const bytes = Buffer.from(await response.arrayBuffer());
     if (response.status !== 200 && response.status !== 202) return null;
     const kept = [...response.headers].filter(([name]) => name !== 'content-length');
-    if (!hasId) return { status: response.status, headers: kept, before: bytes, after: null };
+    if (!hasId) return { status: response.status, headers: kept, before: bytes, after: null, ok: false };
     const at = bytes.indexOf(placeholder);
     if (at < 0 || bytes.indexOf(placeholder, at + placeholder.length) >= 0) return null;
-    return { status: response.status, headers: kept, before: bytes.subarray(0, at), after: bytes.subarray(at + placeholder.length) };
+    const ok = isOneResult(bytes.toString('utf8'), response.headers.get('content-type') ?? '');
+    return { status: response.status, headers: kept, before: bytes.subarray(0, at), after: bytes.subarray(at + placeholder.length), ok };
   }
 
   return {
@@ -82,6 +86,7 @@ export function preparedAnswers(): PreparedAnswers {
         while (shapes.size > shapesPerCatalogue) shapes.delete(shapes.keys().next().value!);
       }
       if (prepared === null) return viaSdk(request);
+      if (prepared.ok) noteAnsweredOk();
       const bytes =
         prepared.after === null ? prepared.before : Buffer.concat([prepared.before, Buffer.from(JSON.stringify(id)), prepared.after]);
       const headers = new Headers(prepared.headers as [string, string][]);
@@ -90,4 +95,30 @@ export function preparedAnswers(): PreparedAnswers {
       return new Response(bytes, { status: prepared.status, headers });
     },
   };
+}
+
+/**
+ * Whether `text` (a JSON body, or an SSE stream of one event) is one JSON-RPC result that is not
+ * a tool error: what the metrics would count as `ok`. Anything else, or unreadable, is false.
+ */
+function isOneResult(text: string, contentType: string): boolean {
+  try {
+    const json = contentType.includes('text/event-stream')
+      ? text
+          .split('\n')
+          .filter((line) => line.startsWith('data: '))
+          .map((line) => line.slice('data: '.length))
+          .join('\n')
+      : text;
+    const message = JSON.parse(json) as { result?: { isError?: unknown }; error?: unknown } | null;
+    return (
+      typeof message === 'object' &&
+      message !== null &&
+      message.error === undefined &&
+      typeof message.result === 'object' &&
+      message.result?.isError !== true
+    );
+  } catch {
+    return false;
+  }
 }

@@ -67,6 +67,17 @@ describe('observeAnswer', () => {
     }
   });
 
+  it('takes the outcome its handler knows without reading the body, a status still deciding first', async () => {
+    const stream = sse(answer({ isError: true, content: [] }));
+    const known = { expectsAnswer: true, outcome: { outcome: 'ok' as const } };
+    const { end, text } = await observe(chunked([stream], { contentType: 'text/event-stream' }), known);
+    expect(text).toBe(stream);
+    expect(end).toEqual({ outcome: 'ok' });
+    expect((await observe(chunked([stream], { contentType: 'text/event-stream', status: 503 }), known)).end).toMatchObject({
+      outcome: 'error',
+    });
+  });
+
   it('tells a JSON answer, a JSON-RPC error, an internal error and a failed status apart', async () => {
     const json = (body: string, status = 200) =>
       observe(chunked([body.slice(0, 5), body.slice(5)], { contentType: 'application/json', status }));

@@ -70,17 +70,26 @@ const maxMessageChars = 8 * 1024 * 1024;
  * the stream breaks. An SSE stream that ends without the answer a request (`expectsAnswer`)
  * waits for was `cancelled` when `signal` (the request's) was aborted (the SDK ends the stream
  * when the client goes away), else it broke off. Returns the body to answer with (null when
- * the response has none; then `onEnd` has been called already).
+ * the response has none; then `onEnd` has been called already). `outcome`, when given, is the
+ * answer's as its handler knows it (a status still decides first): the body is not read for it.
  */
 export function observeAnswer(
   response: Response,
-  options: { expectsAnswer: boolean; signal?: AbortSignal },
+  options: { expectsAnswer: boolean; signal?: AbortSignal; outcome?: AnswerEnd },
   onEnd: (end: AnswerEnd) => void,
 ): ReadableStream<Uint8Array> | null {
   const byStatus = statusOutcome(response.status);
   const contentType = response.headers.get('content-type') ?? '';
   const isStream = contentType.includes('text/event-stream');
-  const reader = isStream ? sseReader() : contentType.includes('application/json') ? jsonReader() : null;
+  const known = options.outcome;
+  const reader: AnswerReader | null =
+    known !== undefined
+      ? { take: () => {}, answer: () => known }
+      : isStream
+        ? sseReader()
+        : contentType.includes('application/json')
+          ? jsonReader()
+          : null;
   let ended = false;
   const end = (how: 'done' | 'failed' | 'cancelled') => {
     if (ended) return;
@@ -113,7 +122,7 @@ export function observeAnswer(
             controller.close();
             return;
           }
-          if (reader && byStatus === null) reader.take(decoder.decode(value, { stream: true }));
+          if (reader && known === undefined && byStatus === null) reader.take(decoder.decode(value, { stream: true }));
           controller.enqueue(value);
         } catch (error) {
           end('failed');

@@ -26,6 +26,12 @@ export interface RequestContext {
    * (a tool error like any refusal) cannot tell.
    */
   toolFailed: boolean;
+  /**
+   * Set by {@link noteAnsweredOk} when the handler answered from bytes it knows hold one
+   * successful JSON-RPC result (the front's prepared catalogue answers): the metrics then take
+   * the outcome from here and do not parse the answer (tens of kilobytes for `tools/list`).
+   */
+  answeredOk: boolean;
 }
 
 const storage = new AsyncLocalStorage<RequestContext>();
@@ -41,7 +47,10 @@ export function requestIdFrom(candidate: string | null | undefined): string {
  * UUID; give a job's id for a job. Returns what `fn` returns.
  */
 export function runInRequestContext<T>(context: { requestId?: string; installation?: string }, fn: () => T): T {
-  return storage.run({ requestId: context.requestId ?? randomUUID(), installation: context.installation, toolFailed: false }, fn);
+  return storage.run(
+    { requestId: context.requestId ?? randomUUID(), installation: context.installation, toolFailed: false, answeredOk: false },
+    fn,
+  );
 }
 
 /** The request the caller runs in, or undefined outside any (start-up, timers started outside a request). */
@@ -59,6 +68,12 @@ export function setRequestInstallation(installation: string): void {
 export function noteToolFailure(): void {
   const context = storage.getStore();
   if (context) context.toolFailed = true;
+}
+
+/** Records that the current request's answer is one successful JSON-RPC result (see {@link RequestContext.answeredOk}); nothing outside a request. */
+export function noteAnsweredOk(): void {
+  const context = storage.getStore();
+  if (context) context.answeredOk = true;
 }
 
 /**

@@ -154,7 +154,13 @@ export function withOperations(handler: FetchHandler | null, options: Operations
     headers.set(requestIdHeader, context.requestId);
     const expectsAnswer = labels !== null && labels.method !== 'response' && !labels.method.startsWith('notifications/');
     const body =
-      labels && response.status !== 404 ? observeAnswer(response, { expectsAnswer, signal: request.signal }, record) : response.body;
+      labels && response.status !== 404
+        ? observeAnswer(
+            response,
+            { expectsAnswer, signal: request.signal, ...(context.answeredOk ? { outcome: { outcome: 'ok' as const } } : {}) },
+            record,
+          )
+        : response.body;
     return new Response(body, { status: response.status, statusText: response.statusText, headers });
   }
 
