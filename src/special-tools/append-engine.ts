@@ -152,17 +152,20 @@ function appendGuard(params: AppendParams, tool: string): Guard {
   return {
     tool,
     tools: ['edit_note', 'move_note'],
-    check(change: NoteChange, basicTool) {
+    check(change: NoteChange, writer) {
       const before = change.before;
       if (before === null || !appendsTo(params, before.path, before.text)) return null;
       const region = entriesRegion(before.text, params.section);
       if (region === null || region.end <= region.start) return null;
       const entries = before.text.slice(region.start, region.end);
       const where = entriesName(params, before.path);
-      const rule = `The entries of ${where} are append-only: ${basicTool} may not change or remove one. Add an entry with ${tool}`;
+      const rule = `The entries of ${where} are append-only: ${writer} may not change or remove one. Add an entry with ${tool}`;
       if (change.after === null) return `${rule}; the note itself stays.`;
       if (params.note !== null && change.after.path !== params.note)
         return `${rule}, which adds them to "${params.note}"; that note stays where it is. Move other notes freely.`;
+      // A note of the type that stopped being one would take its entries out of the guard.
+      if (params.note === null && !appendsTo(params, change.after.path, change.after.text))
+        return `${rule}; the note stays a ${params.type} note (${params.typeField}: ${params.type}) while it holds entries, so leave its type as it is.`;
       const after = entriesRegion(change.after.text, params.section);
       const now = after === null ? '' : change.after.text.slice(after.start, after.end);
       const kept = params.at === 'end' ? now.startsWith(entries) : now.endsWith(entries);

@@ -26,8 +26,8 @@ export interface NoteChange {
   after: { path: string; text: string } | null;
 }
 
-/** The basic tools a guard can change (spec: "Guards"). */
-export type GuardedTool = 'edit_note' | 'move_note';
+/** The basic tools a guard can change (spec: "Guards"); create_note also stands for a `create` tool, which writes new notes the same way. */
+export type GuardedTool = 'edit_note' | 'move_note' | 'create_note';
 
 /**
  * What a switched-on engine protects in its repository (spec: "Guards"): `check` answers the
@@ -39,7 +39,8 @@ export interface Guard {
   /** The listed name of the tool that owns what is guarded, `<repo>__<name>`. */
   tool: string;
   tools: readonly GuardedTool[];
-  check(change: NoteChange, basicTool: GuardedTool): string | null;
+  /** `writer`: the tool making the change, as the refusal names it (`edit_note`, or a `create` tool's listed name). */
+  check(change: NoteChange, writer: string): string | null;
 }
 
 /**

@@ -37,8 +37,14 @@ export function specialToolDefinition(repo: string, spec: SpecialToolSpec): Spec
     const description = spec.fields[field];
     shape[field] = description === undefined ? schema : (schema as z.ZodType).describe(description);
   }
-  const input = z.object(shape);
+  const name = listedName(repo, spec.name);
+  // Strict: an argument the tool does not take is refused, saying which it takes, rather than
+  // dropped unseen (a misspelt field would otherwise be a silent no-op).
+  const input = z.strictObject(shape, {
+    error: (issue) => (issue.code === 'unrecognized_keys' ? unknownArguments(issue.keys, name, repo, Object.keys(shape)) : undefined),
+  });
   let inputJson = engine.inputJson?.(spec.params) ?? null;
+  if (inputJson !== null) inputJson = { ...inputJson, additionalProperties: false };
   if (inputJson !== null && Object.keys(spec.fields).length > 0) {
     const properties = { ...(inputJson['properties'] as Record<string, Record<string, unknown>>) };
     for (const [field, description] of Object.entries(spec.fields)) {
@@ -47,7 +53,7 @@ export function specialToolDefinition(repo: string, spec: SpecialToolSpec): Spec
     inputJson = { ...inputJson, properties };
   }
   return {
-    name: listedName(repo, spec.name),
+    name,
     title: spec.title,
     description: spec.description === '' ? engine.about : spec.description,
     annotations: { ...engine.annotations },
@@ -56,4 +62,21 @@ export function specialToolDefinition(repo: string, spec: SpecialToolSpec): Spec
     special: { repo, spec },
     inputJson,
   };
+}
+
+/**
+ * The refusal of arguments `keys` that the special tool `name` of repository `repo` does not
+ * take: `repo` is said to be needless (the tool works in its own repository only, spec: "How
+ * special tools are listed"), anything else is named beside the arguments it does take.
+ */
+export function unknownArguments(keys: readonly PropertyKey[], name: string, repo: string, accepted: readonly string[]): string {
+  const names = keys.map(String);
+  const sentences: string[] = [];
+  if (names.includes('repo')) sentences.push(`${name} takes no repo: it works in the repository ${repo} only, so leave repo out.`);
+  const others = names.filter((key) => key !== 'repo');
+  if (others.length > 0) {
+    const takes = accepted.length > 0 ? `it takes ${accepted.join(', ')}` : 'it takes no arguments';
+    sentences.push(`${name} has no argument ${others.map((key) => JSON.stringify(key)).join(', ')}: ${takes}.`);
+  }
+  return sentences.join(' ');
 }

@@ -23,7 +23,7 @@ async function configOf(
 const log = '---\nengine: append\nnote: log.md\nsection: Log\nguard: true\n---\nAdds.\n';
 const advance = '---\nengine: transition\ntype: proposal\nfield: status\nsteps: [draft, review, accepted]\nguard: true\n---\nMoves.\n';
 
-function refusal(config: VaultConfig, repo: string, tool: 'edit_note' | 'move_note', change: NoteChange): string | null {
+function refusal(config: VaultConfig, repo: string, tool: 'edit_note' | 'move_note' | 'create_note', change: NoteChange): string | null {
   try {
     refuseGuarded(repo, config, tool, [change]);
     return null;
@@ -103,5 +103,37 @@ describe('guards', () => {
     expect(refusal(config, 'p', 'move_note', edit(note.replace('status: review', 'status: accepted')))).toBeNull();
     const memo = note.replace('type: proposal', 'type: memo');
     expect(refusal(config, 'p', 'edit_note', edit(memo.replace('status: review', 'status: x'), memo))).toBeNull();
+  });
+
+  test('transition: no way round through the type, and a note new to the type starts at the first value', async () => {
+    const config = await configOf({ advance });
+    const note = '---\ntype: proposal\ntitle: T\nowner: O\nstatus: review\n---\nText.\n';
+    const change = (before: string | null, after: string): NoteChange => ({
+      before: before === null ? null : { path: 'a.md', text: before },
+      after: { path: 'a.md', text: after },
+    });
+    // Leaving the type (the field could then change unguarded, and the type be set back).
+    expect(refusal(config, 'p', 'edit_note', change(note, note.replace('type: proposal', 'type: memo')))).toContain(
+      'may not change the type of "a.md"',
+    );
+    expect(refusal(config, 'p', 'edit_note', change(note, 'Text.\n'))).toContain('p__advance');
+    // Arriving in the type: created, or its type set by hand.
+    const memo = note.replace('type: proposal', 'type: memo');
+    expect(refusal(config, 'p', 'edit_note', change(memo, note))).toContain('A note that becomes a proposal note starts at status: draft');
+    expect(refusal(config, 'p', 'create_note', change(null, note))).toContain('A new proposal note starts at status: draft');
+    expect(refusal(config, 'p', 'create_note', change(null, note.replace('status: review', 'status: draft')))).toBeNull();
+    expect(refusal(config, 'p', 'create_note', change(null, note.replace('status: review\n', '')))).toBeNull();
+    expect(refusal(config, 'p', 'create_note', change(null, memo))).toBeNull();
+  });
+
+  test('append by type: a note holding entries keeps its type', async () => {
+    const byType = '---\nengine: append\ntype: proposal\nsection: Log\nguard: true\n---\nAdds.\n';
+    const config = await configOf({ byType });
+    const note = '---\ntype: proposal\ntitle: T\n---\n## Log\n\n- one\n';
+    const change = (after: string): NoteChange => ({ before: { path: 'a.md', text: note }, after: { path: 'a.md', text: after } });
+    expect(refusal(config, 'p', 'edit_note', change(note.replace('type: proposal', 'type: memo')))).toContain(
+      'the note stays a proposal note',
+    );
+    expect(refusal(config, 'p', 'edit_note', change(note.replace('title: T', 'title: U')))).toBeNull();
   });
 });

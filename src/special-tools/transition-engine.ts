@@ -132,20 +132,35 @@ export function stepsText(params: TransitionParams): string {
 }
 
 /**
- * The guard: edit_note may not change `field` of a note of the type (as the note was before
- * the edit), neither set, change nor remove it; the tool does, along the steps.
+ * The guard: a note's `field` moves only with the tool, along the steps. edit_note may not set,
+ * change or remove it in a note of the type, nor change the type of such a note (which would
+ * take the field out of the steps, to be changed by hand and the type set back); a note that
+ * becomes one of the type (created by create_note or a `create` tool, or its type set by
+ * edit_note) starts where the tool starts a note: without the field or at its first value.
  */
 function transitionGuard(params: TransitionParams, tool: string): Guard {
+  const first = Object.keys(params.steps)[0]!;
   return {
     tool,
-    tools: ['edit_note'],
-    check(change) {
-      if (change.before === null || change.after === null) return null;
-      const before = splitFrontmatter(change.before.text).data;
-      if (before?.[params.typeField] !== params.type) return null;
+    tools: ['edit_note', 'create_note'],
+    check(change, writer) {
+      if (change.after === null) return null;
+      const before = change.before === null ? null : splitFrontmatter(change.before.text).data;
       const after = splitFrontmatter(change.after.text).data;
-      if (JSON.stringify(before[params.field]) === JSON.stringify(after?.[params.field])) return null;
-      return `${params.field} of a ${params.type} note moves only with ${tool} (${stepsText(params)}), so edit_note may not change it by hand. Call ${tool} with path "${change.before.path}" and the value it should move to; change the rest of the note with edit_note, leaving ${params.field} as it is.`;
+      const path = change.after.path;
+      const wasOfType = before?.[params.typeField] === params.type;
+      const isOfType = after?.[params.typeField] === params.type;
+      if (wasOfType && before !== null) {
+        if (!isOfType)
+          return `${params.field} of a ${params.type} note moves only with ${tool}, so ${writer} may not change the type of "${path}" (which would let ${params.field} be changed by hand). Leave ${params.typeField}: ${params.type} as it is and change the rest of the note with edit_note; to move ${params.field}, call ${tool} with path "${path}".`;
+        if (JSON.stringify(before[params.field]) === JSON.stringify(after?.[params.field])) return null;
+        return `${params.field} of a ${params.type} note moves only with ${tool} (${stepsText(params)}), so ${writer} may not change it by hand. Call ${tool} with path "${path}" and the value it should move to; change the rest of the note with edit_note, leaving ${params.field} as it is.`;
+      }
+      if (!isOfType) return null;
+      const value = after?.[params.field];
+      if (value === undefined || value === null || String(value) === first) return null;
+      const becomes = change.before === null ? `A new ${params.type} note` : `A note that becomes a ${params.type} note`;
+      return `${becomes} starts at ${params.field}: ${first} (or without ${params.field}), and only ${tool} moves it on (${stepsText(params)}), so ${writer} may not write "${path}" with ${params.field}: ${JSON.stringify(value)}. Write it with ${params.field}: ${first} or without it, then call ${tool} with path "${path}" to move it along the steps.`;
     },
   };
 }

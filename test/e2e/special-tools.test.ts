@@ -117,6 +117,17 @@ describe('special tools over HTTP', () => {
     expect(missing.text).toContain('decided_on');
   });
 
+  test('refuse an argument they do not take, saying which they take (repo included), and write nothing', async () => {
+    const before = lastCommit(demo);
+    const withRepo = await refused(maya, 'projects__log_launch', { repo: 'projects', text: 'Sent with a repo.' });
+    expect(withRepo).toContain('projects__log_launch takes no repo: it works in the repository projects only');
+    const misspelt = await refused(maya, 'projects__log_launch', { txt: 'A misspelt field.' });
+    expect(misspelt).toContain('projects__log_launch has no argument "txt": it takes text');
+    const { tools } = await maya.listTools();
+    for (const tool of tools.filter((one) => one.name.includes('__'))) expect(tool.inputSchema['additionalProperties']).toBe(false);
+    expect(lastCommit(demo)).toEqual(before);
+  });
+
   test('append: one entry with the name and date; edit_note and move_note keep the entries (guard)', async () => {
     const added = await ok(maya, 'projects__log_launch', { text: 'Press preview booked for 2026-04-14.' });
     expect(added['path']).toBe('active/launch/log.md');
@@ -201,6 +212,52 @@ describe('special tools over HTTP', () => {
     expect(byHand.isError).toBe(true);
     expect(byHand.text).toContain('projects__advance_proposal');
     await ok(maya, 'edit_note', { repo: 'projects', path, old_text: 'ten stamps', new_text: 'eight stamps', summary: 'Fewer stamps' });
+  });
+
+  test('transition guard: no way round it through the type, a removed field, or a new note at a later step', async () => {
+    const path = 'active/launch/proposals/loyalty-card.md';
+    const before = lastCommit(demo);
+    const edit = (old_text: string, new_text: string) =>
+      refused(maya, 'edit_note', { repo: 'projects', path, old_text, new_text, summary: 'Round the guard' });
+    // Out of the type (to change the field unguarded, then back), and the field or the whole frontmatter removed.
+    const text = String((await ok(maya, 'read_note', { repo: 'projects', path }))['content']);
+    const status = /^status: .*\n/m.exec(text)![0];
+    expect(await edit('type: proposal\n', '')).toContain('may not change the type of "active/launch/proposals/loyalty-card.md"');
+    expect(await edit(status, '')).toContain('moves only with projects__advance_proposal');
+    expect(await edit(text.slice(0, text.indexOf('---\n', 4) + 4), '')).toContain('projects__advance_proposal');
+    expect(lastCommit(demo)).toEqual(before);
+
+    // A note that becomes a proposal starts at the first step, as a new one does.
+    const other = 'active/launch/proposals/gift-wrap.md';
+    const starts = await refused(maya, 'create_note', {
+      repo: 'projects',
+      path: other,
+      frontmatter: { type: 'proposal', title: 'Gift wrap', owner: 'Maya Brenner', status: 'accepted', summary: 'Wrap it.' },
+      body: '# Gift wrap\n',
+    });
+    expect(starts).toContain('A new proposal note starts at status: draft');
+    expect(starts).toContain('projects__advance_proposal');
+    await ok(maya, 'create_note', {
+      repo: 'projects',
+      path: 'active/launch/proposals/gift-wrap-idea.md',
+      frontmatter: { title: 'Gift wrap idea', owner: 'Maya Brenner', status: 'accepted', summary: 'Wrap it.' },
+      body: '# Gift wrap\n',
+    });
+    const becomes = await refused(maya, 'edit_note', {
+      repo: 'projects',
+      path: 'active/launch/proposals/gift-wrap-idea.md',
+      old_text: 'title: Gift wrap idea',
+      new_text: 'type: proposal\ntitle: Gift wrap idea',
+      summary: 'Make it a proposal',
+    });
+    expect(becomes).toContain('A note that becomes a proposal note starts at status: draft');
+    await ok(maya, 'create_note', {
+      repo: 'projects',
+      path: other,
+      frontmatter: { type: 'proposal', title: 'Gift wrap', owner: 'Maya Brenner', status: 'draft', summary: 'Wrap it.' },
+      body: '# Gift wrap\n',
+    });
+    await ok(maya, 'projects__advance_proposal', { path: other, to: 'review' });
   });
 
   test('guards hold only in their own repository', async () => {

@@ -6,6 +6,7 @@ import { buildNoteText } from '../../notes/frontmatter-writer.ts';
 import { buildPlace } from '../../notes/places.ts';
 import { assertInFolders, isExempt, normalizeVaultPath } from '../../notes/vault-path.ts';
 import { VaultError } from '../../vault-error.ts';
+import { refuseGuarded } from '../../special-tools/guarded-change.ts';
 import { commitChange, writableVault } from '../../writes/commit-change.ts';
 import { sameFileAs } from '../../writes/same-path.ts';
 import { assertPortablePath } from '../../writes/portable-path.ts';
@@ -75,6 +76,16 @@ export async function commitNewNote(
   tool: string,
   folders: readonly string[],
 ): Promise<{ path: string; commit: string }> {
+  // A guard may own what a new note starts with (a transition's field: spec "Guards").
+  const config = ctx.vaults.get(repo)?.config;
+  if (config !== undefined)
+    refuseGuarded(
+      repo,
+      config,
+      'create_note',
+      [{ before: null, after: { path: planned.path, text: planned.content.toString('utf8') } }],
+      tool,
+    );
   const ignoreCase = await ctx.host.foldsCase(repo);
   const folder = posix.dirname(planned.path) === '.' ? '' : posix.dirname(planned.path);
   const done = await commitChange(ctx, repo, { tool, summary: `Created ${posix.basename(planned.path)}`.slice(0, 60) }, async (read) => {
