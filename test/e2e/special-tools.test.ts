@@ -169,6 +169,8 @@ describe('special tools over HTTP', () => {
       summary: 'Rename the risks',
     });
     expect(renamed).toContain('projects__log_launch');
+    expect(renamed).toContain('The edit renames a heading, and keeping its links would rewrite a link in "active/launch/log.md"');
+    expect(renamed).toContain('Leave the heading as it is');
     expect(git(join(demo.layout.reposDir, 'projects'), ['rev-parse', 'HEAD']).trim()).toBe(head);
     // The rest of the note is the basic tools' to change, and other notes move freely.
     await ok(maya, 'edit_note', {

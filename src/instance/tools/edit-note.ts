@@ -146,12 +146,31 @@ async function applyEdits(
   notes.push(...relinked.notes);
   // A guard of this repository's special tools may own a passage the edits change, or a link
   // the heading renames rewrite in another note (spec: "Guards"; move_note checks its too).
-  refuseGuarded(repo, config, 'edit_note', [
-    ...[...texts]
+  refuseGuarded(
+    repo,
+    config,
+    'edit_note',
+    [...texts]
       .filter(([, spliced]) => spliced.text !== spliced.base)
       .map(([path, spliced]) => ({ before: { path, text: spliced.base }, after: { path, text: spliced.text } })),
-    ...[...relinked.others].map(([path, text]) => ({ before: { path, text: relinked.before.get(path)! }, after: { path, text } })),
-  ]);
+  );
+  try {
+    refuseGuarded(
+      repo,
+      config,
+      'edit_note',
+      [...relinked.others].map(([path, text]) => ({ before: { path, text: relinked.before.get(path)! }, after: { path, text } })),
+    );
+  } catch (error) {
+    // The person's own edit was allowed: say that it is the link rewrite that is not.
+    if (!isVaultError(error, 'guarded')) throw error;
+    const path = String(error.details?.['path'] ?? '');
+    throw new VaultError(
+      'guarded',
+      `The edit renames a heading, and keeping its links would rewrite a link in "${path}" where a guard keeps the text as written, so the heading keeps its name. ${error.message} Leave the heading as it is and edit the rest of the note.`,
+      { ...error.details },
+    );
+  }
   for (const [path, spliced] of texts) {
     if (spliced.text === spliced.base) continue;
     files.push({ path, content: Buffer.from(spliced.text, 'utf8'), splices: spliced.splices });
