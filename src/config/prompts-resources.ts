@@ -14,7 +14,9 @@ const PROMPT_NAME = /^(?!.*__)[A-Za-z0-9_-]{1,64}$/;
 /** An argument's name, as `{name}` in the prompt's text. */
 const ARGUMENT_NAME = /^[A-Za-z_][A-Za-z0-9_-]{0,63}$/;
 /** A placeholder in a prompt's text: `{name}` with a name an argument may have. */
-export const PLACEHOLDER = /\{([A-Za-z_][A-Za-z0-9_-]{0,63})\}/g;
+// Single braces only: `{{date}}` (a template plugin's syntax, as Templater and Obsidian's core
+// templates write it) is text, never the argument `date`.
+export const PLACEHOLDER = /(?<!\{)\{([A-Za-z_][A-Za-z0-9_-]{0,63})\}(?!\})/g;
 
 const optionalText = z.string().trim().min(1).nullable().optional();
 

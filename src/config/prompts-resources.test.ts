@@ -1,0 +1,29 @@
+import { describe, expect, test } from 'vitest';
+import { fillPrompt, loadPrompts, parsePromptSettings } from './prompts-resources.ts';
+
+describe('prompt placeholders', () => {
+  const settings = (args: string[]) =>
+    parsePromptSettings([{ name: 'brief', file: '.vault/prompts/brief.md', arguments: args.map((name) => ({ name })) }], () => undefined);
+
+  test('{{date}} and other double braces are text, not arguments; single braces of an argument are filled', async () => {
+    const problems: string[] = [];
+    const [prompt] = await loadPrompts(
+      settings(['project']),
+      async () => 'Brief of {project} for {{date}}, as {{title}} says; {{project}} stays too.\n',
+      (problem) => problems.push(problem),
+    );
+    expect(problems).toEqual([]);
+    expect(fillPrompt(prompt!, { project: 'launch' })).toBe('Brief of launch for {{date}}, as {{title}} says; {{project}} stays too.');
+  });
+
+  test('a single-brace name that is no argument still leaves the prompt out, saying so', async () => {
+    const problems: string[] = [];
+    const prompts = await loadPrompts(
+      settings(['project']),
+      async () => 'Brief of {project} on {day}.\n',
+      (problem) => problems.push(problem),
+    );
+    expect(prompts).toEqual([]);
+    expect(problems.join(' ')).toContain('uses {day}, which is not among its arguments');
+  });
+});
