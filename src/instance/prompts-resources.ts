@@ -1,7 +1,14 @@
 // The MCP prompts and resources of a caller's readable repositories (issue 15, "Prompts and
 // resources"): what `.vault/settings.jsonc` lists under `prompts` and `resources`, served through
 // the SDK's registerPrompt and registerResource, read through read_note's rules.
-import { ProtocolError, ProtocolErrorCode, ResourceTemplate, type McpServer, type ReadResourceResult } from '@modelcontextprotocol/server';
+import {
+  ProtocolError,
+  ProtocolErrorCode,
+  ResourceTemplate,
+  type McpServer,
+  type ReadResourceResult,
+  type Resource,
+} from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { fillPrompt } from '../config/prompts-resources.ts';
 import type { Prompt, ResourceSetting } from '../config/vault-config.ts';
@@ -73,6 +80,9 @@ export function registerPromptsAndResources(server: McpServer, options: PromptsA
     server.server.setRequestHandler('resources/templates/list', () => ({ resourceTemplates: [] }));
   } else {
     server.server.removeRequestHandler('resources/read');
+    // The SDK would list every configured note, there or not, and a note inside a configured
+    // folder twice: the list is what resources/read answers, each URI once.
+    server.server.setRequestHandler('resources/list', async () => ({ resources: await listResources(options) }));
   }
   server.server.setRequestHandler('resources/read', async (request) => readResource(options, request.params.uri));
 }
@@ -117,6 +127,41 @@ function registerResource(server: McpServer, options: PromptsAndResourcesOptions
     },
   });
   server.registerResource(`${vault.name}/${resource.path === '' ? '' : resource.path}`, template, metadata, read);
+}
+
+/**
+ * What `resources/list` answers: for each readable repository, its configured notes that exist
+ * (with their title and description) and the notes of its configured folders, in the order
+ * configured, each URI once (a note also inside a listed folder keeps its own entry): exactly
+ * the notes `resources/read` reads.
+ */
+async function listResources(options: PromptsAndResourcesOptions): Promise<Resource[]> {
+  const ctx = await options.context();
+  const listed = new Map<string, Resource>();
+  for (const vault of options.vaults.values()) {
+    if (!ctx.vaults.has(vault.name) || vault.config.settings.resources.length === 0) continue;
+    await ctx.refresh(vault.name);
+    for (const resource of vault.config.settings.resources) {
+      const paths =
+        resource.kind === 'note'
+          ? isInFolders(resource.path, vault.config.settings.folders) && (await ctx.index.getFile(vault.name, resource.path)) !== null
+            ? [resource.path]
+            : []
+          : await notesUnder(ctx, vault, resource.path);
+      for (const path of paths) {
+        const uri = noteUri(options.installation, vault.name, path);
+        if (listed.has(uri)) continue;
+        listed.set(uri, {
+          uri,
+          name: `${vault.name}/${path}`,
+          ...(resource.kind === 'note' && resource.title !== null ? { title: resource.title } : {}),
+          ...(resource.kind === 'note' && resource.description !== null ? { description: resource.description } : {}),
+          mimeType: MARKDOWN,
+        });
+      }
+    }
+  }
+  return [...listed.values()];
 }
 
 /** The notes in `folder` ("" for the root) and below it that the tools read, sorted. */

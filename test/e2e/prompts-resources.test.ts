@@ -42,6 +42,9 @@ async function readerSees(client: Client, reposDir: string): Promise<void> {
   expect(uris).toContain(decision);
   expect(uris).toContain(travel);
   expect(uris).not.toContain('vault://acme/projects/active/launch/budget.md');
+  // Each URI once (a configured note inside a configured folder too), and each one reads.
+  expect(new Set(uris).size).toBe(uris.length);
+  for (const uri of uris) expect((await client.readResource({ uri })).contents[0]?.uri).toBe(uri);
   expect(resources.find((resource) => resource.uri === plan)).toMatchObject({ title: 'Launch plan', mimeType: 'text/markdown' });
   const { resourceTemplates } = await client.listResourceTemplates();
   expect(resourceTemplates.map((template) => template.uriTemplate).sort()).toEqual([
@@ -116,6 +119,25 @@ describe('prompts and resources over HTTP', () => {
       }
     });
   }
+
+  test('a configured note that is not there (moved away) is not listed, and reads as not found', async () => {
+    const own = await serveDemo({ users: true });
+    const client = await connectHttp(own.url, '2026-07-28', { token: demoTokens.maya });
+    try {
+      const moved = await client.callTool({
+        name: 'move_note',
+        arguments: { repo: 'projects', from: 'active/launch/plan.md', to: 'active/launch/plan-2026.md', summary: 'Rename the plan' },
+      });
+      expect(moved.isError).toBeFalsy();
+      const uris = (await client.listResources()).resources.map((resource) => resource.uri);
+      expect(uris).not.toContain(plan);
+      expect(uris).toContain(decision);
+      await expect(client.readResource({ uri: plan })).rejects.toThrow(/no note active\/launch\/plan.md/);
+    } finally {
+      await client.close();
+      await own.close();
+    }
+  });
 
   test('over stdio, as each person', async () => {
     // A demo of its own: the served one holds its folder's index.
