@@ -476,6 +476,23 @@ describe('loadVaultConfig', () => {
       ]);
     });
 
+    it('bounds what every tools/list carries: a long description leaves the tool out, a long title or field description is dropped', async () => {
+      const config = await load({
+        '.vault/tools/long.md': `---\nengine: create\n---\n${'Explains at length. '.repeat(250)}\n`,
+        '.vault/tools/t.md': `---\nengine: create\ntitle: ${'T'.repeat(201)}\nfields:\n  title: ${'x'.repeat(1001)}\n  body: Short.\n---\nDoes it.\n`,
+      });
+      expect(config.tools).toEqual([
+        { name: 't', engine: 'create', title: null, description: 'Does it.', settings: { fields: { body: 'Short.' } } },
+      ]);
+      expect(messages(config)).toEqual([
+        expect.stringMatching(
+          /^tools\/long\.md: its description \(the text below the frontmatter\) is 4999 characters, more than 4000: .*; the tool is left out$/,
+        ),
+        'tools/t.md: title is 201 characters, more than 200; the tool has no title',
+        "tools/t.md: fields.title is 1001 characters, more than 1000; the engine's own description is kept",
+      ]);
+    });
+
     it('keeps engine settings and fields as written', async () => {
       const config = await load({
         '.vault/tools/t.md':

@@ -377,6 +377,14 @@ function schemaProblem(schema: Record<string, unknown>): { error: string | null;
 const fieldsSchema = z.record(z.string(), z.string());
 
 /**
+ * Bounds of what a tool file gives every client in `tools/list` (characters): the description
+ * (the body), the title, and each `fields` description. The basic tools' descriptions are
+ * under 250; a few thousand is room for a workflow's explanation, and more would cost every
+ * conversation of everyone who reads the repository.
+ */
+export const TOOL_TEXT_LIMITS = { description: 4000, title: 200, field: 1000 } as const;
+
+/**
  * Parses `.vault/tools/<name>.md`: frontmatter `engine` (required), `title`, `type`,
  * `fields` and engine settings; the body is the description. A tool without an engine or
  * with a name that cannot be a tool name is left out and reported; a wrong `title`,
@@ -406,12 +414,29 @@ export function parseToolFile(
     report('engine is required: the frontmatter must name the engine, e.g. "engine: create"; the tool is left out');
     return null;
   }
+  const description = text.slice(frontmatter.bodyOffset).trim();
+  if (description.length > TOOL_TEXT_LIMITS.description) {
+    report(
+      `its description (the text below the frontmatter) is ${description.length} characters, more than ${TOOL_TEXT_LIMITS.description}: every client of everyone who reads the repository gets it in tools/list. Shorten it, and put the detail in instructions.md or a note it names; the tool is left out`,
+    );
+    return null;
+  }
   let toolTitle: string | null = null;
-  if (typeof title === 'string' && title.trim() !== '') toolTitle = title.trim();
+  if (typeof title === 'string' && title.trim().length > TOOL_TEXT_LIMITS.title)
+    report(`title is ${title.trim().length} characters, more than ${TOOL_TEXT_LIMITS.title}; the tool has no title`);
+  else if (typeof title === 'string' && title.trim() !== '') toolTitle = title.trim();
   else if (title !== undefined && title !== null) report('title must be a string; the tool has no title');
   if (settings.fields !== undefined && !fieldsSchema.safeParse(settings.fields).success) {
     report('fields must map input field names to their descriptions, e.g. { title: "The decision, in one line." }; ignored');
     delete settings.fields;
+  } else if (settings.fields !== undefined) {
+    const fields = { ...(settings.fields as Record<string, string>) };
+    for (const [field, text] of Object.entries(fields)) {
+      if (text.length <= TOOL_TEXT_LIMITS.field) continue;
+      report(`fields.${field} is ${text.length} characters, more than ${TOOL_TEXT_LIMITS.field}; the engine's own description is kept`);
+      delete fields[field];
+    }
+    settings.fields = fields;
   }
   if (settings.type !== undefined) {
     if (typeof settings.type !== 'string') {
@@ -421,7 +446,6 @@ export function parseToolFile(
       report(`type "${settings.type}" names no type: there is no .vault/types/${settings.type}.md`);
     }
   }
-  const description = text.slice(frontmatter.bodyOffset).trim();
   if (description === '') report('has no description below its frontmatter; the model gets only the title');
   return { name, engine: engine.trim(), title: toolTitle, description, settings };
 }

@@ -26,4 +26,13 @@ describe('prompt placeholders', () => {
     expect(prompts).toEqual([]);
     expect(problems.join(' ')).toContain('uses {day}, which is not among its arguments');
   });
+
+  test('a prompt whose title or description would bloat every prompts/list is left out, saying the bound', () => {
+    const problems: string[] = [];
+    const prompts = parsePromptSettings([{ name: 'long', file: '.vault/prompts/long.md', description: 'Long. '.repeat(200) }], (problem) =>
+      problems.push(problem),
+    );
+    expect(prompts).toEqual([]);
+    expect(problems.join(' ')).toContain('at most 1,000 characters');
+  });
 });

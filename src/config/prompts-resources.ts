@@ -18,7 +18,8 @@ const ARGUMENT_NAME = /^[A-Za-z_][A-Za-z0-9_-]{0,63}$/;
 // templates write it) is text, never the argument `date`.
 export const PLACEHOLDER = /(?<!\{)\{([A-Za-z_][A-Za-z0-9_-]{0,63})\}(?!\})/g;
 
-const optionalText = z.string().trim().min(1).nullable().optional();
+/** A title or description a client is given in a list: at most 1,000 characters (tools/list's own bound for a tool's field descriptions). */
+const optionalText = z.string().trim().min(1).max(1000, 'a title or description holds at most 1,000 characters').nullable().optional();
 
 const argumentSchema = z.strictObject({
   name: z.string().regex(ARGUMENT_NAME),
