@@ -1,10 +1,10 @@
 // The read engines and undo over HTTP with the SDK's client (issue 15): health, changes and
 // undo for a person who can read the repository, and invisibly for one who cannot.
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Client } from '@modelcontextprotocol/client';
-import { bob, makeRepo, tempDir } from '../support/git-fixture.ts';
+import { bob, git, makeRepo, tempDir } from '../support/git-fixture.ts';
 import { connectHttp, serveRepos, type ServedRepos } from './demo-fixture.ts';
 
 const settings = '{ "format": 3, "role": "root", "name": "notes", "prompts": [], "resources": [] }\n';
@@ -38,7 +38,23 @@ describe('health, changes and undo over HTTP', () => {
       },
       { message: 'Bob adds a risk', author: bob, date: hourAgo, files: { 'risks.md': '# Risks\n\nBack to [[plan]].\n\n- Late stores\n' } },
     ]);
-    makeRepo(join(dir.path, 'repos', 'secret'), [{ message: 'Secret', files: { ...tools, 'x.md': '# X\n' } }]);
+    makeRepo(join(dir.path, 'repos', 'secret'), [
+      {
+        message: 'Secret',
+        files: {
+          ...tools,
+          'x.md': '# X\n',
+          'real-log.md': '# Log\n\n- 2026-01-01 Carl: first\n',
+          '.vault/tools/log.md': '---\nengine: append\nnote: logs/log.md\n---\nAdds to the log.\n',
+        },
+      },
+    ]);
+    // The note the append tool names is a symbolic link to another note.
+    const secret = join(dir.path, 'repos', 'secret');
+    mkdirSync(join(secret, 'logs'));
+    symlinkSync('../real-log.md', join(secret, 'logs', 'log.md'));
+    git(secret, ['add', 'logs/log.md']);
+    git(secret, ['commit', '-qm', 'Link the log']);
     const usersFile = join(dir.path, 'users.jsonc');
     writeFileSync(
       usersFile,
@@ -107,6 +123,16 @@ describe('health, changes and undo over HTTP', () => {
     // Bob's first look is his own: his own commit does not count.
     const bobs = (await call(bobClient, 'notes__changes', {})).structuredContent as { notes: unknown[] };
     expect(bobs.notes).toEqual([]);
+  });
+
+  test('append refuses a note that is a symbolic link, saying to fix the tool file, and writes nothing', async () => {
+    const secret = join(dir.path, 'repos', 'secret');
+    const head = git(secret, ['rev-parse', 'HEAD']).trim();
+    const refused = await call(carl, 'secret__log', { text: 'Through the link.' });
+    expect(refused.isError).toBe(true);
+    expect(text(refused)).toContain('\\"logs/log.md\\" is a symbolic link to \\"real-log.md\\"');
+    expect(text(refused)).toContain('as .vault/tools/log.md says: point its note at the note itself');
+    expect(git(secret, ['rev-parse', 'HEAD']).trim()).toBe(head);
   });
 
   test('undo takes back the caller’s own change, refuses a reader, and is invisible to others', async () => {

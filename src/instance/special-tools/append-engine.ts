@@ -7,6 +7,7 @@ import { VaultError } from '../../vault-error.ts';
 import { commitChange, writableVault } from '../../writes/commit-change.ts';
 import { implementEngine } from './engine-handler.ts';
 import { ownNote } from './own-note.ts';
+import { linkRefusal } from '../../writes/symlinks.ts';
 
 /**
  * Adds one entry: the template with `{date}` (today, YYYY-MM-DD, UTC), `{person}` (the
@@ -35,6 +36,17 @@ export const appendEngineHandler = implementEngine(appendEngine, {
       tool.repo,
       { tool: tool.name, summary: `Added an entry to ${posix.basename(path)}`.slice(0, 60) },
       async (read) => {
+        // The note, or a folder on its way, is a symbolic link: never written through, and the
+        // tool file is what names it, so the refusal says to fix that file.
+        const link = (await read.links([path])).get(path);
+        if (link !== undefined) {
+          const refusal = linkRefusal(path, link, tool.name, 'never writes through a link', 'Add the entry with edit_note at', folders);
+          throw new VaultError(
+            refusal.code,
+            `${refusal.message} ${tool.name} adds its entries to "${path}" as .vault/tools/${tool.spec.name}.md says: point its note at the note itself.`,
+            refusal.details,
+          );
+        }
         const text = await read.text(path);
         if (text === null) {
           throw new VaultError(
