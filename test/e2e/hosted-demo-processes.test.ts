@@ -104,6 +104,19 @@ describe.skipIf(!serverUrl)('major-vault demo --hosted --processes', () => {
     });
     expect(written['commit']).toMatch(/^[0-9a-f]{40}$/);
     expect(gitIn(demo.standin.gitDir('acme', 'handbook'), ['log', '-1', '--format=%an'])).toBe('Maya Brenner');
+
+    // Special tools, prompts and resources come through the front and its catalogue store as
+    // in one process: listed to who reads the repository, and a special tool's write is hers.
+    expect(tools.some((tool) => tool.name.startsWith('projects__'))).toBe(false);
+    const mayaTools = (await maya.listTools()).tools.map((tool) => tool.name);
+    expect(mayaTools).toEqual(expect.arrayContaining(['projects__create_decision', 'projects__log_launch', 'projects__advance_proposal']));
+    expect((await maya.listPrompts()).prompts.map((prompt) => prompt.name)).toContain('projects__decision_brief');
+    expect((await maya.listResources()).resources.map((resource) => resource.uri)).toContain('vault://acme/projects/active/launch/plan.md');
+    const logged = await call(maya, 'projects__log_launch', { text: 'Logged through the separate processes.' });
+    expect(logged['path']).toBe('active/launch/log.md');
+    expect(gitIn(demo.standin.gitDir('acme', 'projects'), ['log', '-1', '--format=%an|%s'])).toMatch(
+      /^Maya Brenner\|Added an entry to log\.md \(projects__log_launch/,
+    );
   }, 120_000);
 
   it('stops the worker, the front and its instance when the demo stops', async () => {
