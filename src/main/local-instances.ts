@@ -2,10 +2,14 @@
 // instance processes on demand as a container platform would"): one `major-vault instance`
 // child process per installation, started when the front first needs it, forgotten when it
 // exits (after its idle time), started again on the next call, and stopped with the front.
+import { getPriority, setPriority } from 'node:os';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import type { InstanceKey, InstanceLocator } from '../front/forward/instance-locator.ts';
 import type { Logger } from '../instance/log.ts';
+
+/** How much lower than the front's an instance process's CPU priority is (a `nice` increment). */
+const INSTANCE_NICE = 5;
 
 /** What {@link LocalInstances} starts its children with. */
 export interface LocalInstancesOptions {
@@ -115,6 +119,15 @@ export class LocalInstances implements InstanceLocator {
       env: { ...(options.env ?? process.env), DATABASE_URL: options.databaseUrl },
       stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
     });
+    // Below the front's priority (nice +5): an instance's start takes about two seconds of CPU,
+    // and on a small machine the front's answers from the catalogue store should not wait for it.
+    if (child.pid !== undefined) {
+      try {
+        setPriority(child.pid, Math.min(19, getPriority() + INSTANCE_NICE));
+      } catch {
+        /* not allowed here (a restricted container): the instance runs at the front's priority */
+      }
+    }
     const started = performance.now();
     const entry: Child = { process: child, origin: Promise.resolve(new URL('http://unused')), listening: null, exited: false };
     entry.origin = new Promise<URL>((resolveOrigin, reject) => {
