@@ -35,7 +35,7 @@ export const createEngineHandler = implementEngine(createEngine, {
     const body = typeof input['body'] === 'string' ? input['body'] : '';
     const content = Buffer.from(withFinalNewline(buildNoteText(values, fillTemplate(type.template, values, body))), 'utf8');
     try {
-      return await commitNewNote(ctx, tool.repo, { path, content }, tool.name, config.settings.folders);
+      return await commitNewNote(ctx, tool.repo, { path, content }, tool.name, config);
     } catch (error) {
       if (error instanceof VaultError && error.code === 'exists' && error.details?.['path'] !== undefined) {
         const existing = String(error.details['path']);

@@ -57,7 +57,7 @@ export const createNote = implement(definition, {
     const path =
       input.path === undefined ? undefined : await withoutRepoPrefix(ctx.host, input.repo, input.path, vault.config.settings.folders);
     const planned = planNote(vault.config, { ...input, path });
-    const done = await commitNewNote(ctx, input.repo, planned, 'create_note', vault.config.settings.folders);
+    const done = await commitNewNote(ctx, input.repo, planned, 'create_note', vault.config);
     return { path: done.path, commit: done.commit, repo: input.repo };
   },
 });
@@ -66,26 +66,25 @@ export const createNote = implement(definition, {
  * Commits the new note `planned` to `repo` as the tool `tool` (named in the commit subject and
  * in refusals), as create_note does (see {@link createNote}): never through a symbolic link,
  * never over anything at its path (refused with `exists`, naming it), idempotent when the same
- * note is already committed there (the commit that wrote it is answered). `folders`: the open
- * folders, for a refusal's advice.
+ * note is already committed there (the commit that wrote it is answered), and never with what
+ * a guard of `config` (the repository's configuration) owns (spec: "Guards"). `config`'s open
+ * folders give a refusal's advice.
  */
 export async function commitNewNote(
   ctx: ToolContext,
   repo: string,
   planned: PlannedNote,
   tool: string,
-  folders: readonly string[],
+  config: VaultConfig,
 ): Promise<{ path: string; commit: string }> {
-  // A guard may own what a new note starts with (a transition's field: spec "Guards").
-  const config = ctx.vaults.get(repo)?.config;
-  if (config !== undefined)
-    refuseGuarded(
-      repo,
-      config,
-      'create_note',
-      [{ before: null, after: { path: planned.path, text: planned.content.toString('utf8') } }],
-      tool,
-    );
+  refuseGuarded(
+    repo,
+    config,
+    'create_note',
+    [{ before: null, after: { path: planned.path, text: planned.content.toString('utf8') } }],
+    tool,
+  );
+  const folders = config.settings.folders;
   const ignoreCase = await ctx.host.foldsCase(repo);
   const folder = posix.dirname(planned.path) === '.' ? '' : posix.dirname(planned.path);
   const done = await commitChange(ctx, repo, { tool, summary: `Created ${posix.basename(planned.path)}`.slice(0, 60) }, async (read) => {
