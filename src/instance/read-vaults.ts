@@ -24,36 +24,3 @@ export async function readVaults(host: RepoHost, access: Access): Promise<Map<st
     infos.map((info, i) => [info.name, { name: info.name, head: info.head, config: configs[i]!, canWrite: access.write.has(info.name) }]),
   );
 }
-
-/**
- * {@link readVaults} for every caller of a server that is starting: every repository and its
- * `.vault/` are read once, from this call on (so the first request finds them read or
- * nearly), and each caller gets the readable ones with their own write rights. For the few
- * seconds until the installation opens; a failed read is tried again on the next call.
- */
-export function readVaultsOnce(host: RepoHost): (access: Access) => Promise<Map<string, Vault>> {
-  const readAll = async () => {
-    const infos = await host.listRepos();
-    const configs = await Promise.all(
-      infos.map((info) =>
-        readVaultConfig(host, info.name).then(
-          (read) => read.config,
-          () => defaultVaultConfig(),
-        ),
-      ),
-    );
-    return infos.map((info, i) => ({ name: info.name, head: info.head, config: configs[i]! }));
-  };
-  let all = readAll();
-  all.catch(() => undefined);
-  return async (access) => {
-    const repos = await all.catch((error: unknown) => {
-      all = readAll();
-      all.catch(() => undefined);
-      throw error;
-    });
-    return new Map(
-      repos.filter((repo) => access.read.has(repo.name)).map((repo) => [repo.name, { ...repo, canWrite: access.write.has(repo.name) }]),
-    );
-  };
-}

@@ -18,7 +18,7 @@ import { implementedTools } from '../instance/all-tools.ts';
 import { Installation, type IndexProgress } from '../instance/installation.ts';
 import { InProcessQueue } from '../jobs/in-process-queue.ts';
 import type { Logger } from '../instance/log.ts';
-import { readVaultsOnce } from '../instance/read-vaults.ts';
+import { readVaults } from '../instance/read-vaults.ts';
 import type { Tool } from '../instance/tool.ts';
 import { startWorkerPool } from '../pool/worker-pool.ts';
 import { migrate } from '../note-index/migrate.ts';
@@ -95,7 +95,7 @@ export interface PreparedLocal {
  * The first, quick part of opening: checks the folder and the installation's name, reads the
  * users file, makes the repository host and finishes or drops commits a killed server left
  * half-placed (before anything reads a work tree). Enough to answer `initialize` and
- * `tools/list` ({@link readVaultsOnce}); the index is opened by {@link openLocalInstallation}.
+ * `tools/list` ({@link readVaults}); the index is opened by {@link openLocalInstallation}.
  * Throws an Error with a sentence for the operator when the folder or the users file is not usable.
  */
 export async function prepareLocal(settings: LocalSettings, log: Logger): Promise<PreparedLocal> {
@@ -222,7 +222,7 @@ export interface LocalServer {
 /**
  * `major-vault serve`: serves the installation over HTTP at `/<name>`. It listens as soon as
  * the folder and the users file are read: `initialize` and `tools/list` are answered from the
- * repositories and their `.vault/` read straight from Git ({@link readVaultsOnce}) while the index
+ * repositories and their `.vault/` read straight from Git ({@link readVaults}) while the index
  * opens (PGlite, migrations, the startup's check of each repository); tool calls wait for it.
  * Without a users file it listens on loopback only (anyone who can reach the port would
  * otherwise read and write as the one local person); a non-loopback `hostname` is refused
@@ -262,7 +262,7 @@ export async function serveLocal(
     const served = await serveInstallation({
       name: prepared.name,
       installation: opened.then((local) => local.installation),
-      earlyVaults: readVaultsOnce(prepared.host),
+      earlyVaults: (access) => readVaults(prepared.host, access),
       // The local adapter answers sign-in itself (its users file), before the index is open too.
       signIn: prepared.host,
       hostname: settings.hostname,
