@@ -9,13 +9,13 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { openPgliteThread } from '../note-index/pglite-thread.ts';
 import type { SqlClient } from '../note-index/sql-client.ts';
-import { lockIndexDir, type IndexLock } from './index-lock.ts';
+import { lockIndexDir, lockOptionsFromEnvironment, type IndexLock } from './index-lock.ts';
 
-/** An index opened early: its client, the data folder's lock, and who hears of its thread stopping. */
+/** An index opened early: its client, the data folder's lock, and how to say who hears of its thread stopping. */
 interface EarlyIndex {
   sql: SqlClient;
   lock: IndexLock;
-  onExit: (reason: string) => void;
+  tellExitsTo(onExit: (reason: string) => void): void;
 }
 
 const opening = new Map<string, Promise<EarlyIndex | null>>();
@@ -32,14 +32,14 @@ export function openIndexEarly(settings: { reposDir: string; dataDir?: string; d
   const dataDir = resolve(settings.dataDir ?? join(settings.reposDir, '.major-vault'));
   const dir = join(dataDir, 'index');
   if (opening.has(dataDir) || !existsSync(join(dir, 'PG_VERSION'))) return;
-  const lentBy = Number(process.env['MAJOR_VAULT_INDEX_LENT_BY']);
   const early = (async (): Promise<EarlyIndex | null> => {
-    const lock = await lockIndexDir(dataDir, 0, Number.isInteger(lentBy) && lentBy > 0 ? { lentBy } : {});
+    const lock = await lockIndexDir(dataDir, 0, lockOptionsFromEnvironment());
     if (!lock) return null;
-    const opened: EarlyIndex = { sql: null as unknown as SqlClient, lock, onExit: () => undefined };
+    // Until the index is taken over, a thread that stops is the taker's to hear of (none yet).
+    let onExit = (_reason: string): void => undefined;
     try {
-      opened.sql = await openPgliteThread(dir, { onExit: (reason) => opened.onExit(reason) });
-      return opened;
+      const sql = await openPgliteThread(dir, { onExit: (reason) => onExit(reason) });
+      return { sql, lock, tellExitsTo: (listener) => (onExit = listener) };
     } catch {
       lock.release();
       return null;
@@ -62,6 +62,6 @@ export async function takeEarlyIndex(
   opening.delete(resolve(dataDir));
   const opened = await early;
   if (opened === null) return null;
-  opened.onExit = onExit;
+  opened.tellExitsTo(onExit);
   return { sql: opened.sql, lock: opened.lock };
 }

@@ -6,6 +6,15 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { processRuns } from '../repo-host/local/lock-owner.ts';
 
+/**
+ * The lock options of this process: `lentBy` its parent's id when the parent lent it the folder
+ * (MAJOR_VAULT_INDEX_LENT_BY, set by local.ts for a child that builds the index), else none.
+ */
+export function lockOptionsFromEnvironment(): { lentBy?: number } {
+  const lentBy = Number(process.env['MAJOR_VAULT_INDEX_LENT_BY']);
+  return Number.isInteger(lentBy) && lentBy > 0 ? { lentBy } : {};
+}
+
 /** A held lock; `release` removes it (also done when the process exits). */
 export interface IndexLock {
   release(): void;

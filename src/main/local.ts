@@ -31,7 +31,7 @@ import { LocalRepoHost } from '../repo-host/local/local-repo-host.ts';
 import type { RepoHost } from '../repo-host/repo-host.ts';
 import type { SignIn } from '../repo-host/sign-in.ts';
 import { takeEarlyIndex } from './early-index.ts';
-import { lockIndexDir, type IndexLock } from './index-lock.ts';
+import { lockIndexDir, lockOptionsFromEnvironment, type IndexLock } from './index-lock.ts';
 import { processLogger } from './logger.ts';
 import { checkInstallationName } from './installation-name.ts';
 import { serveInstallation } from './serve-installation.ts';
@@ -332,8 +332,7 @@ export async function openIndex(
       },
     };
   }
-  const lentBy = Number(process.env['MAJOR_VAULT_INDEX_LENT_BY']);
-  const lock = await lockIndexDir(dataDir, lockWaitMs, Number.isInteger(lentBy) && lentBy > 0 ? { lentBy } : {});
+  const lock = await lockIndexDir(dataDir, lockWaitMs, lockOptionsFromEnvironment());
   if (!lock) {
     // `major-vault index` exists to update the folder's index: one in memory would be thrown away.
     if (options.sharedIndexOnly) {
