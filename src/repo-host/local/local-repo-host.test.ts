@@ -171,7 +171,21 @@ describe('LocalRepoHost with a work tree', () => {
   });
 
   it('shares one snapshot between callers at once, and takes a new one as soon as a file or the branch moves', async () => {
-    const [first, second] = await Promise.all([host.snapshot('notes'), host.snapshot('notes')]);
+    // Git itself says how often it ran `git status` (GIT_TRACE, which every git the host starts inherits).
+    const trace = join(dir.path, 'git-trace');
+    const statusRuns = () => (existsSync(trace) ? (readFileSync(trace, 'utf8').match(/trace: built-in: git status/g)?.length ?? 0) : 0);
+    const fresh = new LocalRepoHost({ reposDir });
+    process.env['GIT_TRACE'] = trace;
+    let first, second;
+    try {
+      [first, second] = await Promise.all([fresh.snapshot('notes'), fresh.snapshot('notes'), fresh.snapshot('notes')]);
+      // Asked again with nothing moved: the last snapshot, without git status.
+      await fresh.snapshot('notes');
+    } finally {
+      delete process.env['GIT_TRACE'];
+      await fresh.close();
+    }
+    expect(statusRuns()).toBe(1);
     expect(second).toEqual(first);
     // Each caller's copy is its own.
     first.files.length = 0;
