@@ -150,7 +150,8 @@ async function listResources(options: PromptsAndResourcesOptions): Promise<Resou
           : await notesUnder(ctx, vault, resource.path);
       for (const path of paths) {
         const uri = noteUri(options.installation, vault.name, path);
-        if (listed.has(uri)) continue;
+        // Listed once, where it first comes; a note's own entry gives it its title and description.
+        if (listed.has(uri) && resource.kind !== 'note') continue;
         listed.set(uri, {
           uri,
           name: `${vault.name}/${path}`,

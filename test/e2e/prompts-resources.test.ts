@@ -8,7 +8,8 @@ import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { demoTokens } from '../../src/demo/build-demo.ts';
-import { builtDemo, connectHttp, serveDemo, type ServedDemo } from './demo-fixture.ts';
+import { makeRepo, tempDir } from '../support/git-fixture.ts';
+import { builtDemo, connectHttp, serveDemo, serveRepos, type ServedDemo, type ServedRepos } from './demo-fixture.ts';
 
 const bin = fileURLToPath(new URL('../../bin/major-vault.js', import.meta.url));
 const plan = 'vault://acme/projects/active/launch/plan.md';
@@ -172,4 +173,47 @@ describe('prompts and resources over HTTP', () => {
     }
     // Two stdio processes, each opening its own index of the demo.
   }, 240_000);
+});
+
+describe('resources/list against the notes that are there', () => {
+  const dir = tempDir('mv-resources-');
+  let server: ServedRepos;
+  let client: Client;
+  beforeAll(async () => {
+    const settings = {
+      format: 3,
+      role: 'root',
+      name: 'notes',
+      prompts: [],
+      // The folder before a note inside it, and a note that is not there.
+      resources: [
+        { folder: 'team/' },
+        { note: 'team/plan.md', title: 'The plan', description: 'What we do next.' },
+        { note: 'team/gone.md', title: 'Gone' },
+      ],
+    };
+    makeRepo(join(dir.path, 'repos', 'notes'), [
+      {
+        message: 'Notes',
+        files: { '.vault/settings.jsonc': JSON.stringify(settings), 'team/plan.md': '# Plan\n', 'team/risks.md': '# Risks\n' },
+      },
+    ]);
+    server = await serveRepos(join(dir.path, 'repos'));
+    client = await connectHttp(server.url, '2026-07-28');
+  });
+  afterAll(async () => {
+    await client?.close();
+    await server?.close();
+    dir.cleanup();
+  });
+
+  test('lists each note once, with its own title even when a folder listed it first, and never one that is not there', async () => {
+    const { resources } = await client.listResources();
+    expect(resources.map((resource) => [resource.uri, resource.title ?? null])).toEqual([
+      ['vault://notes/notes/team/plan.md', 'The plan'],
+      ['vault://notes/notes/team/risks.md', null],
+    ]);
+    expect(resources[0]?.description).toBe('What we do next.');
+    await expect(client.readResource({ uri: 'vault://notes/notes/team/gone.md' })).rejects.toThrow(/no note team\/gone.md/);
+  });
 });
