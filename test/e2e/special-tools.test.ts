@@ -278,6 +278,18 @@ describe('special tools over HTTP', () => {
     });
   });
 
+  test('undo is not guarded: it takes back the person’s own log entry, and only that', async () => {
+    const log = async () => String((await ok(maya, 'read_note', { repo: 'projects', path: 'active/launch/log.md' }))['content']);
+    const before = await log();
+    const entry = 'An entry made by mistake.';
+    await ok(maya, 'projects__log_launch', { text: entry });
+    expect(await log()).toContain(entry);
+    await ok(maya, 'projects__undo', {});
+    // The log as it stood before her entry, every other entry included.
+    expect(await log()).toBe(before);
+    expect(lastCommit(demo).author).toBe('Maya Brenner');
+  });
+
   test('a tool file the engines cannot run is left out, and tree at the root says why', async () => {
     const projects = join(demo.layout.reposDir, 'projects');
     git(projects, ['config', 'user.name', 'Maya Brenner']);
