@@ -15,8 +15,9 @@ export async function openPostgres(url: string, schema: string, options: { maxCo
   const pool = new pg.Pool({ connectionString: url, options: `-c search_path=${schema},public`, max: options.maxConnections ?? 8 });
   // An idle client that loses its connection must not crash the process.
   pool.on('error', (error) => console.error('postgres pool error:', error));
-  await ensureTrigramExtension(pool);
-  await createSchema(pool, schema);
+  // pg_trgm once per database, in `public`; then the schema.
+  await createRacing(pool, 'CREATE EXTENSION IF NOT EXISTS pg_trgm SCHEMA public');
+  await createRacing(pool, `CREATE SCHEMA IF NOT EXISTS "${schema}"`);
   return {
     engine: 'postgres',
     query: (sql, params) => runQuery(pool, sql, params),
@@ -70,31 +71,20 @@ function transactionClient(connection: pg.PoolClient): SqlClient {
   return client;
 }
 
-/** Creates `schema` when missing; two processes racing to create it is not an error. */
-async function createSchema(pool: pg.Pool, schema: string): Promise<void> {
+/**
+ * Runs `statement`, an `IF NOT EXISTS` creation, again when another session created the same
+ * object meanwhile: Postgres then answers 23505 (unique_violation on its catalog) or the
+ * object's "duplicate" code instead of doing nothing. Up to three tries; other errors throw.
+ */
+async function createRacing(pool: pg.Pool, statement: string): Promise<void> {
   for (let attempt = 0; ; attempt++) {
     try {
-      await pool.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
+      await pool.query(statement);
       return;
     } catch (error) {
-      // 23505 unique_violation on pg_namespace / 42P06 duplicate_schema: created meanwhile.
+      // 23505 unique_violation, 42P06 duplicate_schema, 42710 duplicate_object.
       const code = (error as { code?: string }).code;
-      if ((code === '23505' || code === '42P06') && attempt < 3) continue;
-      throw error;
-    }
-  }
-}
-
-/** Creates pg_trgm in `public` once; two processes racing to create it is not an error. */
-async function ensureTrigramExtension(pool: pg.Pool): Promise<void> {
-  for (let attempt = 0; ; attempt++) {
-    try {
-      await pool.query('CREATE EXTENSION IF NOT EXISTS pg_trgm SCHEMA public');
-      return;
-    } catch (error) {
-      // 23505 unique_violation / 42710 duplicate_object: another session created it meanwhile.
-      const code = (error as { code?: string }).code;
-      if ((code === '23505' || code === '42710') && attempt < 3) continue;
+      if ((code === '23505' || code === '42P06' || code === '42710') && attempt < 3) continue;
       throw error;
     }
   }
