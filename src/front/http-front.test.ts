@@ -185,6 +185,8 @@ describe('a front routing many installations', () => {
     authenticate: async (given) => (given === token ? { person, read: new Set([read]), write: new Set() } : null),
   });
   const forwarded: string[] = [];
+  /** When acme's catalogue answers were sent, in the order of the events around them. */
+  const events: string[] = [];
   const addresses = new Map(
     [
       { name: 'acme', token: 'acme-token', repo: 'handbook', stored: true },
@@ -207,6 +209,7 @@ describe('a front routing many installations', () => {
           forwarded.push(`${name} ${body.method}`);
           return Response.json({ jsonrpc: '2.0', id: body.id, result: { tools: [] } });
         },
+        catalogueAnswered: () => events.push(`${name} answered`),
       },
     ]),
   );
@@ -234,6 +237,23 @@ describe('a front routing many installations', () => {
     expect((await post('/globex', 'acme-token', 'tools/list')).status).toBe(401);
     // Known at acme a moment ago (kept a few seconds), still refused at globex.
     expect((await post('/acme', 'globex-token', 'tools/list')).status).toBe(401);
+  });
+
+  test('says a catalogue answer was sent only once its body was read, and never for a forwarded call', async () => {
+    await new Promise((resolve) => setImmediate(resolve)); // what the tests before sent
+    events.length = 0;
+    const listed = await post('/acme', 'acme-token', 'tools/list');
+    await new Promise((resolve) => setImmediate(resolve));
+    events.push('body read');
+    expect(await listed.text()).toContain('handbook');
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(events).toEqual(['body read', 'acme answered']);
+
+    events.length = 0;
+    await (await post('/acme', 'acme-token', 'tools/call')).text();
+    await (await post('/globex', 'globex-token', 'tools/list')).text();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(events).toEqual([]);
   });
 
   test('forwards the handshake of an installation whose catalogue is not stored yet', async () => {

@@ -40,6 +40,11 @@ export interface FrontAddress {
    * forwarded like every other request.
    */
   catalogue: CatalogueSource;
+  /**
+   * Called once a catalogue answer's body has been handed to the connection (hosted: wakes the
+   * installation's instance, whose start must not delay the answer it follows). Optional.
+   */
+  catalogueAnswered?: () => void;
   /** Answers every other MCP request for the installation, once the front has checked its caller (built in main/). */
   forward: Forward;
 }
@@ -267,10 +272,11 @@ export function createRoutingFront(options: RoutingFrontOptions): Front {
           )
         : await address.forward(request, caller);
     // A 2025-era client gets its name back as a session id, so later stateless calls know it.
-    if (initializing !== null && response.ok && !response.headers.has('mcp-session-id')) {
-      return withHeaders(response, { 'mcp-session-id': sessionIdFor(initializing) });
-    }
-    return response;
+    const named =
+      initializing !== null && response.ok && !response.headers.has('mcp-session-id')
+        ? withHeaders(response, { 'mcp-session-id': sessionIdFor(initializing) })
+        : response;
+    return catalogue !== null && address.catalogueAnswered !== undefined ? afterBodySent(named, address.catalogueAnswered) : named;
   }
 
   /** The address a path names, `/<name>` or the protected-resource document's `/.well-known/oauth-protected-resource/<name>`. */
@@ -508,6 +514,43 @@ function withHeaders(response: Response, headers: Record<string, string>): Respo
   const merged = new Headers(response.headers);
   for (const [name, value] of Object.entries(headers)) merged.set(name, value);
   return new Response(response.body, { status: response.status, statusText: response.statusText, headers: merged });
+}
+
+/**
+ * `response` with a body that calls `sent` (on a later turn of the event loop) once its last
+ * chunk has been handed to the connection and the connection ended, or once it was cancelled
+ * (the client went away). A response without a body calls it at once, the same way.
+ */
+function afterBodySent(response: Response, sent: () => void): Response {
+  let called = false;
+  const once = () => {
+    if (called) return;
+    called = true;
+    setImmediate(sent);
+  };
+  if (response.body === null) {
+    once();
+    return response;
+  }
+  const reader = response.body.getReader();
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const { done, value } = await reader.read();
+        if (!done) return controller.enqueue(value);
+        controller.close();
+        once();
+      } catch (error) {
+        controller.error(error);
+        once();
+      }
+    },
+    cancel(reason) {
+      once();
+      return reader.cancel(reason);
+    },
+  });
+  return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
 }
 
 /** Whether `body` is one JSON-RPC message whose method the catalogue answers ({@link catalogueMethods}). */

@@ -149,17 +149,14 @@ export async function serveFront(settings: FrontSettings, ports: FrontPorts): Pr
     // A token is for this address, as people reach it or where the front listens.
     const audiences = new Set([new URL(`/${name}`, at.publicOrigin).href, new URL(`/${name}`, at.listening).href]);
     const catalogue = storedCatalogue({ catalogues: store.catalogues, installationId: id, tools: allTools, versions });
-    // After the answer is on its way: starting an instance (a local child's spawn) takes the
-    // process for milliseconds, and the caller must not wait for it.
+    // Once the answer is sent: starting an instance (a local child's spawn, then its start's
+    // CPU) takes the process for milliseconds, and the caller must not wait for it.
     const wake = () =>
-      void setImmediate(
-        () =>
-          void locator
-            .locate(key)
-            .catch((error: unknown) =>
-              log.warn({ event: 'instance_wake_failed', installation: name, err: error }, `could not wake the instance of ${name}`),
-            ),
-      );
+      void locator
+        .locate(key)
+        .catch((error: unknown) =>
+          log.warn({ event: 'instance_wake_failed', installation: name, err: error }, `could not wake the instance of ${name}`),
+        );
     return {
       key,
       github: signIn,
@@ -170,10 +167,12 @@ export async function serveFront(settings: FrontSettings, ports: FrontPorts): Pr
         catalogue: async (access) => {
           try {
             return await catalogue(access);
-          } finally {
-            wake();
+          } catch (error) {
+            setImmediate(wake);
+            throw error;
           }
         },
+        catalogueAnswered: wake,
         forward: httpForward({ installation: key, instances: locator, log }),
       },
     };
