@@ -308,7 +308,7 @@ export async function commitChange<R>(
     return { read, prepared, bases };
   };
 
-  const first = await prepareOn(await readState(ownLastCommit(ctx.host, repo)), 1);
+  const first = await prepareFirst(ctx, repo, options, readState, prepareOn);
   if (first.prepared.files.length === 0) return { commit: null, parent: first.read.head, result: first.prepared.result, notes: [] };
   return inQueue(ctx.host, repo, async () => {
     let lastConflict: { head: string | null; path?: string } | null = null;
@@ -360,12 +360,40 @@ export async function commitChange<R>(
         }
         return { commit: outcome.commit, parent: read.head, result: prepared.result, notes };
       }
-      lastCommits.get(sharedStateKey(ctx.host))?.delete(repo);
+      forgetOwnCommit(ctx.host, repo);
       lastConflict = outcome.path === undefined ? { head: outcome.head } : { head: outcome.head, path: outcome.path };
       if (attempt < MAX_ATTEMPTS) await pause(attempt);
     }
     throw await conflictError(ctx.host, repo, first.read.head, lastConflict, [...touched]);
   });
+}
+
+/**
+ * The first preparation of a change. It starts from this process's last commit in `repo`
+ * when there is one (no need to ask the host for its head during a run of writes), but
+ * commits made elsewhere since (a push, a commit in the work tree, a `.vault/` change read
+ * since) may have moved the branch past it: then a refusal there (a passage not found, a
+ * configuration that is not the call's) would speak of an old state, and refuse forever. So a
+ * refusal on that commit stands only when it is still the host's head; otherwise the process
+ * forgets it and prepares again on the host's head, where the refusal is decided anew.
+ */
+async function prepareFirst<R>(
+  ctx: WriteContext,
+  repo: string,
+  options: CommitChangeOptions,
+  readState: (knownHead: string | undefined) => Promise<Reader>,
+  prepareOn: (reader: Reader, attempt: number) => Promise<Preparation<R>>,
+): Promise<Preparation<R>> {
+  const known = options.snapshot ? undefined : ownLastCommit(ctx.host, repo);
+  try {
+    return await prepareOn(await readState(known), 1);
+  } catch (error) {
+    if (known === undefined || !isVaultError(error)) throw error;
+    const head = await ctx.host.head(repo);
+    if (head === known) throw error;
+    forgetOwnCommit(ctx.host, repo, known);
+    return prepareOn(await readState(head ?? undefined), 1);
+  }
 }
 
 /**
@@ -664,6 +692,12 @@ const lastCommits = new WeakMap<object, Map<string, string>>();
 /** The commit this process last made in `repo` through `host`; undefined when none (or after a conflict). */
 function ownLastCommit(host: RepoHost, repo: string): string | undefined {
   return lastCommits.get(sharedStateKey(host))?.get(repo);
+}
+
+/** Forgets the process's last commit in `repo` (only if it is still `commit`, when given): the next write asks the host for its head. */
+function forgetOwnCommit(host: RepoHost, repo: string, commit?: string): void {
+  const perRepo = lastCommits.get(sharedStateKey(host));
+  if (commit === undefined || perRepo?.get(repo) === commit) perRepo?.delete(repo);
 }
 
 function rememberCommit(host: RepoHost, repo: string, commit: string): void {

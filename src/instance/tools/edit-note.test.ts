@@ -478,6 +478,28 @@ describe('edit_note', () => {
     expect(fixture.commitCount()).toBe(4);
   });
 
+  it("writes after a .vault/ commit made elsewhere since this process's own last commit", async () => {
+    const settings = (name: string) =>
+      `{ "format": 3, "role": "root", "name": "${name}", "prompts": [], "resources": [], "folders": ["open/"] }\n`;
+    fixture = await openWriteFixture({ '.vault/settings.jsonc': settings('notes'), 'open/n.md': 'a\n' });
+    await callTool(editNote, { repo: 'notes', path: 'open/n.md', old_text: 'a', new_text: 'b', summary: 'One' }, await fixture.context());
+    // An admin changes .vault/ outside Major Vault; the server reads the new configuration.
+    commitOutside(fixture, { '.vault/settings.jsonc': settings('renamed') }, 'Rename the vault');
+    await fixture.installation.refresh('notes', { force: true });
+    for (const [from, to] of [
+      ['b', 'c'],
+      ['c', 'd'],
+    ]) {
+      await callTool(
+        editNote,
+        { repo: 'notes', path: 'open/n.md', old_text: from, new_text: to, summary: 'Again' },
+        await fixture.context(),
+      );
+    }
+    expect(fixture.show('open/n.md').toString()).toBe('d\n');
+    expect(fixture.commitCount()).toBe(5);
+  });
+
   it('refuses a NUL character, which would make the note a binary file, and writes nothing', async () => {
     fixture = await openWriteFixture({ 'n.md': 'Park here.\n' });
     const ctx = await fixture.context();
