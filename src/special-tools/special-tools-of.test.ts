@@ -45,13 +45,14 @@ describe('specialToolsOf', () => {
       ghost: '---\nengine: transition\ntype: memo\nfield: status\nsteps: [a, b]\n---\nMoves.\n',
       decade: '---\nengine: changes\ndays: 3650\n---\nSince.\n',
       forever: '---\nengine: health\nstaleDays: 0\n---\nCare.\n',
+      read_note: '---\nengine: undo\n---\nTakes back your last change.\n',
       log,
     });
     const { specs, problems } = specialToolsOf(config);
     expect(specs.map((spec) => spec.name)).toEqual(['create_decision', 'log']);
     expect(specs[0]!.fields).toEqual({ title: 'The decision.' });
     const messages = problems.map((problem) => problem.message).join('\n');
-    expect(messages).toContain('tools/record_again.md: does exactly what the tool create_decision already does');
+    expect(messages).toContain('tools/record_again.md: does exactly what tools/create_decision.md already does');
     expect(messages).toContain('tools/plain.md: names no type, so it would do what create_note already does');
     expect(messages).toContain(
       'tools/teleport.md: engine "teleport" is not an engine of Major Vault (the engines: create, append, transition, health, changes, undo)',
@@ -65,6 +66,9 @@ describe('specialToolsOf', () => {
     expect(messages).toMatch(/tools\/decade\.md: .*days is from 1 to 365/);
     expect(messages).toMatch(/tools\/forever\.md: .*staleDays is from 1 to 36500/);
     expect(messages).toContain('tools/create_decision.md: fields names "nope", which is not an input field');
+    expect(messages).toContain(
+      'tools/read_note.md: "read_note" is the name of a basic tool, and an assistant would take this tool for it; the tool is left out. Give the file a name of its own (for example tools/read_note_undo.md)',
+    );
   });
 });
 

@@ -3,6 +3,7 @@
 // at the repository's root, and the guards the others switch on.
 import { z } from 'zod';
 import type { ConfigProblem, VaultConfig } from '../config/vault-config.ts';
+import { allTools } from '../tools/all-tools.ts';
 import { engines } from './all-engines.ts';
 import { listedName, type Engine, type Guard, type SpecialToolSpec } from './engine.ts';
 
@@ -16,10 +17,14 @@ export interface SpecialTools {
 
 const resolved = new WeakMap<VaultConfig, SpecialTools>();
 
+/** The basic tools' names (`read_note`, …): no tool file may take one. */
+const basicToolNames: ReadonlySet<string> = new Set(allTools.map((tool) => tool.name));
+
 /**
  * The special tools of a repository whose configuration is `config` (computed once per
  * configuration object). A tool file is left out, with a problem naming it, when its engine is
- * not one of {@link engines}, when its settings are not the engine's (a key it does not take,
+ * named as a basic tool is (`read_note.md` would be listed as `<repo>__read_note`, which an
+ * assistant reads as that tool), when its engine is not one of {@link engines}, when its settings are not the engine's (a key it does not take,
  * a value of the wrong kind), when the engine cannot resolve them against the repository (an
  * unknown type), or when it does exactly what a tool listed before it does (spec: "Not twice";
  * the engines refuse what a basic tool already does themselves). A `fields` entry naming no
@@ -54,6 +59,12 @@ function resolve(config: VaultConfig): SpecialTools {
   for (const tool of config.tools) {
     const file = `.vault/tools/${tool.name}.md`;
     const report = (message: string) => problems.push({ file, message: `tools/${tool.name}.md: ${message}` });
+    if (basicToolNames.has(tool.name)) {
+      report(
+        `"${tool.name}" is the name of a basic tool, and an assistant would take this tool for it; the tool is left out. Give the file a name of its own (for example tools/${tool.name}_${tool.engine}.md)`,
+      );
+      continue;
+    }
     const engine = engines.get(tool.engine) as Engine<unknown, unknown> | undefined;
     if (engine === undefined) {
       report(
@@ -75,7 +86,7 @@ function resolve(config: VaultConfig): SpecialTools {
     const key = JSON.stringify([engine.name, outcome.params]);
     const twin = seen.find((other) => other.key === key);
     if (twin !== undefined) {
-      report(`does exactly what the tool ${twin.name} already does (the same engine and settings); the tool is left out`);
+      report(`does exactly what tools/${twin.name}.md already does (the same engine and settings); the tool is left out`);
       continue;
     }
     seen.push({ name: tool.name, key });
