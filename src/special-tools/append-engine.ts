@@ -110,7 +110,9 @@ export const appendEngine = defineEngine({
 /**
  * Where the entries of `text` are, as offsets [start, end): the section under `section` below
  * its heading line (to the next heading of the same or a higher level), or the body below the
- * frontmatter; trailing blank lines left out. Null when the note has no such section.
+ * frontmatter; leading blank lines and trailing white space left out (the first line's
+ * indentation is part of it: an entry re-indented into a code block is an entry changed).
+ * Null when the note has no such section.
  */
 export function entriesRegion(text: string, section: string | null): { start: number; end: number } | null {
   const starts = lineStarts(text);
@@ -127,7 +129,7 @@ export function entriesRegion(text: string, section: string | null): { start: nu
   }
   const inside = text.slice(start, end);
   const trimmedEnd = start + inside.replace(/\s+$/u, '').length;
-  const leading = inside.length - inside.replace(/^\s+/u, '').length;
+  const leading = /^(?:[ \t]*\r?\n)*/u.exec(inside)![0].length;
   return { start: Math.min(start + leading, trimmedEnd), end: trimmedEnd };
 }
 
@@ -159,7 +161,7 @@ function appendGuard(params: AppendParams, tool: string): Guard {
       if (region === null || region.end <= region.start) return null;
       const entries = before.text.slice(region.start, region.end);
       const where = entriesName(params, before.path);
-      const rule = `The entries of ${where} are append-only: ${writer} may not change or remove one. Add an entry with ${tool}`;
+      const rule = `The entries of ${where} are append-only: ${writer} may not change or remove one, nor put anything ${params.at === 'end' ? 'before' : 'after'} one. Add an entry with ${tool}`;
       if (change.after === null) return `${rule}; the note itself stays.`;
       if (params.note !== null && change.after.path !== params.note)
         return `${rule}, which adds them to "${params.note}"; that note stays where it is. Move other notes freely.`;

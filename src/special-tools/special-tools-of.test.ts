@@ -84,6 +84,11 @@ describe('guards', () => {
     expect(refusal(config, 'p', 'edit_note', change(before.replace('- two', '- 2')))).toContain('append-only');
     expect(refusal(config, 'p', 'edit_note', change(before.replace('- two', '- two\n- three')))).toBeNull();
     expect(refusal(config, 'p', 'edit_note', change(before.replace('Intro.', 'Introduction.')))).toBeNull();
+    // Re-indenting an entry (into a code block) changes it; so does anything put before the first.
+    expect(refusal(config, 'p', 'edit_note', change(before.replace('- one', '    - one')))).toContain('may not change');
+    expect(refusal(config, 'p', 'edit_note', change(before.replace('- one', '\t- one')))).toContain('may not change');
+    expect(refusal(config, 'p', 'edit_note', change(before.replace('- one', '- zero\n- one')))).toContain('nor put anything before');
+    expect(refusal(config, 'p', 'edit_note', change(before.replace('## Log\n\n', '## Log\n\n\n')))).toBeNull();
     expect(refusal(config, 'p', 'edit_note', change(before.replace('## Log', '## Journal')))).toContain('p__log');
     expect(refusal(config, 'p', 'move_note', change(before, 'old/log.md'))).toContain('"log.md"');
     expect(refusal(config, 'p', 'move_note', change(null))).toContain('append-only');
