@@ -54,6 +54,25 @@ export function headingAnchor(text: string): string {
 /** What {@link relinkHeadings} gives: the replacements, as offsets of the note's text. */
 export interface HeadingRelink {
   edits: Array<{ start: number; end: number; raw: string }>;
+  /**
+   * The wiki-links (as written) that reach a renamed heading whose new text a wiki-link cannot
+   * hold (see {@link wikiUnsafeHeading}): rewritten, they would end early or name another
+   * heading, so none of them is; the caller refuses the rename.
+   */
+  unwritable: string[];
+}
+
+/**
+ * The characters of a new heading that a wiki-link to it cannot hold, as Obsidian parses
+ * `[[Note#Heading|label]]`: `[` and `]` (the link would end at the first `]]`, or read as a
+ * nested link), `|` (starts the label), `#` (starts a sub-heading), and `^` first (a block
+ * reference). An empty array when the text is safe.
+ */
+export function wikiUnsafeHeading(text: string): string[] {
+  const found = new Set<string>();
+  for (const char of text) if (char === '[' || char === ']' || char === '|' || char === '#') found.add(char);
+  if (text.trimStart().startsWith('^')) found.add('^');
+  return [...found];
 }
 
 /**
@@ -65,7 +84,9 @@ export interface HeadingRelink {
  * - Markdown links: a fragment that is the heading's text (`#Old%20heading`, Obsidian's form)
  *   becomes the new text encoded the same way; one that is its anchor (`#old-heading`,
  *   GitHub's form, see {@link headingAnchor}) becomes the new anchor.
- * A link whose path does not resolve to `renamedPath` (through `resolver`) is left alone.
+ * A link whose path does not resolve to `renamedPath` (through `resolver`) is left alone. A
+ * wiki-link to a heading renamed to a text it cannot hold is not rewritten but listed in
+ * `unwritable`.
  */
 export function relinkHeadings(
   links: readonly Link[],
@@ -75,16 +96,21 @@ export function relinkHeadings(
   resolver: LinkResolver,
 ): HeadingRelink {
   const edits: HeadingRelink['edits'] = [];
+  const unwritable: string[] = [];
   for (const link of links) {
     if (link.subpath === null || link.subpath.startsWith('#^')) continue;
     if (resolveLink(resolver, link, fromPath) !== renamedPath) continue;
     const raw = isWikiSyntax(link) ? rewriteWiki(link.raw, renames) : rewriteMarkdown(link.raw, renames);
-    if (raw !== null && raw !== link.raw) edits.push({ start: link.start, end: link.end, raw });
+    if (raw === UNWRITABLE) unwritable.push(link.raw);
+    else if (raw !== null && raw !== link.raw) edits.push({ start: link.start, end: link.end, raw });
   }
-  return { edits };
+  return { edits, unwritable };
 }
 
-function rewriteWiki(raw: string, renames: readonly HeadingRename[]): string | null {
+/** What {@link rewriteWiki} gives for a link to a heading whose new text it cannot hold. */
+const UNWRITABLE = Symbol('unwritable');
+
+function rewriteWiki(raw: string, renames: readonly HeadingRename[]): string | null | typeof UNWRITABLE {
   const open = raw.startsWith('!') ? 3 : 2;
   const close = raw.length - 2;
   const hash = raw.indexOf('#', open);
@@ -98,15 +124,18 @@ function rewriteWiki(raw: string, renames: readonly HeadingRename[]): string | n
   }
   const parts = raw.slice(hash + 1, stop).split('#');
   let changed = false;
+  let unsafe = false;
   const next = parts.map((part) => {
     const rename = renames.find((candidate) => loose(candidate.from) === loose(part));
     if (rename === undefined) return part;
     changed = true;
+    if (wikiUnsafeHeading(rename.to).length > 0) unsafe = true;
     const lead = /^\s*/.exec(part)![0];
     const trail = /\s*$/.exec(part)![0];
     return lead + rename.to + trail;
   });
-  if (!changed || next.some((part) => part.includes(']]') || part.includes('|'))) return null;
+  if (!changed) return null;
+  if (unsafe) return UNWRITABLE;
   return raw.slice(0, hash + 1) + next.join('#') + raw.slice(stop);
 }
 

@@ -285,6 +285,28 @@ describe('edit_note', () => {
     expect(lastCommit(fixture).files.sort()).toEqual(['notes/a.md', 'plan.md']);
   });
 
+  it('refuses to rename a heading that wiki-links point at to a text they cannot hold, writing nothing', async () => {
+    fixture = await openWriteFixture({
+      'plan.md': '# Plan\n\n## Plain\n\nText.\n',
+      'a.md': 'See [[plan#Plain]] and [md](plan.md#plain).\n',
+      'b.md': 'Only [md](plan.md#plain).\n',
+    });
+    const ctx = await fixture.context();
+    for (const heading of ['With | pipe', 'Ober [x]', 'C# tips', '^ref']) {
+      const refusal = await refusalOf(
+        callTool(editNote, { repo: 'notes', path: 'plan.md', old_text: '## Plain', new_text: `## ${heading}`, summary: 'S' }, ctx),
+      );
+      expect(refusal.code).toBe('bad_arguments');
+      expect(refusal.message).toContain(`"Plain" → "${heading}"`);
+      expect(refusal.message).toContain('1 wiki-link points at it: [[plan#Plain]] in "a.md". Nothing was written.');
+    }
+    expect(fixture.commitCount()).toBe(1);
+    // With only Markdown links to it, any heading text can be linked: the rename goes through.
+    await callTool(editNote, { repo: 'notes', path: 'a.md', old_text: '[[plan#Plain]]', new_text: 'it', summary: 'S' }, ctx);
+    await callTool(editNote, { repo: 'notes', path: 'plan.md', old_text: '## Plain', new_text: '## C# [tips]', summary: 'S' }, ctx);
+    expect(fixture.show('b.md').toString()).toBe('Only [md](plan.md#c-tips).\n');
+  });
+
   it('renames no heading when an edit adds, removes or re-levels headings, or the old text stays a heading', async () => {
     fixture = await openWriteFixture({
       'plan.md': '# Plan\n\n## Risks\n\n## Costs\n\n## Costs\n',

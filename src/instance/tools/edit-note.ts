@@ -1,7 +1,7 @@
 // edit_note: replaces passages of one or several notes of a repository, in one commit.
 import type { VaultConfig } from '../../config/vault-config.ts';
 import { splitFrontmatter } from '../../notes/frontmatter.ts';
-import { headingAnchor, headingRenames, relinkHeadings, type HeadingRename } from '../../notes/heading-links.ts';
+import { headingAnchor, headingRenames, relinkHeadings, wikiUnsafeHeading, type HeadingRename } from '../../notes/heading-links.ts';
 import { LinkResolver } from '../../notes/link-resolver.ts';
 import { applyEdits as applyLinkEdits } from '../../notes/link-rewrite.ts';
 import { findLinks } from '../../notes/links.ts';
@@ -221,6 +221,15 @@ async function keepHeadingLinks(
   const changed = new Set<string>();
   for (const { path: target, renames } of renamed) {
     const counts = new Map<string, number>();
+    const unwritable: string[] = [];
+    for (const [path, spliced] of texts) {
+      const relinked = relinkHeadings(findLinks(spliced.text), path, target, renames, resolver);
+      unwritable.push(...relinked.unwritable.map((raw) => `${raw} in "${path}"`));
+    }
+    for (const [path, text] of others) {
+      unwritable.push(...relinkHeadings(findLinks(text), path, target, renames, resolver).unwritable.map((raw) => `${raw} in "${path}"`));
+    }
+    if (unwritable.length > 0) throw unwritableLinks(target, renames, unwritable);
     for (const [path, spliced] of texts) {
       const { edits } = relinkHeadings(findLinks(spliced.text), path, target, renames, resolver);
       // From the end, so each offset still stands where findLinks found it.
@@ -247,6 +256,23 @@ async function keepHeadingLinks(
     );
   }
   return { others: new Map([...others].filter(([path]) => changed.has(path))), before, notes };
+}
+
+/**
+ * The refusal of a rename to a heading text that wiki-links cannot hold ({@link
+ * wikiUnsafeHeading}): VaultError `bad_arguments` naming the characters, the links (at most
+ * five), and how to succeed. Nothing is written: a rename that left those links behind would
+ * break them, and one that rewrote them would write links that end early.
+ */
+function unwritableLinks(target: string, renames: readonly HeadingRename[], links: readonly string[]): VaultError {
+  const unsafe = renames.filter((rename) => wikiUnsafeHeading(rename.to).length > 0);
+  const headings = unsafe.map((rename) => `"${rename.from}" → "${rename.to}" (${wikiUnsafeHeading(rename.to).join(' ')})`).join(', ');
+  const shown = links.slice(0, 5).join(', ') + (links.length > 5 ? `, and ${links.length - 5} more` : '');
+  return new VaultError(
+    'bad_arguments',
+    `This edit renames the heading ${headings} of "${target}", but a wiki-link cannot name a heading holding [ ] | # or a leading ^, and ${links.length} wiki-link${links.length > 1 ? 's' : ''} point${links.length > 1 ? '' : 's'} at it: ${shown}. Nothing was written. Give the heading a text without those characters, or change those links first (to a Markdown link such as [text](note.md#anchor), which can name it).`,
+    { path: target, links: links.length },
+  );
 }
 
 /** Lower-case texts one of which a note holds when it may link to the heading `text`. */
