@@ -12,9 +12,11 @@ import {
 import { z } from 'zod';
 import { fillPrompt } from '../config/prompts-resources.ts';
 import type { Prompt, ResourceSetting } from '../config/vault-config.ts';
+import { decodeNoteText } from '../notes/note-text.ts';
 import { isInFolders } from '../notes/vault-path.ts';
 import { repoNotFound } from '../repo-not-found.ts';
 import type { ToolContext, Vault } from './tool.ts';
+import { existingPath } from './tools/existing-path.ts';
 
 /** The scheme of a note's resource URI: `vault://<installation>/<repo>/<path>`. */
 export const RESOURCE_SCHEME = 'vault';
@@ -144,7 +146,8 @@ async function listResources(options: PromptsAndResourcesOptions): Promise<Resou
     for (const resource of vault.config.settings.resources) {
       const paths =
         resource.kind === 'note'
-          ? isInFolders(resource.path, vault.config.settings.folders) && (await ctx.index.getFile(vault.name, resource.path)) !== null
+          ? isInFolders(resource.path, vault.config.settings.folders) &&
+            (await ctx.index.getFile(vault.name, resource.path))?.isNote === true
             ? [resource.path]
             : []
           : await notesUnder(ctx, vault, resource.path);
@@ -193,18 +196,46 @@ async function readResource(options: PromptsAndResourcesOptions, uri: string): P
       `There is no note ${named.path} in ${vault.name} among its resources. Use resources/list to see them.`,
       { uri },
     );
-  const offered = vault.config.settings.resources.some((resource) =>
-    resource.kind === 'note' ? resource.path === named.path : named.path.startsWith(resource.path) && named.path.endsWith('.md'),
-  );
-  if (!offered || !isInFolders(named.path, vault.config.settings.folders)) throw notFound();
+  // Configured paths and the one asked compare as read_note finds notes: Unicode normalisation aside.
+  const nfc = (path: string) => path.normalize('NFC');
+  const offered = (path: string) =>
+    path.endsWith('.md') &&
+    isInFolders(path, vault.config.settings.folders) &&
+    vault.config.settings.resources.some((resource) =>
+      resource.kind === 'note' ? nfc(resource.path) === nfc(path) : nfc(path).startsWith(nfc(resource.path)),
+    );
+  if (!offered(named.path)) throw notFound();
   const ctx = await options.context();
   if (!ctx.vaults.has(vault.name))
     throw new ProtocolError(ProtocolErrorCode.ResourceNotFound, repoNotFound(vault.name, [...ctx.vaults.keys()]).message, { uri });
   await ctx.refresh(vault.name);
-  const file = await ctx.index.getFile(vault.name, named.path);
-  const bytes = file === null ? null : await ctx.host.readFile(vault.name, named.path);
+  // The note's spelling as the repository holds it (a name stored decomposed is found by its
+  // composed form, as read_note finds it); only a readable file is found.
+  let path: string;
+  try {
+    const found = await existingPath(ctx.host, vault.name, named.path, 'note', {
+      noteSuffix: false,
+      folders: vault.config.settings.folders,
+    });
+    if (!found.found || !offered(found.path)) throw notFound();
+    path = found.path;
+  } catch (error) {
+    if (error instanceof ProtocolError) throw error;
+    throw notFound();
+  }
+  const file = await ctx.index.getFile(vault.name, path);
+  const bytes = file === null ? null : await ctx.host.readFile(vault.name, path);
   if (bytes === null) throw notFound();
-  return { contents: [{ uri: noteUri(options.installation, vault.name, named.path), mimeType: MARKDOWN, text: bytes.toString('utf8') }] };
+  // Text as read_note reads it: a file that is not UTF-8 text (a binary file named .md) is no note.
+  const text = decodeNoteText(bytes);
+  if (text === null) {
+    throw new ProtocolError(
+      ProtocolErrorCode.ResourceNotFound,
+      `${path} in ${vault.name} is not a note: it is not text (a binary file named .md), so it is no resource. Use resources/list to see them.`,
+      { uri },
+    );
+  }
+  return { contents: [{ uri: noteUri(options.installation, vault.name, path), mimeType: MARKDOWN, text }] };
 }
 
 /** `{ repo, path }` of a note URI of this installation; null when `uri` is not one. */

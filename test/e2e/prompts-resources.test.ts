@@ -190,12 +190,22 @@ describe('resources/list against the notes that are there', () => {
         { folder: 'team/' },
         { note: 'team/plan.md', title: 'The plan', description: 'What we do next.' },
         { note: 'team/gone.md', title: 'Gone' },
+        { note: 'other/latin1.md', title: 'Not UTF-8' },
       ],
     };
     makeRepo(join(dir.path, 'repos', 'notes'), [
       {
         message: 'Notes',
-        files: { '.vault/settings.jsonc': JSON.stringify(settings), 'team/plan.md': '# Plan\n', 'team/risks.md': '# Risks\n' },
+        files: {
+          '.vault/settings.jsonc': JSON.stringify(settings),
+          'team/plan.md': '# Plan\n',
+          'team/risks.md': '# Risks\n',
+          // Stored decomposed (as a Mac may write it); asked for composed, as a person types it.
+          ['team/Cafe\u0301.md']: '# Café\n',
+          // Latin-1, not UTF-8: no note, so no resource either.
+          'team/latin1.md': Buffer.from('# \xe9t\xe9\n', 'latin1'),
+          'other/latin1.md': Buffer.from('# \xe9t\xe9\n', 'latin1'),
+        },
       },
     ]);
     server = await serveRepos(join(dir.path, 'repos'));
@@ -209,11 +219,21 @@ describe('resources/list against the notes that are there', () => {
 
   test('lists each note once, with its own title even when a folder listed it first, and never one that is not there', async () => {
     const { resources } = await client.listResources();
+    const decomposed = `vault://notes/notes/team/${encodeURIComponent('Cafe\u0301.md')}`;
     expect(resources.map((resource) => [resource.uri, resource.title ?? null])).toEqual([
+      [decomposed, null],
       ['vault://notes/notes/team/plan.md', 'The plan'],
       ['vault://notes/notes/team/risks.md', null],
     ]);
-    expect(resources[0]?.description).toBe('What we do next.');
+    expect(resources[1]?.description).toBe('What we do next.');
     await expect(client.readResource({ uri: 'vault://notes/notes/team/gone.md' })).rejects.toThrow(/no note team\/gone.md/);
+  });
+
+  test('reads a note by its composed name as read_note does, and refuses a file that is not UTF-8 text', async () => {
+    const decomposed = `vault://notes/notes/team/${encodeURIComponent('Cafe\u0301.md')}`;
+    const read = await client.readResource({ uri: `vault://notes/notes/team/${encodeURIComponent('Caf\u00e9.md')}` });
+    expect(read.contents).toEqual([{ uri: decomposed, mimeType: 'text/markdown', text: '# Café\n' }]);
+    for (const path of ['team/latin1.md', 'other/latin1.md'])
+      await expect(client.readResource({ uri: `vault://notes/notes/${path}` })).rejects.toThrow(/not text \(a binary file named \.md\)/);
   });
 });
