@@ -6,7 +6,7 @@ import { createNote } from '../tools/create-note.ts';
 import { editNote } from '../tools/edit-note.ts';
 import { moveNote } from '../tools/move-note.ts';
 import type { ToolContext } from '../tool.ts';
-import { undoLatestChange } from './undo-change.ts';
+import { undoLatestChange, withoutAddedLines } from './undo-change.ts';
 
 const bobPerson = { login: 'bob', name: bob.name, email: bob.email };
 
@@ -90,5 +90,39 @@ describe('the undo engine', () => {
     expect(fixture.show('risks.md').toString()).toBe('# Risks\n');
     expect(fixture.git(['ls-files', 'archive'])).toBe('');
     expect(fixture.show('plan.md').toString()).toContain('See [risks](risks.md) and all costs.');
+  });
+});
+
+describe('the undo of added lines', () => {
+  it('takes out only the caller’s lines when another person added theirs right below', async () => {
+    const fixture = await openWriteFixture({ 'log.md': '# Log\n\n- a\n' });
+    try {
+      const alice = await fixture.context();
+      await callTool(editNote, { repo: 'notes', path: 'log.md', old_text: '- a\n', new_text: '- a\n- mine\n', summary: 'Mine' }, alice);
+      commit(fixture.repoDir, { files: { 'log.md': '# Log\n\n- a\n- mine\n- theirs\n' }, message: 'Theirs', author: bob });
+      await fixture.installation.refresh('notes', { force: true });
+      const done = await undoLatestChange(await fixture.context(), 'notes', 'notes__undo', ['undo']);
+      expect(done.undone.subject).toMatch(/^Mine/);
+      expect(fixture.show('log.md').toString()).toBe('# Log\n\n- a\n- theirs\n');
+    } finally {
+      await fixture.close();
+    }
+  });
+});
+
+describe('withoutAddedLines', () => {
+  const after = '# Log\n\n- a\n- mine\n';
+  const before = '# Log\n\n- a\n';
+
+  it('takes out the lines a change added, whatever was added right around them since', () => {
+    expect(withoutAddedLines(after, before, '# Log\n\n- a\n- mine\n- theirs\n')).toBe('# Log\n\n- a\n- theirs\n');
+    expect(withoutAddedLines(after, before, '# Log\n\n- a\n- zero\n- mine\n')).toBe('# Log\n\n- a\n- zero\n');
+    expect(withoutAddedLines('a\nx\ny\nb\n', 'a\nb\n', 'a\nx\ny\nc\nb\n')).toBe('a\nc\nb\n');
+  });
+
+  it('gives nothing when a line it added was changed, split, or the change did more than add lines', () => {
+    expect(withoutAddedLines(after, before, '# Log\n\n- a\n- mine, edited\n')).toBeNull();
+    expect(withoutAddedLines('a\nx\ny\nb\n', 'a\nb\n', 'a\nx\nnew\ny\nb\n')).toBeNull();
+    expect(withoutAddedLines('a\nB\n', 'a\nb\n', 'a\nB\nc\n')).toBeNull();
   });
 });

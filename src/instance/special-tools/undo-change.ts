@@ -7,7 +7,9 @@ import { rebaseSplices, splicesBetween } from '../../notes/text-splices.ts';
 import type { FoundCommit, RepoHistory } from '../../repo-host/history.ts';
 import { commitChange, writableVault, type PreparedFile, type WriteRead } from '../../writes/commit-change.ts';
 import { SUMMARY_MAX } from '../../writes/commit-message.ts';
-import { VaultError } from '../../vault-error.ts';
+import { diffLines } from 'diff';
+import { refuseGuarded } from '../../special-tools/guarded-change.ts';
+import { isVaultError, VaultError } from '../../vault-error.ts';
 import type { ToolContext } from '../tool.ts';
 
 /** The basic tools that write: their commits are changes made through Major Vault. */
@@ -182,13 +184,77 @@ async function revertFiles(
       files.push({ path, content: Buffer.from(carried.text, 'utf8') });
       continue;
     }
-    throw await laterChangeConflict(ctx, repo, commit, path);
+    const removed = afterText == null || beforeText == null || nowText == null ? null : withoutAddedLines(afterText, beforeText, nowText);
+    if (removed !== null) {
+      files.push({ path, content: Buffer.from(removed, 'utf8') });
+      continue;
+    }
+    throw await laterChangeConflict(ctx, repo, commit, path, nowText ?? null);
   }
   return files;
 }
 
+/**
+ * The undo of a change that only added whole lines (an entry of a log, a line of a list),
+ * carried onto `now` when every one of those lines still stands there as written and in one
+ * piece, whatever was added or changed around them (another person's entry right below one's
+ * own: a passage of its own, though it touches the undone lines' edge, where
+ * {@link rebaseSplices} refuses). Null when `before` is not `after` with whole lines taken out,
+ * or a taken-out line is changed or split in `now`.
+ */
+export function withoutAddedLines(after: string, before: string, now: string): string | null {
+  const undone = diffLines(after, before);
+  if (undone.some((part) => part.added)) return null;
+  // The lines the undo takes out, by their line number in `after`.
+  const out = new Set<number>();
+  let line = 0;
+  for (const part of undone) {
+    const count = part.count ?? 0;
+    if (part.removed) for (let i = 0; i < count; i++) out.add(line + i);
+    line += count;
+  }
+  if (out.size === 0) return null;
+  // Where each line of `after` stands in `now`, for the lines `now` kept as they were.
+  const kept = new Map<number, number>();
+  const nowLines: string[] = [];
+  let [a, n] = [0, 0];
+  for (const part of diffLines(after, now)) {
+    const lines = splitLines(part.value);
+    if (part.removed) a += lines.length;
+    else if (part.added) {
+      nowLines.push(...lines);
+      n += lines.length;
+    } else {
+      for (const text of lines) {
+        kept.set(a++, n++);
+        nowLines.push(text);
+      }
+    }
+  }
+  const drop = new Set<number>();
+  for (const index of out) {
+    const at = kept.get(index);
+    if (at === undefined) return null;
+    // A run of taken-out lines must stay one run: nothing put in between its lines.
+    if (out.has(index - 1) && kept.get(index - 1) !== at - 1) return null;
+    drop.add(at);
+  }
+  return nowLines.filter((_, index) => !drop.has(index)).join('');
+}
+
+/** `text` as lines, each with its line break (the last one may have none). */
+function splitLines(text: string): string[] {
+  return text.match(/[^\n]*\n|[^\n]+$/g) ?? [];
+}
+
 /** VaultError `conflict`: a later commit (or an uncommitted edit) changed the passages the undo would change back. */
-async function laterChangeConflict(ctx: ToolContext, repo: string, commit: FoundCommit, path: string): Promise<VaultError> {
+async function laterChangeConflict(
+  ctx: ToolContext,
+  repo: string,
+  commit: FoundCommit,
+  path: string,
+  nowText: string | null,
+): Promise<VaultError> {
   let later: string[] = [];
   // The host's own head: the state a write prepares on may be this process's last commit.
   const head = await ctx.host.head(repo).catch(() => null);
@@ -202,9 +268,22 @@ async function laterChangeConflict(ctx: ToolContext, repo: string, commit: Found
     }
   }
   const by = later.length > 0 ? `by ${later.map((line) => `"${line}"`).join(', ')}` : 'in the work tree (not committed)';
+  // Where a special tool guards the note, edit_note cannot change it back either: say who can.
+  const vault = ctx.vaults.get(repo);
+  let guarded = false;
+  if (vault !== undefined && nowText !== null) {
+    try {
+      refuseGuarded(repo, vault.config, 'edit_note', [{ before: { path, text: nowText }, after: { path, text: '' } }]);
+    } catch (error) {
+      guarded = isVaultError(error, 'guarded');
+    }
+  }
+  const instead = guarded
+    ? `"${path}" is guarded by a special tool, so edit_note cannot change it back either: ask the repository's admin to revert ${commit.commit.slice(0, 7)} with Git.`
+    : 'Read the note and change those passages back by hand with edit_note, keeping what the later change added.';
   return new VaultError(
     'conflict',
-    `Your latest change (${commit.commit.slice(0, 7)} "${commit.subject}") cannot be undone: "${path}" was changed since ${by} at the same passages, and undoing would overwrite that. Nothing was written. Read the note and change those passages back by hand with edit_note, keeping what the later change added.`,
+    `Your latest change (${commit.commit.slice(0, 7)} "${commit.subject}") cannot be undone: "${path}" was changed since ${by} at the same passages, and undoing would overwrite that. Nothing was written. ${instead}`,
     { repo, commit: commit.commit, path, later },
   );
 }
