@@ -30,6 +30,7 @@ export const appendEngineHandler = implementEngine(appendEngine, {
     } else {
       path = await ownNote(ctx, tool, String(input['path'] ?? ''), `note of type "${params.type}"`);
     }
+    assertEntryFields(params, input, tool.name);
     const entry = fillEntry(params, input, ctx.access.person.name, new Date());
     const done = await commitChange(
       ctx,
@@ -70,6 +71,82 @@ export const appendEngineHandler = implementEngine(appendEngine, {
     return { path, line: done.result.line, commit: done.commit ?? '' };
   },
 });
+
+/** The most characters one field of an entry holds (an entry is a line or a few, not a document). */
+export const ENTRY_FIELD_MAX = 10_000;
+
+/**
+ * Refuses (VaultError `bad_arguments`, nothing written) an entry's field that would reach past
+ * its entry: longer than {@link ENTRY_FIELD_MAX}; opening a comment it does not close (`%%`,
+ * Obsidian's, or `<!--`), which hides every entry after it; and, for a field the template puts
+ * on a line of its own (its lines kept), a line that is a heading (it would end the section or
+ * start a forged entry), a code fence it leaves open (every entry after it would read as code),
+ * or a line shaped like the template's first line (another person's entry, another day).
+ */
+export function assertEntryFields(params: AppendParams, input: Record<string, unknown>, tool: string): void {
+  const refuse = (field: string, why: string) => {
+    throw new VaultError('bad_arguments', `${field} ${why}; nothing was written. Send the entry without it.`, { field });
+  };
+  const shape = entryShape(params.entry);
+  for (const name of params.inputs) {
+    const value = String((Object.hasOwn(input, name) ? input[name] : null) ?? '');
+    const length = [...value].length;
+    if (length > ENTRY_FIELD_MAX)
+      refuse(
+        name,
+        `holds ${length} characters, and an entry's field at most ${ENTRY_FIELD_MAX} (${tool} adds a line or a few): put the longer text in a note of its own with create_note and name it in the entry`,
+      );
+    if ((value.match(/%%/g)?.length ?? 0) % 2 === 1)
+      refuse(name, 'opens a %% comment it does not close, which would hide every entry after it (write % % for two percent signs)');
+    if (value.lastIndexOf('<!--') > value.lastIndexOf('-->'))
+      refuse(name, 'opens an HTML comment (<!--) it does not close, which would hide every entry after it');
+    if (!onLineOfItsOwn(params.entry, name)) continue;
+    let fence: string | null = null;
+    let previous = '';
+    for (const [i, line] of value.split(/\r?\n/).entries()) {
+      const at = `line ${i + 1} of ${name} ("${line.trim().slice(0, 60)}")`;
+      const opener = /^ {0,3}(`{3,}|~{3,})/.exec(line)?.[1] ?? null;
+      if (fence !== null) {
+        if (opener !== null && opener[0] === fence[0] && opener.length >= fence.length && line.trim() === opener) fence = null;
+      } else if (opener !== null) {
+        fence = opener;
+      } else if (/^ {0,3}#{1,6}(?:[ \t]|$)/.test(line) || (previous.trim() !== '' && /^ {0,3}(?:=+|-{2,})[ \t]*$/.test(line))) {
+        refuse(
+          at,
+          `is a heading, which would end the entries' section or read as an entry of its own (write it as plain text, or as **bold**)`,
+        );
+      } else if (shape !== null && shape.test(line)) {
+        refuse(
+          at,
+          `reads as an entry of its own (the entries start "${params.entry.split('\n')[0]}"), which would put words under another name or day`,
+        );
+      }
+      previous = line;
+    }
+    if (fence !== null) refuse(name, `opens a code block (${fence}) it does not close, which would turn every entry after it into code`);
+  }
+}
+
+/** Whether `{name}` stands on a line of its own in `template` (its field then keeps its lines). */
+function onLineOfItsOwn(template: string, name: string): boolean {
+  return template.split('\n').some((line) => line.trim() === `{${name}}`);
+}
+
+/**
+ * A pattern of the template's first line (each placeholder any text), when that line holds
+ * text of its own besides placeholders: a line of a field it matches reads as another entry.
+ */
+function entryShape(template: string): RegExp | null {
+  const first =
+    template
+      .split('\n')
+      .find((line) => line.trim() !== '')
+      ?.trim() ?? '';
+  const fixed = first.replace(/\{[A-Za-z_][A-Za-z0-9_-]*\}/g, '').trim();
+  if (fixed === '' || fixed === first) return null;
+  const parts = first.split(/\{[A-Za-z_][A-Za-z0-9_-]*\}/).map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  return new RegExp(`^\\s*${parts.join('.+?')}\\s*$`, 'u');
+}
 
 /**
  * The entry's text: the template filled; the caller's fields trimmed. A field that stands on a
