@@ -110,6 +110,24 @@ describe('the undo of added lines', () => {
   });
 });
 
+describe('the undo of a created note that others wrote in since', () => {
+  it('is refused, saying that no tool deletes a note', async () => {
+    const fixture = await openWriteFixture({ 'a.md': 'a\n' });
+    try {
+      await callTool(createNote, { repo: 'notes', path: 'new.md', body: 'Mine.\n', summary: 'Created new' }, await fixture.context());
+      commit(fixture.repoDir, { files: { 'new.md': 'Mine.\n\nTheirs.\n' }, message: 'Theirs', author: bob });
+      await fixture.installation.refresh('notes', { force: true });
+      const refusal = await refusalOf(undoLatestChange(await fixture.context(), 'notes', 'notes__undo', ['undo']));
+      expect(refusal.code).toBe('conflict');
+      expect(refusal.message).toContain('Undoing would delete "new.md", which your change created');
+      expect(refusal.message).not.toContain('by hand with edit_note');
+      expect(fixture.show('new.md').toString()).toBe('Mine.\n\nTheirs.\n');
+    } finally {
+      await fixture.close();
+    }
+  });
+});
+
 describe('withoutAddedLines', () => {
   const after = '# Log\n\n- a\n- mine\n';
   const before = '# Log\n\n- a\n';

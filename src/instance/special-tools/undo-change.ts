@@ -189,7 +189,7 @@ async function revertFiles(
       files.push({ path, content: Buffer.from(removed, 'utf8') });
       continue;
     }
-    throw await laterChangeConflict(ctx, repo, commit, path, nowText ?? null);
+    throw await laterChangeConflict(ctx, repo, commit, path, nowText ?? null, before === null);
   }
   return files;
 }
@@ -254,6 +254,7 @@ async function laterChangeConflict(
   commit: FoundCommit,
   path: string,
   nowText: string | null,
+  deletes: boolean,
 ): Promise<VaultError> {
   let later: string[] = [];
   // The host's own head: the state a write prepares on may be this process's last commit.
@@ -278,9 +279,11 @@ async function laterChangeConflict(
       guarded = isVaultError(error, 'guarded');
     }
   }
-  const instead = guarded
-    ? `"${path}" is guarded by a special tool, so edit_note cannot change it back either: ask the repository's admin to revert ${commit.commit.slice(0, 7)} with Git.`
-    : 'Read the note and change those passages back by hand with edit_note, keeping what the later change added.';
+  const instead = deletes
+    ? `Undoing would delete "${path}", which your change created, and with it what was written there since; no tool deletes a note. Keep it, or ask whoever wrote there since (or the repository's admin) whether it should go.`
+    : guarded
+      ? `"${path}" is guarded by a special tool, so edit_note cannot change it back either: ask the repository's admin to revert ${commit.commit.slice(0, 7)} with Git.`
+      : 'Read the note and change those passages back by hand with edit_note, keeping what the later change added.';
   return new VaultError(
     'conflict',
     `Your latest change (${commit.commit.slice(0, 7)} "${commit.subject}") cannot be undone: "${path}" was changed since ${by} at the same passages, and undoing would overwrite that. Nothing was written. ${instead}`,
