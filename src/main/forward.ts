@@ -2,6 +2,7 @@
 // with a stateless MCP server built for the caller (DESIGN.md "How one call travels": the
 // front forwards every call to the installation's instance; hosted, this is an HTTP hop).
 import { createMcpHandler, type McpHttpHandler } from '@modelcontextprotocol/server';
+import { overlongResourceUri } from '../instance/overlong-uri.ts';
 import { catalogueFor } from '../catalogue/catalogue.ts';
 import type { Caller, CatalogueSource, Forward } from '../front/http-front.ts';
 import { catalogueRepos, createCatalogueServer, createVaultServer } from '../instance/create-server.ts';
@@ -82,7 +83,8 @@ export function forwardLocally(options: {
   );
   return {
     catalogue: async (access) => catalogueFor(tools, catalogueRepos(await vaultsOf(access))),
-    forward: (request, caller) =>
+    forward: async (request, caller) =>
+      (await overlongResourceUri(request)) ??
       mcp.fetch(request, {
         authInfo: {
           token: caller.token ?? '',

@@ -229,6 +229,20 @@ describe('resources/list against the notes that are there', () => {
     await expect(client.readResource({ uri: 'vault://notes/notes/team/gone.md' })).rejects.toThrow(/no note team\/gone.md/);
   });
 
+  test('refuses a URI of a megabyte as one it does not know', async () => {
+    // A 2025-era client: the 2026 era repeats the URI in a header, which Node's HTTP server
+    // refuses over 16 KiB (431) before anything reads it.
+    const older = await connectHttp(server.url, '2025-11-25');
+    try {
+      for (const tail of ['%'.repeat(1_000_000), 'a%2F'.repeat(300_000), 'a/'.repeat(400_000)])
+        await expect(older.readResource({ uri: `vault://notes/notes/team/${tail}` })).rejects.toThrow(
+          /Resource not found: a URI of \d+ characters names no note/,
+        );
+    } finally {
+      await older.close();
+    }
+  });
+
   test('reads a note by its composed name as read_note does, and refuses a file that is not UTF-8 text', async () => {
     const decomposed = `vault://notes/notes/team/${encodeURIComponent('Cafe\u0301.md')}`;
     const read = await client.readResource({ uri: `vault://notes/notes/team/${encodeURIComponent('Caf\u00e9.md')}` });
