@@ -84,7 +84,7 @@ export function registerPromptsAndResources(server: McpServer, options: PromptsA
     server.server.removeRequestHandler('resources/read');
     // The SDK would list every configured note, there or not, and a note inside a configured
     // folder twice: the list is what resources/read answers, each URI once.
-    server.server.setRequestHandler('resources/list', async () => ({ resources: await listResources(options) }));
+    server.server.setRequestHandler('resources/list', async (request) => pageOf(await listResources(options), request.params?.cursor));
   }
   server.server.setRequestHandler('resources/read', async (request) => readResource(options, request.params.uri));
 }
@@ -166,6 +166,33 @@ async function listResources(options: PromptsAndResourcesOptions): Promise<Resou
     }
   }
   return [...listed.values()];
+}
+
+/** How many resources one `resources/list` answer carries; the rest follow by `nextCursor` (MCP pagination). */
+export const RESOURCES_PAGE = 1000;
+
+/**
+ * One page of `resources`: from the position `cursor` names (none: the first), at most
+ * {@link RESOURCES_PAGE}, with `nextCursor` when more follow. The cursor is opaque to the
+ * client (the position, base64url); one this server did not give is refused with
+ * `InvalidParams`, saying to ask again without it.
+ */
+function pageOf(resources: Resource[], cursor: string | undefined): { resources: Resource[]; nextCursor?: string } {
+  let start = 0;
+  if (cursor !== undefined) {
+    const position = /^p(\d{1,9})$/.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
+    if (position === null || Buffer.from(`p${position[1]}`).toString('base64url') !== cursor)
+      throw new ProtocolError(
+        ProtocolErrorCode.InvalidParams,
+        `The cursor "${cursor.slice(0, 40)}" is not one resources/list gave. Ask resources/list without a cursor for the first page.`,
+      );
+    start = Number(position[1]);
+  }
+  const end = start + RESOURCES_PAGE;
+  return {
+    resources: resources.slice(start, end),
+    ...(end < resources.length ? { nextCursor: Buffer.from(`p${end}`).toString('base64url') } : {}),
+  };
 }
 
 /** The notes in `folder` ("" for the root) and below it that the tools read, sorted. */

@@ -9,6 +9,7 @@ import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotoc
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { demoTokens } from '../../src/demo/build-demo.ts';
 import { makeRepo, tempDir } from '../support/git-fixture.ts';
+import { RESOURCES_PAGE } from '../../src/instance/prompts-resources.ts';
 import { builtDemo, connectHttp, serveDemo, serveRepos, type ServedDemo, type ServedRepos } from './demo-fixture.ts';
 
 const bin = fileURLToPath(new URL('../../bin/major-vault.js', import.meta.url));
@@ -249,5 +250,51 @@ describe('resources/list against the notes that are there', () => {
     expect(read.contents).toEqual([{ uri: decomposed, mimeType: 'text/markdown', text: '# Café\n' }]);
     for (const path of ['team/latin1.md', 'other/latin1.md'])
       await expect(client.readResource({ uri: `vault://notes/notes/${path}` })).rejects.toThrow(/not text \(a binary file named \.md\)/);
+  });
+});
+
+describe('resources/list in pages', () => {
+  const dir = tempDir('mv-resource-pages-');
+  let server: ServedRepos;
+  let client: Client;
+  beforeAll(async () => {
+    const settings = { format: 3, role: 'root', name: 'notes', prompts: [], resources: [{ folder: 'many/' }] };
+    const files: Record<string, string> = { '.vault/settings.jsonc': JSON.stringify(settings) };
+    for (let i = 0; i < RESOURCES_PAGE + 5; i++) files[`many/n${String(i).padStart(4, '0')}.md`] = `# ${i}\n`;
+    makeRepo(join(dir.path, 'repos', 'notes'), [{ message: 'Many notes', files }]);
+    server = await serveRepos(join(dir.path, 'repos'));
+    client = await connectHttp(server.url, '2026-07-28');
+  });
+  afterAll(async () => {
+    await client?.close();
+    await server?.close();
+    dir.cleanup();
+  });
+
+  /** One page as the server answers it (the SDK's client, asked without a cursor, walks every page). */
+  const page = async (cursor?: string) => {
+    const response = await fetch(server.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'resources/list', params: cursor === undefined ? {} : { cursor } }),
+    });
+    const text = await response.text();
+    const json = text.startsWith('{') ? text : /^data: (.*)$/m.exec(text)![1]!;
+    return (JSON.parse(json) as { result: { resources: Array<{ uri: string }>; nextCursor?: string } }).result;
+  };
+
+  test('answers a page at a time, each note once, and refuses a cursor it did not give', async () => {
+    const first = await page();
+    expect(first.resources).toHaveLength(RESOURCES_PAGE);
+    expect(first.nextCursor).toBeDefined();
+    const second = await page(first.nextCursor!);
+    expect(second.resources).toHaveLength(5);
+    expect(second.nextCursor).toBeUndefined();
+    const uris = [...first.resources, ...second.resources].map((resource) => resource.uri);
+    expect(new Set(uris).size).toBe(RESOURCES_PAGE + 5);
+    expect(uris.at(-1)).toBe(`vault://notes/notes/many/n${RESOURCES_PAGE + 4}.md`);
+    await expect(client.listResources({ cursor: 'bm9wZQ' })).rejects.toThrow(/is not one resources\/list gave/);
+    // The SDK's client walks the pages.
+    expect((await client.listResources()).resources).toHaveLength(RESOURCES_PAGE + 5);
   });
 });
