@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { defaultSettings, loadVaultConfig } from './load-vault-config.ts';
+import { CLOSED_FOLDERS } from '../notes/vault-path.ts';
 import type { VaultConfig } from './vault-config.ts';
 import { createDecisionTool, decisionType, projectsSettings } from '../demo/acme-projects.ts';
 
@@ -221,12 +222,13 @@ describe('loadVaultConfig', () => {
 
     it('does not parse', async () => {
       const config = await load({ '.vault/settings.jsonc': '{\n  "format": 3,\n  "folders": ["a/"\n}' });
-      expect(config.settings).toEqual(defaultSettings());
+      // Every default but folders: a broken file opens nothing, never the whole repository.
+      expect(config.settings).toEqual({ ...defaultSettings(), folders: CLOSED_FOLDERS });
       expect(config.problems).toEqual([
         {
           file: '.vault/settings.jsonc',
           message: expect.stringMatching(
-            /^settings\.jsonc: is not valid JSON with comments \(\w+ at line 4\); using the default for every setting$/,
+            /^settings\.jsonc: is not valid JSON with comments \(\w+ at line 4\); using the default for every setting but folders, and no folder is open until it is fixed$/,
           ),
         },
       ]);
@@ -234,9 +236,9 @@ describe('loadVaultConfig', () => {
 
     it('is not an object', async () => {
       const config = await load({ '.vault/settings.jsonc': '["a/"]' });
-      expect(config.settings).toEqual(defaultSettings());
+      expect(config.settings).toEqual({ ...defaultSettings(), folders: CLOSED_FOLDERS });
       expect(messages(config)).toEqual([
-        'settings.jsonc: must be one object { … } holding the settings; using the default for every setting',
+        'settings.jsonc: must be one object { … } holding the settings; using the default for every setting but folders, and no folder is open until it is fixed',
       ]);
     });
 
@@ -267,9 +269,9 @@ describe('loadVaultConfig', () => {
       [{ name: '' }, 'name must be a non-empty string; using none'],
       [{ prompts: {} }, 'prompts must be a list (it may be empty); using the default []'],
       [{ summary: 42 }, 'summary must be a string of at most 120 characters; using none'],
-      [{ folders: 'active/' }, 'folders must be a non-empty list of strings; using the default ["/"]'],
-      [{ folders: [] }, 'folders must be a non-empty list of strings; using the default ["/"]'],
-      [{ folders: ['a/', 3] }, 'folders must be a non-empty list of strings; using the default ["/"]'],
+      [{ folders: 'active/' }, 'folders must be a non-empty list of strings; no folder is open until it is fixed'],
+      [{ folders: [] }, 'folders must be a non-empty list of strings; no folder is open until it is fixed'],
+      [{ folders: ['a/', 3] }, 'folders must be a non-empty list of strings; no folder is open until it is fixed'],
       [{ typeField: '' }, 'typeField must be a non-empty string; using the default "type"'],
       [{ summaryField: ['x'] }, 'summaryField must be a non-empty string; using the default "summary"'],
       [{ untyped: 'warning' }, 'untyped must be "hint" or "error"; using the default "hint"'],
@@ -285,14 +287,15 @@ describe('loadVaultConfig', () => {
       expect(config.problems[0]!.file).toBe('.vault/settings.jsonc');
       expect(config.problems[0]!.message.replace(/^settings\.jsonc: /, '')).toEqual(message);
       const key = Object.keys(extra)[0] as keyof typeof config.settings;
-      if (key in config.settings) expect(config.settings[key]).toEqual(key === 'name' ? null : defaultSettings()[key]);
+      if (key in config.settings)
+        expect(config.settings[key]).toEqual(key === 'name' ? null : key === 'folders' ? CLOSED_FOLDERS : defaultSettings()[key]);
     });
 
     it('keeps the good keys when one key is wrong', async () => {
       const config = await settingsWith({ folders: 'active/', untyped: 'error', summary: 'Fine.' });
       expect(config.settings.untyped).toBe('error');
       expect(config.settings.summary).toBe('Fine.');
-      expect(config.settings.folders).toEqual(['/']);
+      expect(config.settings.folders).toEqual(CLOSED_FOLDERS);
       expect(config.problems).toHaveLength(1);
     });
 
@@ -320,8 +323,8 @@ describe('loadVaultConfig', () => {
         'settings.jsonc: exempt: "../x" is not a path of the repository; left out',
       ]);
       const none = await settingsWith({ folders: ['../x/'] });
-      expect(none.settings.folders).toEqual(['/']);
-      expect(messages(none).at(-1)).toBe('settings.jsonc: folders names no usable folder; using the default ["/"]');
+      expect(none.settings.folders).toEqual(CLOSED_FOLDERS);
+      expect(messages(none).at(-1)).toBe('settings.jsonc: folders names no usable folder; no folder is open until it names one');
     });
 
     it('refuses a defaultType or an order naming what does not exist', async () => {

@@ -3,7 +3,7 @@ import { parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc
 import { z } from 'zod';
 import { splitFrontmatter } from '../notes/frontmatter.ts';
 import { frontmatterAjv } from '../notes/frontmatter-schema.ts';
-import { normalizeVaultPath } from '../notes/vault-path.ts';
+import { CLOSED_FOLDERS, foldersClosed, normalizeVaultPath } from '../notes/vault-path.ts';
 import { loadPrompts, parsePromptSettings, parseResourceSettings } from './prompts-resources.ts';
 import type { ConfigProblem, NoteType, SpecialToolConfig, VaultConfig, VaultSettings } from './vault-config.ts';
 
@@ -173,13 +173,15 @@ export function parseSettings(
   if (errors.length > 0) {
     const first = errors[0]!;
     report(
-      `is not valid JSON with comments (${printParseErrorCode(first.error)} at line ${lineAt(text, first.offset)}); using the default for every setting`,
+      `is not valid JSON with comments (${printParseErrorCode(first.error)} at line ${lineAt(text, first.offset)}); using the default for every setting but folders, and no folder is open until it is fixed`,
     );
-    return settings;
+    return { ...settings, folders: [...CLOSED_FOLDERS] };
   }
   if (typeof data !== 'object' || data === null || Array.isArray(data)) {
-    report('must be one object { … } holding the settings; using the default for every setting');
-    return settings;
+    report(
+      'must be one object { … } holding the settings; using the default for every setting but folders, and no folder is open until it is fixed',
+    );
+    return { ...settings, folders: [...CLOSED_FOLDERS] };
   }
   const given = data as Record<string, unknown>;
   for (const key of Object.keys(given)) {
@@ -194,6 +196,12 @@ export function parseSettings(
     }
     const parsed = rule.schema.safeParse(given[key]);
     if (!parsed.success) {
+      // A folders setting that cannot be read keeps everything closed, never opens the default "/".
+      if (key === 'folders') {
+        report(`folders must be ${rule.expected}; no folder is open until it is fixed`);
+        writable[key] = [...CLOSED_FOLDERS];
+        continue;
+      }
       report(`${key} must be ${rule.expected}; using ${fallback}`);
       continue;
     }
@@ -201,7 +209,7 @@ export function parseSettings(
   }
 
   settings.summary = checkSummary(settings.summary, report);
-  settings.folders = normaliseFolders(settings.folders, report);
+  if (!foldersClosed(settings.folders)) settings.folders = normaliseFolders(settings.folders, report);
   settings.exempt = normaliseExempt(settings.exempt, report);
   settings.prompts = parsePromptSettings(settings.prompts as unknown[], report);
   settings.resources = parseResourceSettings(settings.resources as unknown[], settings.folders, report);
@@ -253,8 +261,8 @@ function normaliseFolders(folders: readonly string[], report: (message: string) 
     if (!result.includes(normalised)) result.push(normalised);
   }
   if (result.length === 0) {
-    report('folders names no usable folder; using the default ["/"]');
-    return ['/'];
+    report('folders names no usable folder; no folder is open until it names one');
+    return [...CLOSED_FOLDERS];
   }
   return result.includes('/') ? ['/'] : result;
 }

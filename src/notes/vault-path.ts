@@ -158,12 +158,32 @@ export function isReadable(file: { path: string; target?: string | undefined }, 
  */
 export function assertInFolders(path: string, folders: readonly string[]): void {
   if (isInFolders(path, folders)) return;
+  if (foldersClosed(folders)) {
+    throw new VaultError(
+      'outside_folders',
+      `No folder of this repository is open to the tools: its .vault/settings.jsonc does not say which (it does not parse, or its folders are not a list of folders), and a broken setting opens nothing rather than everything. Ask its admin to fix the file; tree at the repository's root says what is wrong.`,
+      { path, folders: [] },
+    );
+  }
   const open = folders.map((folder) => `"${folder}"`).join(', ');
   throw new VaultError(
     'outside_folders',
     `The path ${JSON.stringify(path)} is outside the folders this repository opens to the tools: ${open}. Choose a path inside one of them.`,
     { path, folders: [...folders] },
   );
+}
+
+/**
+ * The folders of a repository whose `folders` setting cannot be read (settings.jsonc does not
+ * parse, or `folders` is not a list naming a usable folder): one hidden folder, which no tool
+ * ever reads, so every path is closed. A broken setting opens nothing: falling back to the
+ * default (`/`, everything) would open to every reader what the setting kept closed.
+ */
+export const CLOSED_FOLDERS: readonly string[] = Object.freeze(['.vault/']);
+
+/** Whether `folders` is {@link CLOSED_FOLDERS}: nothing open. */
+export function foldersClosed(folders: readonly string[]): boolean {
+  return folders.length === 1 && folders[0] === CLOSED_FOLDERS[0];
 }
 
 /**

@@ -6,6 +6,8 @@ import { LocalRepoHost } from '../../repo-host/local/local-repo-host.ts';
 import { callTool, refusalOf } from '../../../test/support/call-tool.ts';
 import { commitOutside, commitSymlinks, openWriteFixture, type WriteFixture } from '../../../test/writes/write-fixture.ts';
 import { editNote } from './edit-note.ts';
+import { readNote } from './read-note.ts';
+import { searchNotes } from './search-notes.ts';
 
 const bobPerson = { login: 'bob', name: 'Bob Brandt', email: 'bob@acme.example' };
 let fixture: WriteFixture | undefined;
@@ -520,6 +522,27 @@ describe('edit_note', () => {
     }
     expect(fixture.show('open/n.md').toString()).toBe('d\n');
     expect(fixture.commitCount()).toBe(5);
+  });
+
+  it('opens no folder, to read or write, while settings.jsonc is broken', async () => {
+    const settings = `{ "format": 3, "role": "root", "name": "notes", "prompts": [], "resources": [], "folders": ["open/"] }\n`;
+    fixture = await openWriteFixture({ '.vault/settings.jsonc': settings, 'open/n.md': 'a\n', 'private/salaries.md': 'secret\n' });
+    for (const broken of [settings.replace('["open/"]', '[,"open/"]'), settings.replace('["open/"]', '"open/"')]) {
+      commitOutside(fixture, { '.vault/settings.jsonc': broken }, 'A typo');
+      await fixture.installation.refresh('notes', { force: true });
+      const ctx = await fixture.context();
+      for (const path of ['private/salaries.md', 'open/n.md']) {
+        const read = await refusalOf(callTool(readNote, { repo: 'notes', path }, ctx));
+        expect(read.code).not.toBe(undefined);
+        expect(JSON.stringify(read)).not.toContain('secret');
+        const write = await refusalOf(callTool(editNote, { repo: 'notes', path, old_text: 'a', new_text: 'b', summary: 'S' }, ctx));
+        expect(write.message).toMatch(/No folder of this repository is open to the tools|There is no note/);
+      }
+      const found = await callTool(searchNotes, { repo: 'notes', query: 'secret' }, ctx);
+      expect(JSON.stringify(found)).not.toContain('salaries');
+    }
+    expect(fixture.show('private/salaries.md').toString()).toBe('secret\n');
+    expect(fixture.commitCount()).toBe(3);
   });
 
   it('refuses a NUL character, which would make the note a binary file, and writes nothing', async () => {
