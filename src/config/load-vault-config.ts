@@ -93,6 +93,7 @@ export async function loadVaultConfig(read: ReadText, paths: readonly string[]):
     if (text === null) continue;
     const tool = parseToolFile(path, text, config.types, problems);
     if (tool !== null) tools.push(tool);
+    else if (asksForGuard(text)) (config.unreadGuards ??= []).push(path);
   }
 
   if (has.has(SETTINGS)) {
@@ -383,6 +384,16 @@ function schemaProblem(schema: Record<string, unknown>): { error: string | null;
 // tools/<name>.md
 
 const fieldsSchema = z.record(z.string(), z.string());
+
+/**
+ * Whether a tool file's text, read as lines and not as YAML (it may not parse), has a
+ * `guard:` setting that is not plainly `false`/`no`/`off`: a guard it may switch on.
+ */
+export function asksForGuard(text: string): boolean {
+  return [...text.matchAll(/^[ \t]*["']?guard["']?[ \t]*:[ \t]*([^#\r\n]*)/gm)].some(
+    (match) => !/^["']?(false|no|off)["']?[ \t]*$/i.test(match[1]!.trim()),
+  );
+}
 
 /**
  * Bounds of what a tool file gives every client in `tools/list` (characters): the description

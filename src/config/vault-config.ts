@@ -104,4 +104,12 @@ export interface VaultConfig {
   /** The prompts of `settings.prompts` whose file was read; the others are reported in `problems`. */
   prompts: Prompt[];
   problems: ConfigProblem[];
+  /**
+   * Tool files left out before their settings could be read (frontmatter that does not
+   * parse, a bad name, no engine, a description over the bound) whose text asks for a guard
+   * (`guard:` not `false`), by path: which notes they guard is unknown, so the basic tools
+   * change no existing note of the repository until they are fixed (special-tools-of.ts).
+   * Absent or empty: none.
+   */
+  unreadGuards?: string[];
 }

@@ -100,6 +100,26 @@ describe('guards', () => {
     expect(guardsOf('p', unguarded)).toEqual([]);
   });
 
+  test('a guard of a tool file that cannot be read stays closed: no existing note changes', async () => {
+    const change: NoteChange = { before: { path: 'any.md', text: 'a\n' }, after: { path: 'any.md', text: 'b\n' } };
+    const created: NoteChange = { before: null, after: { path: 'new.md', text: 'b\n' } };
+    for (const broken of [
+      log.replace('guard: true\n', 'guard: true\n  bad: indent\n'),
+      log.replace('guard: true\n', 'guard: true\ncolour: blue\n'),
+      log.replace('Adds.\n', 'x'.repeat(4001)),
+      log.replace('engine: append', 'engine: apend'),
+    ]) {
+      const config = await configOf({ log: broken });
+      expect(specialToolsOf(config).specs).toEqual([]);
+      expect(refusal(config, 'p', 'edit_note', change)).toContain('".vault/tools/log.md" switches a guard on but cannot be read');
+      expect(refusal(config, 'p', 'move_note', change)).toContain('until it is fixed, move_note changes no existing note');
+      expect(refusal(config, 'p', 'create_note', created)).toBeNull();
+    }
+    // A broken tool file that asks for no guard guards nothing.
+    const unguarded = await configOf({ log: log.replace('guard: true\n', 'guard: false\n  bad: indent\n') });
+    expect(refusal(unguarded, 'p', 'edit_note', change)).toBeNull();
+  });
+
   test('transition: edit_note may not change the field of a note of the type', async () => {
     const config = await configOf({ advance });
     const note = '---\ntype: proposal\ntitle: T\nowner: O\nstatus: review\n---\nText.\n';

@@ -13,6 +13,12 @@ export interface SpecialTools {
   specs: SpecialToolSpec[];
   /** Why a tool file is left out, or what of it is ignored: reported by `tree` at the root, like the configuration's own. */
   problems: ConfigProblem[];
+  /**
+   * The tool files left out that ask for a guard (`guard` set and not `false`), by path, the
+   * configuration's {@link VaultConfig.unreadGuards} among them: their guards are unknown, so
+   * {@link guardsOf} keeps every existing note of the repository from the basic tools' changes.
+   */
+  unreadGuards: string[];
 }
 
 const resolved = new WeakMap<VaultConfig, SpecialTools>();
@@ -45,6 +51,8 @@ export function specialToolsOf(config: VaultConfig): SpecialTools {
  */
 export function guardsOf(repo: string, config: VaultConfig): Guard[] {
   const guards: Guard[] = [];
+  const { unreadGuards } = specialToolsOf(config);
+  if (unreadGuards.length > 0) guards.push(unreadGuard(unreadGuards));
   for (const spec of specialToolsOf(config).specs) {
     const engine = engines.get(spec.engine);
     if (engine?.guards) guards.push(...engine.guards(spec.params, listedName(repo, spec.name)));
@@ -52,35 +60,58 @@ export function guardsOf(repo: string, config: VaultConfig): Guard[] {
   return guards;
 }
 
+/**
+ * The guard of tool files that ask for one but could not be read: a guard that fails closed.
+ * It refuses every change to an existing note by edit_note and move_note (a new note guards no
+ * entries), naming the files, since a log it kept append-only would otherwise be open to
+ * rewriting while the file is broken (a YAML typo, a description over the bound).
+ */
+function unreadGuard(files: readonly string[]): Guard {
+  const named = files.map((file) => `"${file}"`).join(', ');
+  return {
+    tool: files[0]!,
+    tools: ['edit_note', 'move_note'],
+    check(change, writer) {
+      if (change.before === null) return null;
+      return `${named} switch${files.length > 1 ? '' : 'es'} a guard on but cannot be read (tree at the repository's root says why), so which notes it keeps is unknown: until it is fixed, ${writer} changes no existing note of this repository. Ask the repository's admin to fix it; create_note and the special tools still work.`;
+    },
+  };
+}
+
 function resolve(config: VaultConfig): SpecialTools {
   const specs: SpecialToolSpec[] = [];
   const problems: ConfigProblem[] = [];
+  const unreadGuards = [...(config.unreadGuards ?? [])];
   const seen: Array<{ name: string; key: string }> = [];
   for (const tool of config.tools) {
     const file = `.vault/tools/${tool.name}.md`;
     const report = (message: string) => problems.push({ file, message: `tools/${tool.name}.md: ${message}` });
+    const { fields, ...own } = tool.settings as { fields?: Record<string, string> } & Record<string, unknown>;
+    // A tool left out takes its guard with it: one it asked for is kept closed instead.
+    const leaveOut = (message: string) => {
+      report(`${message}; the tool is left out`);
+      if (own['guard'] !== undefined && own['guard'] !== false) unreadGuards.push(file);
+    };
     if (basicToolNames.has(tool.name)) {
       report(
         `"${tool.name}" is the name of a basic tool, and an assistant would take this tool for it; the tool is left out. Give the file a name of its own (for example tools/${tool.name}_${tool.engine}.md)`,
       );
+      if (own['guard'] !== undefined && own['guard'] !== false) unreadGuards.push(file);
       continue;
     }
     const engine = engines.get(tool.engine) as Engine<unknown, unknown> | undefined;
     if (engine === undefined) {
-      report(
-        `engine "${tool.engine}" is not an engine of Major Vault (the engines: ${[...engines.keys()].join(', ')}); the tool is left out`,
-      );
+      leaveOut(`engine "${tool.engine}" is not an engine of Major Vault (the engines: ${[...engines.keys()].join(', ')})`);
       continue;
     }
-    const { fields, ...own } = tool.settings as { fields?: Record<string, string> } & Record<string, unknown>;
     const settings = engine.settings.safeParse(own);
     if (!settings.success) {
-      report(`${settingsProblem(engine, settings.error)}; the tool is left out`);
+      leaveOut(settingsProblem(engine, settings.error));
       continue;
     }
     const outcome = engine.resolve(settings.data, config, tool);
     if ('problem' in outcome) {
-      report(`${outcome.problem}; the tool is left out`);
+      leaveOut(outcome.problem);
       continue;
     }
     const key = JSON.stringify([engine.name, outcome.params]);
@@ -105,7 +136,7 @@ function resolve(config: VaultConfig): SpecialTools {
       params: outcome.params,
     });
   }
-  return { specs, problems };
+  return { specs, problems, unreadGuards };
 }
 
 /** One sentence on what is wrong with a tool file's settings for `engine`, naming the keys it takes. */
