@@ -100,6 +100,30 @@ describe('guards', () => {
     expect(guardsOf('p', unguarded)).toEqual([]);
   });
 
+  test('transition: the fields a step sets on arrival are the tool’s too', async () => {
+    const config = await configOf({ advance: advance.replace('guard: true', 'require: {accepted: [decided_by]}\nguard: true') });
+    const note = (status: string, decidedBy: string | null) =>
+      `---\ntype: proposal\ntitle: T\nowner: O\nstatus: ${status}\n${decidedBy === null ? '' : `decided_by: ${decidedBy}\n`}---\nText.\n`;
+    const edit = (before: string, after: string): NoteChange => ({
+      before: { path: 'p.md', text: before },
+      after: { path: 'p.md', text: after },
+    });
+    expect(refusal(config, 'p', 'edit_note', edit(note('accepted', 'Maya'), note('accepted', 'Tom')))).toContain(
+      'decided_by of a proposal note is set by p__advance when status becomes accepted',
+    );
+    expect(refusal(config, 'p', 'edit_note', edit(note('accepted', 'Maya'), note('accepted', null)))).toContain(
+      'may not set, change or remove it',
+    );
+    // Set ahead by hand, it would be taken as given when the tool moves the note: refused too.
+    expect(refusal(config, 'p', 'edit_note', edit(note('review', null), note('review', 'Tom')))).toContain('decided_by');
+    expect(
+      refusal(config, 'p', 'edit_note', edit(note('accepted', 'Maya'), note('accepted', 'Maya').replace('Text.', 'More.'))),
+    ).toBeNull();
+    const created = (text: string): NoteChange => ({ before: null, after: { path: 'p.md', text } });
+    expect(refusal(config, 'p', 'create_note', created(note('draft', 'Tom')))).toContain('starts without decided_by');
+    expect(refusal(config, 'p', 'create_note', created(note('draft', null)))).toBeNull();
+  });
+
   test('a guard of a tool file that cannot be read stays closed: no existing note changes', async () => {
     const change: NoteChange = { before: { path: 'any.md', text: 'a\n' }, after: { path: 'any.md', text: 'b\n' } };
     const created: NoteChange = { before: null, after: { path: 'new.md', text: 'b\n' } };

@@ -133,7 +133,7 @@ export function stepsText(params: TransitionParams): string {
 
 /**
  * The guard: a note's `field` moves only with the tool, along the steps. edit_note may not set,
- * change or remove it in a note of the type, nor change the type of such a note (which would
+ * change or remove it in a note of the type, nor the fields the steps set on arrival (`require`), nor change the type of such a note (which would
  * take the field out of the steps, to be changed by hand and the type set back); a note that
  * becomes one of the type (created by create_note or a `create` tool, or its type set by
  * edit_note) starts where the tool starts a note: without the field or at its first value.
@@ -153,10 +153,23 @@ function transitionGuard(params: TransitionParams, tool: string): Guard {
       if (wasOfType && before !== null) {
         if (!isOfType)
           return `${params.field} of a ${params.type} note moves only with ${tool}, so ${writer} may not change the type of "${path}" (which would let ${params.field} be changed by hand). Leave ${params.typeField}: ${params.type} as it is and change the rest of the note with edit_note; to move ${params.field}, call ${tool} with path "${path}".`;
+        // The fields a step sets on arrival (who decided) are the step's record: the tool's too.
+        for (const name of Object.keys(params.requiredFields)) {
+          if (JSON.stringify(before[name]) === JSON.stringify(after?.[name])) continue;
+          const arrivals = Object.entries(params.require)
+            .filter(([, fields]) => fields.includes(name))
+            .map(([value]) => value);
+          return `${name} of a ${params.type} note is set by ${tool} when ${params.field} becomes ${arrivals.join(' or ')}, so ${writer} may not set, change or remove it by hand. Call ${tool} with path "${path}" to move the note (giving ${name} there); change the rest of the note with edit_note, leaving ${name} as it is.`;
+        }
         if (JSON.stringify(before[params.field]) === JSON.stringify(after?.[params.field])) return null;
         return `${params.field} of a ${params.type} note moves only with ${tool} (${stepsText(params)}), so ${writer} may not change it by hand. Call ${tool} with path "${path}" and the value it should move to; change the rest of the note with edit_note, leaving ${params.field} as it is.`;
       }
       if (!isOfType) return null;
+      const preset = Object.keys(params.requiredFields).find((name) => after?.[name] !== undefined && after?.[name] !== null);
+      if (preset !== undefined) {
+        const becomes = change.before === null ? `A new ${params.type} note` : `A note that becomes a ${params.type} note`;
+        return `${becomes} starts without ${preset}: ${tool} sets it when the note arrives where it is required, so ${writer} may not write "${path}" with it. Leave ${preset} out, then call ${tool} with path "${path}" to move the note along the steps.`;
+      }
       const value = after?.[params.field];
       if (value === undefined || value === null || String(value) === first) return null;
       const becomes = change.before === null ? `A new ${params.type} note` : `A note that becomes a ${params.type} note`;
