@@ -1,5 +1,6 @@
-import { describe, expect, test } from 'vitest';
-import { fillPrompt, loadPrompts, parsePromptSettings } from './prompts-resources.ts';
+import { describe, expect, it, test } from 'vitest';
+import { filledPromptLength, fillPrompt, loadPrompts, parsePromptSettings } from './prompts-resources.ts';
+import type { Prompt } from './vault-config.ts';
 
 describe('prompt placeholders', () => {
   const settings = (args: string[]) =>
@@ -34,5 +35,17 @@ describe('prompt placeholders', () => {
     );
     expect(prompts).toEqual([]);
     expect(problems.join(' ')).toContain('at most 1,000 characters');
+  });
+});
+
+describe('filledPromptLength', () => {
+  it('counts the filled text without building it, and names the argument that adds the most', () => {
+    const prompt = { text: 'Brief {a} for {b}; again {a}. {c} {{a}}', arguments: [{ name: 'a' }, { name: 'b' }] } as Pick<
+      Prompt,
+      'text' | 'arguments'
+    >;
+    const values = { a: 'xxxx', b: 'y' };
+    expect(filledPromptLength(prompt, values)).toEqual({ length: fillPrompt(prompt, values).length, largest: 'a' });
+    expect(filledPromptLength(prompt, {}).length).toBe(fillPrompt(prompt, {}).length);
   });
 });

@@ -127,6 +127,32 @@ export async function loadPrompts(
   return prompts;
 }
 
+/** The most characters a filled prompt holds: a prompt is a message, not a document (a tool's answer holds at most 40,000). */
+export const PROMPT_TEXT_MAX = 100_000;
+
+/**
+ * How many characters `prompt` filled with `values` would hold (as {@link fillPrompt} fills
+ * it), counted without building it, and the argument that adds the most; so a caller's
+ * values can be refused before a text of hundreds of megabytes is made.
+ */
+export function filledPromptLength(
+  prompt: Pick<Prompt, 'text' | 'arguments'>,
+  values: Readonly<Record<string, string | undefined>>,
+): { length: number; largest: string | null } {
+  const names = new Set(prompt.arguments.map((argument) => argument.name));
+  let length = prompt.text.length;
+  const added = new Map<string, number>();
+  for (const match of prompt.text.matchAll(PLACEHOLDER)) {
+    const name = match[1]!;
+    if (!names.has(name)) continue;
+    const grows = (values[name] ?? '').length - match[0].length;
+    length += grows;
+    added.set(name, (added.get(name) ?? 0) + grows);
+  }
+  const largest = [...added].sort((a, b) => b[1] - a[1])[0]?.[0] ?? null;
+  return { length, largest };
+}
+
 /**
  * A prompt's text with each `{argument}` of `prompt.arguments` replaced by its value in `values`
  * ("" for an optional one not given); other braces stay as written.

@@ -10,7 +10,7 @@ import {
   type Resource,
 } from '@modelcontextprotocol/server';
 import { z } from 'zod';
-import { fillPrompt } from '../config/prompts-resources.ts';
+import { filledPromptLength, fillPrompt, PROMPT_TEXT_MAX } from '../config/prompts-resources.ts';
 import type { Prompt, ResourceSetting } from '../config/vault-config.ts';
 import { decodeNoteText } from '../notes/note-text.ts';
 import { isInFolders } from '../notes/vault-path.ts';
@@ -97,7 +97,16 @@ function registerPrompt(server: McpServer, repo: string, prompt: Prompt): void {
     shape[argument.name] = argument.required ? field : field.optional();
   }
   const description = prompt.description ?? `A prompt of ${repo}.`;
-  const answer = (values: Record<string, string | undefined>) => ({
+  const answer = (values: Record<string, string | undefined>) => {
+    const { length, largest } = filledPromptLength(prompt, values);
+    if (length > PROMPT_TEXT_MAX)
+      throw new ProtocolError(
+        ProtocolErrorCode.InvalidParams,
+        `The prompt ${repo}__${prompt.name} filled with these arguments would hold ${length} characters, more than ${PROMPT_TEXT_MAX}: give a shorter ${largest ?? 'argument'}.`,
+      );
+    return filled(values);
+  };
+  const filled = (values: Record<string, string | undefined>) => ({
     description,
     messages: [{ role: 'user' as const, content: { type: 'text' as const, text: fillPrompt(prompt, values) } }],
   });

@@ -9,6 +9,7 @@ import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotoc
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { demoTokens } from '../../src/demo/build-demo.ts';
 import { makeRepo, tempDir } from '../support/git-fixture.ts';
+import { PROMPT_TEXT_MAX } from '../../src/config/prompts-resources.ts';
 import { RESOURCES_PAGE } from '../../src/instance/prompts-resources.ts';
 import { builtDemo, connectHttp, serveDemo, serveRepos, type ServedDemo, type ServedRepos } from './demo-fixture.ts';
 
@@ -37,6 +38,9 @@ async function readerSees(client: Client, reposDir: string): Promise<void> {
   const teamless = await client.getPrompt({ name: 'projects__decision_brief', arguments: { project: 'launch' } });
   expect((teamless.messages[0]?.content as { text: string }).text).toMatch(/none is named\): $/);
   await expect(client.getPrompt({ name: 'projects__decision_brief', arguments: {} })).rejects.toThrow(/project/);
+  await expect(client.getPrompt({ name: 'projects__decision_brief', arguments: { project: 'x'.repeat(PROMPT_TEXT_MAX) } })).rejects.toThrow(
+    /would hold \d+ characters, more than 100000: give a shorter project/,
+  );
 
   const { resources } = await client.listResources();
   const uris = resources.map((resource) => resource.uri);
