@@ -4,7 +4,7 @@ import type { LRUCache } from 'lru-cache';
 import { byteCache } from '../byte-cache.ts';
 import type { StandardSchemaWithJSON } from '@modelcontextprotocol/server';
 import type { z } from 'zod';
-import type { SpecialToolSpec } from '../special-tools/engine.ts';
+import { isListableName, listedName, type SpecialToolSpec } from '../special-tools/engine.ts';
 import { specialToolDefinition, type SpecialToolDefinition } from '../special-tools/special-tool-definition.ts';
 import { repoField, type RepoChoice, type ToolAnnotations, type ToolDefinition } from '../tools/tool.ts';
 import { buildInstructions } from './instructions.ts';
@@ -127,7 +127,11 @@ export function catalogueInputs(repo: CatalogueRepo): unknown[] {
 export function buildCatalogue<T extends ToolDefinition>(tools: readonly T[], repos: readonly CatalogueRepo[]): Catalogue<T> {
   const choices: RepoChoice[] = repos.map((repo) => ({ name: repo.name, summary: repo.summary }));
   const repo = repoField(choices);
-  const special = repos.flatMap((one) => (one.specialTools ?? []).map((spec) => specialToolDefinition(one.name, spec)));
+  const special = repos.flatMap((one) =>
+    (one.specialTools ?? [])
+      .filter((spec) => isListableName(listedName(one.name, spec.name)))
+      .map((spec) => specialToolDefinition(one.name, spec)),
+  );
   const entries = [...tools, ...special].map((definition): CatalogueTool<T | SpecialToolDefinition> => {
     const input = definition.input(repo);
     const listedJson = 'inputJson' in definition ? (definition as SpecialToolDefinition).inputJson : null;

@@ -14,6 +14,7 @@ import { filledPromptLength, fillPrompt, PROMPT_TEXT_MAX } from '../config/promp
 import type { Prompt, ResourceSetting } from '../config/vault-config.ts';
 import { decodeNoteText } from '../notes/note-text.ts';
 import { isInFolders } from '../notes/vault-path.ts';
+import { isListableName } from '../special-tools/engine.ts';
 import { repoNotFound } from '../repo-not-found.ts';
 import type { ToolContext, Vault } from './tool.ts';
 import { existingPath } from './tools/existing-path.ts';
@@ -63,6 +64,8 @@ export function registerPromptsAndResources(server: McpServer, options: PromptsA
   let resources = 0;
   for (const vault of vaults.values()) {
     for (const prompt of vault.config.prompts) {
+      // A name clients refuse is listed to no one; tree at the root says why.
+      if (!isListableName(`${vault.name}__${prompt.name}`)) continue;
       registerPrompt(server, vault.name, prompt);
       prompts++;
     }

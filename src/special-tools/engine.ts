@@ -104,6 +104,27 @@ export interface SpecialToolSpec {
 /** The separator between a repository's name and its tool's (spec: "How special tools are listed"). */
 export const REPO_TOOL_SEPARATOR = '__';
 
+/**
+ * Whether a listed name (a special tool's or a prompt's, `<repo>__<name>`) is one every client
+ * takes: letters, digits, `_`, `.` and `-`, at most 64 (MCP's tool-name guidance, SEP-986;
+ * the Claude and OpenAI APIs refuse a tool list holding any other). A repository whose name
+ * makes it otherwise (a space, an accent, a long name) offers its special tools and prompts to
+ * no one, and `tree` at its root says why (listedNameProblem).
+ */
+export function isListableName(name: string): boolean {
+  return /^[A-Za-z0-9_.-]{1,64}$/.test(name);
+}
+
+/**
+ * Why the special tools and prompts of `repo` named `names` (bare) are not listed, or null
+ * when each listed name is one every client takes ({@link isListableName}).
+ */
+export function listedNameProblem(repo: string, names: readonly string[]): string | null {
+  const bad = names.filter((name) => !isListableName(listedName(repo, name)));
+  if (bad.length === 0) return null;
+  return `the special tools and prompts of this repository are listed as "${repo}__<name>", and ${bad.map((name) => `"${listedName(repo, name)}"`).join(', ')} ${bad.length > 1 ? 'are names' : 'is a name'} clients refuse (letters, digits, _ . - only, at most 64 characters), so ${bad.length > 1 ? 'they are' : 'it is'} not listed; give the repository a name of letters, digits, _ and - (or the tool a shorter name)`;
+}
+
 /** A special tool's listed name: `projects__create_decision`. */
 export function listedName(repo: string, tool: string): string {
   return `${repo}${REPO_TOOL_SEPARATOR}${tool}`;

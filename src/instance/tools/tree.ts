@@ -1,6 +1,7 @@
 // tree: the folders below a folder with their note counts and READMEs; without a repository,
 // the readable repositories; at a repository's root, its instructions (spec: "tree").
 import { implement, type ToolContext, type Vault } from '../tool.ts';
+import { listedNameProblem } from '../../special-tools/engine.ts';
 import { specialToolsOf } from '../../special-tools/special-tools-of.ts';
 import { tree as definition, type TreeEntry, type TreeAnswer } from '../../tools/tree.ts';
 import { fitAnswer } from './answer-budget.ts';
@@ -88,6 +89,11 @@ function rootRules(vault: Vault, notesAtRootOnly: number): string | null {
   const { instructions } = vault.config;
   // A tool file left out (an unknown engine, settings the engine does not take) is said here too.
   const problems = [...vault.config.problems, ...specialToolsOf(vault.config).problems];
+  const unlisted = listedNameProblem(vault.name, [
+    ...specialToolsOf(vault.config).specs.map((spec) => spec.name),
+    ...vault.config.prompts.map((prompt) => prompt.name),
+  ]);
+  if (unlisted !== null) problems.push({ file: '.vault/', message: unlisted });
   const parts = instructions === null ? [] : [instructions];
   if (notesAtRootOnly > 0) {
     const count = notesAtRootOnly === 1 ? 'its one note lies' : `all its ${notesAtRootOnly} notes lie`;
