@@ -90,7 +90,13 @@ export async function loadVaultConfig(read: ReadText, paths: readonly string[]):
   const tools: SpecialToolConfig[] = [];
   for (const path of toolFiles) {
     const text = await readSafely(path);
-    if (text === null) continue;
+    if (text === null) {
+      problems.push({
+        file: path,
+        message: `${shortName(path)}: is not a file that can be read (a symbolic link is never followed here); the tool is left out`,
+      });
+      continue;
+    }
     const tool = parseToolFile(path, text, config.types, problems);
     if (tool !== null) tools.push(tool);
     else if (asksForGuard(text)) (config.unreadGuards ??= []).push(path);

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { splitFrontmatter } from '../notes/frontmatter.ts';
 import { findHeadings, sectionRange } from '../notes/headings.ts';
 import { lineStarts } from '../notes/lines.ts';
-import { normalizeVaultPath } from '../notes/vault-path.ts';
+import { isInFolders, normalizeVaultPath } from '../notes/vault-path.ts';
 import { defineEngine, type Guard, type NoteChange, type Resolved } from './engine.ts';
 
 /** The parameters of an append tool. */
@@ -67,6 +67,10 @@ export const appendEngine = defineEngine({
         return { problem: `note ${JSON.stringify(settings.note)} is not a path of the repository (a relative path to a .md note)` };
       }
       if (!note.endsWith('.md')) return { problem: `note "${note}" must be the path of a note, ending in .md` };
+      if (!isInFolders(note, config.settings.folders))
+        return {
+          problem: `note "${note}" lies outside the folders this repository opens to the tools (${config.settings.folders.join(', ')}), so the tool could never add an entry there`,
+        };
     }
     if (settings.type !== undefined && !config.types.has(settings.type))
       return { problem: `type "${settings.type}" names no type: there is no .vault/types/${settings.type}.md` };

@@ -72,6 +72,30 @@ describe('specialToolsOf', () => {
   });
 });
 
+describe('tool files no call could succeed with', () => {
+  test('are left out, and tree says why', async () => {
+    const config = await configOf(
+      {
+        outside: '---\nengine: append\nnote: private/log.md\n---\nAdds.\n',
+        bogus: '---\nengine: transition\ntype: proposal\nfield: status\nsteps: [draft, bogus]\n---\nMoves.\n',
+        titled: '---\nengine: transition\ntype: proposal\nfield: title\nsteps: [a, b]\n---\nMoves.\n',
+        inside: '---\nengine: append\nnote: active/log.md\n---\nAdds.\n',
+      },
+      '{"format":3,"role":"root","name":"p","prompts":[],"resources":[],"folders":["active/"]}',
+    );
+    const { specs, problems } = specialToolsOf(config);
+    expect(specs.map((spec) => spec.name)).toEqual(['inside']);
+    const messages = problems.map((problem) => problem.message).join('\n');
+    expect(messages).toContain(
+      'tools/outside.md: note "private/log.md" lies outside the folders this repository opens to the tools (active/)',
+    );
+    expect(messages).toContain(
+      'tools/bogus.md: steps name "bogus", which type "proposal" does not allow for status (its values: draft, review, accepted, rejected)',
+    );
+    expect(messages).toContain('tools/titled.md: type "proposal" requires title and lets it hold any text');
+  });
+});
+
 describe('guards', () => {
   const before = '---\ntitle: Log\n---\n# Launch\n\nIntro.\n\n## Log\n\n- one\n- two\n\n## After\n\nMore.\n';
 

@@ -75,6 +75,22 @@ export const transitionEngine = defineEngine({
       string,
       JsonSchemaObject
     >;
+    // The values the steps name must be values the type allows there, or no call could succeed.
+    const own = properties[settings.field];
+    const allowed = typeof own === 'object' && own !== null && Array.isArray(own['enum']) ? (own['enum'] as unknown[]) : null;
+    const named = [...new Set([...Object.keys(steps), ...reached])];
+    if (allowed !== null) {
+      const foreign = named.filter((value) => !allowed.includes(value));
+      if (foreign.length > 0)
+        return {
+          problem: `steps name ${foreign.map((value) => `"${value}"`).join(', ')}, which type "${type.name}" does not allow for ${settings.field} (its values: ${allowed.map(String).join(', ')})`,
+        };
+    }
+    const typeRequires = (type.frontmatter as { required?: unknown }).required;
+    if (allowed === null && Array.isArray(typeRequires) && typeRequires.includes(settings.field))
+      return {
+        problem: `type "${type.name}" requires ${settings.field} and lets it hold any text, so a new note could not start at "${Object.keys(steps)[0]}": a transition moves a field of a few values, e.g. status with an enum in the type`,
+      };
     const requiredFields: Record<string, JsonSchemaObject> = {};
     for (const name of new Set(Object.values(require).flat())) {
       if (name === settings.field || name === config.settings.typeField) return { problem: `require may not name "${name}"` };
