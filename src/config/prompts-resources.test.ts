@@ -1,5 +1,5 @@
 import { describe, expect, it, test } from 'vitest';
-import { filledPromptLength, fillPrompt, loadPrompts, parsePromptSettings } from './prompts-resources.ts';
+import { filledPromptLength, fillPrompt, loadPrompts, parsePromptSettings, parseResourceSettings } from './prompts-resources.ts';
 import type { Prompt } from './vault-config.ts';
 
 describe('prompt placeholders', () => {
@@ -47,5 +47,21 @@ describe('filledPromptLength', () => {
     const values = { a: 'xxxx', b: 'y' };
     expect(filledPromptLength(prompt, values)).toEqual({ length: fillPrompt(prompt, values).length, largest: 'a' });
     expect(filledPromptLength(prompt, {}).length).toBe(fillPrompt(prompt, {}).length);
+  });
+});
+
+describe('parseResourceSettings', () => {
+  it('says a description is too long, not that the entry names nothing', () => {
+    const problems: string[] = [];
+    const kept = parseResourceSettings(
+      [{ note: 'a.md', description: 'x'.repeat(1001) }, { nothing: true }, { note: 'b.md' }],
+      ['/'],
+      (message) => problems.push(message),
+    );
+    expect(kept.map((resource) => resource.path)).toEqual(['b.md']);
+    expect(problems).toEqual([
+      'resources[0] is left out: description: a title or description holds at most 1,000 characters',
+      'resources[1] is left out: it must name one note or one folder, e.g. { "note": "active/plan.md" } or { "folder": "active/" }',
+    ]);
   });
 });

@@ -178,7 +178,15 @@ export function parseResourceSettings(
     const where = `resources[${i}]`;
     const parsed = resourceSchema.safeParse(entry);
     if (!parsed.success) {
-      report(`${where} is left out: it must name one note or one folder, e.g. ${RESOURCE_EXAMPLE}`);
+      // A title or description that is too long says so, not that the entry names nothing.
+      const text = parsed.error.issues
+        .flatMap((issue) => ('errors' in issue && Array.isArray(issue.errors) ? issue.errors.flat() : [issue]))
+        .find((issue) => issue.code === 'too_big');
+      report(
+        text !== undefined
+          ? `${where} is left out: ${text.path.join('.')}: ${text.message}`
+          : `${where} is left out: it must name one note or one folder, e.g. ${RESOURCE_EXAMPLE}`,
+      );
       return;
     }
     const kind = 'note' in parsed.data ? 'note' : 'folder';
