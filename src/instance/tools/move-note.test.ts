@@ -283,10 +283,20 @@ describe('move_note', () => {
   for (const bare of [false, true]) {
     it(`never turns a symbolic link into a file: refuses to move one or a folder holding one, and rewrites only its target (${bare ? 'bare' : 'work tree'})`, async () => {
       fixture = await openWriteFixture(
-        { 'notes/plan.md': 'See [t](target.md).\n', 'notes/target.md': 't\n', 'other/x.md': 'x\n' },
+        {
+          'notes/plan.md': 'See [t](target.md).\n',
+          'notes/target.md': 't\n',
+          'other/x.md': 'x\n',
+          '.private/s.md': 's\n',
+          '.vault/settings.jsonc': '{}',
+        },
         { bare },
       );
-      const head = commitSymlinks(fixture, { 'notes/alias.md': 'plan.md' });
+      const head = commitSymlinks(fixture, {
+        'notes/alias.md': 'plan.md',
+        'notes/secret.md': '../.private/s.md',
+        'notes/settings.md': '../.vault/settings.jsonc',
+      });
       const ctx = await fixture.context();
       const move = (from: string, to: string) => callTool(moveNote, { repo: 'notes', from, to, summary: 'Moved' }, ctx);
 
@@ -299,7 +309,10 @@ describe('move_note', () => {
         // In a work tree the link shows its target's text, so it is among the folder's files.
         const folder = await refusalOf(move('notes', 'archive'));
         expect(folder.code).toBe('not_a_note');
-        expect(folder.message).toContain('"notes" holds 1 symbolic link(s) ("notes/alias.md" → "notes/plan.md")');
+        // A link to a hidden file is named, not where it leads: that path reads as absent everywhere.
+        expect(folder.message).toContain('"notes/alias.md" → "notes/plan.md"');
+        expect(folder.message).not.toContain('.private');
+        expect(folder.message).not.toContain('.vault');
       }
       expect(fixture.git(['rev-parse', 'HEAD'])).toBe(head);
 

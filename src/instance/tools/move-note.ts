@@ -15,7 +15,7 @@ import { LinkResolver } from '../../notes/link-resolver.ts';
 import { folderAfterMove, relinkNote } from '../../notes/link-rewrite.ts';
 import { findLinks } from '../../notes/links.ts';
 import { decodeNoteText } from '../../notes/note-text.ts';
-import { assertInFolders, isHiddenPath, isInFolders, normalizeVaultPath } from '../../notes/vault-path.ts';
+import { assertInFolders, isHiddenPath, isInFolders, isReadable, normalizeVaultPath } from '../../notes/vault-path.ts';
 import { VaultError } from '../../vault-error.ts';
 import { commitChange, writableVault, type PreparedFile, type WriteRead } from '../../writes/commit-change.ts';
 import type { NoteChange } from '../../special-tools/engine.ts';
@@ -173,7 +173,14 @@ async function prepareMove(
         'Move',
         config.settings.folders,
       );
-    const named = [...memberLinks.values()].slice(0, 5).map((link) => `"${link.link}"${link.target === null ? '' : ` → "${link.target}"`}`);
+    // A target the tools cannot read (hidden, closed) is not named: it reads as absent everywhere.
+    const named = [...memberLinks.values()]
+      .slice(0, 5)
+      .map((link) =>
+        link.target === null || !isReadable({ path: link.target }, config.settings.folders)
+          ? `"${link.link}"`
+          : `"${link.link}" → "${link.target}"`,
+      );
     throw new VaultError(
       'not_a_note',
       `"${from}" holds ${memberLinks.size} symbolic link(s) (${named.join(', ')}${memberLinks.size > 5 ? ', …' : ''}), which move_note cannot carry over (each would become a copy of what it points to), so it cannot be moved as a whole. Move its notes one by one, or move or remove the links outside these tools first. Nothing was written.`,
