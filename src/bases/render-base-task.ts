@@ -58,17 +58,39 @@ interface DecodedRows {
   resolver: LinkResolver;
 }
 
-/** The thread's last decoded snapshots, newest last. */
-const decoded = new Map<string, DecodedRows>();
-const DECODED_SNAPSHOTS = 4;
+/** The thread's decoded snapshots, least recently used first, with their serialized size. */
+const decoded = new Map<string, { rows: DecodedRows; bytes: number }>();
+
+/**
+ * How many serialized bytes of snapshots a thread keeps decoded (their decoded objects take a
+ * few times that): the newest state of a few repositories. An older state of a repository is
+ * dropped as soon as a newer one is decoded (a key starts with the repository's name), so a
+ * session of edits does not leave stale copies of every row on each thread.
+ */
+export const DECODED_BYTES = 48 * 1024 * 1024;
+
+/** The keys of the snapshots this thread keeps decoded, least recently used first (tests, diagnostics). */
+export function decodedSnapshots(): string[] {
+  return [...decoded.keys()];
+}
 
 function decode(rows: BaseRowsSnapshot): DecodedRows {
-  let found = decoded.get(rows.key);
-  if (found === undefined) {
-    const { files, paths } = deserialize(rows.data) as { files: BaseNote[]; paths: string[] };
-    found = { files, resolver: new LinkResolver(paths) };
-    decoded.set(rows.key, found);
-    if (decoded.size > DECODED_SNAPSHOTS) decoded.delete(decoded.keys().next().value!);
+  const kept = decoded.get(rows.key);
+  if (kept !== undefined) {
+    decoded.delete(rows.key);
+    decoded.set(rows.key, kept);
+    return kept.rows;
+  }
+  const repo = rows.key.slice(0, rows.key.indexOf('\u0000') + 1);
+  for (const key of [...decoded.keys()]) if (repo !== '' && key.startsWith(repo)) decoded.delete(key);
+  const { files, paths } = deserialize(rows.data) as { files: BaseNote[]; paths: string[] };
+  const found = { files, resolver: new LinkResolver(paths) };
+  decoded.set(rows.key, { rows: found, bytes: rows.data.length });
+  let total = [...decoded.values()].reduce((sum, entry) => sum + entry.bytes, 0);
+  while (total > DECODED_BYTES && decoded.size > 1) {
+    const [oldest, entry] = decoded.entries().next().value!;
+    decoded.delete(oldest);
+    total -= entry.bytes;
   }
   return found;
 }
