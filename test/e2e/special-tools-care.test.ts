@@ -1,6 +1,6 @@
 // The read engines and undo over HTTP with the SDK's client (issue 15): health, changes and
 // undo for a person who can read the repository, and invisibly for one who cannot.
-import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Client } from '@modelcontextprotocol/client';
@@ -109,6 +109,19 @@ describe('health, changes and undo over HTTP', () => {
     expect(answer.problems.some((problem) => problem.path === 'risks.md' && problem.kind === 'stale')).toBe(false);
     const one = await call(ann, 'notes__health', { check: 'dangling', limit: 1 });
     expect((one.structuredContent as { total: number }).total).toBe(1);
+    // A report is kept for the next pages of the same state, never past a change (here, in the work tree).
+    const extra = join(dir.path, 'repos', 'notes', 'extra.md');
+    writeFileSync(extra, 'See [[nowhere]].\n');
+    try {
+      let total = 0;
+      for (let i = 0; i < 40 && total !== 2; i++) {
+        total = ((await call(ann, 'notes__health', { check: 'dangling', limit: 1 })).structuredContent as { total: number }).total;
+        if (total !== 2) await new Promise((resolve) => setTimeout(resolve, 250));
+      }
+      expect(total).toBe(2);
+    } finally {
+      unlinkSync(extra);
+    }
   });
 
   test('changes shows what others changed, then only what came after the last look', async () => {

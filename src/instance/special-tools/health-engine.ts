@@ -3,7 +3,9 @@ import { healthEngine, type HealthCheck } from '../../special-tools/health-engin
 import { fitAnswer, pastTheEnd } from '../tools/answer-budget.ts';
 import { lookupVault } from '../tools/read-scope.ts';
 import { implementEngine } from './engine-handler.ts';
-import { healthReport } from './health-report.ts';
+import { healthReport, type HealthReport } from './health-report.ts';
+import type { HealthSettings } from '../../special-tools/health-engine.ts';
+import type { ToolContext, Vault } from '../tool.ts';
 
 /**
  * Answers one page (`offset`, `limit`) of the repository's findings, narrowed to `check` when
@@ -14,7 +16,7 @@ export const healthEngineHandler = implementEngine(healthEngine, {
   async handler(input, ctx, tool) {
     const { check, offset, limit } = input as { check?: HealthCheck; offset: number; limit: number };
     const vault = await lookupVault(ctx, tool.repo);
-    const report = await healthReport(ctx, vault, tool.params, check === undefined ? {} : { checks: [check] });
+    const report = await keptReport(ctx, vault, tool.params, check);
     const total = report.problems.length;
     const page = report.problems.slice(offset, offset + limit);
     const { answer } = fitAnswer(page, (problems, cut) => {
@@ -33,3 +35,42 @@ export const healthEngineHandler = implementEngine(healthEngine, {
     return answer;
   },
 });
+
+/** How long a report is kept for the next pages of the same state, in ms (stale notes count days, so a minute changes nothing). */
+const REPORT_KEPT_MS = 60_000;
+
+/** The last reports, per index (an installation's), by repository, state, settings and check. */
+const reports = new WeakMap<object, Map<string, { at: number; report: Promise<HealthReport> }>>();
+
+/**
+ * The report {@link healthReport} gives, kept a minute for the same index state of the
+ * repository (head, fingerprint, time of indexing), the same settings, folders and check: a
+ * person reading every page of a large repository's findings (obsidian-help: 98 pages) pays for
+ * the report once, not per page. A new state (any write, a push) makes a new report. At most
+ * eight are kept per installation.
+ */
+async function keptReport(ctx: ToolContext, vault: Vault, settings: HealthSettings, check: HealthCheck | undefined): Promise<HealthReport> {
+  const state = await ctx.index.repoState(vault.name);
+  const make = () => healthReport(ctx, vault, settings, check === undefined ? {} : { checks: [check] });
+  if (state === null) return make();
+  const key = JSON.stringify([
+    vault.name,
+    state.head,
+    state.fingerprint,
+    state.indexedAt.getTime(),
+    vault.config.settings.folders,
+    settings,
+    check ?? null,
+  ]);
+  let kept = reports.get(ctx.index);
+  if (kept === undefined) reports.set(ctx.index, (kept = new Map()));
+  const now = Date.now();
+  const found = kept.get(key);
+  if (found !== undefined && now - found.at < REPORT_KEPT_MS) return found.report;
+  const report = make();
+  kept.delete(key);
+  kept.set(key, { at: now, report });
+  report.catch(() => kept.delete(key));
+  while (kept.size > 8) kept.delete(kept.keys().next().value!);
+  return report;
+}
