@@ -280,7 +280,7 @@ describe('loadVaultConfig', () => {
       [{ defaultType: 7 }, 'defaultType must be the name of a type in .vault/types/; using none'],
       [{ order: 'a' }, 'order must be a list of tool names; using the default []'],
       [{ overview: { topic: 'x', extra: 1 } }, 'overview must be an object { "topic": "<field>", "fields": ["<field>", …] }; using none'],
-      [{ folder: ['a/'] }, expect.stringMatching(/^"folder" is not a setting \(the settings are format, role, .*\); ignored$/)],
+      [{ colour: ['a/'] }, expect.stringMatching(/^"colour" is not a setting \(the settings are format, role, .*\); ignored$/)],
     ])('%j', async (extra, message) => {
       const config = await settingsWith(extra);
       expect(config.problems).toHaveLength(1);
@@ -325,6 +325,22 @@ describe('loadVaultConfig', () => {
       const none = await settingsWith({ folders: ['../x/'] });
       expect(none.settings.folders).toEqual(CLOSED_FOLDERS);
       expect(messages(none).at(-1)).toBe('settings.jsonc: folders names no usable folder; no folder is open until it names one');
+    });
+
+    it('opens nothing for a folders typo: "", "./" or "//" for "/", or a misspelt key', async () => {
+      for (const folders of [[''], ['./'], ['//'], ['active/', '']]) {
+        const config = await settingsWith({ folders });
+        expect(config.settings.folders).toEqual(folders.includes('active/') ? ['active/'] : CLOSED_FOLDERS);
+        expect(messages(config)[0]).toMatch(/names no folder \(write "\/" to open the whole repository\); left out$/);
+      }
+      expect((await settingsWith({ folders: ['/'] })).settings.folders).toEqual(['/']);
+      for (const key of ['Folders', 'folder', 'fodlers']) {
+        const config = await settingsWith({ [key]: ['active/'] });
+        expect(config.settings.folders).toEqual(CLOSED_FOLDERS);
+        expect(messages(config)).toContain(
+          `settings.jsonc: "${key}" reads as a misspelt "folders"; no folder is open until it is spelt "folders"`,
+        );
+      }
     });
 
     it('refuses a defaultType or an order naming what does not exist', async () => {

@@ -3,6 +3,7 @@ import { parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc
 import { z } from 'zod';
 import { splitFrontmatter } from '../notes/frontmatter.ts';
 import { frontmatterAjv } from '../notes/frontmatter-schema.ts';
+import { distance } from 'fastest-levenshtein';
 import { CLOSED_FOLDERS, foldersClosed, normalizeVaultPath } from '../notes/vault-path.ts';
 import { loadPrompts, parsePromptSettings, parseResourceSettings } from './prompts-resources.ts';
 import type { ConfigProblem, NoteType, SpecialToolConfig, VaultConfig, VaultSettings } from './vault-config.ts';
@@ -194,6 +195,15 @@ export function parseSettings(
   for (const key of Object.keys(given)) {
     if (!(key in settingRules)) report(`"${key}" is not a setting (the settings are ${Object.keys(settingRules).join(', ')}); ignored`);
   }
+  // "Folders" or "folder" for folders: the typo of a setting that closes, read as "open everything".
+  const misspelt =
+    'folders' in given
+      ? undefined
+      : Object.keys(given).find((key) => !(key in settingRules) && distance(key.toLowerCase(), 'folders') <= 2);
+  if (misspelt !== undefined) {
+    report(`"${misspelt}" reads as a misspelt "folders"; no folder is open until it is spelt "folders"`);
+    given['folders'] = undefined;
+  }
   const writable = settings as unknown as Record<SettingKey, unknown>;
   for (const [key, rule] of Object.entries(settingRules) as Array<[SettingKey, (typeof settingRules)[SettingKey]]>) {
     const fallback = describeDefault(settings[key]);
@@ -257,6 +267,11 @@ function checkSummary(summary: string | null, report: (message: string) => void)
 function normaliseFolders(folders: readonly string[], report: (message: string) => void): string[] {
   const result: string[] = [];
   for (const folder of folders) {
+    // Only "/" itself opens the whole repository: "", "./" or "//" is a typo, not a choice.
+    if (folder.trim() !== '/' && folder.trim().replace(/^(?:\.\/|\/)+/, '') === '') {
+      report(`folders: ${JSON.stringify(folder)} names no folder (write "/" to open the whole repository); left out`);
+      continue;
+    }
     let path: string;
     try {
       path = normalizeVaultPath(folder.trim().replace(/^(?:\.\/|\/)+/, ''), 'folder');
