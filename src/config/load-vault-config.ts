@@ -88,6 +88,12 @@ export async function loadVaultConfig(read: ReadText, paths: readonly string[]):
     config.types.set(type.name, type);
   }
 
+  // A file in .vault/tools/ that is not read as a tool (log.MD, sub/log.md) but asks for a guard
+  // keeps the basic tools off the repository's notes, as a tool file left out does.
+  for (const path of vaultPaths.filter((path) => path.startsWith(TOOLS) && !isDirectChild(path, TOOLS))) {
+    const text = await readSafely(path);
+    if (text !== null && asksForGuard(text)) (config.unreadGuards ??= []).push(path);
+  }
   const tools: SpecialToolConfig[] = [];
   for (const path of toolFiles) {
     const text = await readSafely(path);
@@ -411,9 +417,14 @@ const fieldsSchema = z.record(z.string(), z.string());
  * `guard:` setting that is not plainly `false`/`no`/`off`: a guard it may switch on.
  */
 export function asksForGuard(text: string): boolean {
-  return [...text.matchAll(/^[ \t]*["']?guard["']?[ \t]*:[ \t]*([^#\r\n]*)/gm)].some(
-    (match) => !/^["']?(false|no|off)["']?[ \t]*$/i.test(match[1]!.trim()),
+  return [...text.matchAll(/^[ \t]*["']?([A-Za-z_-]+)["']?[ \t]*:[ \t]*([^#\r\n]*)/gm)].some(
+    (match) => isGuardKey(match[1]!) && !/^["']?(false|no|off)["']?[ \t]*$/i.test(match[2]!.trim()),
   );
+}
+
+/** Whether a tool file's key is `guard` or reads as a misspelling of it (`Guard`, `gaurd`): a guard is asked for either way. */
+export function isGuardKey(key: string): boolean {
+  return key.length >= 4 && distance(key.toLowerCase(), 'guard') <= 2;
 }
 
 /**

@@ -163,6 +163,17 @@ describe('guards', () => {
       expect(refusal(config, 'p', 'move_note', change)).toContain('until it is fixed, move_note changes no existing note');
       expect(refusal(config, 'p', 'create_note', created)).toBeNull();
     }
+    // A guard asked for under a misspelt key, or in a file of .vault/tools/ that is not read as a tool, counts too.
+    for (const broken of [log.replace('guard: true', 'gaurd: true'), log.replace('guard: true', 'Guard: yes')]) {
+      expect(refusal(await configOf({ log: broken }), 'p', 'edit_note', change)).toContain('switches a guard on but cannot be read');
+    }
+    const files: Record<string, string> = {
+      '.vault/settings.jsonc': '{"format":3,"role":"root","name":"p","prompts":[],"resources":[]}',
+      '.vault/tools/log.MD': log,
+      '.vault/tools/sub/other.md': log,
+    };
+    const stray = await loadVaultConfig(async (path) => files[path] ?? null, Object.keys(files));
+    expect(refusal(stray, 'p', 'edit_note', change)).toContain('".vault/tools/log.MD", ".vault/tools/sub/other.md" switch a guard on');
     // A broken tool file that asks for no guard guards nothing.
     const unguarded = await configOf({ log: log.replace('guard: true\n', 'guard: false\n  bad: indent\n') });
     expect(refusal(unguarded, 'p', 'edit_note', change)).toBeNull();

@@ -3,9 +3,10 @@
 // at the repository's root, and the guards the others switch on.
 import { z } from 'zod';
 import type { ConfigProblem, VaultConfig } from '../config/vault-config.ts';
+import { isGuardKey } from '../config/load-vault-config.ts';
 import { allTools } from '../tools/all-tools.ts';
 import { engines } from './all-engines.ts';
-import { listedName, type Engine, type Guard, type SpecialToolSpec } from './engine.ts';
+import { isListableName, listedName, type Engine, type Guard, type SpecialToolSpec } from './engine.ts';
 
 /** What {@link specialToolsOf} finds in one repository's configuration. */
 export interface SpecialTools {
@@ -55,7 +56,10 @@ export function guardsOf(repo: string, config: VaultConfig): Guard[] {
   if (unreadGuards.length > 0) guards.push(unreadGuard(unreadGuards));
   for (const spec of specialToolsOf(config).specs) {
     const engine = engines.get(spec.engine);
-    if (engine?.guards) guards.push(...engine.guards(spec.params, listedName(repo, spec.name)));
+    // A tool of a repository whose name no client takes is listed to no one: refusals name its file.
+    const listed = listedName(repo, spec.name);
+    if (engine?.guards)
+      guards.push(...engine.guards(spec.params, isListableName(listed) ? listed : `.vault/tools/${spec.name}.md (not listed here)`));
   }
   return guards;
 }
@@ -78,6 +82,11 @@ function unreadGuard(files: readonly string[]): Guard {
   };
 }
 
+/** Whether a tool file's settings ask for a guard: a key that is `guard` or reads as one misspelt, not set to `false`. */
+function asksGuard(settings: Record<string, unknown>): boolean {
+  return Object.entries(settings).some(([key, value]) => isGuardKey(key) && value !== false && value !== null && value !== 'false');
+}
+
 function resolve(config: VaultConfig): SpecialTools {
   const specs: SpecialToolSpec[] = [];
   const problems: ConfigProblem[] = [];
@@ -90,13 +99,13 @@ function resolve(config: VaultConfig): SpecialTools {
     // A tool left out takes its guard with it: one it asked for is kept closed instead.
     const leaveOut = (message: string) => {
       report(`${message}; the tool is left out`);
-      if (own['guard'] !== undefined && own['guard'] !== false) unreadGuards.push(file);
+      if (asksGuard(own)) unreadGuards.push(file);
     };
     if (basicToolNames.has(tool.name)) {
       report(
         `"${tool.name}" is the name of a basic tool, and an assistant would take this tool for it; the tool is left out. Give the file a name of its own (for example tools/${tool.name}_${tool.engine}.md)`,
       );
-      if (own['guard'] !== undefined && own['guard'] !== false) unreadGuards.push(file);
+      if (asksGuard(own)) unreadGuards.push(file);
       continue;
     }
     const engine = engines.get(tool.engine) as Engine<unknown, unknown> | undefined;

@@ -128,6 +128,19 @@ describe('the undo of a created note that others wrote in since', () => {
   });
 });
 
+describe('the undo while no folder is open', () => {
+  it('says no folder is open, not that there is nothing to undo', async () => {
+    const fixture = await openWriteFixture({ '.vault/settings.jsonc': '{ "format": 3, "folders": "notes/" }\n', 'notes/a.md': 'a\n' });
+    try {
+      const refusal = await refusalOf(undoLatestChange(await fixture.context(), 'notes', 'notes__undo', ['undo']));
+      expect(refusal.code).toBe('outside_folders');
+      expect(refusal.message).toContain('No folder of this repository is open to the tools');
+    } finally {
+      await fixture.close();
+    }
+  });
+});
+
 describe('withoutAddedLines', () => {
   const after = '# Log\n\n- a\n- mine\n';
   const before = '# Log\n\n- a\n';

@@ -3,6 +3,7 @@
 // refuses as a conflict when a later commit touched the same passages.
 import { openRoots } from '../../history/open-roots.ts';
 import { decodeNoteText } from '../../notes/note-text.ts';
+import { assertInFolders, foldersClosed } from '../../notes/vault-path.ts';
 import { rebaseSplices, splicesBetween } from '../../notes/text-splices.ts';
 import type { FoundCommit, RepoHistory } from '../../repo-host/history.ts';
 import { commitChange, writableVault, type PreparedFile, type WriteRead } from '../../writes/commit-change.ts';
@@ -55,6 +56,8 @@ export async function undoLatestChange(
 ): Promise<UndoneChange> {
   const vault = writableVault(ctx, repo);
   await ctx.refresh(repo);
+  // No folder open (a broken folders setting): say that, not that there is nothing to undo.
+  if (foldersClosed(vault.config.settings.folders)) assertInFolders('', vault.config.settings.folders);
   const person = ctx.access.person;
   const roots = openRoots(vault.config.settings.folders) ?? [];
   const history = await ctx.host.history(repo);
