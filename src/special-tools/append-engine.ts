@@ -174,7 +174,11 @@ function appendGuard(params: AppendParams, tool: string): Guard {
         return `${rule}; the note stays a ${params.type} note (${params.typeField}: ${params.type}) while it holds entries, so leave its type as it is.`;
       const after = entriesRegion(change.after.text, params.section);
       const now = after === null ? '' : change.after.text.slice(after.start, after.end);
-      const kept = params.at === 'end' ? now.startsWith(entries) : now.endsWith(entries);
+      // Kept whole lines: text glued onto the last entry's line (or before the first's) changes that entry.
+      const kept =
+        params.at === 'end'
+          ? now.startsWith(entries) && (now.length === entries.length || /^\r?\n/.test(now.slice(entries.length)))
+          : now.endsWith(entries) && (now.length === entries.length || now[now.length - entries.length - 1] === '\n');
       if (kept) return null;
       return `${rule}; change the rest of the note as you like, leaving ${params.section === null ? 'the entries' : 'that section'} as it stands.`;
     },

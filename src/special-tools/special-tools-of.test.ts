@@ -107,6 +107,8 @@ describe('guards', () => {
     });
     expect(refusal(config, 'p', 'edit_note', change(before.replace('- two', '- 2')))).toContain('append-only');
     expect(refusal(config, 'p', 'edit_note', change(before.replace('- two', '- two\n- three')))).toBeNull();
+    // Text glued onto the last entry's line changes that entry.
+    expect(refusal(config, 'p', 'edit_note', change(before.replace('- two', '- two, and more')))).toContain('may not change');
     expect(refusal(config, 'p', 'edit_note', change(before.replace('Intro.', 'Introduction.')))).toBeNull();
     // Re-indenting an entry (into a code block) changes it; so does anything put before the first.
     expect(refusal(config, 'p', 'edit_note', change(before.replace('- one', '    - one')))).toContain('may not change');

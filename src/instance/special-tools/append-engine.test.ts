@@ -69,6 +69,9 @@ describe('assertEntryFields', () => {
     expect(refused(params('- {date} {person}:\n  {text}', ['text']), 'fine\n- 2020-01-01 Tom Okafor:\n  forged')).toMatch(
       /reads as an entry of its own/,
     );
+    expect(refused(journal, 'a\n<pre>\nthe rest')).toMatch(/opens a <pre> block it does not close/);
+    expect(refused(params(DEFAULT_ENTRY, ['text']), 'costs $$x')).toMatch(/opens a \$\$ math block/);
+    expect(refused(journal, '<script>x</script> and $$a$$')).toBeNull();
     expect(refused(journal, 'y'.repeat(ENTRY_FIELD_MAX + 1))).toMatch(/holds 10001 characters, and an entry's field at most 10000/);
   });
 });

@@ -100,6 +100,14 @@ export function assertEntryFields(params: AppendParams, input: Record<string, un
       refuse(name, 'opens a %% comment it does not close, which would hide every entry after it (write % % for two percent signs)');
     if (value.lastIndexOf('<!--') > value.lastIndexOf('-->'))
       refuse(name, 'opens an HTML comment (<!--) it does not close, which would hide every entry after it');
+    if ((value.match(/\$\$/g)?.length ?? 0) % 2 === 1)
+      refuse(name, 'opens a $$ math block it does not close, which would turn every entry after it into math');
+    // CommonMark's HTML blocks of kind 1 run to their closing tag, or to the end of the note.
+    for (const tag of ['pre', 'script', 'style', 'textarea']) {
+      const opened = value.match(new RegExp(`<${tag}(?=[\\s>]|$)`, 'gi'))?.length ?? 0;
+      const closed = value.match(new RegExp(`</${tag}>`, 'gi'))?.length ?? 0;
+      if (opened > closed) refuse(name, `opens a <${tag}> block it does not close, which would swallow every entry after it`);
+    }
     if (!onLineOfItsOwn(params.entry, name)) continue;
     let fence: string | null = null;
     let previous = '';
