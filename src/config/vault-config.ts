@@ -108,7 +108,7 @@ export interface VaultConfig {
    * Tool files left out before their settings could be read (frontmatter that does not
    * parse, a bad name, no engine, a description over the bound) whose text asks for a guard
    * (`guard:` not `false`), by path: which notes they guard is unknown, so the basic tools
-   * change no existing note of the repository until they are fixed (special-tools-of.ts).
+   * write no note of the repository until they are fixed (special-tools-of.ts).
    * Absent or empty: none.
    */
   unreadGuards?: string[];

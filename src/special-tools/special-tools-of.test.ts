@@ -150,7 +150,7 @@ describe('guards', () => {
     expect(refusal(config, 'p', 'create_note', created(note('draft', null)))).toBeNull();
   });
 
-  test('a guard of a tool file that cannot be read stays closed: no existing note changes', async () => {
+  test('a guard of a tool file that cannot be read stays closed: no note is written', async () => {
     const change: NoteChange = { before: { path: 'any.md', text: 'a\n' }, after: { path: 'any.md', text: 'b\n' } };
     const created: NoteChange = { before: null, after: { path: 'new.md', text: 'b\n' } };
     for (const broken of [
@@ -162,8 +162,8 @@ describe('guards', () => {
       const config = await configOf({ log: broken });
       expect(specialToolsOf(config).specs).toEqual([]);
       expect(refusal(config, 'p', 'edit_note', change)).toContain('".vault/tools/log.md" switches a guard on but cannot be read');
-      expect(refusal(config, 'p', 'move_note', change)).toContain('until it is fixed, move_note changes no existing note');
-      expect(refusal(config, 'p', 'create_note', created)).toBeNull();
+      expect(refusal(config, 'p', 'move_note', change)).toContain('until it is fixed, move_note writes no note');
+      expect(refusal(config, 'p', 'create_note', created)).toContain('create_note writes no note of this repository');
     }
     // A guard asked for under a misspelt key, or in a file of .vault/tools/ that is not read as a tool, counts too.
     for (const broken of [log.replace('guard: true', 'gaurd: true'), log.replace('guard: true', 'Guard: yes')]) {

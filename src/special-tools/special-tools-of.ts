@@ -66,18 +66,17 @@ export function guardsOf(repo: string, config: VaultConfig): Guard[] {
 
 /**
  * The guard of tool files that ask for one but could not be read: a guard that fails closed.
- * It refuses every change to an existing note by edit_note and move_note (a new note guards no
- * entries), naming the files, since a log it kept append-only would otherwise be open to
+ * It refuses every change by edit_note, move_note, create_note and `create` tools (a broken
+ * transition guard would let a new note start at any step), naming the files, since a log it kept append-only would otherwise be open to
  * rewriting while the file is broken (a YAML typo, a description over the bound).
  */
 function unreadGuard(files: readonly string[]): Guard {
   const named = files.map((file) => `"${file}"`).join(', ');
   return {
     tool: files[0]!,
-    tools: ['edit_note', 'move_note'],
-    check(change, writer) {
-      if (change.before === null) return null;
-      return `${named} switch${files.length > 1 ? '' : 'es'} a guard on but cannot be read (tree at the repository's root says why), so which notes it keeps is unknown: until it is fixed, ${writer} changes no existing note of this repository. Ask the repository's admin to fix it; create_note and the special tools still work.`;
+    tools: ['edit_note', 'move_note', 'create_note'],
+    check(_change, writer) {
+      return `${named} switch${files.length > 1 ? '' : 'es'} a guard on but cannot be read (tree at the repository's root says why), so which notes it keeps, and how new ones must start, is unknown: until it is fixed, ${writer} writes no note of this repository. Ask the repository's admin to fix it; reading and the other special tools still work.`;
     },
   };
 }
