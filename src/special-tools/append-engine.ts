@@ -179,8 +179,39 @@ function appendGuard(params: AppendParams, tool: string): Guard {
         params.at === 'end'
           ? now.startsWith(entries) && (now.length === entries.length || /^\r?\n/.test(now.slice(entries.length)))
           : now.endsWith(entries) && (now.length === entries.length || now[now.length - entries.length - 1] === '\n');
-      if (kept) return null;
-      return `${rule}; change the rest of the note as you like, leaving ${params.section === null ? 'the entries' : 'that section'} as it stands.`;
+      if (!kept)
+        return `${rule}; change the rest of the note as you like, leaving ${params.section === null ? 'the entries' : 'that section'} as it stands.`;
+      // Text that leaves a comment or block open above or among the entries hides them all.
+      const opened = unclosedBlock(change.after.text.slice(0, after!.end));
+      if (opened !== null && unclosedBlock(before.text.slice(0, region.end)) === null)
+        return `The entries of ${where} are append-only, and this change leaves ${opened} open above or among them, which would hide every entry in rendered views. Close it, or leave it out; add an entry with ${tool}.`;
+      return null;
     },
   };
+}
+
+/**
+ * The first construct `text` leaves open that runs on to the end of a note in rendered views,
+ * as a phrase ("a %% comment"), or null: an odd number of Obsidian's `%%` comment marks, an
+ * HTML comment `<!--` with no `-->` after it, an odd number of `$$` math marks, a code fence
+ * not closed, or an HTML block of CommonMark's first kind (`<pre>`, `<script>`, `<style>`,
+ * `<textarea>`) without its closing tag.
+ */
+export function unclosedBlock(text: string): string | null {
+  if ((text.match(/%%/g)?.length ?? 0) % 2 === 1) return 'a %% comment';
+  if (text.lastIndexOf('<!--') > text.lastIndexOf('-->')) return 'an HTML comment (<!--)';
+  if ((text.match(/\$\$/g)?.length ?? 0) % 2 === 1) return 'a $$ math block';
+  let fence: string | null = null;
+  for (const line of text.split(/\r?\n/)) {
+    const opener = /^ {0,3}(`{3,}|~{3,})/.exec(line)?.[1] ?? null;
+    if (opener === null) continue;
+    if (fence === null) fence = opener;
+    else if (opener[0] === fence[0] && opener.length >= fence.length && line.trim() === opener) fence = null;
+  }
+  if (fence !== null) return `a code block (${fence})`;
+  for (const tag of ['pre', 'script', 'style', 'textarea']) {
+    const opened = text.match(new RegExp(`<${tag}(?=[\\s>]|$)`, 'gi'))?.length ?? 0;
+    if (opened > (text.match(new RegExp(`</${tag}>`, 'gi'))?.length ?? 0)) return `a <${tag}> block`;
+  }
+  return null;
 }

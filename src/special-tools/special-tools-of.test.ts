@@ -107,6 +107,12 @@ describe('guards', () => {
     });
     expect(refusal(config, 'p', 'edit_note', change(before.replace('- two', '- 2')))).toContain('append-only');
     expect(refusal(config, 'p', 'edit_note', change(before.replace('- two', '- two\n- three')))).toBeNull();
+    // A comment or block left open above or among the entries would hide them all.
+    expect(refusal(config, 'p', 'edit_note', change(before.replace('- two', '- two\n<!-- later')))).toContain(
+      'leaves an HTML comment (<!--) open',
+    );
+    expect(refusal(config, 'p', 'edit_note', change(before.replace('Intro.', 'Intro. %%')))).toContain('leaves a %% comment open');
+    expect(refusal(config, 'p', 'edit_note', change(before.replace('Intro.', 'Intro. %%a%% <!-- b -->')))).toBeNull();
     // Text glued onto the last entry's line changes that entry.
     expect(refusal(config, 'p', 'edit_note', change(before.replace('- two', '- two, and more')))).toContain('may not change');
     expect(refusal(config, 'p', 'edit_note', change(before.replace('Intro.', 'Introduction.')))).toBeNull();

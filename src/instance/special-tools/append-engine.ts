@@ -2,7 +2,14 @@
 import { posix } from 'node:path';
 import { lineEnding, lineStarts, lineOfOffset } from '../../notes/lines.ts';
 import { assertInFolders } from '../../notes/vault-path.ts';
-import { appendEngine, appendsTo, entriesName, entriesRegion, type AppendParams } from '../../special-tools/append-engine.ts';
+import {
+  appendEngine,
+  appendsTo,
+  entriesName,
+  entriesRegion,
+  unclosedBlock,
+  type AppendParams,
+} from '../../special-tools/append-engine.ts';
 import { VaultError } from '../../vault-error.ts';
 import { commitChange, writableVault } from '../../writes/commit-change.ts';
 import { implementEngine } from './engine-handler.ts';
@@ -77,11 +84,11 @@ export const ENTRY_FIELD_MAX = 10_000;
 
 /**
  * Refuses (VaultError `bad_arguments`, nothing written) an entry's field that would reach past
- * its entry: longer than {@link ENTRY_FIELD_MAX}; opening a comment it does not close (`%%`,
- * Obsidian's, or `<!--`), which hides every entry after it; and, for a field the template puts
- * on a line of its own (its lines kept), a line that is a heading (it would end the section or
- * start a forged entry), a code fence it leaves open (every entry after it would read as code),
- * or a line shaped like the template's first line (another person's entry, another day).
+ * its entry: longer than {@link ENTRY_FIELD_MAX}; leaving a comment, math or code block open
+ * (unclosedBlock: `%%`, `<!--`, `$$`, a fence, `<pre>`…), which hides every entry after it;
+ * and, for a field the template puts on a line of its own (its lines kept), a line outside a
+ * code block that is a heading (it would end the section or start a forged entry) or is
+ * shaped like the template's first line (another person's entry, another day).
  */
 export function assertEntryFields(params: AppendParams, input: Record<string, unknown>, tool: string): void {
   const refuse = (field: string, why: string) => {
@@ -96,18 +103,8 @@ export function assertEntryFields(params: AppendParams, input: Record<string, un
         name,
         `holds ${length} characters, and an entry's field at most ${ENTRY_FIELD_MAX} (${tool} adds a line or a few): put the longer text in a note of its own with create_note and name it in the entry`,
       );
-    if ((value.match(/%%/g)?.length ?? 0) % 2 === 1)
-      refuse(name, 'opens a %% comment it does not close, which would hide every entry after it (write % % for two percent signs)');
-    if (value.lastIndexOf('<!--') > value.lastIndexOf('-->'))
-      refuse(name, 'opens an HTML comment (<!--) it does not close, which would hide every entry after it');
-    if ((value.match(/\$\$/g)?.length ?? 0) % 2 === 1)
-      refuse(name, 'opens a $$ math block it does not close, which would turn every entry after it into math');
-    // CommonMark's HTML blocks of kind 1 run to their closing tag, or to the end of the note.
-    for (const tag of ['pre', 'script', 'style', 'textarea']) {
-      const opened = value.match(new RegExp(`<${tag}(?=[\\s>]|$)`, 'gi'))?.length ?? 0;
-      const closed = value.match(new RegExp(`</${tag}>`, 'gi'))?.length ?? 0;
-      if (opened > closed) refuse(name, `opens a <${tag}> block it does not close, which would swallow every entry after it`);
-    }
+    const opened = unclosedBlock(value);
+    if (opened !== null) refuse(name, `opens ${opened} it does not close, which would hide every entry after it`);
     if (!onLineOfItsOwn(params.entry, name)) continue;
     let fence: string | null = null;
     let previous = '';
@@ -131,7 +128,6 @@ export function assertEntryFields(params: AppendParams, input: Record<string, un
       }
       previous = line;
     }
-    if (fence !== null) refuse(name, `opens a code block (${fence}) it does not close, which would turn every entry after it into code`);
   }
 }
 
