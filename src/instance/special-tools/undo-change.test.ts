@@ -128,6 +128,29 @@ describe('the undo of a created note that others wrote in since', () => {
   });
 });
 
+describe('the undo of a change whose notes are already as before it', () => {
+  it('passes it over for the change before, never sticking on it', async () => {
+    const fixture = await openWriteFixture({ 'a.md': 'a\n' });
+    try {
+      const alice = await fixture.context();
+      await callTool(editNote, { repo: 'notes', path: 'a.md', old_text: 'a', new_text: 'b', summary: 'Edited a' }, alice);
+      await callTool(createNote, { repo: 'notes', path: 'new.md', body: 'Mine.\n', summary: 'Created new' }, alice);
+      commit(fixture.repoDir, { renames: { 'new.md': 'moved.md' }, message: 'Bob moves it', author: bob });
+      await fixture.installation.refresh('notes', { force: true });
+      const done = await undoLatestChange(await fixture.context(), 'notes', 'notes__undo', ['undo']);
+      expect(done.undone.subject).toMatch(/^Edited a/);
+      expect(done.notes.join(' ')).toMatch(
+        /were already as before it \(changed back, moved or deleted since\), so this undid the one before/,
+      );
+      expect(fixture.show('a.md').toString()).toBe('a\n');
+      expect(fixture.show('moved.md').toString()).toBe('Mine.\n');
+      expect((await refusalOf(undoLatestChange(await fixture.context(), 'notes', 'notes__undo', ['undo']))).code).toBe('nothing_to_undo');
+    } finally {
+      await fixture.close();
+    }
+  });
+});
+
 describe('the undo while no folder is open', () => {
   it('says no folder is open, not that there is nothing to undo', async () => {
     const fixture = await openWriteFixture({ '.vault/settings.jsonc': '{ "format": 3, "folders": "notes/" }\n', 'notes/a.md': 'a\n' });

@@ -44,7 +44,9 @@ export interface UndoneChange {
  * rewritten back), as one commit by the person named `tool`, with a `Reverts:` trailer.
  * When a later commit (or an uncommitted edit) changed a file since, the revert is carried onto
  * the file as it is when it touched other passages only; otherwise VaultError `conflict` names
- * the later commits and says what to do instead, and nothing is written. Errors: `forbidden`
+ * the later commits and says what to do instead, and nothing is written. A change whose notes
+ * are already as before it (changed back, moved or deleted since) is passed over for the one
+ * before it (up to {@link MAX_PASSED}), and the answer's notes say so. Errors: `forbidden`
  * when the person may not write `repo`, `repo_not_found` as every tool, `nothing_to_undo` when
  * no change of theirs through Major Vault is found, and commitChange's own.
  */
@@ -61,38 +63,52 @@ export async function undoLatestChange(
   const person = ctx.access.person;
   const roots = openRoots(vault.config.settings.folders) ?? [];
   const history = await ctx.host.history(repo);
-  const target =
-    vault.head === null || roots.length === 0
-      ? null
-      : await latestChange(history, roots, person, new Set([...BASIC_WRITE_TOOLS, ...specialTools]));
-  if (target === null) {
-    throw new VaultError(
-      'nothing_to_undo',
-      `You made no change through Major Vault in "${repo}" that is not undone already (among your last ${LOOK_BACK} commits there), so there is nothing to undo. To change a note back by hand, read it and use edit_note; note_history shows its earlier versions.`,
-      { repo },
-    );
+  const tools = new Set([...BASIC_WRITE_TOOLS, ...specialTools]);
+  // A change whose notes are already as before it (taken back by hand, or moved or deleted
+  // since) is passed over for the one before it, so undo never sticks on it.
+  const passed: string[] = [];
+  for (;;) {
+    const target = vault.head === null || roots.length === 0 ? null : await latestChange(history, roots, person, tools, passed);
+    if (target === null) {
+      throw new VaultError(
+        'nothing_to_undo',
+        `You made no change through Major Vault in "${repo}" that is not undone already (among your last ${LOOK_BACK} commits there)${passed.length > 0 ? `; the notes of ${passed.map((id) => id.slice(0, 7)).join(', ')} are already as before ${passed.length > 1 ? 'them' : 'it'}` : ''}, so there is nothing to undo. To change a note back by hand, read it and use edit_note; note_history shows its earlier versions.`,
+        { repo },
+      );
+    }
+    const { commit, summary } = target;
+    if (commit.filesCut || commit.filesTotal > commit.files.length) {
+      throw new VaultError(
+        'conflict',
+        `Your latest change (${commit.commit.slice(0, 7)} "${commit.subject}") also changed files you cannot see here, so it cannot be undone from here. Ask the repository's admin to revert it with Git.`,
+        { repo, commit: commit.commit },
+      );
+    }
+    const plan = await revertPlan(ctx, repo, history, commit);
+    const short = commit.commit.slice(0, 7);
+    const undoSummary = cut(`Undid ${short}: ${summary}`, SUMMARY_MAX);
+    const written = await commitChange(ctx, repo, { tool, summary: undoSummary }, async (read) => ({
+      files: await revertFiles(ctx, repo, read, commit, plan),
+      result: null,
+      trailers: [`Reverts: ${commit.commit}`],
+    }));
+    if (written.commit === null && passed.length < MAX_PASSED) {
+      passed.push(commit.commit);
+      continue;
+    }
+    const files = written.commit === null ? [] : [...plan.keys()].sort();
+    const notes = [...written.notes];
+    if (passed.length > 0)
+      notes.push(
+        `The notes of your later change${passed.length > 1 ? 's' : ''} ${passed.map((id) => id.slice(0, 7)).join(', ')} were already as before ${passed.length > 1 ? 'them' : 'it'} (changed back, moved or deleted since), so this undid the one before.`,
+      );
+    if (written.commit === null) notes.push('The notes were already as before that change, so nothing was committed.');
+    return { undone: { commit: commit.commit, date: commit.date, subject: commit.subject }, commit: written.commit, files, notes };
   }
-  const { commit, summary } = target;
-  if (commit.filesCut || commit.filesTotal > commit.files.length) {
-    throw new VaultError(
-      'conflict',
-      `Your latest change (${commit.commit.slice(0, 7)} "${commit.subject}") also changed files you cannot see here, so it cannot be undone from here. Ask the repository's admin to revert it with Git.`,
-      { repo, commit: commit.commit },
-    );
-  }
-  const plan = await revertPlan(ctx, repo, history, commit);
-  const short = commit.commit.slice(0, 7);
-  const undoSummary = cut(`Undid ${short}: ${summary}`, SUMMARY_MAX);
-  const written = await commitChange(ctx, repo, { tool, summary: undoSummary }, async (read) => ({
-    files: await revertFiles(ctx, repo, read, commit, plan),
-    result: null,
-    trailers: [`Reverts: ${commit.commit}`],
-  }));
-  const files = written.commit === null ? [] : [...plan.keys()].sort();
-  const notes = [...written.notes];
-  if (written.commit === null) notes.push('The notes were already as before that change, so nothing was committed.');
-  return { undone: { commit: commit.commit, date: commit.date, subject: commit.subject }, commit: written.commit, files, notes };
 }
+
+/** How many changes already as before them one undo passes over, at most, before it answers so. */
+const MAX_PASSED = 10;
 
 /** The person's latest change through Major Vault not undone already, and its summary (the subject without the tool and client). */
 async function latestChange(
@@ -100,6 +116,7 @@ async function latestChange(
   roots: readonly string[],
   person: { name: string; email: string },
   tools: ReadonlySet<string>,
+  passed: readonly string[] = [],
 ): Promise<{ commit: FoundCommit; summary: string } | null> {
   const found = await history.searchCommits({
     author: person.email,
@@ -122,7 +139,7 @@ async function latestChange(
       undone.push(undid[1]!);
       continue;
     }
-    if (undone.some((prefix) => commit.commit.startsWith(prefix))) continue;
+    if (undone.some((prefix) => commit.commit.startsWith(prefix)) || passed.includes(commit.commit)) continue;
     return { commit, summary };
   }
   return null;
