@@ -32,4 +32,11 @@ describe('relinkHeadings', () => {
     const { edits } = relinkHeadings(findLinks(text), 'a.md', 'plan.md', [{ from: 'Old', to: 'New one', level: 2 }], resolver);
     expect(applyEdits(text, edits)).toBe('[[plan#New one]] [[other#Old]] [[plan#^block]] [x](plan.md#new-one) [y](<plan.md#New one>)\n');
   });
+
+  it('writes |, < and > encoded in a link in angle brackets, where they would end it or split a table cell', () => {
+    const text = '| a | [z](<plan.md#Old>) |\n';
+    const resolver = new LinkResolver(['plan.md', 'a.md']);
+    const { edits } = relinkHeadings(findLinks(text), 'a.md', 'plan.md', [{ from: 'Old', to: 'Ze | ta <b>', level: 2 }], resolver);
+    expect(applyEdits(text, edits)).toBe('| a | [z](<plan.md#Ze %7C ta %3Cb%3E>) |\n');
+  });
 });

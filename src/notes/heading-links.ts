@@ -159,7 +159,10 @@ function rewriteMarkdown(raw: string, renames: readonly HeadingRename[]): string
     if (decoded === headingAnchor(rename.from)) {
       replacement = headingAnchor(rename.to);
     } else if (loose(decoded) === loose(rename.from)) {
-      replacement = angle ? rename.to : encodePath(rename.to, /%[89a-f][0-9a-f]/i.test(fragment));
+      // In <…> a space may stand, but not < or > (they end it), nor | (on a table row it splits the cell).
+      replacement = angle
+        ? rename.to.replace(/[<>|]/g, (char) => `%${char.charCodeAt(0).toString(16).toUpperCase()}`)
+        : encodePath(rename.to, /%[89a-f][0-9a-f]/i.test(fragment));
     }
     if (replacement !== null) return raw.slice(0, dest.start) + written.slice(0, hash + 1) + replacement + raw.slice(dest.end);
   }
