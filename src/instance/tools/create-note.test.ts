@@ -295,6 +295,11 @@ describe('fillTemplate', () => {
       '# {{title}} (T)\nAt {{date}} {{time}}\nb\n',
     );
   });
+
+  it('keeps a field beside other text on its line: a title cannot add a heading below the first', () => {
+    expect(fillTemplate('# {title}\n\n{body}\n', { title: 'T\n## Forged' }, 'b')).toBe('# T ## Forged\n\nb\n');
+    expect(fillTemplate('{summary}\n', { summary: 'One\nTwo' }, '')).toBe('One\nTwo\n');
+  });
 });
 
 describe('create_note with a path written <repo>/<path>', () => {

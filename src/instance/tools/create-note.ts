@@ -237,20 +237,28 @@ function typedPath(type: NoteType, values: Record<string, unknown>, givenPath: s
 /**
  * The type's template with `{body}` replaced by `body` and `{field}` by the frontmatter
  * field's text (a placeholder naming no field stays as written, and so does one in double
- * braces, such as Obsidian's `{{date}}`); the body is inserted once, never scanned for
+ * braces, such as Obsidian's `{{date}}`; a field beside other text on its line, as in
+ * `# {title}`, has its line breaks made spaces); the body is inserted once, never scanned for
  * placeholders. A template without `{body}` is followed by the body.
  */
 export function fillTemplate(template: string, values: Record<string, unknown>, body: string): string {
   if (template.trim() === '') return body;
   let sawBody = false;
   // An Obsidian placeholder in double braces (`{{date}}`, `{{title}}`) is not ours: kept whole.
-  const filled = template.replace(/\{\{[^{}]*\}\}|\{([^{}\s:]+)\}/g, (whole, name: string | undefined) => {
+  const filled = template.replace(/\{\{[^{}]*\}\}|\{([^{}\s:]+)\}/g, (whole, name: string | undefined, offset: number) => {
     if (name === undefined) return whole;
     if (name === 'body') {
       sawBody = true;
       return body;
     }
-    return name in values ? fieldText(values[name]) : whole;
+    if (!(name in values)) return whole;
+    // A field beside other text (`# {title}`) stays on that line: its line breaks become spaces,
+    // so a value cannot add a heading or a line of its own there.
+    const lineStart = template.lastIndexOf('\n', offset - 1) + 1;
+    const lineEnd = template.indexOf('\n', offset);
+    const line = template.slice(lineStart, lineEnd === -1 ? undefined : lineEnd);
+    const text = fieldText(values[name]);
+    return line.trim() === whole ? text : text.replace(/\s*\r?\n\s*/g, ' ');
   });
   if (sawBody || body === '') return filled;
   return `${filled.replace(/\n*$/, '\n\n')}${body}`;
