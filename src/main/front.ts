@@ -34,6 +34,7 @@ import { processLogger } from './logger.ts';
 import { frontSecrets, type OAuthSettings } from './oauth-settings.ts';
 import { openPostgresStore } from './open-store.ts';
 import { publicOriginOf } from './public-origin.ts';
+import { quietWakes } from './quiet-wakes.ts';
 import { allowedHostnamesFor } from './serve-installation.ts';
 import { installationOfAddress } from './installation-name.ts';
 import { createMetrics, type Metrics } from '../operations/metrics.ts';
@@ -133,6 +134,8 @@ export async function serveFront(settings: FrontSettings, ports: FrontPorts): Pr
   const { store } = opened;
   // Which catalogue version is current, read every second: a call reads no source from the store.
   const versions = watchSourceVersions(store.catalogues, { log });
+  // Instances woken by a catalogue answer start once a burst of answers is over.
+  const wakes = quietWakes({ log });
 
   let front: Front | null = null;
   let origins: FrontOrigins | null = null;
@@ -172,7 +175,7 @@ export async function serveFront(settings: FrontSettings, ports: FrontPorts): Pr
             throw error;
           }
         },
-        catalogueAnswered: wake,
+        catalogueAnswered: () => wakes.add(name, wake),
         forward: httpForward({ installation: key, instances: locator, log }),
       },
     };
@@ -300,6 +303,7 @@ export async function serveFront(settings: FrontSettings, ports: FrontPorts): Pr
     async close() {
       operations.shutDown();
       clearInterval(timer);
+      wakes.close();
       await versions.close();
       // The calls in progress finish first (they may need their instance), up to shutdownDrainMs.
       await server.close({ drainMs: shutdownDrainMs });
