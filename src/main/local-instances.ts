@@ -2,8 +2,8 @@
 // instance processes on demand as a container platform would"): one `major-vault instance`
 // child process per installation, started when the front first needs it, forgotten when it
 // exits (after its idle time), started again on the next call, and stopped with the front.
-import { getPriority, setPriority } from 'node:os';
-import { spawn, type ChildProcess } from 'node:child_process';
+import { getPriority } from 'node:os';
+import { instanceLauncher, type InstanceLauncher, type LaunchedProcess } from './instance-launcher.ts';
 import { join } from 'node:path';
 import type { InstanceKey, InstanceLocator } from '../front/forward/instance-locator.ts';
 import type { Logger } from '../instance/log.ts';
@@ -38,7 +38,7 @@ export interface LocalInstancesOptions {
 
 /** One child: its process and the origin it listens on, once it said so. */
 interface Child {
-  process: ChildProcess;
+  process: LaunchedProcess;
   origin: Promise<URL>;
   /** The origin once it said so. */
   listening: URL | null;
@@ -59,6 +59,8 @@ const cliScript = join(import.meta.dirname, '..', '..', 'bin', 'major-vault.js')
 export class LocalInstances implements InstanceLocator {
   private readonly children = new Map<string, Child>();
   private closed = false;
+  /** Starts the children without forking the front (instance-launcher.ts). */
+  private readonly launcher: InstanceLauncher = instanceLauncher();
 
   private readonly options: LocalInstancesOptions;
 
@@ -92,6 +94,7 @@ export class LocalInstances implements InstanceLocator {
     const children = [...this.children.values()].filter((child) => !child.exited);
     this.children.clear();
     await Promise.all(children.map((child) => stopChild(child)));
+    await this.launcher.close();
   }
 
   private start(installation: InstanceKey): Child {
@@ -115,19 +118,15 @@ export class LocalInstances implements InstanceLocator {
       ...(options.logLevel !== undefined ? ['--log-level', options.logLevel] : []),
     ];
     // The database URL goes in the environment, not the command line, where `ps` shows it.
-    const child = spawn(command.node, args, {
-      env: { ...(options.env ?? process.env), DATABASE_URL: options.databaseUrl },
-      stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
-    });
     // Below the front's priority (nice +5): an instance's start takes about two seconds of CPU,
     // and on a small machine the front's answers from the catalogue store should not wait for it.
-    if (child.pid !== undefined) {
-      try {
-        setPriority(child.pid, Math.min(19, getPriority() + INSTANCE_NICE));
-      } catch {
-        /* not allowed here (a restricted container): the instance runs at the front's priority */
-      }
-    }
+    // Started by the launcher process, so the fork does not hold the front's event loop.
+    const child = this.launcher.start(
+      command.node,
+      args,
+      { ...(options.env ?? process.env), DATABASE_URL: options.databaseUrl },
+      Math.min(19, getPriority() + INSTANCE_NICE),
+    );
     const started = performance.now();
     const entry: Child = { process: child, origin: Promise.resolve(new URL('http://unused')), listening: null, exited: false };
     entry.origin = new Promise<URL>((resolveOrigin, reject) => {

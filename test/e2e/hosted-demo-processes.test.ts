@@ -121,10 +121,13 @@ describe.skipIf(!serverUrl)('major-vault demo --hosted --processes', () => {
 
   it('stops the worker, the front and its instance when the demo stops', async () => {
     const pids = [demo.front.pid!, demo.worker.pid!];
-    const instancePids = execFileSync('ps', ['-o', 'pid=', '--ppid', String(demo.front.pid)], { encoding: 'utf8' })
-      .split('\n')
-      .map((line) => Number(line.trim()))
-      .filter((pid) => pid > 0);
+    // The front's children (its instance launcher) and theirs (the instances).
+    const childrenOf = (pid: number) =>
+      execFileSync('ps', ['-o', 'pid=', '--ppid', String(pid)], { encoding: 'utf8' })
+        .split('\n')
+        .map((line) => Number(line.trim()))
+        .filter((child) => child > 0);
+    const instancePids = childrenOf(demo.front.pid!).flatMap((child) => [child, ...childrenOf(child)]);
     await demo.close();
     for (const pid of [...pids, ...instancePids]) expect(() => process.kill(pid, 0)).toThrow();
   }, 60_000);
