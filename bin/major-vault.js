@@ -5,9 +5,12 @@
 // Node 22 from an older Node.
 import module from 'node:module';
 import { ensureNode22 } from './node22.js';
+import { cacheStrippedTypeScript } from './stripped-ts-cache.js';
 
 await ensureNode22();
-// V8's compiled code of the modules (and Node's type-stripped sources) kept on disk between
-// runs (os.tmpdir()/node-compile-cache): every start after the first loads faster.
+// V8's compiled code of the modules kept on disk between runs (os.tmpdir()/node-compile-cache),
+// and beside it the sources as Node strips their types (bin/stripped-ts-cache.js): every
+// start after the first loads faster.
 module.enableCompileCache?.();
+cacheStrippedTypeScript();
 await import('../src/cli/main.ts');
