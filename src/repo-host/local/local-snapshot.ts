@@ -2,6 +2,7 @@
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { blobId } from '../git/blob-id.ts';
+import { readBranchFiles } from '../git/read-head.ts';
 import { runGit, splitNul } from '../git/run-git.ts';
 import type { Snapshot, SnapshotEntry } from '../repo-host.ts';
 import type { CommitRecovery } from './commit-recovery.ts';
@@ -190,6 +191,9 @@ export class LocalSnapshots {
     const known = this.known.get(repo.gitDir);
     if (known !== undefined && known.gitFiles !== '' && (await this.gitFilesStat(repo, known.ref)) === known.gitFiles)
       return { ref: known.ref, head: known.head };
+    // Git's files answer without a process where their layout allows (the first calls of a start).
+    const read = await readBranchFiles(repo.gitDir).catch(() => undefined);
+    if (read !== undefined) return read;
     const ref = await headRef(repo);
     return { ref, head: await resolveHead(repo, ref) };
   }
@@ -222,9 +226,10 @@ export class LocalSnapshots {
     await watch.start();
     await watch.settle();
     const changes = watch.changes;
-    // The ref HEAD names, for its stat data: the last one known, else asked of git (a cheap
-    // `symbolic-ref`), so even the first check can answer the next call without `git status`.
-    const ref = this.known.get(repo.gitDir)?.ref ?? (await headRef(repo));
+    // The ref HEAD names, for its stat data: the last one known, else read from HEAD (or asked
+    // of git, a cheap `symbolic-ref`), so even the first check can answer the next call without `git status`.
+    const ref =
+      this.known.get(repo.gitDir)?.ref ?? (await readBranchFiles(repo.gitDir).catch(() => undefined))?.ref ?? (await headRef(repo));
     const gitFiles = await this.gitFilesStat(repo, ref);
     const status = await workTreeStatus(repo);
     const fingerprint = await workTreeFingerprint(repo, status);
