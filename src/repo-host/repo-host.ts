@@ -113,6 +113,13 @@ export interface RepoHost {
   /** The current state of the repository's default branch (and work tree, if any). */
   snapshot(repo: string): Promise<Snapshot>;
   /**
+   * The paths of the files under `folder/` (e.g. `.vault`) that {@link snapshot} would list
+   * now, sorted by code units, where the adapter finds them more cheaply than a whole
+   * snapshot (the local one: no `git status` of the whole work tree); optional, callers
+   * filter a snapshot without it. Throws as snapshot does.
+   */
+  pathsUnder?(repo: string, folder: string): Promise<string[]>;
+  /**
    * A cheap string that changes whenever the snapshot would (head moved, work tree edited);
    * polled about once a second to notice changes made outside the server.
    */

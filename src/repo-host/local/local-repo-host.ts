@@ -127,6 +127,10 @@ export class LocalRepoHost implements RepoHost {
     return this.snapshots.snapshot(repo);
   }
 
+  async pathsUnder(repoName: string, folder: string): Promise<string[]> {
+    return this.snapshots.pathsUnder(await this.repo(repoName), folder);
+  }
+
   async fingerprint(repoName: string): Promise<string> {
     return this.snapshots.fingerprint(await this.repo(repoName));
   }

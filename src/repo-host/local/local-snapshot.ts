@@ -12,6 +12,8 @@ import {
   exists,
   headRef,
   inWorkTree,
+  isFolder,
+  LITERAL,
   parseTreeRecord,
   resolveHead,
   statLine,
@@ -118,6 +120,47 @@ export class LocalSnapshots {
     } finally {
       if (this.taking.get(repo.gitDir) === taking) this.taking.delete(repo.gitDir);
     }
+  }
+
+  /**
+   * The paths of the files under `folder/` that {@link snapshot} would list now (RepoHost
+   * pathsUnder), without its whole-work-tree `git status` and watch: the same status and
+   * index entries, limited to the folder (nothing to ask when the work tree has no such
+   * folder); the last snapshot when it is still current. For the first answers of a start.
+   */
+  async pathsUnder(repo: LocalRepo, folder: string): Promise<string[]> {
+    const prefix = `${folder}/`;
+    const last = this.lastSnapshots.get(repo.gitDir);
+    const known = this.known.get(repo.gitDir);
+    const current =
+      repo.workTree === null || repo.realWorkTree === null
+        ? null
+        : last !== undefined && known !== undefined && last.fingerprint === known.fingerprint && (await this.unchangedSince(repo, known))
+          ? last
+          : undefined;
+    if (current === null) return (await this.snapshot(repo)).files.map((file) => file.path).filter((path) => path.startsWith(prefix));
+    if (current !== undefined) return current.files.map((file) => file.path).filter((path) => path.startsWith(prefix));
+    const realWorkTree = repo.realWorkTree!;
+    await this.recovery.ifNeeded(repo);
+    // No such folder on disk: the work tree (what the snapshot lists) has no file in it.
+    if (!(await isFolder(join(repo.workTree!, ...folder.split('/'))))) return [];
+    await waitForIndexUnlocked(repo.gitDir);
+    const status = await workTreeStatus(repo, folder);
+    const listed = await runGit(['ls-files', '-s', '-z', '--', folder], { ...inWorkTree(repo), env: LITERAL });
+    const tracked = new Map<string, TreeEntry>();
+    for (const record of splitNul(listed.stdout)) {
+      const tab = record.indexOf('\t');
+      const [mode = '', oid = ''] = record.slice(0, tab).split(' ');
+      if (mode === '160000') continue; // a submodule: not a file
+      tracked.set(record.slice(tab + 1), { mode, oid });
+    }
+    // As the snapshot: what status names, and tracked symbolic links, are what the disk holds.
+    const fromDisk = new Set(status.paths);
+    for (const [path, entry] of tracked) if (entry.mode === '120000') fromDisk.add(path);
+    const paths = new Set<string>();
+    for (const path of tracked.keys()) if (!fromDisk.has(path)) paths.add(path);
+    for (const path of fromDisk) if ((await readWorkTreeEntry(realWorkTree, repo.realGitDir, path)) !== null) paths.add(path);
+    return [...paths].filter((path) => path.startsWith(prefix)).sort(byCodeUnits);
   }
 
   /** A work tree's snapshot from git (status, then the index's entries) and the disk. */
@@ -288,11 +331,21 @@ export class LocalSnapshots {
   }
 }
 
-/** One `git status` for the branch, its head and every changed, deleted or untracked path. */
-async function workTreeStatus(repo: LocalRepo): Promise<WorkTreeStatus> {
+/** One `git status` for the branch, its head and every changed, deleted or untracked path (only under `folder`, when given). */
+async function workTreeStatus(repo: LocalRepo, folder?: string): Promise<WorkTreeStatus> {
   const { stdout } = await runGit(
-    ['status', '--porcelain=v2', '--branch', '--no-ahead-behind', '-z', '--untracked-files=all', '--no-renames', '--ignore-submodules=all'],
-    inWorkTree(repo),
+    [
+      'status',
+      '--porcelain=v2',
+      '--branch',
+      '--no-ahead-behind',
+      '-z',
+      '--untracked-files=all',
+      '--no-renames',
+      '--ignore-submodules=all',
+      ...(folder !== undefined ? ['--', folder] : []),
+    ],
+    folder !== undefined ? { ...inWorkTree(repo), env: LITERAL } : inWorkTree(repo),
   );
   const records = splitNul(stdout);
   let branch = '(detached)';
