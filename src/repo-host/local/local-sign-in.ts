@@ -47,11 +47,13 @@ export class LocalSignIn {
    * null for a missing or unknown token. Without a users file: the one person, for any token.
    */
   async authenticate(token: string | undefined): Promise<Access | null> {
-    const names = await this.repoNames();
     if (this.users === null) {
+      // Both at once: each asks git, and the first answers of a start wait for this.
+      const [names, person] = await Promise.all([this.repoNames(), this.onePerson()]);
       const all = new Set(names);
-      return { person: await this.onePerson(), read: all, write: new Set(all), credential: null };
+      return { person, read: all, write: new Set(all), credential: null };
     }
+    const names = await this.repoNames();
     if (token === undefined || token === '') return null;
     // Compare against every user, always, in constant time per comparison: no early exit
     // that would tell how many tokens were tried before a match.
@@ -83,9 +85,10 @@ export class LocalSignIn {
         if (!(await isFile(file))) continue;
         const get = async (key: string) =>
           (await runGit(['config', '--file', file, '--get', key], { okCodes: [0, 1] })).stdout.toString('utf8').trim();
-        const name = cleanIdentPart(await get('user.name'));
+        const [rawName, rawEmail] = await Promise.all([get('user.name'), get('user.email')]);
+        const name = cleanIdentPart(rawName);
         if (name === '') continue;
-        const email = cleanIdentPart(await get('user.email')) || DEFAULT_PERSON.email;
+        const email = cleanIdentPart(rawEmail) || DEFAULT_PERSON.email;
         return { login: email.split('@')[0] || DEFAULT_PERSON.login, name, email };
       }
       return DEFAULT_PERSON;
