@@ -65,15 +65,19 @@ export class WorkTreeWatch {
   }
 
   private async watchTree(folder: string): Promise<void> {
-    const pending = [folder];
-    while (pending.length > 0 && !this.broken && !this.closed) {
-      const current = pending.pop()!;
-      if (!this.watchFolder(current)) continue;
-      const entries = await readdir(current, { withFileTypes: true }).catch(() => []);
-      for (const entry of entries) {
-        // Git's own folders (this repository's, a nested one's) are not the work tree.
-        if (entry.isDirectory() && entry.name !== '.git') pending.push(join(current, entry.name));
-      }
+    // A level of folders at a time, each level's listings read at once (not one after the
+    // other): the watch of a large work tree is on the way to a start's first tool call.
+    let level = [folder];
+    while (level.length > 0 && !this.broken && !this.closed) {
+      const watched = level.filter((current) => this.watchFolder(current));
+      const listings = await Promise.all(watched.map((current) => readdir(current, { withFileTypes: true }).catch(() => [])));
+      level = [];
+      watched.forEach((current, i) => {
+        for (const entry of listings[i]!) {
+          // Git's own folders (this repository's, a nested one's) are not the work tree.
+          if (entry.isDirectory() && entry.name !== '.git') level.push(join(current, entry.name));
+        }
+      });
     }
   }
 
