@@ -22,9 +22,7 @@ import { readVaults } from '../instance/read-vaults.ts';
 import type { Tool } from '../instance/tool.ts';
 import { startWorkerPool } from '../pool/worker-pool.ts';
 import { migrate } from '../note-index/migrate.ts';
-import { openPglite } from '../note-index/pglite-client.ts';
 import { openPgliteThread } from '../note-index/pglite-thread.ts';
-import { openPostgres } from '../note-index/postgres-client.ts';
 import type { SqlClient } from '../note-index/sql-client.ts';
 import { ChangesPoll } from '../repo-host/local/changes-poll.ts';
 import { LocalRepoHost } from '../repo-host/local/local-repo-host.ts';
@@ -318,6 +316,8 @@ export async function openIndex(
   const { name, dataDir } = place;
   const databaseUrl = place.databaseUrl ?? process.env['DATABASE_URL'];
   if (databaseUrl) {
+    // Loaded only here: the Postgres client (and PGlite in process, below) are not on the way to a start's first answers.
+    const { openPostgres } = await import('../note-index/postgres-client.ts');
     const sql = await openPostgres(databaseUrl, place.schema ?? schemaName(name));
     return { sql, note: null, close: () => sql.close() };
   }
@@ -340,6 +340,7 @@ export async function openIndex(
         `The index in ${dataDir} is in use by a running major-vault server, which keeps it up to date itself; nothing to do. Stop that server first to rebuild the index by hand.`,
       );
     }
+    const { openPglite } = await import('../note-index/pglite-client.ts');
     const sql = await openPglite(null);
     const note = `The index in ${dataDir} is in use by another major-vault process; this one keeps a temporary index in memory.`;
     return { sql, note, close: () => sql.close() };
