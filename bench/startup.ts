@@ -100,9 +100,10 @@ const body = [
   "Both answer `initialize` and `tools/list` from the repositories' `.vault/` read from Git before the index is open; " +
     'a tool call waits for PGlite to open and for the startup check of each repository (nothing to re-index here). ' +
     'PGlite starts opening on its own thread as soon as the command line is read, while the main thread loads the modules ' +
-    "(Node 22 strips their types as it loads them, with Node's compile cache; each command loads only its own). " +
-    `Loading the modules is most of what is left: \`serve\` listens after ${ms(of(http, (r) => r.listening))}, ` +
-    "and its first `initialize` then waits for the repositories' `.vault/` to be read (a `git status` of the 6,289-file work tree).",
+    "(their compiled code and type-stripped text kept between starts beside Node's compile cache; each command loads only its own). " +
+    `Loading the modules is most of what is left: \`serve\` listens after ${ms(of(http, (r) => r.listening))}; ` +
+    'the first answers read only `.vault/` from Git (a status limited to it), and the status of the 6,289-file work tree and ' +
+    'its watch come with the startup check, before the first tool answer.',
 ].join('\n');
 console.log(body);
 writeResultsSection('Start-up (issue 14)', body);
