@@ -56,6 +56,8 @@ describe('regexTrigramQuery', () => {
     expect(parts).toHaveLength(3);
     expect(show(regexTrigramQuery('Ctrl\\+[A-Z]', true))).toMatch(/^and\("ctr" "trl" "rl\+" or\(("l\+[a-z]" ?){26}\)\)$/);
     expect(show(regexTrigramQuery('заметк[аиу]', true))).toMatch(/^and\("зам" "аме" "мет" "етк" or\("тка" "тки" "тку"\)\)$/u);
+    // [A-Z]{3} is too many strings to know, but what follows its last letter still counts.
+    expect(show(regexTrigramQuery('[A-Z]{3}-\\d{3}', true))).toMatch(/^or\(("-\d\d" ?){100}\)$/);
     // Sets that would multiply past a few hundred strings are given up, not enumerated.
     expect(regexTrigramQuery('\\w\\w\\w\\w\\w\\w', false)).toEqual({ op: 'all' });
     expect(regexTrigramQuery('(?i)[a-z]{2}\\d{2}', true)).toEqual({ op: 'all' });
@@ -162,6 +164,22 @@ const regexes = [
   '(?U)b.+?z',
   'o{2,}',
   'foo{1,3}',
+  '^- \\[ \\] call Bob \\d{4}-\\d{2}-\\d{2}$',
+  '\\d{4}-\\d{2}-\\d{2}$',
+  '^\\d{4}-\\d{2}-\\d{2}$',
+  '\\d\\d\\d',
+  '[0-9]{2}\\.[0-9]{2}',
+  '[A-Z]{3,}',
+  '[A-Z]{2}\\w+',
+  '(?i)[bcd][aeiou]{2}',
+  '(?i)[a-f]ar\\b',
+  '(?i)\\x{212A}elvin',
+  '[ſs]tra(ß|ss)e',
+  '(?i)stra(ß|ss)e',
+  '[α-ω]{3}',
+  '[а-яё]{4}\\b',
+  '[\\x{1F680}-\\x{1F681}]+ [a-z]+',
+  '[かな]と',
 ];
 
 let dir: ReturnType<typeof tempDir>;

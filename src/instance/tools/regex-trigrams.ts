@@ -277,6 +277,9 @@ function concat(x: Info, y: Info): Info {
   }
   // An exact side whose strings would multiply past the bounds is taken as its prefixes and
   // suffixes (and trigrams) first: what is known across the boundary is then bounded too.
+  // A suffix (prefix) set cut to one character first multiplies less: "X-" × \d is 260, "-" × \d 10.
+  if (x.exact === null && y.exact !== null && x.suffix.size * y.exact.size > MAX_SET) x = { ...x, suffix: ends(x.suffix, 1, true) };
+  if (y.exact === null && x.exact !== null && x.exact.size * y.prefix.size > MAX_SET) y = { ...y, prefix: ends(y.prefix, 1, false) };
   if (x.exact !== null && (y.exact !== null || x.exact.size * y.prefix.size > MAX_SET)) x = inexact(x);
   if (y.exact !== null && (x.exact !== null || x.suffix.size * y.exact.size > MAX_SET)) y = inexact(y);
   const info: Info = {
@@ -287,8 +290,16 @@ function concat(x: Info, y: Info): Info {
     match: and(x.match, y.match),
   };
   // Where neither side is exact, the text across their boundary holds trigrams too.
-  if (x.exact === null && y.exact === null && x.suffix.size * y.prefix.size <= MAX_OR && minLength(x.suffix) + minLength(y.prefix) >= 3)
-    info.match = and(info.match, trigramsOf(cross(x.suffix, y.prefix)));
+  if (x.exact === null && y.exact === null) {
+    let before = x.suffix;
+    let after = y.prefix;
+    if (before.size * after.size > MAX_OR) {
+      if (before.size >= after.size) before = ends(before, 1, true);
+      else after = ends(after, 1, false);
+    }
+    if (before.size * after.size <= MAX_OR && minLength(before) + minLength(after) >= 3)
+      info.match = and(info.match, trigramsOf(cross(before, after)));
+  }
   simplify(info, false);
   return info;
 }
@@ -342,13 +353,21 @@ function simplify(info: Info, force: boolean): void {
   info.suffix = trimSet(info, info.suffix, true);
 }
 
-function trimSet(info: Info, set: Set<string>, suffix: boolean): Set<string> {
-  if ([...set].some((text) => codePoints(text).length >= 3)) info.match = and(info.match, trigramsOf(set));
-  const trimmed = new Set<string>();
+/** The last (`suffix`) or first `length` code points of each string of `set`. */
+function ends(set: Set<string>, length: number, suffix: boolean): Set<string> {
+  const out = new Set<string>();
   for (const text of set) {
     const points = codePoints(text);
-    trimmed.add((suffix ? points.slice(-2) : points.slice(0, 2)).join(''));
+    out.add((suffix ? points.slice(-length) : points.slice(0, length)).join(''));
   }
+  return out;
+}
+
+function trimSet(info: Info, set: Set<string>, suffix: boolean): Set<string> {
+  if ([...set].some((text) => codePoints(text).length >= 3)) info.match = and(info.match, trigramsOf(set));
+  // Two characters, or one when two make too many ([A-Z]{2}: 676 pairs, 26 letters).
+  let trimmed = ends(set, 2, suffix);
+  if (trimmed.size > MAX_SET) trimmed = ends(set, 1, suffix);
   // "" is a prefix (suffix) of every string: the set says nothing more than that.
   if (trimmed.has('') || trimmed.size > MAX_SET) return new Set(['']);
   // "a" known, "ab" adds nothing (kept strings have at most two code points).
