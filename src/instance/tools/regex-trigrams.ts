@@ -17,10 +17,10 @@ import { foldCase, type TrigramQuery } from '../../note-index/trigram-keys.ts';
  * trigrams `00-` … `99-`, as Code Search and zoekt expand small classes.
  */
 const MAX_EXACT = 256;
-/** A prefix or suffix set larger than this is forgotten (any prefix). */
-const MAX_SET = 256;
+/** A prefix or suffix set larger than this is cut to one character, and then forgotten (any prefix): `[a-z]-\d` (260) still counts. */
+const MAX_SET = 512;
 /** One alternation of more than this many strings requires nothing (reading its posting lists would cost more than it saves). */
-const MAX_OR = 256;
+const MAX_OR = 512;
 /** A character class whose members fold to more than this many characters is any character (`\w`, 37, still counts). */
 const MAX_CLASS = 40;
 /** A class of more code points than this is not expanded at all. */
