@@ -44,8 +44,10 @@ const queries = ['excalidraw', 'toegangstoken', 'kanban', 'graph view', 'zettelk
 /**
  * Regex queries (issue 14), from rare to common, chosen by counting matching lines with rg on
  * the corpus: rare words with `\b`, an inline flag, classes and an alternation of rare words;
- * two that match nothing; a Russian stem with a class; common ones. The last requires no
- * text at all, so it is the full scan the trigram index cannot narrow.
+ * two that match nothing; a Russian stem with a class; common ones. Then the hard ones, few
+ * or no matches with little or no literal text: a whole-line date and a date-time (classes
+ * only, expanded into trigram sets), a class-heavy code, a version under (?i), an
+ * alternation of rare words under (?i), a URL with `\S+`.
  */
 const regexQueries = [
   '\\bexcalidraw\\b',
@@ -60,6 +62,11 @@ const regexQueries = [
   'Ctrl\\+[A-Z]',
   '\\bplugins?\\b',
   '^\\d{4}-\\d{2}-\\d{2}$',
+  '\\d{4}-\\d{2}-\\d{2}T\\d{2}',
+  '[A-Z]{3}-\\d{3}',
+  '(?i)v\\d+\\.\\d+\\.\\d+-beta',
+  '(?i)\\b(toegangstoken|excalidraw|zettelkästen)\\b',
+  'https?://\\S+\\.pdf\\b',
 ];
 
 const goals = { searchRatio: 0.5, buildSeconds: 10, readP50Ms: 10, rssMiB: 400 };
@@ -537,7 +544,7 @@ function regexMarkdown(search: readonly QueryResult[]): string {
     ),
     '',
     '`rg` is `rg --smart-case --line-number -e REGEX bench/checkouts/obsidian-help`; `search_notes` is a `tools/call` with `{query, regex: true, limit: 20}` over Streamable HTTP, as above. ' +
-      'The server reads only the notes that have the trigrams a match must contain; `^\\d{4}-\\d{2}-\\d{2}$` requires no text, so it is matched against every note (on the worker pool, within the time budget).',
+      'The server reads only the notes that have the trigrams a match must contain, small classes expanded into sets of trigrams (`^\\d{4}-\\d{2}-\\d{2}$` requires one of the 100 `00-` … `99-`, of the 100 `0-0` … `9-9` and of the 100 `-00` … `-99`); a regex requiring no text at all is matched against every note (on the worker pool, within the time budget).',
   ].join('\n');
 }
 

@@ -178,6 +178,9 @@ export interface NoteIndex {
    * with `needle` null, every note. The trigram posting lists narrow the candidates.
    * With `trigrams` (and no needle): the notes whose keys satisfy that query, unchecked —
    * a superset of those a regex can match, which the caller matches (instance/tools/regex-trigrams.ts).
+   * The candidates are found once per query object: pages of one search pass the same
+   * object (a note indexed between its pages is not among them, as if the search had begun
+   * before it); a new search passes a new one.
    */
   scanNotes(
     scopes: readonly Scope[],
@@ -252,6 +255,10 @@ const BY_PATH = 'repo, path';
 /** Builds the {@link NoteIndex} over one database. */
 export function createNoteIndex(sql: SqlClient): NoteIndex {
   const longContents = new LongContents();
+  // The candidates of a regex's trigram query, by repository, kept while the caller holds
+  // that query object: one search reads its pages with the same object, and evaluating a
+  // query of hundreds of trigrams for every page cost more than the pages.
+  const queryCandidates = new WeakMap<TrigramQuery, Map<string, number[] | null>>();
   return {
     async repoState(repo) {
       const row = (
@@ -412,8 +419,11 @@ export function createNoteIndex(sql: SqlClient): NoteIndex {
       const needle = options.needle === null || options.needle === '' ? null : options.needle;
       if (needle === null && options.trigrams !== undefined && options.trigrams.op !== 'all') {
         const candidates = new Map<string, number[]>();
+        let known = queryCandidates.get(options.trigrams);
+        if (known === undefined) queryCandidates.set(options.trigrams, (known = new Map()));
         for (const repo of new Set(scopes.map((scope) => scope.repo))) {
-          const ids = await queryNoteIds(sql, repo, options.trigrams);
+          if (!known.has(repo)) known.set(repo, await queryNoteIds(sql, repo, options.trigrams));
+          const ids = known.get(repo)!;
           if (ids !== null) candidates.set(repo, ids);
         }
         const narrowed = scopes.filter((scope) => candidates.get(scope.repo)?.length !== 0);

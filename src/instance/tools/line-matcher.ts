@@ -3,6 +3,7 @@ import { RE2JS, RE2JSException } from 're2js';
 import { lineStarts } from '../../notes/lines.ts';
 import { foldCase } from '../../note-index/trigram-keys.ts';
 import { VaultError } from '../../vault-error.ts';
+import type { TrigramFilter } from './regex-trigrams.ts';
 
 /** One matching line: its number (from 1), its text (without the line break) and where the match starts in it. */
 export interface LineMatch {
@@ -94,28 +95,25 @@ export function compileRegex(query: string, caseSensitive: boolean): RE2JS {
 }
 
 /**
- * Lines where `regex` finds a match. With `required` (a test of folded text that every text
- * holding a match passes, regex-trigrams.ts `trigramFilter`), the note and then each line
- * are tested with it first, and the regex runs only on the lines that pass; without it, a
- * whole-note regex test first skips notes without a match.
+ * Lines where `regex` finds a match. With `required` (regex-trigrams.ts `trigramFilter`: where
+ * in folded text the lines that can hold a match may be, and a test of one line), only the
+ * lines at the places it finds are tested, and the regex runs only on those that pass;
+ * without it, a whole-note regex test first skips notes without a match.
  */
-export function regexMatcher(regex: RE2JS, required?: ((folded: string) => boolean) | null): LineMatcher {
+export function regexMatcher(regex: RE2JS, required?: TrigramFilter | null): LineMatcher {
   const multiline = RE2JS.compile(regex.pattern(), regex.flags() | RE2JS.MULTILINE);
   // The whole-note test is a superset of the line tests, except where \r ends lines or the
   // pattern anchors at the text's start or end (\A, \z).
   const prefilter = !/\\[Az]/.test(regex.pattern());
   return function* (content, stop) {
-    let foldedLines: string[] | null = null;
     if (required) {
-      // Folding keeps every line break, so line n of the folded text is line n of the note.
-      const folded = foldCase(content);
-      if (!required(folded)) return;
-      foldedLines = folded.split('\n');
-    } else if (prefilter && !content.includes('\r') && !multiline.test(content)) return;
+      yield* filteredLines(regex, required, content, stop);
+      return;
+    }
+    if (prefilter && !content.includes('\r') && !multiline.test(content)) return;
     const starts = lineStarts(content);
     let sinceCheck = 0;
     for (let line = 1; line <= starts.length; line++) {
-      if (foldedLines !== null && !required!(foldedLines[line - 1] ?? '')) continue;
       const text = lineText(content, starts, line);
       // The clock is read every 64 lines, or before a long one.
       sinceCheck += 1 + (text.length >> 10);
@@ -123,12 +121,56 @@ export function regexMatcher(regex: RE2JS, required?: ((folded: string) => boole
         sinceCheck = 0;
         if (pastDeadline(stop, line)) return;
       }
-      if (!regex.test(text)) continue;
-      const matcher = regex.matcher(text);
-      const found = matcher.find();
-      yield { line, text, start: found ? matcher.start() : 0, length: found ? matcher.end() - matcher.start() : 0 };
+      const found = matchIn(regex, line, text);
+      if (found) yield found;
     }
   };
+}
+
+/**
+ * The matching lines of `content` among those `required` finds: folding keeps every line
+ * break, so line n of the folded text is line n of the note; both are walked forward
+ * together, from one place `required.find` gives to the next, never line by line.
+ */
+function* filteredLines(regex: RE2JS, required: TrigramFilter, content: string, stop: MatchStop | undefined): Generator<LineMatch> {
+  const folded = foldCase(content);
+  let line = 1;
+  let foldedStart = 0;
+  let start = 0;
+  let sinceCheck = 0;
+  for (let at = required.find(folded, 0); at !== -1;) {
+    for (let nl = folded.indexOf('\n', foldedStart); nl !== -1 && nl < at; nl = folded.indexOf('\n', foldedStart)) {
+      line++;
+      foldedStart = nl + 1;
+      start = content.indexOf('\n', start) + 1;
+    }
+    const foldedEnd = folded.indexOf('\n', at);
+    const end = content.indexOf('\n', start);
+    if (required.test(folded.slice(foldedStart, foldedEnd === -1 ? folded.length : foldedEnd))) {
+      const text = content.slice(start, end === -1 ? content.length : content[end - 1] === '\r' ? end - 1 : end);
+      // The clock is read every 64 lines tested, or before a long one.
+      sinceCheck += 1 + (text.length >> 10);
+      if (sinceCheck >= 64) {
+        sinceCheck = 0;
+        if (pastDeadline(stop, line)) return;
+      }
+      const found = matchIn(regex, line, text);
+      if (found) yield found;
+    }
+    if (foldedEnd === -1) return;
+    line++;
+    foldedStart = foldedEnd + 1;
+    start = end + 1;
+    at = required.find(folded, foldedStart);
+  }
+}
+
+/** The match of `regex` in line `line` (`text`), or null. */
+function matchIn(regex: RE2JS, line: number, text: string): LineMatch | null {
+  if (!regex.test(text)) return null;
+  const matcher = regex.matcher(text);
+  const found = matcher.find();
+  return { line, text, start: found ? matcher.start() : 0, length: found ? matcher.end() - matcher.start() : 0 };
 }
 
 function lineText(content: string, starts: readonly number[], line: number): string {

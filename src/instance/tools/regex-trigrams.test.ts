@@ -39,11 +39,28 @@ describe('regexTrigramQuery', () => {
     expect(show(regexTrigramQuery('zettel|canvas', false))).toBe('or(and("zet" "ett" "tte" "tel") and("can" "anv" "nva" or("vas" "vaſ")))');
     expect(show(regexTrigramQuery('x(?:ab|cd)y', false))).toBe('or(and("xab" "aby") and("xcd" "cdy"))');
     expect(show(regexTrigramQuery('(foo)?bar', false))).toBe('and("bar")');
-    expect(show(regexTrigramQuery('abc[de]fg', false))).toBe(
-      'and(or(and("abc" "bcd") and("abc" "bce")) or(and("cdf" "dfg") and("cef" "efg")))',
-    );
-    expect(show(regexTrigramQuery('[a-z]+ing\\b', false))).toBe('and("ing")');
+    expect(show(regexTrigramQuery('abc[de]fg', false))).toBe('and("abc" or("bcd" "bce") or(and("cdf" "dfg") and("cef" "efg")))');
+    // A class of a few letters counts: the letter before "ing" is one of 27 (ſ is an s).
+    expect(show(regexTrigramQuery('[a-z]+ing\\b', false))).toMatch(/^and\("ing" or\(("[a-zſ]in" ?){27}\)\)$/u);
     expect(show(regexTrigramQuery('Foo.*Bar', true))).toBe('and("foo" "bar")');
+  });
+
+  it('expands small classes into sets of trigrams while they stay small', () => {
+    // \\d{4}-\\d{2}-\\d{2}: one of the 100 "DD-", of the 100 "D-D" and of the 100 "-DD".
+    const date = regexTrigramQuery('^\\d{4}-\\d{2}-\\d{2}$', false);
+    expect(date.op).toBe('and');
+    const parts = date.op === 'and' ? date.subs.map((sub) => (sub.op === 'or' ? [...sub.trigrams].sort() : [])) : [];
+    const digits = (shape: string) =>
+      Array.from({ length: 100 }, (_, n) => shape.replace('D', String(Math.floor(n / 10))).replace('D', String(n % 10))).sort();
+    expect(parts).toEqual(expect.arrayContaining([digits('DD-'), digits('D-D'), digits('-DD')]));
+    expect(parts).toHaveLength(3);
+    expect(show(regexTrigramQuery('Ctrl\\+[A-Z]', true))).toMatch(/^and\("ctr" "trl" "rl\+" or\(("l\+[a-z]" ?){26}\)\)$/);
+    expect(show(regexTrigramQuery('заметк[аиу]', true))).toMatch(/^and\("зам" "аме" "мет" "етк" or\("тка" "тки" "тку"\)\)$/u);
+    // [A-Z]{3} is too many strings to know, but what follows its last letter still counts.
+    expect(show(regexTrigramQuery('[A-Z]{3}-\\d{3}', true))).toMatch(/^and\(or\(("[a-z]-\d" ?){260}\) or\(("-\d\d" ?){100}\)\)$/);
+    // Sets that would multiply past a few hundred strings are given up, not enumerated.
+    expect(regexTrigramQuery('\\w\\w\\w\\w\\w\\w', false)).toEqual({ op: 'all' });
+    expect(regexTrigramQuery('(?i)[a-z]{2}\\d{2}', true)).toEqual({ op: 'all' });
   });
 
   it('requires nothing of optional, repeated-from-zero or class-only regexes', () => {
@@ -147,6 +164,22 @@ const regexes = [
   '(?U)b.+?z',
   'o{2,}',
   'foo{1,3}',
+  '^- \\[ \\] call Bob \\d{4}-\\d{2}-\\d{2}$',
+  '\\d{4}-\\d{2}-\\d{2}$',
+  '^\\d{4}-\\d{2}-\\d{2}$',
+  '\\d\\d\\d',
+  '[0-9]{2}\\.[0-9]{2}',
+  '[A-Z]{3,}',
+  '[A-Z]{2}\\w+',
+  '(?i)[bcd][aeiou]{2}',
+  '(?i)[a-f]ar\\b',
+  '(?i)\\x{212A}elvin',
+  '[ſs]tra(ß|ss)e',
+  '(?i)stra(ß|ss)e',
+  '[α-ω]{3}',
+  '[а-яё]{4}\\b',
+  '[\\x{1F680}-\\x{1F681}]+ [a-z]+',
+  '[かな]と',
 ];
 
 let dir: ReturnType<typeof tempDir>;

@@ -11,14 +11,22 @@
 import { RE2JS, RE2Set } from 're2js';
 import { foldCase, type TrigramQuery } from '../../note-index/trigram-keys.ts';
 
-/** An exact set larger than this becomes prefixes, suffixes and trigrams. */
-const MAX_EXACT = 16;
-/** A prefix or suffix set larger than this is forgotten (any prefix). */
-const MAX_SET = 32;
-/** A character class whose members fold to more than this many characters is any character. */
-const MAX_CLASS = 8;
+/**
+ * An exact set that would grow past this many strings becomes prefixes, suffixes and
+ * trigrams: large enough that `\d\d` (100 strings) stays exact, so `\d\d-` gives the 100
+ * trigrams `00-` … `99-`, as Code Search and zoekt expand small classes.
+ */
+const MAX_EXACT = 256;
+/** A prefix or suffix set larger than this is cut to one character, and then forgotten (any prefix): `[a-z]-\d` (260) still counts. */
+const MAX_SET = 512;
+/** One alternation of more than this many strings requires nothing (reading its posting lists would cost more than it saves). */
+const MAX_OR = 512;
+/** A character class whose members fold to more than this many characters is any character (`\w`, 37, still counts). */
+const MAX_CLASS = 40;
 /** A class of more code points than this is not expanded at all. */
 const MAX_CLASS_RUNES = 256;
+/** A query of more distinct trigrams than this drops its largest alternations (each dropped part only widens it). */
+const MAX_QUERY_TRIGRAMS = 1024;
 
 const ALL: TrigramQuery = { op: 'all' };
 const NONE: TrigramQuery = { op: 'none' };
@@ -63,22 +71,120 @@ export function regexTrigramQuery(pattern: string, caseSensitive: boolean): Trig
   set.add(pattern);
   const info = analyze(set.regexps[0] as ParsedRegexp);
   simplify(info, true);
-  return info.exact === null ? info.match : and(info.match, trigramsOf(info.exact));
+  return withinBudget(info.exact === null ? info.match : and(info.match, trigramsOf(info.exact)));
 }
 
 /**
- * A test of folded text (trigram-keys.ts `foldCase` of NFC text) against `query`: whether it
- * has the trigrams; null for `all`. The line matcher runs it on each line before the regex,
- * since a match lies within one line: only lines that pass can match.
+ * The lines of folded text (trigram-keys.ts `foldCase` of NFC text) that can hold a match,
+ * as the line matcher looks for them: `find` gives where the next place that may lie (the
+ * next occurrence of one of a few trigrams every such line has: one of an `and`'s parts, all
+ * of an `or`'s), so lines without it are never looked at; `test` whether one line has the
+ * trigrams of the query. A match lies within one line, so only lines that pass can match.
  */
-export function trigramFilter(query: TrigramQuery): ((folded: string) => boolean) | null {
+export interface TrigramFilter {
+  /** The offset of the first occurrence at or after `from` in `folded` of a trigram every passing line has; -1 when none is left. */
+  find(folded: string, from: number): number;
+  /** True when `folded` (one line) satisfies the query. */
+  test(folded: string): boolean;
+}
+
+/** The {@link TrigramFilter} of `query`; null for `all` (every line may match). */
+export function trigramFilter(query: TrigramQuery): TrigramFilter | null {
   if (query.op === 'all') return null;
-  const test = (part: TrigramQuery, text: string): boolean => {
-    if (part.op === 'all' || part.op === 'none') return part.op === 'all';
-    if (part.op === 'and') return part.trigrams.every((trigram) => text.includes(trigram)) && part.subs.every((sub) => test(sub, text));
-    return part.trigrams.some((trigram) => text.includes(trigram)) || part.subs.some((sub) => test(sub, text));
+  if (query.op === 'none') return { find: () => -1, test: () => false };
+  const anchor = anchorOf(query);
+  const finder = anchor === null || anchor.size === 1 ? null : new RegExp(alternationOf(anchor), 'gu');
+  const only = anchor?.size === 1 ? [...anchor][0]! : null;
+  return {
+    find: (folded, from) => {
+      if (only !== null) return folded.indexOf(only, from);
+      if (finder === null) return from < folded.length ? from : -1;
+      finder.lastIndex = from;
+      return finder.exec(folded)?.index ?? -1;
+    },
+    test: lineTest(query),
   };
-  return (folded) => test(query, folded);
+}
+
+/**
+ * Trigrams one of which every text satisfying `query` contains, as few as found (one of an
+ * `and`'s parts, the union of an `or`'s); null when there are none to name (`all`).
+ */
+function anchorOf(query: TrigramQuery): Set<string> | null {
+  if (query.op === 'all') return null;
+  if (query.op === 'none') return new Set();
+  if (query.op === 'and') {
+    if (query.trigrams.length > 0) return new Set([query.trigrams[0]!]);
+    let best: Set<string> | null = null;
+    for (const sub of query.subs) {
+      const part = anchorOf(sub);
+      if (part !== null && (best === null || part.size < best.size)) best = part;
+    }
+    return best;
+  }
+  const all = new Set(query.trigrams);
+  for (const sub of query.subs) {
+    const part = anchorOf(sub);
+    if (part === null) return null;
+    for (const trigram of part) all.add(trigram);
+  }
+  return all;
+}
+
+/** A test of one folded line against `query`; an `or` of several trigrams is one native regex. */
+function lineTest(query: TrigramQuery): (folded: string) => boolean {
+  if (query.op === 'all' || query.op === 'none') return () => query.op === 'all';
+  const subs = query.subs.map(lineTest);
+  if (query.op === 'and') {
+    const trigrams = query.trigrams;
+    return (text) => trigrams.every((trigram) => text.includes(trigram)) && subs.every((sub) => sub(text));
+  }
+  const any = query.trigrams.length === 0 ? null : new RegExp(alternationOf(query.trigrams), 'u');
+  return (text) => (any !== null && any.test(text)) || subs.some((sub) => sub(text));
+}
+
+/**
+ * A regex source matching exactly the strings of `trigrams` (each three code points): their
+ * trie, with branches that continue alike merged into a class, so the 100 trigrams
+ * `00-` … `99-` become `[0123456789][0123456789]-` (compiled with the `u` flag).
+ */
+function alternationOf(trigrams: Iterable<string>): string {
+  interface Node {
+    children: Map<string, Node>;
+  }
+  const root: Node = { children: new Map() };
+  for (const trigram of trigrams) {
+    let node = root;
+    for (const point of codePoints(trigram)) {
+      let child = node.children.get(point);
+      if (child === undefined) node.children.set(point, (child = { children: new Map() }));
+      node = child;
+    }
+  }
+  const emit = (node: Node): string => {
+    const byRest = new Map<string, string[]>();
+    for (const [point, child] of node.children) {
+      const rest = emit(child);
+      const points = byRest.get(rest);
+      if (points === undefined) byRest.set(rest, [point]);
+      else points.push(point);
+    }
+    const branches = [...byRest].map(
+      ([rest, points]) => (points.length === 1 ? escapeOutside(points[0]!) : `[${points.map(escapeInside).join('')}]`) + rest,
+    );
+    return branches.length <= 1 ? (branches[0] ?? '') : `(?:${branches.join('|')})`;
+  };
+  return emit(root);
+}
+
+/** A code point as a `u`-flag regex literal outside a class. */
+function escapeOutside(point: string): string {
+  return /^[\\^$.*+?()[\]{}|/]$/.test(point) ? `\\${point}` : point;
+}
+
+/** A code point as a `u`-flag regex literal inside a class. */
+function escapeInside(point: string): string {
+  return /^[\\^$.*+?()[\]{}|/-]$/.test(point) ? `\\${point}` : point;
 }
 
 function analyze(re: ParsedRegexp): Info {
@@ -158,22 +264,56 @@ function atLeastOnce(x: Info): Info {
 }
 
 function concat(x: Info, y: Info): Info {
+  if (x.exact !== null && y.exact !== null && x.exact.size * y.exact.size <= MAX_EXACT) {
+    const info: Info = {
+      canEmpty: x.canEmpty && y.canEmpty,
+      exact: cross(x.exact, y.exact),
+      prefix: new Set(),
+      suffix: new Set(),
+      match: and(x.match, y.match),
+    };
+    simplify(info, false);
+    return info;
+  }
+  // An exact side whose strings would multiply past the bounds is taken as its prefixes and
+  // suffixes (and trigrams) first: what is known across the boundary is then bounded too.
+  // A suffix (prefix) set cut to one character first multiplies less: "X-" × \d is 260, "-" × \d 10.
+  if (x.exact === null && y.exact !== null && x.suffix.size * y.exact.size > MAX_SET) x = { ...x, suffix: ends(x.suffix, 1, true) };
+  if (y.exact === null && x.exact !== null && x.exact.size * y.prefix.size > MAX_SET) y = { ...y, prefix: ends(y.prefix, 1, false) };
+  if (x.exact !== null && (y.exact !== null || x.exact.size * y.prefix.size > MAX_SET)) x = inexact(x);
+  if (y.exact !== null && (x.exact !== null || x.suffix.size * y.exact.size > MAX_SET)) y = inexact(y);
   const info: Info = {
     canEmpty: x.canEmpty && y.canEmpty,
     exact: null,
-    prefix: new Set(),
-    suffix: new Set(),
+    prefix: x.exact !== null ? cross(x.exact, y.prefix) : x.canEmpty ? union(x.prefix, y.exact ?? y.prefix) : x.prefix,
+    suffix: y.exact !== null ? cross(x.suffix, y.exact) : y.canEmpty ? union(y.suffix, x.exact ?? x.suffix) : y.suffix,
     match: and(x.match, y.match),
   };
-  if (x.exact !== null && y.exact !== null) {
-    info.exact = cross(x.exact, y.exact);
-  } else {
-    info.prefix = x.exact !== null ? cross(x.exact, y.prefix) : x.canEmpty ? union(x.prefix, y.exact ?? y.prefix) : x.prefix;
-    info.suffix = y.exact !== null ? cross(x.suffix, y.exact) : y.canEmpty ? union(y.suffix, x.exact ?? x.suffix) : y.suffix;
-    // Where neither side is exact, the text across their boundary holds trigrams too.
-    if (x.exact === null && y.exact === null && x.suffix.size * y.prefix.size <= MAX_SET && minLength(x.suffix) + minLength(y.prefix) >= 3)
-      info.match = and(info.match, trigramsOf(cross(x.suffix, y.prefix)));
+  // Where neither side is exact, the text across their boundary holds trigrams too.
+  if (x.exact === null && y.exact === null) {
+    let before = x.suffix;
+    let after = y.prefix;
+    if (before.size * after.size > MAX_OR) {
+      if (before.size >= after.size) before = ends(before, 1, true);
+      else after = ends(after, 1, false);
+    }
+    if (before.size * after.size <= MAX_OR && minLength(before) + minLength(after) >= 3)
+      info.match = and(info.match, trigramsOf(cross(before, after)));
   }
+  simplify(info, false);
+  return info;
+}
+
+/** `x` with its exact set (when it has one) given up for prefixes, suffixes and trigrams. */
+function inexact(x: Info): Info {
+  if (x.exact === null) return x;
+  const info: Info = {
+    canEmpty: x.canEmpty,
+    exact: null,
+    prefix: x.exact,
+    suffix: new Set(x.exact),
+    match: and(x.match, trigramsOf(x.exact)),
+  };
   simplify(info, false);
   return info;
 }
@@ -213,34 +353,88 @@ function simplify(info: Info, force: boolean): void {
   info.suffix = trimSet(info, info.suffix, true);
 }
 
-function trimSet(info: Info, set: Set<string>, suffix: boolean): Set<string> {
-  if ([...set].some((text) => codePoints(text).length >= 3)) info.match = and(info.match, trigramsOf(set));
-  const trimmed = new Set<string>();
+/** The last (`suffix`) or first `length` code points of each string of `set`. */
+function ends(set: Set<string>, length: number, suffix: boolean): Set<string> {
+  const out = new Set<string>();
   for (const text of set) {
     const points = codePoints(text);
-    trimmed.add((suffix ? points.slice(-2) : points.slice(0, 2)).join(''));
+    out.add((suffix ? points.slice(-length) : points.slice(0, length)).join(''));
   }
-  // "" is a prefix (suffix) of every string: the set says nothing more than that.
-  if (trimmed.has('') || trimmed.size > MAX_SET) return new Set(['']);
-  // "ab" known, "abc" adds nothing.
-  return new Set(
-    [...trimmed].filter(
-      (text) => ![...trimmed].some((other) => other !== text && (suffix ? text.endsWith(other) : text.startsWith(other))),
-    ),
-  );
+  return out;
 }
 
-/** The text contains one of `strings`: the trigrams of each, or `all` when one is shorter than three characters. */
+function trimSet(info: Info, set: Set<string>, suffix: boolean): Set<string> {
+  if ([...set].some((text) => codePoints(text).length >= 3)) info.match = and(info.match, trigramsOf(set));
+  // Two characters, or one when two make too many ([A-Z]{2}: 676 pairs, 26 letters).
+  let trimmed = ends(set, 2, suffix);
+  if (trimmed.size > MAX_SET) trimmed = ends(set, 1, suffix);
+  // "" is a prefix (suffix) of every string: the set says nothing more than that.
+  if (trimmed.has('') || trimmed.size > MAX_SET) return new Set(['']);
+  // "a" known, "ab" adds nothing (kept strings have at most two code points).
+  const kept = new Set<string>();
+  for (const text of trimmed) {
+    const points = codePoints(text);
+    if (points.length < 2 || !trimmed.has(suffix ? points[1]! : points[0]!)) kept.add(text);
+  }
+  return kept;
+}
+
+/**
+ * The text contains one of `strings`: the trigrams they all have, and one of the rest of each
+ * (`all` when one is shorter than three characters, or when they are more than {@link MAX_OR}).
+ */
 function trigramsOf(strings: Set<string>): TrigramQuery {
-  let query: TrigramQuery = NONE;
+  if (strings.size > MAX_OR) return ALL;
+  const each: Array<Set<string>> = [];
   for (const text of strings) {
     const points = codePoints(text);
     if (points.length < 3) return ALL;
     const trigrams = new Set<string>();
     for (let i = 0; i + 3 <= points.length; i++) trigrams.add(points.slice(i, i + 3).join(''));
-    query = or(query, { op: 'and', trigrams: [...trigrams], subs: [] });
+    each.push(trigrams);
   }
-  return query;
+  if (each.length === 0) return NONE;
+  // Factored: or(abc∧bcd, abc∧bce) is abc ∧ or(bcd, bce), read and tested once.
+  const common = [...each[0]!].filter((trigram) => each.every((trigrams) => trigrams.has(trigram)));
+  const shared = new Set(common);
+  const single = new Set<string>();
+  const several: TrigramQuery[] = [];
+  for (const trigrams of each) {
+    const own = [...trigrams].filter((trigram) => !shared.has(trigram));
+    if (own.length === 0) return { op: 'and', trigrams: common, subs: [] };
+    if (own.length === 1) single.add(own[0]!);
+    else several.push({ op: 'and', trigrams: own, subs: [] });
+  }
+  // Built at once, not one or() at a time: that would copy the growing list for each string.
+  const kept = distinct(several.filter((sub) => !hasAny(sub, single)));
+  const rest: TrigramQuery = single.size === 0 && kept.length === 1 ? kept[0]! : { op: 'or', trigrams: [...single], subs: kept };
+  return and({ op: 'and', trigrams: common, subs: [] }, rest);
+}
+
+/**
+ * `query` with at most {@link MAX_QUERY_TRIGRAMS} distinct trigrams: the largest parts of an
+ * `and` are dropped until it fits (an `and` of fewer parts is weaker, so still necessary),
+ * and a query still too large requires nothing.
+ */
+function withinBudget(query: TrigramQuery): TrigramQuery {
+  if (query.op === 'all' || query.op === 'none' || trigramCount(query) <= MAX_QUERY_TRIGRAMS) return query;
+  if (query.op === 'or') return ALL;
+  let budget = MAX_QUERY_TRIGRAMS - query.trigrams.length;
+  if (budget < 0) return ALL;
+  const kept: TrigramQuery[] = [];
+  for (const sub of [...query.subs].sort((a, b) => trigramCount(a) - trigramCount(b))) {
+    const size = trigramCount(sub);
+    if (size > budget) continue;
+    kept.push(sub);
+    budget -= size;
+  }
+  return kept.reduce(and, { op: 'and', trigrams: query.trigrams, subs: [] } as TrigramQuery);
+}
+
+/** The number of trigrams `query` lists (repeats counted: the cost of reading and testing it). */
+function trigramCount(query: TrigramQuery): number {
+  if (query.op === 'all' || query.op === 'none') return 0;
+  return query.subs.reduce((count, sub) => count + trigramCount(sub), query.trigrams.length);
 }
 
 function and(x: TrigramQuery, y: TrigramQuery): TrigramQuery {

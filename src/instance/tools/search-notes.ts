@@ -122,11 +122,20 @@ async function collectMatches(
   // A regex reads only the notes with the trigrams any match must contain; one that
   // requires no text ('all') reads every note.
   const trigrams = query.regex ? regexTrigramQuery(query.query.normalize('NFC'), caseSensitive) : undefined;
-  let after: ScanPosition | null = null;
   let batch = trigrams?.op === 'all' ? 100 : Math.min(wanted, 200);
-  for (;;) {
+  const scan = (after: ScanPosition | null, limit: number) =>
+    ctx.index.scanNotes(scopes, { needle, ...(trigrams ? { trigrams } : {}), caseSensitive, after, limit });
+  let pending = scan(null, batch);
+  for (let page = 0; ; page++) {
+    const notes = await pending;
+    const last = notes[notes.length - 1];
+    // From the second page on, the search is a long one: the next page is read (on the
+    // index's thread) while this one is matched (on the pool), not after it.
+    const nextBatch = Math.min(batch * 2, 1000);
+    const next = page > 0 && last !== undefined && notes.length === batch ? scan({ repo: last.repo, path: last.path }, nextBatch) : null;
+    // A page read ahead and then not needed is dropped; its failure is no one's.
+    next?.catch(() => {});
     if (run.stopped) return { found, stoppedIn: '' };
-    const notes = await ctx.index.scanNotes(scopes, { needle, ...(trigrams ? { trigrams } : {}), caseSensitive, after, limit: batch });
     const { matches, stopped, searched, line } = await run.match(
       trigrams ? { ...query, trigrams } : query,
       notes.map((note) => note.content),
@@ -139,10 +148,9 @@ async function collectMatches(
     const at = notes[searched];
     if (stopped)
       return { found, stoppedIn: at === undefined ? '' : { repo: at.repo, path: at.path, ...(line === undefined ? {} : { line }) } };
-    if (found.length >= wanted || notes.length < batch) return { found, stoppedIn: null };
-    const last = notes[notes.length - 1]!;
-    after = { repo: last.repo, path: last.path };
-    batch = Math.min(batch * 2, 1000);
+    if (found.length >= wanted || notes.length < batch || last === undefined) return { found, stoppedIn: null };
+    pending = next ?? scan({ repo: last.repo, path: last.path }, nextBatch);
+    batch = nextBatch;
   }
 }
 
