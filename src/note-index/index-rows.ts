@@ -149,6 +149,8 @@ export interface CommittedRows {
   notes: NoteRecord[];
   removed: string[];
   added: string[];
+  /** Moved notes, new path → old path (a removed one): the note keeps its id (see noteIdsAndKeyChanges). */
+  moves: ReadonlyMap<string, string>;
   resolver: LinkResolver;
   head: string;
   oldKeys: ReadonlyMap<string, Int32Array>;
@@ -167,7 +169,7 @@ export async function writeCommittedRows(sql: SqlClient, repo: string, state: Re
     if (now?.fingerprint !== state.fingerprint || now.parse_key !== state.parse_key)
       throw new StaleSync('another sync of this repository committed first');
     const gone = [...removed, ...files.map((file) => file.path)];
-    const { ids, keyChanges } = await noteIdsAndKeyChanges(tx, repo, gone, notes, change.oldKeys);
+    const { ids, keyChanges } = await noteIdsAndKeyChanges(tx, repo, gone, notes, change.oldKeys, change.moves);
     await replaceRows(tx, repo, gone, files, notes, ids);
     await insertLinks(tx, repo, notes, resolver);
     if (added.length > 0 || removed.length > 0)
@@ -232,12 +234,14 @@ function noteRow(repo: string, id: number, note: NoteRecord): unknown[] {
 }
 
 /**
- * The id of each note to write (its old one when the path had a note, else a new one above
- * every id in use) and how the trigram keys of each note change: a note whose content
- * changed loses the keys it no longer has and gains the new ones; a removed note loses all
- * of its keys; a new note gains all. Reads the previous notes at the `gone` paths; the keys
- * of a previous note whose blob id is in `oldKeys` are taken from there (computed off the
- * event loop by {@link storedLongNoteKeys}), and its text is not read.
+ * The id of each note to write (its old one when the path had a note, or when it is a move
+ * (`moves`: new path → old path) of a note the change removes; else a new one above every id
+ * in use) and how the trigram keys of each note change: a note whose content changed loses
+ * the keys it no longer has and gains the new ones (a moved note compared with the note it
+ * was, so a move alone changes no posting list); a removed note loses all of its keys; a new
+ * note gains all. Reads the previous notes at the `gone` paths; the keys of a previous note
+ * whose blob id is in `oldKeys` are taken from there (computed off the event loop by
+ * {@link storedLongNoteKeys}), and its text is not read.
  */
 async function noteIdsAndKeyChanges(
   tx: SqlClient,
@@ -245,6 +249,7 @@ async function noteIdsAndKeyChanges(
   gone: readonly string[],
   notes: readonly NoteRecord[],
   oldKeys: ReadonlyMap<string, Int32Array>,
+  moves: ReadonlyMap<string, string> = new Map(),
 ): Promise<{ ids: number[]; keyChanges: KeyChange[] }> {
   const before = new Map<string, { id: number; oid: string }>();
   if (gone.length > 0) {
@@ -258,7 +263,20 @@ async function noteIdsAndKeyChanges(
   }
   let next = ((await tx.query<{ max: number | null }>('SELECT max(id) AS max FROM notes WHERE repo = $1', [repo])).rows[0]?.max ?? 0) + 1;
   const written = new Map(notes.map((note) => [note.path, note]));
-  const rewritten = [...before].filter(([path, old]) => written.get(path)?.oid !== old.oid).map(([path]) => path);
+  // The path whose note each written path continues: its own, or the old path of a move
+  // (taken over only when no note is written there again and the new path had none).
+  const previousPath = new Map<string, string>();
+  for (const note of notes) if (before.has(note.path)) previousPath.set(note.path, note.path);
+  for (const [to, from] of moves) {
+    if (written.has(to) && !before.has(to) && before.has(from) && !written.has(from)) previousPath.set(to, from);
+  }
+  const continued = new Map([...previousPath].map(([path, old]) => [old, path]));
+  const rewritten = [...before]
+    .filter(([path, old]) => {
+      const now = continued.get(path);
+      return now === undefined || written.get(now)!.oid !== old.oid;
+    })
+    .map(([path]) => path);
   const oldContent = new Map<string, Int32Array>();
   if (rewritten.length > 0) {
     const rows = (
@@ -272,16 +290,17 @@ async function noteIdsAndKeyChanges(
   const none = new Int32Array(0);
   const keyChanges: KeyChange[] = [];
   for (const [path, keys] of oldContent) {
-    if (!written.has(path)) keyChanges.push({ id: before.get(path)!.id, added: none, removed: keys });
+    if (!continued.has(path)) keyChanges.push({ id: before.get(path)!.id, added: none, removed: keys });
   }
   const ids = notes.map((note) => {
-    const old = before.get(note.path);
-    if (!old) {
+    const oldPath = previousPath.get(note.path);
+    if (oldPath === undefined) {
       const id = next++;
       keyChanges.push({ id, added: note.keys, removed: none });
       return id;
     }
-    const keys = oldContent.get(note.path);
+    const old = before.get(oldPath)!;
+    const keys = oldContent.get(oldPath);
     if (keys !== undefined) keyChanges.push({ id: old.id, ...keyDifference(keys, note.keys) });
     return old.id;
   });
