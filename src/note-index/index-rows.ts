@@ -3,6 +3,7 @@ import { runPoolTask } from './parse-task.ts';
 import type { LinkResolver } from '../notes/link-resolver.ts';
 import { PARSE_ON_POOL_CHARS, type NoteRecord } from './parse-notes.ts';
 import type { SqlClient } from './sql-client.ts';
+import { forgetFileOids, keepWrittenFileOids, storedFileOids } from './stored-file-oids.ts';
 import { targetKey } from './target-key.ts';
 import { trigramKeys } from './trigram-keys.ts';
 import { applyKeyChanges, buildPostingBuckets, deletePostingBuckets, insertPostingBuckets, type KeyChange } from './trigram-postings.ts';
@@ -41,13 +42,14 @@ export async function readStoredFiles(sql: SqlClient, repo: string): Promise<Map
   return stored;
 }
 
-/** The paths of the stored files of `repo`. */
+/** The paths of the stored files of `repo` (see {@link storedFileOids}: kept from this process's last read or write while current). */
 export async function readStoredPaths(sql: SqlClient, repo: string): Promise<Set<string>> {
-  return new Set((await sql.query<{ path: string }>('SELECT path FROM files WHERE repo = $1', [repo])).rows.map((row) => row.path));
+  return new Set((await storedFileOids(sql, repo)).keys());
 }
 
 /** Removes every row of `repo` from the index (a repository taken out of the installation). */
 export async function deleteRepoRows(sql: SqlClient, repo: string): Promise<void> {
+  forgetFileOids(sql, repo);
   await sql.transaction(async (tx) => {
     await tx.query('DELETE FROM links WHERE repo = $1', [repo]);
     await tx.query('DELETE FROM notes WHERE repo = $1', [repo]);
@@ -92,6 +94,7 @@ export interface SnapshotRows {
 export async function writeSnapshotRows(sql: SqlClient, repo: string, state: RepoState | null, rows: SnapshotRows): Promise<void> {
   const { files, notes, removed, added, resolver, firstBuild, rebuildNotes } = rows;
   const pathSetChanged = added.length > 0 || removed.length > 0;
+  forgetFileOids(sql, repo);
   await sql.transaction(async (tx) => {
     await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`major-vault:index:${repo}`]);
     const now = (await tx.query<RepoState>('SELECT head, fingerprint, parse_key FROM repos WHERE name = $1', [repo])).rows[0] ?? null;
@@ -181,6 +184,7 @@ export async function writeCommittedRows(sql: SqlClient, repo: string, state: Re
       `committed:${change.head}`,
     ]);
   });
+  keepWrittenFileOids(sql, repo, state.fingerprint, `committed:${change.head}`, files, removed);
 }
 
 /**
