@@ -4,7 +4,7 @@ import { applyCommittedFiles, removeRepo, syncRepo } from '../note-index/indexer
 import type { SqlClient } from '../note-index/sql-client.ts';
 import type { Queue } from '../jobs/queue.ts';
 import type { ChangeNotice } from '../repo-host/changes.ts';
-import { contentAfter, type Change, type FileChange, type RepoHost } from '../repo-host/repo-host.ts';
+import { contentAfter, type Change, type RepoHost } from '../repo-host/repo-host.ts';
 import { isVaultError } from '../vault-error.ts';
 import type { FailureReports } from './failure-reports.ts';
 import type { Logger } from './log.ts';
@@ -43,10 +43,10 @@ interface RepoState {
   updating: boolean;
 }
 
-/** A commit made through the installation: the new head and the files it wrote or deleted. */
+/** A commit made through the installation: the new head and the files it wrote or deleted (a moved one with its old path). */
 interface CommittedChange {
   head: string;
-  files: FileChange[];
+  files: Array<{ path: string; content: Buffer | null; from?: string }>;
 }
 
 /** The queue's name of the index update job. */
@@ -137,7 +137,11 @@ export class IndexUpdates {
     if (!state) return;
     state.commits += 1;
     // The index holds notes as read_note shows them: in a work tree, with the person's uncommitted text.
-    const files = change.files.map((file) => ({ path: file.path, content: contentAfter(file) }));
+    const files = change.files.map((file) => ({
+      path: file.path,
+      content: contentAfter(file),
+      ...(file.from !== undefined ? { from: file.from } : {}),
+    }));
     state.pending.push({ head: commit, files });
   }
 

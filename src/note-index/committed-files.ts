@@ -12,8 +12,11 @@ export interface CommittedFiles {
   head: string;
   /** The frontmatter fields of the repository's `.vault/` settings (type and summary). */
   fields: ParseFields;
-  /** Each changed path with its new content; `content: null` when the commit deleted it. */
-  files: ReadonlyArray<{ path: string; content: Buffer | null }>;
+  /**
+   * Each changed path with its new content; `content: null` when the commit deleted it.
+   * `from`: the path a moved file came from (deleted by the same commit).
+   */
+  files: ReadonlyArray<{ path: string; content: Buffer | null; from?: string }>;
 }
 
 /** What a commit changes in the index, before parsing (see {@link committedChange}). */
@@ -22,6 +25,8 @@ export interface CommittedChange {
   texts: NoteText[];
   removed: string[];
   added: string[];
+  /** Moved notes: new path → old path, where the old path was a stored file the commit removed. */
+  moves: Map<string, string>;
   /** Every path after the commit: the stored ones, with the added and without the removed. */
   current: Set<string>;
 }
@@ -30,7 +35,8 @@ export interface CommittedChange {
  * Sorts a commit's readable files (isReadable) against the `stored` paths: deleted ones that
  * were stored are removed, new ones added; each written file is a row with its blob id
  * (computed from the content, in the object format the head's length says) and size, and a
- * `.md` file whose content is text (decodeNoteText) is also a note.
+ * `.md` file whose content is text (decodeNoteText) is also a note; a note written with the
+ * `from` of a stored path the commit removes is a move (`moves`).
  */
 export function committedChange(stored: ReadonlySet<string>, commit: CommittedFiles): CommittedChange {
   const format = commit.head.length === 64 ? 'sha256' : 'sha1';
@@ -39,7 +45,9 @@ export function committedChange(stored: ReadonlySet<string>, commit: CommittedFi
   const texts: NoteText[] = [];
   const removed: string[] = [];
   const added: string[] = [];
-  for (const { path, content } of commit.files) {
+  const moves = new Map<string, string>();
+  const removing = new Set(commit.files.filter((file) => file.content === null).map((file) => file.path));
+  for (const { path, content, from } of commit.files) {
     // The write tools never write outside the open folders; this keeps the index's rule anyway.
     if (!isReadable({ path }, commit.fields.folders)) continue;
     if (content === null) {
@@ -53,6 +61,8 @@ export function committedChange(stored: ReadonlySet<string>, commit: CommittedFi
     const text = path.endsWith('.md') ? decodeNoteText(content) : null;
     files.push({ path, oid, size: content.length, isNote: text !== null });
     if (text !== null) texts.push({ path, oid, size: content.length, text });
+    if (text !== null && from !== undefined && removing.has(from) && stored.has(from) && isReadable({ path: from }, commit.fields.folders))
+      moves.set(path, from);
   }
-  return { files, texts, removed, added, current };
+  return { files, texts, removed, added, moves, current };
 }

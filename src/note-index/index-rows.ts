@@ -3,6 +3,7 @@ import { runPoolTask } from './parse-task.ts';
 import type { LinkResolver } from '../notes/link-resolver.ts';
 import { PARSE_ON_POOL_CHARS, type NoteRecord } from './parse-notes.ts';
 import type { SqlClient } from './sql-client.ts';
+import { forgetFileOids, keepWrittenFileOids, storedFileOids } from './stored-file-oids.ts';
 import { targetKey } from './target-key.ts';
 import { trigramKeys } from './trigram-keys.ts';
 import { applyKeyChanges, buildPostingBuckets, deletePostingBuckets, insertPostingBuckets, type KeyChange } from './trigram-postings.ts';
@@ -41,13 +42,14 @@ export async function readStoredFiles(sql: SqlClient, repo: string): Promise<Map
   return stored;
 }
 
-/** The paths of the stored files of `repo`. */
+/** The paths of the stored files of `repo` (see {@link storedFileOids}: kept from this process's last read or write while current). */
 export async function readStoredPaths(sql: SqlClient, repo: string): Promise<Set<string>> {
-  return new Set((await sql.query<{ path: string }>('SELECT path FROM files WHERE repo = $1', [repo])).rows.map((row) => row.path));
+  return new Set((await storedFileOids(sql, repo)).keys());
 }
 
 /** Removes every row of `repo` from the index (a repository taken out of the installation). */
 export async function deleteRepoRows(sql: SqlClient, repo: string): Promise<void> {
+  forgetFileOids(sql, repo);
   await sql.transaction(async (tx) => {
     await tx.query('DELETE FROM links WHERE repo = $1', [repo]);
     await tx.query('DELETE FROM notes WHERE repo = $1', [repo]);
@@ -92,6 +94,7 @@ export interface SnapshotRows {
 export async function writeSnapshotRows(sql: SqlClient, repo: string, state: RepoState | null, rows: SnapshotRows): Promise<void> {
   const { files, notes, removed, added, resolver, firstBuild, rebuildNotes } = rows;
   const pathSetChanged = added.length > 0 || removed.length > 0;
+  forgetFileOids(sql, repo);
   await sql.transaction(async (tx) => {
     await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`major-vault:index:${repo}`]);
     const now = (await tx.query<RepoState>('SELECT head, fingerprint, parse_key FROM repos WHERE name = $1', [repo])).rows[0] ?? null;
@@ -149,6 +152,8 @@ export interface CommittedRows {
   notes: NoteRecord[];
   removed: string[];
   added: string[];
+  /** Moved notes, new path → old path (a removed one): the note keeps its id (see noteIdsAndKeyChanges). */
+  moves: ReadonlyMap<string, string>;
   resolver: LinkResolver;
   head: string;
   oldKeys: ReadonlyMap<string, Int32Array>;
@@ -167,7 +172,7 @@ export async function writeCommittedRows(sql: SqlClient, repo: string, state: Re
     if (now?.fingerprint !== state.fingerprint || now.parse_key !== state.parse_key)
       throw new StaleSync('another sync of this repository committed first');
     const gone = [...removed, ...files.map((file) => file.path)];
-    const { ids, keyChanges } = await noteIdsAndKeyChanges(tx, repo, gone, notes, change.oldKeys);
+    const { ids, keyChanges } = await noteIdsAndKeyChanges(tx, repo, gone, notes, change.oldKeys, change.moves);
     await replaceRows(tx, repo, gone, files, notes, ids);
     await insertLinks(tx, repo, notes, resolver);
     if (added.length > 0 || removed.length > 0)
@@ -179,6 +184,7 @@ export async function writeCommittedRows(sql: SqlClient, repo: string, state: Re
       `committed:${change.head}`,
     ]);
   });
+  keepWrittenFileOids(sql, repo, state.fingerprint, `committed:${change.head}`, files, removed);
 }
 
 /**
@@ -232,12 +238,14 @@ function noteRow(repo: string, id: number, note: NoteRecord): unknown[] {
 }
 
 /**
- * The id of each note to write (its old one when the path had a note, else a new one above
- * every id in use) and how the trigram keys of each note change: a note whose content
- * changed loses the keys it no longer has and gains the new ones; a removed note loses all
- * of its keys; a new note gains all. Reads the previous notes at the `gone` paths; the keys
- * of a previous note whose blob id is in `oldKeys` are taken from there (computed off the
- * event loop by {@link storedLongNoteKeys}), and its text is not read.
+ * The id of each note to write (its old one when the path had a note, or when it is a move
+ * (`moves`: new path → old path) of a note the change removes; else a new one above every id
+ * in use) and how the trigram keys of each note change: a note whose content changed loses
+ * the keys it no longer has and gains the new ones (a moved note compared with the note it
+ * was, so a move alone changes no posting list); a removed note loses all of its keys; a new
+ * note gains all. Reads the previous notes at the `gone` paths; the keys of a previous note
+ * whose blob id is in `oldKeys` are taken from there (computed off the event loop by
+ * {@link storedLongNoteKeys}), and its text is not read.
  */
 async function noteIdsAndKeyChanges(
   tx: SqlClient,
@@ -245,6 +253,7 @@ async function noteIdsAndKeyChanges(
   gone: readonly string[],
   notes: readonly NoteRecord[],
   oldKeys: ReadonlyMap<string, Int32Array>,
+  moves: ReadonlyMap<string, string> = new Map(),
 ): Promise<{ ids: number[]; keyChanges: KeyChange[] }> {
   const before = new Map<string, { id: number; oid: string }>();
   if (gone.length > 0) {
@@ -258,7 +267,20 @@ async function noteIdsAndKeyChanges(
   }
   let next = ((await tx.query<{ max: number | null }>('SELECT max(id) AS max FROM notes WHERE repo = $1', [repo])).rows[0]?.max ?? 0) + 1;
   const written = new Map(notes.map((note) => [note.path, note]));
-  const rewritten = [...before].filter(([path, old]) => written.get(path)?.oid !== old.oid).map(([path]) => path);
+  // The path whose note each written path continues: its own, or the old path of a move
+  // (taken over only when no note is written there again and the new path had none).
+  const previousPath = new Map<string, string>();
+  for (const note of notes) if (before.has(note.path)) previousPath.set(note.path, note.path);
+  for (const [to, from] of moves) {
+    if (written.has(to) && !before.has(to) && before.has(from) && !written.has(from)) previousPath.set(to, from);
+  }
+  const continued = new Map([...previousPath].map(([path, old]) => [old, path]));
+  const rewritten = [...before]
+    .filter(([path, old]) => {
+      const now = continued.get(path);
+      return now === undefined || written.get(now)!.oid !== old.oid;
+    })
+    .map(([path]) => path);
   const oldContent = new Map<string, Int32Array>();
   if (rewritten.length > 0) {
     const rows = (
@@ -272,16 +294,17 @@ async function noteIdsAndKeyChanges(
   const none = new Int32Array(0);
   const keyChanges: KeyChange[] = [];
   for (const [path, keys] of oldContent) {
-    if (!written.has(path)) keyChanges.push({ id: before.get(path)!.id, added: none, removed: keys });
+    if (!continued.has(path)) keyChanges.push({ id: before.get(path)!.id, added: none, removed: keys });
   }
   const ids = notes.map((note) => {
-    const old = before.get(note.path);
-    if (!old) {
+    const oldPath = previousPath.get(note.path);
+    if (oldPath === undefined) {
       const id = next++;
       keyChanges.push({ id, added: note.keys, removed: none });
       return id;
     }
-    const keys = oldContent.get(note.path);
+    const old = before.get(oldPath)!;
+    const keys = oldContent.get(oldPath);
     if (keys !== undefined) keyChanges.push({ id: old.id, ...keyDifference(keys, note.keys) });
     return old.id;
   });

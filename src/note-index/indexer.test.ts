@@ -309,4 +309,79 @@ describe('applyCommittedFiles', () => {
       dir.cleanup();
     }
   });
+
+  it('keeps a moved note’s id, so only its edits change the posting lists; rows as a sync writes them', async () => {
+    const dir = tempDir('mv-index-move-');
+    const repoDir = join(dir.path, 'notes');
+    makeRepo(repoDir, [
+      {
+        message: 'Start',
+        files: {
+          'a.md': '# A\n\nSee [[b]] and [[c]]. alphaword\n',
+          'b.md': '# B\n\n[[a]] betaword\n',
+          'c.md': '# C\n\nBack to [[a]]. gammaword\n',
+          'z.md': '# Z\n\n[[c|the c]] zetaword\n',
+        },
+      },
+    ]);
+    const host = new LocalRepoHost({ reposDir: dir.path });
+    const sql = await openTestDatabase();
+    const fresh = await openTestDatabase();
+    const idOf = async (path: string) =>
+      (await sql.query<{ id: number }>('SELECT id FROM notes WHERE repo = $1 AND path = $2', ['notes', path])).rows[0]?.id;
+    try {
+      await syncRepo(sql, host, 'notes');
+      const [aId, cId] = [await idOf('a.md'), await idOf('c.md')];
+      const snapshot = await host.snapshot('notes');
+      // a.md moves unchanged, c.md moves with an edit of its own; b.md and z.md get their links rewritten.
+      const files = [
+        { path: 'a.md', content: null },
+        { path: 'c.md', content: null },
+        { path: 'moved/a.md', content: Buffer.from('# A\n\nSee [[b]] and [[moved/c]]. alphaword\n'), from: 'a.md' },
+        { path: 'moved/c.md', content: Buffer.from('# C\n\nBack to [[moved/a]]. gammaword\n'), from: 'c.md' },
+        { path: 'b.md', content: Buffer.from('# B\n\n[[moved/a]] betaword\n') },
+        { path: 'z.md', content: Buffer.from('# Z\n\n[[moved/c|the c]] zetaword\n') },
+      ];
+      const done = await host.commit('notes', {
+        parent: snapshot.head,
+        files,
+        author: { login: 'a', name: 'A', email: 'a@x' },
+        message: 'Move',
+      });
+      const head = done.ok ? done.commit : '';
+      expect(
+        await applyCommittedFiles(sql, 'notes', { head, fields: { typeField: 'type', summaryField: 'summary', folders: ['/'] }, files }),
+      ).toBe(true);
+      expect([await idOf('moved/a.md'), await idOf('moved/c.md')]).toEqual([aId, cId]);
+      expect([await idOf('a.md'), await idOf('c.md')]).toEqual([undefined, undefined]);
+      await expectPostingsOfNotes(sql, 'notes');
+      await syncRepo(fresh, host, 'notes');
+      const rows = async (db: SqlClient) => ({
+        files: (await db.query('SELECT path, oid, size, is_note FROM files WHERE repo = $1 ORDER BY path', ['notes'])).rows,
+        notes: (await db.query('SELECT path, oid, content, title FROM notes WHERE repo = $1 ORDER BY path', ['notes'])).rows,
+        links: (await db.query('SELECT source, ordinal, target, resolved FROM links WHERE repo = $1 ORDER BY source, ordinal', ['notes']))
+          .rows,
+      });
+      expect(await rows(sql)).toEqual(await rows(fresh));
+      const index = createNoteIndex(sql);
+      expect((await index.linksTo('notes', 'moved/a.md')).map((link) => link.source)).toEqual(['b.md', 'moved/c.md']);
+      for (const [word, path] of [
+        ['alphaword', 'moved/a.md'],
+        ['gammaword', 'moved/c.md'],
+      ] as const) {
+        const found = await index.scanNotes([{ repo: 'notes', prefixes: [''] }], {
+          needle: word,
+          caseSensitive: false,
+          after: null,
+          limit: 10,
+        });
+        expect(found.map((note) => note.path)).toEqual([path]);
+      }
+    } finally {
+      await sql.close();
+      await fresh.close();
+      await host.close();
+      dir.cleanup();
+    }
+  });
 });

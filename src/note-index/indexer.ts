@@ -158,12 +158,12 @@ async function applyOnce(sql: SqlClient, repo: string, commit: CommittedFiles): 
   const state = await readRepoState(sql, repo);
   if (state === null || state.parse_key !== parseKey) return false;
   const stored = await readStoredPaths(sql, repo);
-  const { files, texts, removed, added, current } = committedChange(stored, commit);
+  const { files, texts, removed, added, moves, current } = committedChange(stored, commit);
   const notes = await parseNotes(texts, commit.fields);
   const oldKeys = await storedLongNoteKeys(sql, repo, [...removed, ...files.map((file) => file.path)]);
   const resolver = new LinkResolver(current);
   try {
-    await writeCommittedRows(sql, repo, state, { files, notes, removed, added, resolver, head: commit.head, oldKeys });
+    await writeCommittedRows(sql, repo, state, { files, notes, removed, added, moves, resolver, head: commit.head, oldKeys });
   } catch (error) {
     if (error instanceof StaleSync) return false; // a sync got there first; the next one covers these files
     throw error;

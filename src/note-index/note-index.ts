@@ -8,6 +8,7 @@ import { runPoolTask } from './parse-task.ts';
 import type { SqlClient } from './sql-client.ts';
 import { searchFold, trigramKeys, type TrigramQuery } from './trigram-keys.ts';
 import { candidateNoteIds, queryNoteIds } from './trigram-postings.ts';
+import { storedFileOids } from './stored-file-oids.ts';
 
 export { targetKey } from './target-key.ts';
 
@@ -335,8 +336,7 @@ export function createNoteIndex(sql: SqlClient): NoteIndex {
     },
 
     async fileOids(repo) {
-      const rows = (await sql.query<{ path: string; oid: string }>('SELECT path, oid FROM files WHERE repo = $1', [repo])).rows;
-      return new Map(rows.map((row) => [row.path, row.oid]));
+      return storedFileOids(sql, repo);
     },
 
     async linkSourcesByKey(repo, keys) {

@@ -62,6 +62,12 @@ export interface FileChange {
    * is always the head's tree (RepoHost.keepsUncommittedChanges false) ignores it.
    */
   currentContent?: Buffer;
+  /**
+   * The path this file was made from, when not its own: a moved note's old path, which the
+   * same change deletes. Hosts commit `path` alone; the index keeps the note it was (its id,
+   * so its search postings change only by what the move edited in it).
+   */
+  from?: string;
 }
 
 /**

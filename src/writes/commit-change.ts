@@ -109,8 +109,6 @@ export interface PreparedFile extends FileChange {
    * Absent: the difference between what was read and `content` stands for them.
    */
   splices?: readonly Splice[];
-  /** The path whose content this file was made from, when not its own (a moved note's old path). */
-  from?: string;
 }
 
 /** What `prepare` gives: the files to write (content null deletes), and the tool's answer. */
@@ -456,7 +454,7 @@ async function onBranchHead(
   read: WriteRead,
   files: readonly PreparedFile[],
 ): Promise<{ files: FileChange[]; notes: string[] }> {
-  const plain = files.map((file) => ({ path: file.path, content: file.content }));
+  const plain = files.map((file) => ({ path: file.path, content: file.content, ...movedFrom(file) }));
   // Where the current state is always the head's tree, what was read is what is committed.
   if (!(await host.keepsUncommittedChanges(repo))) return { files: plain, notes: [] };
   // A path the snapshot knows to be as the head has it needs no look at the head's tree.
@@ -482,22 +480,22 @@ async function onBranchHead(
     }
     const readOid = read.oid(source);
     if (asAtHead(source)) {
-      out.push({ path: file.path, content: file.content });
+      out.push({ path: file.path, content: file.content, ...movedFrom(file) });
       continue;
     }
     const head = atHead.get(source) ?? null;
     if (readOid === null) {
       if (head !== null) throw deletedUncommitted(file.path);
-      out.push({ path: file.path, content: file.content });
+      out.push({ path: file.path, content: file.content, ...movedFrom(file) });
       continue;
     }
     if (head !== null && head.oid === readOid) {
-      out.push({ path: file.path, content: file.content });
+      out.push({ path: file.path, content: file.content, ...movedFrom(file) });
       continue;
     }
     if (head === null) {
       untracked.push(file.path);
-      out.push({ path: file.path, content: file.content });
+      out.push({ path: file.path, content: file.content, ...movedFrom(file) });
       continue;
     }
     // Unreadable now (changed on disk since): committed as it stands, and the commit's own check makes it a retry.
@@ -505,9 +503,9 @@ async function onBranchHead(
     const committed = readBytes === null ? null : carried(readBytes, file, head.content);
     if (committed === null) {
       whole.push(file.path);
-      out.push({ path: file.path, content: file.content });
+      out.push({ path: file.path, content: file.content, ...movedFrom(file) });
     } else {
-      out.push({ path: file.path, content: committed, currentContent: file.content });
+      out.push({ path: file.path, content: committed, currentContent: file.content, ...movedFrom(file) });
     }
   }
   const notes: string[] = [];
@@ -522,6 +520,11 @@ async function onBranchHead(
     );
   }
   return { files: out, notes };
+}
+
+/** `from` of a file made from another path (a moved note), for the index to keep the note it was. */
+function movedFrom(file: PreparedFile): { from?: string } {
+  return file.from !== undefined && file.from !== file.path ? { from: file.from } : {};
 }
 
 /** The change of `file` (made on `readBytes`) made on `headBytes` instead; null when it cannot be carried there. */

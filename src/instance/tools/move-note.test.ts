@@ -375,6 +375,31 @@ describe('move_note finds links through the links index, which may lag', () => {
     expect(readFileSync(join(fixture.repoDir, 'linked.md'), 'utf8')).toBe('See [[Plan 2]], and [p](done/Plan%202.md).\n');
   });
 
+  it('finds links again after earlier moves went into the index (moved notes, aliases, embeds, a note nobody links to)', async () => {
+    fixture = await openWriteFixture({
+      'a.md': '# A\n\nalphaword\n',
+      'b.md': 'See [[a|the a]] and ![[a#A]].\n',
+      'lonely.md': '# Lonely\n',
+    });
+    const ctx = await fixture.context();
+    const move = (from: string, to: string) => callTool(moveNote, { repo: 'notes', from, to, summary: 'Moved' }, ctx);
+    expect(await move('lonely.md', 'x/lonely.md')).toMatchObject({ links: 0, updated: [] });
+    expect(await move('a.md', 'm/a1.md')).toMatchObject({ links: 2, updated: [{ path: 'b.md', links: 2 }] });
+    expect(fixture.show('b.md').toString()).toBe('See [[a1|the a]] and ![[a1#A]].\n');
+    expect(await move('b.md', 'm/b.md')).toMatchObject({ links: 0 });
+    // m/b.md is a moved note whose rows came from the index update of the moves before.
+    expect(await move('m/a1.md', 'a2.md')).toMatchObject({ links: 2, updated: [{ path: 'm/b.md', links: 2 }] });
+    expect(fixture.show('m/b.md').toString()).toBe('See [[a2|the a]] and ![[a2#A]].\n');
+    const found = await ctx.index.scanNotes([{ repo: 'notes', prefixes: [''] }], {
+      needle: 'alphaword',
+      caseSensitive: false,
+      after: null,
+      limit: 10,
+    });
+    expect(found.map((note) => note.path)).toEqual(['a2.md']);
+    expect((await ctx.index.linksTo('notes', 'a2.md')).map((link) => link.source)).toEqual(['m/b.md', 'm/b.md']);
+  });
+
   it('rewrites a link the move captures and a folder link ending in a slash, both found by the index', async () => {
     fixture = await openWriteFixture({
       'a/Plan.md': '# Plan\n',

@@ -169,9 +169,12 @@ export class LocalSnapshots {
     // files on disk are still the old ones (bounded: a stale lock only delays the read).
     await this.recovery.ifNeeded(repo);
     await waitForIndexUnlocked(repo.gitDir);
-    const { status, fingerprint } = await this.checkWorkTree(repo);
+    // Side by side: both only read the index (GIT_OPTIONAL_LOCKS=0 keeps status from writing it).
+    const [{ status, fingerprint }, listed] = await Promise.all([
+      this.checkWorkTree(repo),
+      runGit(['ls-files', '-s', '-z'], inWorkTree(repo)),
+    ]);
     const head = status.head;
-    const listed = await runGit(['ls-files', '-s', '-z'], inWorkTree(repo));
     const tracked = new Map<string, TreeEntry>();
     for (const record of splitNul(listed.stdout)) {
       const tab = record.indexOf('\t');
