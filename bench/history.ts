@@ -48,9 +48,11 @@ const ctx: ToolContext = {
   refresh: async () => {},
   log: silentLogger(),
 };
-const history = (args: Record<string, unknown>) => noteHistory.handler(noteHistory.input(z.string()).parse({ repo: 'help', ...args }), ctx);
-const search = (args: Record<string, unknown>) =>
-  searchHistory.handler(searchHistory.input(z.string()).parse({ repo: 'help', ...args }), ctx);
+// The input schemas are built once, as the server builds them once for its tools/list.
+const historyInput = noteHistory.input(z.string());
+const searchInput = searchHistory.input(z.string());
+const history = (args: Record<string, unknown>) => noteHistory.handler(historyInput.parse({ repo: 'help', ...args }), ctx);
+const search = (args: Record<string, unknown>) => searchHistory.handler(searchInput.parse({ repo: 'help', ...args }), ctx);
 const git = (args: string[]) => runGit(args, { gitDir: join(repoDir, '.git'), workTree: repoDir, cwd: repoDir });
 
 /**
