@@ -244,6 +244,21 @@ describe('note_history: blame', () => {
     expect(answer.blame?.[2]?.content).toBe('line three\nline four');
   });
 
+  it('gives the same blame whichever spelling of the path names the note, in a work tree and a bare repository', async () => {
+    // Git starts on the path as given while the path is looked up; other spellings find the note first.
+    for (const repo of ['merged', 'merged-bare']) {
+      const exact = await call(ctx, { repo, path: 'c/n.md', blame: true });
+      expect(exact.blame).toHaveLength(5);
+      for (const path of ['c/n', `${repo}/c/n.md`, `${repo}/c/n`, ' c/n.md ']) {
+        expect(await call(ctx, { repo, path, blame: true }), path).toEqual(exact);
+      }
+    }
+    // Refused as before, and nothing is left waiting.
+    await refusal(ctx, { repo: 'vault', path: '.hidden/s.md', blame: true }, 'hidden_path');
+    await refusal(ctx, { repo: 'vault', path: 'outside/x.md', blame: true }, 'outside_folders');
+    await refusal(ctx, { repo: 'vault', path: 'notes/gone', blame: true }, 'note_not_found');
+  });
+
   it('narrows to from_line and to_line', async () => {
     const answer = await call(ctx, { repo: 'vault', path: 'archive/2026/plan.md', blame: true, from_line: 2, to_line: 3 });
     expect(answer.blame?.map((run) => [run.from_line, run.to_line, run.commit])).toEqual([

@@ -1,7 +1,7 @@
 // note_history: a note's commits (following its moves), its change since a day, an earlier
 // version, or who last changed each line (spec: "note_history").
 import { noteNow } from '../../history/note-text.ts';
-import { assertInFolders, isHiddenPath, isInFolders } from '../../notes/vault-path.ts';
+import { assertInFolders, isHiddenPath, isInFolders, isReadable } from '../../notes/vault-path.ts';
 import { VaultError } from '../../vault-error.ts';
 import { implement } from '../tool.ts';
 import { noteHistory as definition, type NoteHistoryAnswer } from '../../tools/note-history.ts';
@@ -34,29 +34,39 @@ export const noteHistory = implement(definition, {
     const vault = await lookupVault(ctx, input.repo);
     const folders = vault.config.settings.folders;
     const history = await ctx.host.history(vault.name);
-    // Exact Unicode, as Git holds it: a file there now or in the history, .md added only when the path as given has none.
-    const path = await historyPath(ctx.host, history, vault.name, input.path, folders);
-    assertInFolders(path, folders);
-    const visible = (p: string) => !isHiddenPath(p) && isInFolders(p, folders);
-    let current: Promise<Buffer | null> | undefined;
-    const note: HistoryNote = {
-      history,
-      path,
-      visible,
-      // A commit where the path was a symbolic link made no version of a note: its blob is a link target.
-      isNoteCommit: (commit) => !commit.symlink && visible(commit.path),
-      now: () => (current ??= noteNow(ctx.host, vault.name, path)),
-      noNote: () =>
-        new VaultError(
-          'note_not_found',
-          `There is no note ${path} in ${vault.name}, and no note had that path in its history. Check the path with list_notes, or find the note's old name with search_history.`,
-          { path },
-        ),
-    };
-    const answer: NoteHistoryAnswer = { path, commits: [], offset: 0, hasMore: false, repo: vault.name };
-    if (input.blame) return await blameAnswer(answer, note, input.from_line, input.to_line);
-    if (input.at !== undefined) return await textAtAnswer(answer, note, input.at, input.from_line, input.to_line);
-    return await logAnswer(answer, note, input);
+    // The blame of a whole note starts on the path as given (a path read off a listing names
+    // the note exactly) while the path is looked up; blameAnswer takes it only when that is the path found.
+    const early =
+      input.blame && input.from_line === undefined && input.to_line === undefined && isReadable({ path: input.path }, folders)
+        ? history.startWholeBlame(input.path)
+        : undefined;
+    try {
+      // Exact Unicode, as Git holds it: a file there now or in the history, .md added only when the path as given has none.
+      const path = await historyPath(ctx.host, history, vault.name, input.path, folders);
+      assertInFolders(path, folders);
+      const visible = (p: string) => !isHiddenPath(p) && isInFolders(p, folders);
+      let current: Promise<Buffer | null> | undefined;
+      const note: HistoryNote = {
+        history,
+        path,
+        visible,
+        // A commit where the path was a symbolic link made no version of a note: its blob is a link target.
+        isNoteCommit: (commit) => !commit.symlink && visible(commit.path),
+        now: () => (current ??= noteNow(ctx.host, vault.name, path)),
+        noNote: () =>
+          new VaultError(
+            'note_not_found',
+            `There is no note ${path} in ${vault.name}, and no note had that path in its history. Check the path with list_notes, or find the note's old name with search_history.`,
+            { path },
+          ),
+      };
+      const answer: NoteHistoryAnswer = { path, commits: [], offset: 0, hasMore: false, repo: vault.name };
+      if (input.blame) return await blameAnswer(answer, note, input.from_line, input.to_line, early);
+      if (input.at !== undefined) return await textAtAnswer(answer, note, input.at, input.from_line, input.to_line);
+      return await logAnswer(answer, note, input);
+    } finally {
+      early?.cancel();
+    }
   },
 });
 

@@ -11,18 +11,25 @@ import { joinNotes, notATextNote, NOTE_ROOM, type HistoryNote } from './answer.t
 /**
  * The blame mode of note_history: `answer` with the blame of `note` as it is now, lines
  * `fromLine`–`toLine` (all of them when neither is given: then Git starts on the whole
- * note while its content is read). Refuses a note that is not there now with
- * `note_not_found`, binary content with `not_a_note`, a from_line past the end with
- * `bad_arguments`.
+ * note while its content is read, or has started already: `started`, from
+ * {@link RepoHistory.startWholeBlame}, is taken when it is of the note's path, and
+ * cancelled otherwise). Refuses a note that is not there now with `note_not_found`, binary
+ * content with `not_a_note`, a from_line past the end with `bad_arguments`.
  */
 export async function blameAnswer(
   answer: NoteHistoryAnswer,
   note: HistoryNote,
   fromLine: number | undefined,
   toLine: number | undefined,
+  started?: EarlyBlame,
 ): Promise<NoteHistoryAnswer> {
-  // Git starts on the whole note while the note is read and its path checked.
-  const early = fromLine === undefined && toLine === undefined ? note.history.startWholeBlame(note.path) : undefined;
+  let early = started;
+  if (early !== undefined && early.path !== note.path) {
+    early.cancel();
+    early = undefined;
+  }
+  // Git starts on the whole note while the note is read.
+  if (early === undefined && fromLine === undefined && toLine === undefined) early = note.history.startWholeBlame(note.path);
   try {
     return await blameOf(answer, note.history, note.path, await note.now(), fromLine, toLine, note.visible, early);
   } finally {
