@@ -1,12 +1,14 @@
 // Memory benchmark of issue 14: `major-vault serve` on obsidian-help through a long mixed
 // session (reads, plain and regex searches, lists, trees, note histories, history searches,
 // edits, moves, base views), sampling the server process's resident memory (VmRSS) as it
-// goes. Writes "Memory over a long session (issue 14)" in bench/RESULTS.md with the curve's
-// summary: the goal is at most 300 MiB, flat.
+// goes, and the V8 heap of each of its threads (main, index thread, pool threads) through its
+// inspector. Writes "Memory over a long session (issue 14)" in bench/RESULTS.md with the
+// curve's summary: the goal is at most 300 MiB, flat.
 //
 //   node bin/run-ts.js bench/memory.ts
 //     BENCH_MEMORY_MINUTES  the session's length (default 30)
 //     BENCH_MEMORY_DIR      where the clone lives (default bench/checkouts/memory; it gets edits and a .base file)
+//     BENCH_MEMORY_HEAPS    0: no inspector, RSS only (default 1: the threads' heaps too)
 import { execFileSync } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -14,10 +16,12 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { describeMachine, machineMarkdown } from './machine.ts';
 import { writeResultsSection } from './results-section.ts';
 import { corpusFolder, log, memoryOf, root, startServe } from './serve-process.ts';
+import { connectThreadHeaps, type ThreadHeap } from './thread-heaps.ts';
 
 const minutes = Number(process.env['BENCH_MEMORY_MINUTES'] ?? 30);
 const dir = process.env['BENCH_MEMORY_DIR'] ?? join(root, 'bench', 'checkouts', 'memory');
 const repo = 'obsidian-help';
+const withHeaps = process.env['BENCH_MEMORY_HEAPS'] !== '0';
 const goalMiB = 300;
 /** How often the server's memory is sampled, in ms. */
 const sampleMs = 5_000;
@@ -65,7 +69,10 @@ corpusFolder(dir, repo);
 // -z: the paths as they are (git quotes non-ASCII ones otherwise, and the calls would ask for names that do not exist).
 const paths = execFileSync('git', ['-C', clone, 'ls-files', '-z', '*.md'], { encoding: 'utf8' }).split('\0').filter(Boolean);
 const englishNotes = paths.filter((path) => path.startsWith('en/'));
-const folders = [...new Set(paths.map((path) => path.split('/').slice(0, 2).join('/')).filter((folder) => folder.includes('/')))];
+// Folders two levels down (`en/Editing and formatting`): the folders of the notes, not the notes.
+const folders = [
+  ...new Set(paths.map((path) => path.split('/').slice(0, -1).slice(0, 2).join('/')).filter((folder) => folder.includes('/'))),
+];
 const plainQueries = ['excalidraw', 'kanban', 'graph view', 'callout', 'plugin', 'obsidian', 'заметк', 'toegangstoken'];
 const regexQueries = ['Ctrl\\+[A-Z]', 'zettel\\w+', '\\[\\[[^\\]]+\\|', 'no such thing \\d{7}', '^#{2,3} ', 'https?://\\S+\\.png'];
 const historyTexts = ['canvas', 'publish', 'sync'];
@@ -77,8 +84,9 @@ function pick<T>(list: readonly T[]): T {
   return list[seed % list.length]!;
 }
 
-const served = await startServe(dir);
+const served = await startServe(dir, performance.now(), { inspect: withHeaps });
 const pid = served.child.pid!;
+const heaps = served.inspector === null ? null : await connectThreadHeaps(served.inspector);
 const client = new Client({ name: 'bench-memory', version: '1.0.0' });
 await client.connect(new StreamableHTTPClientTransport(served.url));
 await client.listTools();
@@ -96,8 +104,9 @@ async function call(name: string, args: Record<string, unknown>): Promise<void> 
   }
 }
 
-/** The note the session edits and moves back and forth. */
-const moving = { a: 'en/Bench memory note.md', b: 'en/Bench memory note moved.md', at: 'a' as 'a' | 'b' };
+/** The note the session edits and moves back and forth: a new one each run (the clone keeps the last run's). */
+const run = new Date().toISOString().replace(/[:.]/g, '-');
+const moving = { a: `Bench/Memory note ${run}.md`, b: `Bench/Memory note ${run} moved.md`, at: 'a' as 'a' | 'b' };
 await call('create_note', { path: moving.a, body: '# Bench memory note\n\nSee [[Home]].\n\nCount: 0\n' });
 let edits = 0;
 
@@ -130,27 +139,61 @@ interface Sample {
   rss: number;
 }
 const samples: Sample[] = [];
+/** The threads' heaps at the start, after the warm-up, at the end, and the largest of each thread's. */
+const heapsAt: { start?: ThreadHeap[]; warm?: ThreadHeap[]; end?: ThreadHeap[] } = {};
+const largestHeaps = new Map<string, ThreadHeap>();
+const warmUpMinutes = Math.min(1, minutes / 4);
 const startedAt = performance.now();
-const sample = () => samples.push({ minute: (performance.now() - startedAt) / 60_000, rss: memoryOf(pid).rss });
+const minuteNow = () => (performance.now() - startedAt) / 60_000;
+const sample = () => samples.push({ minute: minuteNow(), rss: memoryOf(pid).rss });
+async function sampleHeaps(): Promise<ThreadHeap[]> {
+  const found = (await heaps?.sample()) ?? [];
+  // Threads of one kind (the pool's) are told apart by their order.
+  const seen = new Map<string, number>();
+  const named = found.map((heap) => {
+    const n = (seen.get(heap.thread) ?? 0) + 1;
+    seen.set(heap.thread, n);
+    return { ...heap, thread: n === 1 ? heap.thread : `${heap.thread} #${n}` };
+  });
+  for (const heap of named) if ((largestHeaps.get(heap.thread)?.heapTotal ?? -1) < heap.heapTotal) largestHeaps.set(heap.thread, heap);
+  return named;
+}
 sample();
+heapsAt.start = await sampleHeaps();
 const sampler = setInterval(sample, sampleMs);
+let heapSampling: Promise<unknown> = Promise.resolve();
+let latestHeaps: ThreadHeap[] = [];
+/** The latest heaps, for the progress line: each thread's heap taken, in MiB. */
+const heapsLine = () => latestHeaps.map((heap) => `${heap.thread} ${heap.heapTotal.toFixed(0)}`).join(', ');
+const heapSampler = setInterval(() => {
+  heapSampling = sampleHeaps().then((found) => {
+    latestHeaps = found;
+    if (heapsAt.warm === undefined && minuteNow() >= warmUpMinutes) heapsAt.warm = found;
+  });
+}, sampleMs);
 const endAt = startedAt + minutes * 60_000;
 let done = 0;
 while (performance.now() < endAt) {
   await pick(steps)();
   done += 1;
-  if (done % 200 === 0)
-    log(`${done} calls, ${((performance.now() - startedAt) / 60_000).toFixed(1)} min, RSS ${memoryOf(pid).rss.toFixed(0)} MiB`);
+  if (done % 100 === 0)
+    log(
+      `${done} calls, ${minuteNow().toFixed(1)} min, RSS ${memoryOf(pid).rss.toFixed(0)} MiB${heaps === null ? '' : `; heaps ${heapsLine()}`}`,
+    );
 }
 clearInterval(sampler);
+clearInterval(heapSampler);
+await heapSampling;
 sample();
+heapsAt.end = await sampleHeaps();
 const peak = memoryOf(pid).hwm;
+heaps?.close();
 await client.close();
 await served.stop();
 
-// The curve's summary: the first minute is the warm-up (threads, PGlite's caches).
+// The curve's summary: the first minute (a quarter of a shorter run) is the warm-up (threads, PGlite's caches).
 const mib = (value: number) => `${value.toFixed(0)} MiB`;
-const after = samples.filter((s) => s.minute >= Math.min(1, minutes / 4));
+const after = samples.filter((s) => s.minute >= warmUpMinutes);
 const third = Math.max(1, Math.floor(after.length / 3));
 const mean = (list: readonly Sample[]) => list.reduce((sum, s) => sum + s.rss, 0) / Math.max(1, list.length);
 const firstThird = mean(after.slice(0, third));
@@ -174,19 +217,49 @@ function leastSquaresSlope(list: readonly Sample[]): number {
 }
 
 const curve = samples.filter((_, i) => i % Math.max(1, Math.floor(samples.length / 12)) === 0 || i === samples.length - 1);
+const rssAtWarm = after[0]?.rss ?? NaN;
+const rssAtEnd = samples.at(-1)!.rss;
+const heapRows = (): string[] => {
+  if (heaps === null) return [];
+  const threads = [...largestHeaps.keys()];
+  const cell = (list: readonly ThreadHeap[] | undefined, thread: string) => {
+    const heap = list?.find((h) => h.thread === thread);
+    return heap === undefined ? '–' : `${heap.heapTotal.toFixed(0)} / ${heap.heapUsed.toFixed(0)} / ${heap.external.toFixed(0)}`;
+  };
+  return [
+    '',
+    'The V8 heap of each thread (`v8.getHeapStatistics()` through the inspector: heap taken from the system / used / external, in MiB):',
+    '',
+    '| Thread | At the start | After the warm-up | At the end | Largest heap taken |',
+    '|---|---:|---:|---:|---:|',
+    ...threads.map(
+      (thread) =>
+        `| ${thread} | ${cell(heapsAt.start, thread)} | ${cell(heapsAt.warm, thread)} | ${cell(heapsAt.end, thread)} | ${cell([largestHeaps.get(thread)!], thread)} |`,
+    ),
+    `| all threads | ${sumCell(heapsAt.start)} | ${sumCell(heapsAt.warm)} | ${sumCell(heapsAt.end)} | |`,
+  ];
+};
+function sumCell(list: readonly ThreadHeap[] | undefined): string {
+  if (list === undefined) return '–';
+  const sum = (key: 'heapTotal' | 'heapUsed' | 'external') => list.reduce((total, heap) => total + heap[key], 0).toFixed(0);
+  return `${sum('heapTotal')} / ${sum('heapUsed')} / ${sum('external')}`;
+}
 const body = [
   machineMarkdown(machine),
   '',
   `\`major-vault serve\` on obsidian-help (PGlite, index built beforehand), one client over HTTP calling without pause for ${minutes} min: ` +
     `${done} calls, mixed (reads, plain and regex searches, lists, trees, note histories and blame, history searches, references, ` +
-    `base views of a .base added over the notes, edits and moves of one note). VmRSS of the server process every ${sampleMs / 1000} s.`,
+    `base views of a .base added over the notes, edits and moves of one note). VmRSS of the server process every ${sampleMs / 1000} s` +
+    `${heaps === null ? '' : ', and the V8 heap of each of its threads (the server runs with `--inspect`)'}.`,
   '',
   '| Measure | Value | Goal | |',
   '|---|---|---|---|',
-  `| RSS after the first minute (mean of the first third) | ${mib(firstThird)} | | |`,
+  `| RSS at the start (first tools/list answered); after the warm-up (${warmUpMinutes.toFixed(1)} min); at the end | ${mib(samples[0]!.rss)}; ${mib(rssAtWarm)}; ${mib(rssAtEnd)} | | |`,
+  `| RSS after the warm-up (mean of the first third) | ${mib(firstThird)} | | |`,
   `| RSS at the end (mean of the last third) | ${mib(lastThird)} | ≤ ${goalMiB} MiB, flat | ${lastThird <= goalMiB && flat ? 'met' : 'not met'} |`,
   `| Highest sample; peak (VmHWM) | ${mib(highest)}; ${mib(peak)} | ≤ ${goalMiB} MiB | ${peak <= goalMiB ? 'met' : 'not met'} |`,
-  `| Trend after the first minute (least squares) | ${slope >= 0 ? '+' : ''}${slope.toFixed(2)} MiB/min | flat | ${flat ? 'flat (within 5 %)' : 'growing'} |`,
+  `| Trend after the warm-up (least squares) | ${slope >= 0 ? '+' : ''}${slope.toFixed(2)} MiB/min | flat | ${flat ? 'flat (within 5 %)' : 'growing'} |`,
+  ...heapRows(),
   '',
   `The curve (minute: MiB): ${curve.map((s) => `${s.minute.toFixed(1)}: ${s.rss.toFixed(0)}`).join(', ')}.`,
   '',

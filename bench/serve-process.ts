@@ -48,15 +48,48 @@ export interface ServeChild {
   url: URL;
   /** From the spawn to the address printed (the server listens), in ms. */
   listeningMs: number;
+  /** The inspector's `ws://` address, when the child was started with `inspect`. */
+  inspector: string | null;
   stop(): Promise<void>;
 }
 
-/** Starts `major-vault serve --repos dir --port 0` and waits for its address. */
-export async function startServe(dir: string, startedAt: number = performance.now()): Promise<ServeChild> {
-  const child = spawn(process.execPath, [cli, 'serve', '--repos', dir, '--port', '0'], {
+/**
+ * Starts `major-vault serve --repos dir --port 0` and waits for its address. With `inspect`,
+ * the child runs with `--inspect=127.0.0.1:0` and its inspector's address is read from its
+ * stderr (bench/thread-heaps.ts reads its threads' heaps through it).
+ */
+export async function startServe(
+  dir: string,
+  startedAt: number = performance.now(),
+  options: { inspect?: boolean } = {},
+): Promise<ServeChild> {
+  const inspect = options.inspect === true;
+  const child = spawn(process.execPath, [...(inspect ? ['--inspect=127.0.0.1:0'] : []), cli, 'serve', '--repos', dir, '--port', '0'], {
     cwd: root,
     env: serverEnv,
-    stdio: ['ignore', 'pipe', 'inherit'],
+    stdio: ['ignore', 'pipe', inspect ? 'pipe' : 'inherit'],
+  });
+  let inspector: string | null = null;
+  const inspectorFound = new Promise<void>((resolve) => {
+    if (!inspect) return resolve();
+    let err = '';
+    child.stderr!.on('data', (chunk: Buffer) => {
+      const text = chunk.toString();
+      if (inspector === null) {
+        err += text;
+        const found = /Debugger listening on (ws:\/\/\S+)/.exec(err);
+        if (found) {
+          inspector = found[1]!;
+          resolve();
+        }
+      }
+      // The inspector's own lines are not the server's log.
+      const rest = text
+        .split('\n')
+        .filter((line) => !/^(Debugger listening on|For help, see:)/.test(line))
+        .join('\n');
+      if (rest.trim() !== '') process.stderr.write(rest);
+    });
   });
   const url = await new Promise<URL>((resolve, reject) => {
     let out = '';
@@ -68,10 +101,12 @@ export async function startServe(dir: string, startedAt: number = performance.no
     child.once('exit', (code) => reject(new Error(`major-vault serve exited (${code}) before listening`)));
   });
   const listeningMs = performance.now() - startedAt;
+  await inspectorFound;
   return {
     child,
     url,
     listeningMs,
+    inspector,
     stop: () =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null) return resolve();

@@ -8,6 +8,7 @@
 // statement waiting on it is refused with VaultError `index_unavailable`, and the next one
 // starts a new thread on the same data folder.
 import { Worker } from 'node:worker_threads';
+import { threadResourceLimits } from '../pool/thread-resource-limits.ts';
 import { VaultError } from '../vault-error.ts';
 import type { QueryResult, SqlClient } from './sql-client.ts';
 
@@ -56,7 +57,7 @@ export async function openPgliteThread(
   await thread.ready;
 
   function start(): IndexThread {
-    const worker = new Worker(entry, { workerData: { dataDir } });
+    const worker = new Worker(entry, { workerData: { dataDir }, resourceLimits: threadResourceLimits });
     const pending: IndexThread['pending'] = new Map();
     const current: IndexThread = { worker, pending, dead: false, ready: Promise.resolve() };
     current.ready = new Promise<void>((resolve, reject) => {

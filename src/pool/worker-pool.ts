@@ -9,6 +9,7 @@ import { availableParallelism } from 'node:os';
 import type { Worker } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import { VaultError } from '../vault-error.ts';
+import { threadResourceLimits } from './thread-resource-limits.ts';
 
 let shared: Piscina | null = null;
 
@@ -24,6 +25,7 @@ function workerPool(): Piscina {
     maxThreads: availableParallelism(),
     idleTimeout: 60_000,
     niceIncrement: 10,
+    resourceLimits: threadResourceLimits,
   });
   return shared;
 }
