@@ -145,18 +145,13 @@ export class LocalSnapshots {
     // No such folder on disk: the work tree (what the snapshot lists) has no file in it.
     if (!(await isFolder(join(repo.workTree!, ...folder.split('/'))))) return [];
     await waitForIndexUnlocked(repo.gitDir);
-    const status = await workTreeStatus(repo, folder);
-    const listed = await runGit(['ls-files', '-s', '-z', '--', folder], { ...inWorkTree(repo), env: LITERAL });
-    const tracked = new Map<string, TreeEntry>();
-    for (const record of splitNul(listed.stdout)) {
-      const tab = record.indexOf('\t');
-      const [mode = '', oid = ''] = record.slice(0, tab).split(' ');
-      if (mode === '160000') continue; // a submodule: not a file
-      tracked.set(record.slice(tab + 1), { mode, oid });
-    }
-    // As the snapshot: what status names, and tracked symbolic links, are what the disk holds.
-    const fromDisk = new Set(status.paths);
-    for (const [path, entry] of tracked) if (entry.mode === '120000') fromDisk.add(path);
+    // Side by side, as the snapshot: both only read the index.
+    const [status, listed] = await Promise.all([
+      workTreeStatus(repo, folder),
+      runGit(['ls-files', '-s', '-z', '--', folder], { ...inWorkTree(repo), env: LITERAL }),
+    ]);
+    const tracked = trackedEntries(listed.stdout);
+    const fromDisk = pathsOnDisk(status.paths, tracked);
     const paths = new Set<string>();
     for (const path of tracked.keys()) if (!fromDisk.has(path)) paths.add(path);
     for (const path of fromDisk) if ((await readWorkTreeEntry(realWorkTree, repo.realGitDir, path)) !== null) paths.add(path);
@@ -175,17 +170,8 @@ export class LocalSnapshots {
       runGit(['ls-files', '-s', '-z'], inWorkTree(repo)),
     ]);
     const head = status.head;
-    const tracked = new Map<string, TreeEntry>();
-    for (const record of splitNul(listed.stdout)) {
-      const tab = record.indexOf('\t');
-      const [mode = '', oid = ''] = record.slice(0, tab).split(' ');
-      if (mode === '160000') continue; // a submodule: not a file
-      tracked.set(record.slice(tab + 1), { mode, oid });
-    }
-    // Read from disk: what git status says differs, plus tracked symbolic links (the editor
-    // shows their target's content).
-    const fromDisk = new Set(status.paths);
-    for (const [path, entry] of tracked) if (entry.mode === '120000') fromDisk.add(path);
+    const tracked = trackedEntries(listed.stdout);
+    const fromDisk = pathsOnDisk(status.paths, tracked);
     const format = await this.formats.of(repo);
     const diskBlobs = new Map<string, string>();
     const entries = new Map<string, SnapshotEntry>();
@@ -417,4 +403,26 @@ function copyOf(snapshot: Snapshot): Snapshot {
     files: [...snapshot.files],
     ...(snapshot.uncommitted !== undefined ? { uncommitted: new Set(snapshot.uncommitted) } : {}),
   };
+}
+
+/** The files in `git ls-files -s -z` output, by path (submodules, mode 160000, are not files). */
+function trackedEntries(lsFilesOutput: Buffer): Map<string, TreeEntry> {
+  const tracked = new Map<string, TreeEntry>();
+  for (const record of splitNul(lsFilesOutput)) {
+    const tab = record.indexOf('\t');
+    const [mode = '', oid = ''] = record.slice(0, tab).split(' ');
+    if (mode === '160000') continue;
+    tracked.set(record.slice(tab + 1), { mode, oid });
+  }
+  return tracked;
+}
+
+/**
+ * The paths whose content is read from disk: what git status says differs, plus tracked
+ * symbolic links (the editor shows their target's content); the rest is the index's blobs.
+ */
+function pathsOnDisk(statusPaths: Iterable<string>, tracked: Map<string, TreeEntry>): Set<string> {
+  const fromDisk = new Set(statusPaths);
+  for (const [path, entry] of tracked) if (entry.mode === '120000') fromDisk.add(path);
+  return fromDisk;
 }
