@@ -7,8 +7,10 @@
 // with V8's asynchronous compilation, the thread's event loop stayed blocked about 250 ms
 // after PGlite had opened (V8 finishing the compilation's background jobs before the next
 // task), so the first statement of every start waited that long. Measured on obsidian-help's
-// index: open to the first answer 990 -> 850 ms. The flag is V8's, so process-wide; only
-// PGlite compiles WebAssembly in the server, and it runs on this thread.
+// index, PGlite alone: open to the first answer 990 -> 850 ms. The flag is V8's, so
+// process-wide: a PGlite opened in process after this thread started (tests) compiles
+// synchronously too, at the same cost; Node's own type stripping compiled its WebAssembly
+// before this thread ran.
 require('node:v8').setFlagsFromString('--no-wasm-async-compilation');
 if (!process.features.typescript) require('tsx/cjs/api').register();
 require('./pglite-thread-worker.ts').serveIndexThread();
