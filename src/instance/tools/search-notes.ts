@@ -135,7 +135,10 @@ async function collectMatches(
     const next = page > 0 && last !== undefined && notes.length === batch ? scan({ repo: last.repo, path: last.path }, nextBatch) : null;
     // A page read ahead and then not needed is dropped; its failure is no one's.
     next?.catch(() => {});
-    if (run.stopped) return { found, stoppedIn: '' };
+    // The budget can run out while the page is read from the index (long notes, a loaded
+    // machine): the search stopped at the page's first note, before searching any of it.
+    const first = notes[0];
+    if (run.stopped) return { found, stoppedIn: first === undefined ? '' : { repo: first.repo, path: first.path } };
     const { matches, stopped, searched, line } = await run.match(
       trigrams ? { ...query, trigrams } : query,
       notes.map((note) => note.content),
