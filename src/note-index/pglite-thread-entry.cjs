@@ -13,4 +13,5 @@
 // before this thread ran.
 require('node:v8').setFlagsFromString('--no-wasm-async-compilation');
 if (!process.features.typescript) require('tsx/cjs/api').register();
+else require('../../bin/stripped-ts-cache.js').cacheThreadModules();
 require('./pglite-thread-worker.ts').serveIndexThread();

@@ -9,6 +9,8 @@
 // Node 22.18+ strips the types itself (and require() takes an ES module): tsx only where it
 // does not (vitest under an older Node).
 if (!process.features.typescript) require('tsx/cjs/api').register();
+// The modules' compiled code and stripped text kept between starts, as in the main thread.
+else require('../../bin/stripped-ts-cache.js').cacheThreadModules();
 
 const { parseNoteTask, noteKeysTask, containsTask } = require('../note-index/parse-task.ts');
 
