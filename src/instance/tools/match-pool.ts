@@ -2,10 +2,12 @@
 // sized to the machine) under a time budget per call, so one heavy search never holds the server.
 //
 // A call (one search_notes or find_references) gets a {@link MatchRun} with a deadline. Its
-// batches of notes go to the pool one after another; a worker stops between lines when the
+// batches of notes go to the pool in tasks of about a megabyte, up to one per pool thread at
+// once (so a long search uses every processor), answers taken in order; a worker stops between lines when the
 // deadline passes and answers what it found, and a line that outlasts the deadline (RE2 over
 // megabytes of one line) is ended by aborting the task, which stops its worker thread.
 // Batches of a few kilobytes are matched inline: a round-trip to a thread would cost more.
+import { availableParallelism } from 'node:os';
 import { runPoolTask } from '../../pool/worker-pool.ts';
 import { matchNotes, type MatchNotesResult, type MatchNotesTask, type MatchQuery, type NoteLineMatch } from './match-notes.ts';
 
@@ -58,14 +60,41 @@ export class MatchRun {
    */
   async match(query: MatchQuery, contents: readonly string[], wanted: number): Promise<MatchBatchResult> {
     const matches: NoteLineMatch[] = [];
-    for (let from = 0; from < contents.length && matches.length < wanted;) {
-      if (this.stopped) return { matches, stopped: true, searched: from };
+    // The batch cut into tasks of about TASK_CHARS; up to one task per pool thread is under
+    // way at once (the pool has one per processor), and their answers are taken in order.
+    // A task sent before the ones ahead of it answered may search notes past the wanted
+    // matches or the deadline: what it found there is dropped, its time bounded by the deadline.
+    const tasks: Array<{ from: number; to: number; chars: number }> = [];
+    for (let from = 0; from < contents.length;) {
       let to = from;
       let chars = 0;
       while (to < contents.length && (to === from || chars + contents[to]!.length <= TASK_CHARS)) chars += contents[to++]!.length;
+      tasks.push({ from, to, chars });
+      from = to;
+    }
+    const ahead = Math.max(1, availableParallelism());
+    const running: Array<Promise<MatchNotesResult | null>> = [];
+    const start = (index: number) => {
+      const { from, to, chars } = tasks[index]!;
       const task: MatchNotesTask = { query, contents: contents.slice(from, to), wanted: wanted - matches.length, deadline: this.deadline };
-      const result = chars < INLINE_CHARS ? matchNotes(task) : await this.onWorker(task);
-      for (const match of result?.matches ?? []) matches.push({ ...match, note: match.note + from });
+      return chars < INLINE_CHARS ? Promise.resolve(matchNotes(task)) : this.onWorker(task);
+    };
+    for (let index = 0; index < tasks.length && matches.length < wanted; index++) {
+      const { from } = tasks[index]!;
+      if (running.length === 0 && this.stopped) return { matches, stopped: true, searched: from };
+      // Inline tasks run one at a time, when their turn comes; pool tasks are sent ahead.
+      for (let next = index + running.length; running.length < ahead && next < tasks.length; next++) {
+        if (running.length > 0 && tasks[next]!.chars < INLINE_CHARS) break;
+        const pending = start(next);
+        // A task ahead whose answer is no longer awaited (the run ended first) fails for no one.
+        pending.catch(() => {});
+        running.push(pending);
+      }
+      const result = await running.shift()!;
+      for (const match of result?.matches ?? []) {
+        if (matches.length >= wanted) break;
+        matches.push({ ...match, note: match.note + from });
+      }
       if (result === null || result.cut) {
         this.stoppedAt = true;
         return {
@@ -75,7 +104,6 @@ export class MatchRun {
           ...(result?.line === undefined ? {} : { line: result.line }),
         };
       }
-      from = to;
     }
     return { matches, stopped: false, searched: contents.length };
   }

@@ -88,6 +88,8 @@ const files: Record<string, string> = {
   'd/code.md': '```js\nconst x = a.b*c + (y|z);\n```\nprice: $42.00 [x]\n',
   'd/tasks.md': '- [ ] buy milk\n- [x] write notes #todo\n- [ ] call Bob 2026-05-04\n',
   'd/empty.md': '',
+  // Digits and punctuation are searched unfolded; U+0307, which folding drops, joins what it parts.
+  'd/dates.md': '2026-05-04\n2026-0\u03075-04\n2026-05-04 \n12:30 and 1\u03072:30\nΣ-12-ς\n',
   'd/long.md': `${'lorem ipsum '.repeat(500)}needle in a haystack${' dolor'.repeat(500)}\n`,
 };
 
@@ -180,6 +182,12 @@ const regexes = [
   '[а-яё]{4}\\b',
   '[\\x{1F680}-\\x{1F681}]+ [a-z]+',
   '[かな]と',
+  '\\d\\d:\\d\\d',
+  '0[\\x{307}]?5-04',
+  '1\\x{307}2:',
+  '\\d{2}-\\d{2}$',
+  '(?i)σ-12-σ',
+  '-12-',
 ];
 
 let dir: ReturnType<typeof tempDir>;

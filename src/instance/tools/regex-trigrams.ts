@@ -86,12 +86,19 @@ export interface TrigramFilter {
   find(folded: string, from: number): number;
   /** True when `folded` (one line) satisfies the query. */
   test(folded: string): boolean;
+  /**
+   * True when every trigram of the query is of ASCII characters other than letters: no other
+   * character folds to one of them, so in NFC text without U+0307 (the one character folding
+   * drops) they stand where they stand in the folded text, and `find` and `test` may be given
+   * the text unfolded.
+   */
+  caseless: boolean;
 }
 
 /** The {@link TrigramFilter} of `query`; null for `all` (every line may match). */
 export function trigramFilter(query: TrigramQuery): TrigramFilter | null {
   if (query.op === 'all') return null;
-  if (query.op === 'none') return { find: () => -1, test: () => false };
+  if (query.op === 'none') return { find: () => -1, test: () => false, caseless: true };
   const anchor = anchorOf(query);
   const finder = anchor === null || anchor.size === 1 ? null : new RegExp(alternationOf(anchor), 'gu');
   const only = anchor?.size === 1 ? [...anchor][0]! : null;
@@ -103,7 +110,14 @@ export function trigramFilter(query: TrigramQuery): TrigramFilter | null {
       return finder.exec(folded)?.index ?? -1;
     },
     test: lineTest(query),
+    caseless: isCaseless(query),
   };
+}
+
+/** True when every trigram of `query` is of ASCII characters other than letters (see {@link TrigramFilter} `caseless`). */
+function isCaseless(query: TrigramQuery): boolean {
+  if (query.op === 'all' || query.op === 'none') return true;
+  return query.trigrams.every((trigram) => /^[\x00-\x40\x5b-\x60\x7b-\x7f]*$/.test(trigram)) && query.subs.every(isCaseless);
 }
 
 /**
