@@ -293,6 +293,7 @@ for (let round = 0; round < rounds; round++) {
     byLevel.get(level)!.push(window);
     log(
       `round ${round + 1}, ${level} client(s): ${window.perSecond.toFixed(1)} calls/s, server ${window.serverCores.toFixed(2)} cores ` +
+        `(${((window.serverCores * 1000) / window.perSecond).toFixed(1)} ms a call) ` +
         `(main thread ${window.mainCores.toFixed(2)}), clients ${window.clientCores.toFixed(2)}, failed ${window.failed.length}`,
     );
   }
@@ -314,7 +315,8 @@ const rows = levels.map((level) => {
   const met = level === levels[0] ? '' : ratio >= goal ? 'met' : '**missed**';
   return (
     `| ${level} | ${perSecond(level).toFixed(1)} | ${level === levels[0] ? '1.00' : ratio.toFixed(2)} | ` +
-    `${median(windows.map((w) => w.serverCores)).toFixed(2)} | ${median(windows.map((w) => w.mainCores)).toFixed(2)} | ` +
+    `${median(windows.map((w) => w.serverCores)).toFixed(2)} | ${median(windows.map((w) => (w.serverCores * 1000) / w.perSecond)).toFixed(1)} | ` +
+    `${median(windows.map((w) => w.mainCores)).toFixed(2)} | ` +
     `${median(windows.map((w) => w.clientCores)).toFixed(2)} | ${failed} | ${met} |`
   );
 });
@@ -336,8 +338,8 @@ const body = [
     `${seconds} s windows after a second of warm-up, the levels in turn ${rounds} time(s) over, medians. ` +
     `Goal: at least ${goal}× the calls per second of one client with 4 and with 16 on 2 cores.`,
   '',
-  '| Clients | Calls per second | Ratio to 1 | Server CPU (cores) | its main thread | Clients\u2019 CPU (cores) | Failed calls | Goal |',
-  '|---:|---:|---:|---:|---:|---:|---:|---|',
+  '| Clients | Calls per second | Ratio to 1 | Server CPU (cores) | Server CPU per call (ms) | its main thread (cores) | Clients\u2019 CPU (cores) | Failed calls | Goal |',
+  '|---:|---:|---:|---:|---:|---:|---:|---:|---|',
   ...rows,
   '',
   `Mean time of a call by kind, in ms (median over the rounds):`,

@@ -29,7 +29,7 @@ export interface PathReference {
  * word, as in a heading `# kit`); one per line, unsorted.
  */
 export async function folderReferences(ctx: ToolContext, scope: Scope, folder: string, paths: readonly string[]): Promise<PathReference[]> {
-  const resolver = new LinkResolver(paths);
+  const resolver = resolverOf(paths);
   const name = folder.slice(folder.lastIndexOf('/') + 1);
   // Every link to the folder holds this much of its name as written, encoded or not.
   const needle = (name.match(/[A-Za-z0-9_.~-]+/g) ?? []).sort((a, b) => b.length - a.length)[0] ?? null;
@@ -88,7 +88,7 @@ export async function baseFileReferences(
 ): Promise<PathReference[]> {
   const bases = paths.filter((path) => path.toLowerCase().endsWith('.base') && isInFolders(path, vault.config.settings.folders));
   if (bases.length === 0) return [];
-  const resolver = isFolder ? null : new LinkResolver(paths);
+  const resolver = isFolder ? null : resolverOf(paths);
   const found: PathReference[] = [];
   for (const base of bases) {
     const content = await ctx.host.readFile(vault.name, base).catch(() => null);
@@ -120,6 +120,15 @@ export async function baseFileReferences(
     }
   }
   return found;
+}
+
+/** The resolvers of the path lists in use: NoteIndex.filePaths keeps one list per index state, so a resolver is built once per state, not per call. */
+const resolvers = new WeakMap<readonly string[], LinkResolver>();
+
+function resolverOf(paths: readonly string[]): LinkResolver {
+  let resolver = resolvers.get(paths);
+  if (resolver === undefined) resolvers.set(paths, (resolver = new LinkResolver(paths)));
+  return resolver;
 }
 
 function lineText(content: string, starts: readonly number[], line: number): string {
