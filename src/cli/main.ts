@@ -6,9 +6,7 @@ import packageJson from '../../package.json' with { type: 'json' };
 import { logLevels, type Logger } from '../instance/log.ts';
 import type { LocalServer, LocalSettings } from '../main/local.ts';
 import type { HostedFront } from '../main/front.ts';
-import { defaultGitHubPort, queueDatabaseVariable } from '../main/names.ts';
-import { githubEnvironment, readGitHubAppSettings } from '../main/github-settings.ts';
-import { frontSecretVariable, readOAuthSettings } from '../main/oauth-settings.ts';
+import { defaultGitHubPort, frontSecretVariable, githubEnvironment, queueDatabaseVariable } from '../main/names.ts';
 import { processLogger } from '../main/logger.ts';
 import { terminalText } from '../main/terminal-text.ts';
 import { indexProgress, type ProgressDisplay } from './index-progress.ts';
@@ -334,8 +332,10 @@ addLogLevelOption(program.command('serve-github'))
       logLevel?: string;
     }) => {
       const log = processLogger(options.logLevel);
-      const app = readGitHubAppSettings(options.config !== undefined ? { file: options.config } : {});
-      const oauth = readOAuthSettings();
+      const app = (await import('../main/github-settings.ts')).readGitHubAppSettings(
+        options.config !== undefined ? { file: options.config } : {},
+      );
+      const oauth = (await import('../main/oauth-settings.ts')).readOAuthSettings();
       const progress = indexProgress(log);
       const { serveGitHub } = await import('../main/github.ts');
       const server = await serveGitHub(
@@ -376,8 +376,8 @@ function metricsToken(): string | undefined {
 }
 
 /** The front's secret, which the hosted front and instances need: a sentence when it is not set. */
-function hostedOAuthSettings(process_: string) {
-  const oauth = readOAuthSettings();
+async function hostedOAuthSettings(process_: string) {
+  const oauth = (await import('../main/oauth-settings.ts')).readOAuthSettings();
   if (oauth === undefined)
     throw new Error(
       `The ${process_} needs the front's secret in ${frontSecretVariable} (people sign in through the front): make one with \`node -e "console.log(require('crypto').randomBytes(32).toString('base64url'))"\` and give every process the same.`,
@@ -433,14 +433,17 @@ addLogLevelOption(program.command('instance'))
       const { serveInstance } = await import('../main/instance.ts');
       const instance = await serveInstance(
         {
-          app: readGitHubAppSettings({ ...(options.config !== undefined ? { file: options.config } : {}), anyInstallation: true }),
+          app: (await import('../main/github-settings.ts')).readGitHubAppSettings({
+            ...(options.config !== undefined ? { file: options.config } : {}),
+            anyInstallation: true,
+          }),
           installation: options.installation,
           dataDir: options.data,
           databaseUrl: hostedDatabaseUrl(options.databaseUrl, 'instance'),
           port: options.port,
           hostname: options.host,
           publicUrls: options.publicUrl ?? [],
-          oauth: hostedOAuthSettings('instance'),
+          oauth: await hostedOAuthSettings('instance'),
           ...(options.idleExitAfter !== undefined ? { idleExitAfterMs: options.idleExitAfter * 1000 } : {}),
         },
         { log },
@@ -512,8 +515,11 @@ addLogLevelOption(program.command('front'))
         throw new Error('With local instances, give --data DIR: where the instances keep their mirrors.');
       const { instanceUrlTemplate } = await import('../front/forward/instance-url-template.ts');
       const template = where === 'url' ? instanceUrlTemplate(options.instanceUrl!) : null;
-      const app = readGitHubAppSettings({ ...(options.config !== undefined ? { file: options.config } : {}), anyInstallation: true });
-      const oauth = hostedOAuthSettings('front');
+      const app = (await import('../main/github-settings.ts')).readGitHubAppSettings({
+        ...(options.config !== undefined ? { file: options.config } : {}),
+        anyInstallation: true,
+      });
+      const oauth = await hostedOAuthSettings('front');
       // Webhooks become jobs on the worker's queue (pg-boss), opened to send only.
       const { openJobSender, queuePlace } = await import('../main/queue-settings.ts');
       const jobs = await openJobSender(
@@ -610,7 +616,10 @@ addLogLevelOption(program.command('worker'))
       logLevel?: string;
     }) => {
       const log = processLogger(options.logLevel);
-      const app = readGitHubAppSettings({ ...(options.config !== undefined ? { file: options.config } : {}), anyInstallation: true });
+      const app = (await import('../main/github-settings.ts')).readGitHubAppSettings({
+        ...(options.config !== undefined ? { file: options.config } : {}),
+        anyInstallation: true,
+      });
       const { runWorker } = await import('../main/worker.ts');
       const worker = await runWorker(
         {

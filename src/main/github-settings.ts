@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import { z } from 'zod';
+import { githubEnvironment } from './names.ts';
 import type { GitHubAppConfig } from '../repo-host/github/github-app-config.ts';
 
 /** The App as the server is pointed at it: what the GitHub adapter needs (its GitHubAppConfig, less the data folder). */
@@ -14,18 +15,7 @@ export type GitHubAppSettings = Omit<GitHubAppConfig, 'dataDir' | 'requestTimeou
 };
 
 /** Each setting's environment variable; `privateKey` may also come from a file (`MAJOR_VAULT_GITHUB_PRIVATE_KEY_FILE`). */
-export const githubEnvironment = {
-  appId: 'MAJOR_VAULT_GITHUB_APP_ID',
-  privateKey: 'MAJOR_VAULT_GITHUB_PRIVATE_KEY',
-  privateKeyFile: 'MAJOR_VAULT_GITHUB_PRIVATE_KEY_FILE',
-  clientId: 'MAJOR_VAULT_GITHUB_CLIENT_ID',
-  clientSecret: 'MAJOR_VAULT_GITHUB_CLIENT_SECRET',
-  webhookSecret: 'MAJOR_VAULT_GITHUB_WEBHOOK_SECRET',
-  apiUrl: 'MAJOR_VAULT_GITHUB_API_URL',
-  webUrl: 'MAJOR_VAULT_GITHUB_WEB_URL',
-  installationId: 'MAJOR_VAULT_GITHUB_INSTALLATION_ID',
-  owner: 'MAJOR_VAULT_GITHUB_OWNER',
-} as const;
+export { githubEnvironment } from './names.ts';
 
 type SettingName = keyof typeof githubEnvironment;
 

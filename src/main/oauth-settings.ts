@@ -1,9 +1,10 @@
 // The front's sign-in settings (issue 12), read once here from the environment: the secrets
 // its sealed tokens are derived from (composition roots are the only readers, CONVENTIONS.md 5).
 import { minimumSecretBytes } from '../tokens/token-sealer.ts';
+import { frontSecretVariable } from './names.ts';
 
 /** The variable holding the front's secret(s): base64url, at least 32 bytes each, comma-separated, the newest first. */
-export const frontSecretVariable = 'MAJOR_VAULT_FRONT_SECRET';
+export { frontSecretVariable } from './names.ts';
 
 /** Sign-in through the front's OAuth authorization server. */
 export interface OAuthSettings {
