@@ -8,9 +8,10 @@ import type { InstallationRecord, Installations } from '../store/store.ts';
 import { errorPage } from './pages/error-page.ts';
 import { installStatusPage, type InstallStatus } from './pages/install-status-page.ts';
 import { htmlResponse } from './pages/page-layout.ts';
+import { githubSetupPath } from './front-paths.ts';
 
 /** Where the App's Setup URL points: `<public url>/github/setup`. */
-export const githubSetupPath = '/github/setup';
+export { githubSetupPath } from './front-paths.ts';
 
 /** A page route of the front: its path and the handler of every request to it (after the front's `Host` check). */
 export interface PageRoute {

@@ -1,9 +1,7 @@
 // The one rule for an installation's name, the path of its address (`/<name>`): `serve`,
 // `serve-github` and the operator's `installation on` all check names with it.
-import { githubSetupPath } from '../front/github-setup-route.ts';
-import { oauthPaths } from '../front/oauth/authorization-server.ts';
-import { githubWebhookPath } from '../front/webhook/github-webhook.ts';
-import { operationsPaths } from '../operations/with-operations.ts';
+import { githubSetupPath, githubWebhookPath, oauthPaths } from '../front/front-paths.ts';
+import { operationsPaths } from '../operations/operations-paths.ts';
 
 /** Starts with a letter or digit, then letters, digits, `.`, `_` and `-`: one URL path segment that needs no escaping. */
 const namePattern = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;

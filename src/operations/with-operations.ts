@@ -8,12 +8,13 @@ import { observeAnswer, mcpRequestLabels, type AnswerEnd } from './mcp-exchange.
 import type { Metrics } from './metrics.ts';
 import { readinessChecker, type ReadinessCheck } from './readiness.ts';
 import { requestIdFrom, requestIdHeader, runInRequestContext, currentRequestContext } from './request-context.ts';
+import { operationsPaths } from './operations-paths.ts';
 
 /**
  * The paths the operations answer before the process's own handler. Their first segments are
  * reserved: no installation may be named `healthz`, `readyz` or `metrics` (main/installation-name.ts).
  */
-export const operationsPaths = { health: '/healthz', ready: '/readyz', metrics: '/metrics' } as const;
+export { operationsPaths } from './operations-paths.ts';
 
 /** A web-standard handler: one request in, its response out. */
 export type FetchHandler = (request: Request) => Promise<Response>;

@@ -19,15 +19,10 @@ import { isLoopbackRedirect, parseClientMetadata, redirectUriMatches, type Clien
 import { OAuthError, isOAuthError, oauthErrorResponse } from './oauth-error.ts';
 import { isPkceValue, newCodeVerifier, s256Challenge } from './pkce.ts';
 import { tokenGrant, type CodeClaims } from './token-endpoint.ts';
+import { oauthPaths } from '../front-paths.ts';
 
 /** The paths the server answers. */
-export const oauthPaths = {
-  metadata: '/.well-known/oauth-authorization-server',
-  register: '/oauth/register',
-  authorize: '/oauth/authorize',
-  callback: '/oauth/callback',
-  token: '/oauth/token',
-} as const;
+export { oauthPaths } from '../front-paths.ts';
 
 /** The largest registration or form body taken, in bytes. */
 const maxBodyBytes = 16_384;

@@ -5,6 +5,7 @@
 import { Webhooks } from '@octokit/webhooks';
 import { LRUCache } from 'lru-cache';
 import type { Logger } from 'pino';
+import { githubWebhookPath } from '../front-paths.ts';
 
 /** One delivery as GitHub sent it, its signature checked: `X-GitHub-Delivery`, `X-GitHub-Event`, and the JSON body. */
 export interface WebhookDelivery {
@@ -51,7 +52,7 @@ export interface GitHubWebhookOptions {
 }
 
 /** Where GitHub delivers by default: the App's "Webhook URL" is `<origin>/webhooks/github`. */
-export const githubWebhookPath = '/webhooks/github';
+export { githubWebhookPath } from '../front-paths.ts';
 
 /** GitHub caps a webhook payload at 25 MB and does not deliver a larger one; a larger body is no delivery of GitHub's. */
 const maxBodyBytes = 25 * 1024 * 1024;
