@@ -32,7 +32,6 @@ import { takeEarlyIndex } from './early-index.ts';
 import { lockIndexDir, lockOptionsFromEnvironment, type IndexLock } from './index-lock.ts';
 import { processLogger } from './logger.ts';
 import { checkInstallationName } from './installation-name.ts';
-import { serveInstallation } from './serve-installation.ts';
 
 /** Where the installation lives and what it is called; every command takes these. */
 export interface LocalSettings {
@@ -277,6 +276,8 @@ export async function serveLocal(
     else await prepared.host.close();
   };
   try {
+    // The HTTP front's modules load only for `serve` (a `stdio` start never listens).
+    const { serveInstallation } = await import('./serve-installation.ts');
     const served = await serveInstallation({
       name: prepared.name,
       installation: opened.then((local) => local.installation),
