@@ -1,34 +1,56 @@
 // The registry's tools with their handlers: each definition of src/tools/all-tools.ts paired by
-// name with its handler file here, in the registry's order.
+// name with its handler file here, in the registry's order. A handler file (and what it
+// imports: the frontmatter schemas' ajv, the diff of edits, the bases' formulas) loads on the
+// first call of its tool, or when preloadToolHandlers asks: `initialize` and `tools/list`
+// need only the definitions, so a start answers them without loading every handler first.
 import type { z } from 'zod';
 import { allTools, type ToolName } from '../tools/all-tools.ts';
 import type { Tool } from './tool.ts';
-import { baseView } from './tools/base-view.ts';
-import { createNote } from './tools/create-note.ts';
-import { editNote } from './tools/edit-note.ts';
-import { findReferences } from './tools/find-references.ts';
-import { listNotes } from './tools/list-notes.ts';
-import { moveNote } from './tools/move-note.ts';
-import { noteHistory } from './tools/note-history.ts';
-import { readNote } from './tools/read-note.ts';
-import { searchHistory } from './tools/search-history.ts';
-import { searchNotes } from './tools/search-notes.ts';
-import { tree } from './tools/tree.ts';
 
-/** Each basic tool by name: a tool of the registry without a handler here (or under another name) is a type error. */
-const byName: { readonly [N in ToolName]: Tool<z.ZodRawShape, z.ZodRawShape, N> } = {
-  read_note: readNote,
-  list_notes: listNotes,
-  tree,
-  search_notes: searchNotes,
-  find_references: findReferences,
-  note_history: noteHistory,
-  search_history: searchHistory,
-  edit_note: editNote,
-  move_note: moveNote,
-  base_view: baseView,
-  create_note: createNote,
+type ToolOf<N extends ToolName> = Tool<z.ZodRawShape, z.ZodRawShape, N>;
+
+/** Each basic tool's handler file by name: a tool of the registry without one here (or under another name) is a type error. */
+const handlerFiles: { readonly [N in ToolName]: () => Promise<ToolOf<N>> } = {
+  read_note: async () => (await import('./tools/read-note.ts')).readNote,
+  list_notes: async () => (await import('./tools/list-notes.ts')).listNotes,
+  tree: async () => (await import('./tools/tree.ts')).tree,
+  search_notes: async () => (await import('./tools/search-notes.ts')).searchNotes,
+  find_references: async () => (await import('./tools/find-references.ts')).findReferences,
+  note_history: async () => (await import('./tools/note-history.ts')).noteHistory,
+  search_history: async () => (await import('./tools/search-history.ts')).searchHistory,
+  edit_note: async () => (await import('./tools/edit-note.ts')).editNote,
+  move_note: async () => (await import('./tools/move-note.ts')).moveNote,
+  base_view: async () => (await import('./tools/base-view.ts')).baseView,
+  create_note: async () => (await import('./tools/create-note.ts')).createNote,
 };
 
-/** Every basic tool with its handler, in the registry's order (spec: "Basic tools"); what the instance serves. */
-export const implementedTools: readonly Tool[] = allTools.map((definition) => byName[definition.name as ToolName]);
+const loaded = new Map<ToolName, Promise<Tool>>();
+
+/** The tool `name` as its handler file exports it, loading the file once (a failed load is tried again by the next call). */
+function handlerTool(name: ToolName): Promise<Tool> {
+  let tool = loaded.get(name);
+  if (tool === undefined) {
+    tool = (handlerFiles[name] as () => Promise<Tool>)();
+    tool.catch(() => loaded.delete(name));
+    loaded.set(name, tool);
+  }
+  return tool;
+}
+
+/**
+ * Every basic tool with its handler, in the registry's order (spec: "Basic tools"); what the
+ * instance serves. Each handler loads its tool's file on the first call.
+ */
+export const implementedTools: readonly Tool[] = allTools.map((definition) => ({
+  ...definition,
+  handler: async (input, ctx) => (await handlerTool(definition.name as ToolName)).handler(input, ctx),
+}));
+
+/**
+ * Loads every tool's handler file in the background (one after the other), so a first call
+ * does not wait for its file: for a start once its first answers are out, while the index
+ * opens. Resolves when all are loaded; never rejects (a file that fails to load fails its call).
+ */
+export async function preloadToolHandlers(): Promise<void> {
+  for (const definition of allTools) await handlerTool(definition.name as ToolName).catch(() => undefined);
+}

@@ -14,7 +14,7 @@ import { existsSync, renameSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { loadUsersFile, type UsersFile } from '../config/users-file.ts';
 import { isLoopback } from '../front/is-loopback.ts';
-import { implementedTools } from '../instance/all-tools.ts';
+import { implementedTools, preloadToolHandlers } from '../instance/all-tools.ts';
 import { Installation, type IndexProgress } from '../instance/installation.ts';
 import { InProcessQueue } from '../jobs/in-process-queue.ts';
 import type { Logger } from '../instance/log.ts';
@@ -289,6 +289,9 @@ export async function serveLocal(
       tools: options.tools ?? implementedTools,
       log,
     });
+    // The tools' handlers load once the startup is done (a call before loads its own): loaded
+    // earlier, they hold the main thread while the first answers and the index's start need it.
+    void opened.then((local) => local.installation.ready()).then(preloadToolHandlers, () => undefined);
     return {
       url: served.url,
       name: prepared.name,

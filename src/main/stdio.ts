@@ -5,7 +5,7 @@ import type { McpServer } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { catalogueFor } from '../catalogue/catalogue.ts';
 import type { UsersFile } from '../config/users-file.ts';
-import { implementedTools } from '../instance/all-tools.ts';
+import { implementedTools, preloadToolHandlers } from '../instance/all-tools.ts';
 import { catalogueRepos, createCatalogueServer, createVaultServer } from '../instance/create-server.ts';
 import { indexProgressLog } from '../instance/index-progress-log.ts';
 import { indexUnavailable } from '../instance/index-unavailable-error.ts';
@@ -65,7 +65,13 @@ export async function serveLocalStdio(settings: StdioSettings, options: { log?: 
       () => undefined,
     )
     // Resolves once the repositories are listed; the startup indexing goes on, and calls wait for it.
-    .then(() => openLocalInstallation(settings, { log, prepared, waitForIndex: false, onProgress: indexProgressLog(log) }))
+    .then(() => {
+      const opened = openLocalInstallation(settings, { log, prepared, waitForIndex: false, onProgress: indexProgressLog(log) });
+      // The tools' handlers load once the startup is done (a call before loads its own): loaded
+      // earlier, they hold the main thread while the first answers and the index's start need it.
+      void opened.then((local) => local.installation.ready()).then(preloadToolHandlers, () => undefined);
+      return opened;
+    })
     .then((opened) => {
       local = opened;
       if (opened.indexNote) log.warn(opened.indexNote);
