@@ -1,5 +1,5 @@
 // The process's worker pool: CPU-heavy work of one request (matching, parsing a long note,
-// a long note's line starts, rendering a base view) runs on worker threads (piscina, one per
+// a long note's line starts, rendering a base view) runs on worker threads (piscina, up to one per
 // processor), so one request never holds the event loop for other calls.
 //
 // Neutral ground: the index (note-index/) and the tool handlers (instance/tools/) both give
@@ -14,16 +14,23 @@ import { threadResourceLimits } from './thread-resource-limits.ts';
 let shared: Piscina | null = null;
 
 /**
- * The process's pool: one thread per processor (`os.availableParallelism()`), started when
- * first needed (or by {@link startWorkerPool}), at lower priority than the event loop
- * (nice +10). A thread stopped by an abort is replaced at once, in the background.
+ * How long a pool thread beyond the first may sit idle before it exits, in ms (issue 14): each
+ * thread holds its own V8 heap and malloc arena (tens of MiB), so an idle server keeps one
+ * warm thread and starts the others again (about half a second each) when work queues up.
+ */
+export const IDLE_THREAD_MS = 20_000;
+
+/**
+ * The process's pool: up to one thread per processor (`os.availableParallelism()`), at least
+ * one, started when first needed (or by {@link startWorkerPool}), at lower priority than the
+ * event loop (nice +10); threads beyond the first exit after {@link IDLE_THREAD_MS} idle. A thread stopped by an abort is replaced at once, in the background.
  */
 function workerPool(): Piscina {
   shared ??= new Piscina({
     filename: new URL('./pool-worker.cjs', import.meta.url).href,
-    minThreads: availableParallelism(),
+    minThreads: 1,
     maxThreads: availableParallelism(),
-    idleTimeout: 60_000,
+    idleTimeout: IDLE_THREAD_MS,
     niceIncrement: 10,
     resourceLimits: threadResourceLimits,
   });
@@ -31,7 +38,7 @@ function workerPool(): Piscina {
 }
 
 /**
- * Starts the process's pool now, so its threads are ready (each takes about half a second
+ * Starts the process's pool now, so its first thread is ready (each takes about half a second
  * to load its code) before the first heavy call; servers call it when they start.
  */
 export function startWorkerPool(): void {

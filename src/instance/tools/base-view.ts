@@ -187,14 +187,33 @@ function linkRef(link: LinkTarget, source: string): { target: string; path: stri
 }
 
 /** Per file: first and last commit dates, and blob sizes, at one head of one repository. */
-interface GitFacts {
+/** What base views know of a repository's files from Git at one head. */
+export interface GitFacts {
   head: string | null;
   times: Map<string, { ctime: Date; mtime: Date }>;
   sizes: Map<string, number>;
 }
 
-/** By repository name; an entry counts only for the head it was read at (the facts are a function of that commit). */
-const factsCache = new Map<string, GitFacts>();
+/** The bound of {@link factsCache}, in bytes (as {@link gitFactsBytes} counts them). */
+export const GIT_FACTS_CACHE_BYTES = 8 * 1024 * 1024;
+
+/**
+ * A rough size of `facts` in V8's heap, in bytes: each path twice (2 bytes a character and a
+ * header), two dates and a number, and a map slot for each (issue 14: bounded by bytes).
+ */
+export function gitFactsBytes(facts: GitFacts): number {
+  let bytes = 64;
+  for (const path of facts.times.keys()) bytes += 2 * (16 + 2 * path.length) + 3 * 32;
+  for (const path of facts.sizes.keys()) bytes += 16 + 2 * path.length + 32;
+  return bytes;
+}
+
+/**
+ * By repository name, at most {@link GIT_FACTS_CACHE_BYTES} together (a hosted server has many
+ * repositories); an entry counts only for the head it was read at (the facts are a function
+ * of that commit).
+ */
+const factsCache = byteCache<string, GitFacts>({ maxBytes: GIT_FACTS_CACHE_BYTES, sizeOf: gitFactsBytes });
 
 /**
  * ctime and mtime of every file (RepoHost.fileTimes: the author dates of the first and last
