@@ -457,14 +457,17 @@ async function onBranchHead(
   const plain = files.map((file) => ({ path: file.path, content: file.content, ...movedFrom(file) }));
   // Where the current state is always the head's tree, what was read is what is committed.
   if (!(await host.keepsUncommittedChanges(repo))) return { files: plain, notes: [] };
-  // A path the snapshot knows to be as the head has it needs no look at the head's tree.
+  // A path the snapshot knows to be as the head has it needs no look at the head's tree; nor
+  // does one it lacks and does not name as uncommitted (a deletion in the work tree or the index
+  // is named): it is absent at the head too (a move's target, a new note).
   const uncommitted = read.snapshot?.uncommitted;
   const asAtHead = (path: string) => uncommitted !== undefined && read.oid(path) !== null && !uncommitted.has(path);
+  const absentAtHead = (path: string) => uncommitted !== undefined && read.oid(path) === null && !uncommitted.has(path);
   const sources = [...new Set(files.flatMap((file) => [file.path, file.from ?? file.path]))];
   const atHead = await host.filesAt(
     repo,
     read.head,
-    sources.filter((path) => !asAtHead(path)),
+    sources.filter((path) => !asAtHead(path) && !absentAtHead(path)),
   );
   const out: FileChange[] = [];
   const whole: string[] = [];

@@ -133,6 +133,11 @@ export interface GitProcess {
    */
   background(): void;
   /**
+   * Whether a running git keeps this Node process alive (true, as it starts): a process kept
+   * for later reads is let go while it waits, so that it never holds an ending program open.
+   */
+  holdOpen(hold: boolean): void;
+  /**
    * Settles when git has exited and its output has been read: resolves with the exit code
    * (null when stopped), standard error and whether `stop` ended it; rejects with GitError
    * when git failed on its own (exit code not in `okCodes`, killed, timed out) and with the
@@ -198,6 +203,14 @@ export function startGit(args: readonly string[], options: RunGitOptions & { onS
       inputOpen = false;
       child.stdin.destroy();
       child.kill();
+    },
+    holdOpen(hold) {
+      // The pipes are sockets (net.Socket), which can be let go of like the child itself.
+      const handles = [child, child.stdin, child.stdout, child.stderr] as unknown as Array<{ ref?(): void; unref?(): void }>;
+      for (const handle of handles) {
+        if (hold) handle.ref?.();
+        else handle.unref?.();
+      }
     },
     background() {
       if (child.pid === undefined || child.exitCode !== null) return;

@@ -4,6 +4,7 @@ import { catFileBatch, parseCatFileBatch } from '../git/cat-file-batch.ts';
 import { objectFormatOf } from '../git/object-format.ts';
 import { runGit, splitNul } from '../git/run-git.ts';
 import type { BlobFile } from '../repo-host.ts';
+import type { KeptObject } from '../git/kept-cat-file.ts';
 import { parseTree, type TreeItem } from './path-look.ts';
 import { LITERAL_PATHSPECS, type RepoPlace } from './repo-place.ts';
 
@@ -11,8 +12,15 @@ import { LITERAL_PATHSPECS, type RepoPlace } from './repo-place.ts';
  * The regular files (not links or submodules) among `paths` in the tree of `commit`, with their
  * blobs, by one `cat-file --batch`: each path's folder tree (for its mode) and `<commit>:<path>`
  * (its blob) in the same process; absent paths (and all, for a null commit) are left out.
+ * `objects`, when given, asks for the names instead of a `cat-file` of their own (the host's
+ * kept one, KeptCatFiles.objects).
  */
-export async function filesAt(gitDir: string, commit: string | null, paths: readonly string[]): Promise<Map<string, BlobFile>> {
+export async function filesAt(
+  gitDir: string,
+  commit: string | null,
+  paths: readonly string[],
+  objects: (gitDir: string, names: readonly string[]) => Promise<KeptObject[]> = freshObjects,
+): Promise<Map<string, BlobFile>> {
   const found = new Map<string, BlobFile>();
   if (commit === null || paths.length === 0) return found;
   // cat-file reads one name a line: a path with a line break is looked up the long way.
@@ -24,8 +32,7 @@ export async function filesAt(gitDir: string, commit: string | null, paths: read
     ...folders.map((folder) => (folder === '' ? `${commit}^{tree}` : `${commit}:${folder}`)),
     ...wanted.map((path) => `${commit}:${path}`),
   ];
-  const { stdout } = await runGit(['cat-file', '--batch'], { gitDir, input: `${names.join('\n')}\n` });
-  const answers = parseCatFileBatch(stdout, names);
+  const answers = await objects(gitDir, names);
   const trees = new Map<string, Map<string, TreeItem>>();
   folders.forEach((folder, i) => {
     const answer = answers[i];
@@ -39,6 +46,12 @@ export async function filesAt(gitDir: string, commit: string | null, paths: read
     found.set(path, { oid: answer.oid, content: answer.content });
   });
   return found;
+}
+
+/** `names` asked of a `cat-file --batch` of their own. */
+async function freshObjects(gitDir: string, names: readonly string[]): Promise<KeptObject[]> {
+  const { stdout } = await runGit(['cat-file', '--batch'], { gitDir, input: `${names.join('\n')}\n` });
+  return parseCatFileBatch(stdout, names);
 }
 
 /** {@link filesAt} by one `ls-tree` and one `cat-file --batch` of the blob ids, for paths cat-file cannot name. */
@@ -64,13 +77,15 @@ async function filesAtByListing(gitDir: string, commit: string, paths: readonly 
 /**
  * Each of `paths` as the current state on top of `head` has it (see RepoHost.currentFiles): in a
  * work tree the file read by `readFile` (the host's own read, from disk), hashed for its blob id;
- * in a bare repository the regular file in `head`'s tree. Every path is a key; null: absent.
+ * in a bare repository the regular file in `head`'s tree (read through `objects`, as
+ * {@link filesAt}). Every path is a key; null: absent.
  */
 export async function currentFiles(
   place: RepoPlace,
   head: string | null,
   paths: readonly string[],
   readFile: (path: string) => Promise<Buffer | null>,
+  objects: (gitDir: string, names: readonly string[]) => Promise<KeptObject[]> = freshObjects,
 ): Promise<Map<string, BlobFile | null>> {
   const out = new Map<string, BlobFile | null>();
   if (place.workTree !== null) {
@@ -82,7 +97,7 @@ export async function currentFiles(
     });
     return out;
   }
-  const atHead = await filesAt(place.gitDir, head, paths);
+  const atHead = await filesAt(place.gitDir, head, paths, objects);
   for (const path of paths) out.set(path, atHead.get(path) ?? null);
   return out;
 }

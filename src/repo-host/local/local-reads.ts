@@ -1,6 +1,7 @@
 // Reads from a local repository: blobs by id, their sizes, and a file's current content.
 import { blobId } from '../git/blob-id.ts';
 import { catFileBatch } from '../git/cat-file-batch.ts';
+import type { KeptObject } from '../git/kept-cat-file.ts';
 import { runGit } from '../git/run-git.ts';
 import type { FileEntry } from '../repo-host.ts';
 import { waitForIndexUnlocked } from './index-lock.ts';
@@ -12,19 +13,29 @@ const OBJECT_ID = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
 /**
  * The content of blobs by id, in the order asked (RepoHost.readBlobs). A blob that is not in the
  * object database is read from the work tree at `workTreePath(oid)` (the path the last snapshot
- * hashed it from), only if the file still has that content. Error: a missing blob, or an id
- * that names another kind of object.
+ * hashed it from), only if the file still has that content. `objects` asks git for objects by
+ * name (the host's kept `cat-file`, KeptCatFiles.objects). Error: a missing blob, an id that is
+ * not hex, or an id that names another kind of object.
  */
 export async function readBlobs(
   repo: LocalRepo,
   oids: readonly string[],
   formats: ObjectFormats,
   workTreePath: (oid: string) => string | undefined,
+  objects: (gitDir: string, names: readonly string[]) => Promise<KeptObject[]>,
 ): Promise<Buffer[]> {
-  const objects = await catFileBatch(repo.gitDir, oids);
+  for (const oid of oids) {
+    if (!OBJECT_ID.test(oid)) throw new Error(`Not an object id: ${JSON.stringify(oid)}`);
+  }
+  const answers = await objects(repo.gitDir, oids);
+  const found = oids.map((oid, i) => {
+    const answer = answers[i] ?? null;
+    if (answer !== null && answer.oid !== oid) throw new Error(`git cat-file --batch answered ${answer.oid} ${answer.type} for ${oid}`);
+    return answer ?? { oid, type: 'missing', content: null };
+  });
   const format = await formats.of(repo);
   return Promise.all(
-    objects.map(async (object) => {
+    found.map(async (object) => {
       if (object.content !== null) {
         if (object.type !== 'blob') throw new Error(`${object.oid} in repository "${repo.name}" is a ${object.type}, not a blob`);
         return object.content;

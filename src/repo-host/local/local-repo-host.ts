@@ -18,6 +18,7 @@ import { LocalSnapshots } from './local-snapshot.ts';
 import { assertRepoPath } from './repo-path.ts';
 import type { BlobFile, CommitLine, ConflictDescription, FileTimes, FolderEntry, LinkOnPath } from '../repo-host.ts';
 import { headCommit } from '../git/head-commit.ts';
+import { KeptCatFiles } from '../git/kept-cat-file.ts';
 import { commitsTouching, describeConflict, lastCommit } from './commit-log.ts';
 import { fileSizes, fileTimes } from './file-times.ts';
 import { currentFiles, filesAt } from './files-at.ts';
@@ -59,6 +60,9 @@ export class LocalRepoHost implements RepoHost {
   private readonly commits: LocalCommits;
   /** Keeps each repository's commit-graph current for the history tools' walks. */
   private readonly commitGraphs = new CommitGraphKeeper();
+  /** One `cat-file --batch` kept running per repository for reads of blobs and of files at a commit. */
+  private readonly keptObjects = new KeptCatFiles();
+  private readonly objects = (gitDir: string, names: readonly string[]) => this.keptObjects.objects(gitDir, names);
 
   constructor(options: LocalRepoHostOptions) {
     this.recovery = new CommitRecovery(this.formats, options.onRecovery ?? (() => undefined));
@@ -137,7 +141,7 @@ export class LocalRepoHost implements RepoHost {
 
   async readBlobs(repoName: string, oids: readonly string[]): Promise<Buffer[]> {
     const repo = await this.repo(repoName);
-    return readBlobs(repo, oids, this.formats, (oid) => this.snapshots.workTreePath(repo.name, oid));
+    return readBlobs(repo, oids, this.formats, (oid) => this.snapshots.workTreePath(repo.name, oid), this.objects);
   }
 
   async blobSizes(repoName: string, oids: readonly string[]): Promise<Map<string, number>> {
@@ -163,6 +167,7 @@ export class LocalRepoHost implements RepoHost {
   async close(): Promise<void> {
     await Promise.allSettled([this.commits.settled(), this.commitGraphs.close()]);
     this.snapshots.close();
+    this.keptObjects.close();
   }
 
   private repo(name: string): Promise<LocalRepo> {
@@ -176,11 +181,11 @@ export class LocalRepoHost implements RepoHost {
   }
 
   async currentFiles(repoName: string, head: string | null, paths: readonly string[]): Promise<Map<string, BlobFile | null>> {
-    return currentFiles(await this.mirror(repoName), head, paths, (path) => this.readFile(repoName, path));
+    return currentFiles(await this.mirror(repoName), head, paths, (path) => this.readFile(repoName, path), this.objects);
   }
 
   async filesAt(repoName: string, commit: string | null, paths: readonly string[]): Promise<Map<string, BlobFile>> {
-    return filesAt((await this.mirror(repoName)).gitDir, commit, paths);
+    return filesAt((await this.mirror(repoName)).gitDir, commit, paths, this.objects);
   }
 
   async keepsUncommittedChanges(repoName: string): Promise<boolean> {

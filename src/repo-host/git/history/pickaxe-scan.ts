@@ -443,6 +443,7 @@ function placeholder(): GitProcess {
     end: nothing,
     stop: nothing,
     background: nothing,
+    holdOpen: nothing,
     done: Promise.resolve({ code: 0, stderr: '', stopped: false }),
   };
 }
