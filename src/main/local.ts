@@ -116,7 +116,11 @@ export async function prepareLocal(settings: LocalSettings, log: Logger): Promis
  * every repository (`onProgress` reports it). `poll: false` leaves the poll of the repositories
  * off (the `index` command). `waitForIndex: false` resolves once the repositories are listed
  * and their `.vault/` read, while the indexing goes on (tool calls wait for it:
- * `installation.ready()`). Throws an Error with a sentence for the operator when the folder,
+ * `installation.ready()`). `snapshotsAhead` takes each repository's snapshot while the index
+ * opens (see snapshotsAhead below): for `stdio`, whose first answers are out by then; `serve`
+ * starts this at once, and there the snapshot's watch and git status slowed its first
+ * `initialize` and `tools/list` (about 100 ms in an A/B) without making the first call sooner.
+ * Throws an Error with a sentence for the operator when the folder,
  * the users file or the database is not usable.
  *
  * `childBuildFiles`: a new PGlite index whose first build has at least this many files is
@@ -135,12 +139,13 @@ export async function openLocalInstallation(
     matchBudgetMs?: number;
     prepared?: PreparedLocal;
     waitForIndex?: boolean;
+    snapshotsAhead?: boolean;
   } = {},
 ): Promise<LocalInstallation> {
   const log = options.log ?? processLogger();
   const { reposDir, name, users, host } = options.prepared ?? (await prepareLocal(settings, log));
   const childFiles = options.childBuildFiles ?? (options.poll === false ? Infinity : childBuildFiles);
-  const ahead = snapshotsAhead(host);
+  const ahead = options.snapshotsAhead ? snapshotsAhead(host) : Promise.resolve();
   let index: OpenedIndex;
   try {
     index = await openIndex(

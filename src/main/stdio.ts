@@ -66,7 +66,13 @@ export async function serveLocalStdio(settings: StdioSettings, options: { log?: 
     )
     // Resolves once the repositories are listed; the startup indexing goes on, and calls wait for it.
     .then(() => {
-      const opened = openLocalInstallation(settings, { log, prepared, waitForIndex: false, onProgress: indexProgressLog(log) });
+      const opened = openLocalInstallation(settings, {
+        log,
+        prepared,
+        waitForIndex: false,
+        snapshotsAhead: true,
+        onProgress: indexProgressLog(log),
+      });
       // The tools' handlers load once the startup is done (a call before loads its own): loaded
       // earlier, they hold the main thread while the first answers and the index's start need it.
       void opened.then((local) => local.installation.ready()).then(preloadToolHandlers, () => undefined);
