@@ -432,7 +432,11 @@ describe.skipIf(corpusBundle('obsidian-help') === null)('LocalRepoHost on the ob
     cloneCorpus('obsidian-help', help);
     host = new LocalRepoHost({ reposDir: dir.path });
   });
-  afterAll(() => dir.cleanup());
+  // Closed first: its background work (the commit-graph write, the kept cat-file) ends before the folder goes.
+  afterAll(async () => {
+    await host?.close();
+    dir.cleanup();
+  });
 
   it('snapshots every file and reads all their blobs in one call', async () => {
     const snapshot = await host.snapshot('help');
