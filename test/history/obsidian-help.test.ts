@@ -35,15 +35,21 @@ describe.skipIf(bundle === null)('history on obsidian-help', () => {
   const git = (args: string[]) =>
     execFileSync('git', ['-c', 'core.quotepath=false', ...args], { cwd: repoDir, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
 
+  let host: LocalRepoHost | undefined;
   beforeAll(() => {
     temp = tempDir('mv-history-corpus-');
     mkdirSync(join(temp.path, 'repos'));
     repoDir = join(temp.path, 'repos', 'help');
     cloneCorpus('obsidian-help', repoDir);
-    ctx = gitOnlyContext(new LocalRepoHost({ reposDir: join(temp.path, 'repos') }), ['help']);
+    host = new LocalRepoHost({ reposDir: join(temp.path, 'repos') });
+    ctx = gitOnlyContext(host, ['help']);
   });
 
-  afterAll(() => temp?.cleanup());
+  // Closed first: its background work (the commit-graph write, the kept cat-file) ends before the folder goes.
+  afterAll(async () => {
+    await host?.close();
+    temp?.cleanup();
+  });
 
   it.each(notes)('lists every commit git log --follow gives for %s, and its versions', async (path) => {
     const listed: { commit: string; path: string }[] = [];
