@@ -40,12 +40,27 @@ export const noteHistory = implement(definition, {
       input.blame && input.from_line === undefined && input.to_line === undefined && isReadable({ path: input.path }, folders)
         ? history.startWholeBlame(input.path)
         : undefined;
+    // Its content is read meanwhile too, and handed to Git as soon as it is there (Git waits
+    // for it before it reads the history); it is the note's content now when that path is found.
+    const readAhead =
+      early === undefined
+        ? undefined
+        : noteNow(ctx.host, vault.name, input.path).then(
+            (content) => {
+              if (content !== null) early.feed(content);
+              return content;
+            },
+            () => undefined,
+          );
     try {
       // Exact Unicode, as Git holds it: a file there now or in the history, .md added only when the path as given has none.
       const path = await historyPath(ctx.host, history, vault.name, input.path, folders);
       assertInFolders(path, folders);
       const visible = (p: string) => !isHiddenPath(p) && isInFolders(p, folders);
-      let current: Promise<Buffer | null> | undefined;
+      let current: Promise<Buffer | null> | undefined =
+        readAhead !== undefined && path === input.path
+          ? readAhead.then((content) => (content === undefined ? noteNow(ctx.host, vault.name, path) : content))
+          : undefined;
       const note: HistoryNote = {
         history,
         path,
