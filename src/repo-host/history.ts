@@ -91,8 +91,16 @@ export interface NoteBlame {
  */
 export interface EarlyBlame {
   readonly path: string;
-  /** Hands the blame the content now and waits for its raw output. */
-  finish(content: Buffer): Promise<Buffer>;
+  /**
+   * Hands the blame the content now as soon as it is read, before the path is confirmed (Git
+   * waits for it before it reads the history). Only the first content handed counts.
+   */
+  feed(content: Buffer): void;
+  /**
+   * Hands the blame the content now (unless fed already) and waits for its raw output. Null
+   * when the content fed earlier is not `content` byte for byte: that output is of other text.
+   */
+  finish(content: Buffer): Promise<Buffer | null>;
   cancel(): void;
 }
 

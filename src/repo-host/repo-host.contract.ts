@@ -571,6 +571,13 @@ export function describeRepoHostContract(
         ]);
         const early = history.startWholeBlame('archive/plan.md');
         expect(runs(await history.blame('archive/plan.md', content, undefined, undefined, early))).toEqual(runs(whole));
+        // Fed ahead, the early blame is taken; fed other text, blame runs its own on the content given.
+        const fedAhead = history.startWholeBlame('archive/plan.md');
+        fedAhead.feed(Buffer.from(content));
+        expect(runs(await history.blame('archive/plan.md', content, undefined, undefined, fedAhead))).toEqual(runs(whole));
+        const fedOther = history.startWholeBlame('archive/plan.md');
+        fedOther.feed(Buffer.from('Something else entirely.\n'));
+        expect(runs(await history.blame('archive/plan.md', content, undefined, undefined, fedOther))).toEqual(runs(whole));
         expect(await history.blame('archive/plan.md', Buffer.from([0, 1, 2]))).toBeNull();
       });
 

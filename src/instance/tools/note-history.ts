@@ -36,16 +36,25 @@ export const noteHistory = implement(definition, {
     const history = await ctx.host.history(vault.name);
     // The blame of a whole note starts on the path as given (a path read off a listing names
     // the note exactly) while the path is looked up; blameAnswer takes it only when that is the path found.
-    const early =
-      input.blame && input.from_line === undefined && input.to_line === undefined && isReadable({ path: input.path }, folders)
-        ? history.startWholeBlame(input.path)
-        : undefined;
+    const whole = input.blame && input.from_line === undefined && input.to_line === undefined && isReadable({ path: input.path }, folders);
+    // Its content is read meanwhile too (started first: its file system calls run while the
+    // spawn of Git holds the thread), and handed to Git as soon as it is there (Git waits for
+    // it before it reads the history); it is the note's content now when that path is found.
+    const read = whole ? noteNow(ctx.host, vault.name, input.path).catch(() => undefined) : undefined;
+    const early = whole ? history.startWholeBlame(input.path) : undefined;
+    const readAhead = read?.then((content) => {
+      if (content !== null && content !== undefined) early?.feed(content);
+      return content;
+    });
     try {
       // Exact Unicode, as Git holds it: a file there now or in the history, .md added only when the path as given has none.
       const path = await historyPath(ctx.host, history, vault.name, input.path, folders);
       assertInFolders(path, folders);
       const visible = (p: string) => !isHiddenPath(p) && isInFolders(p, folders);
-      let current: Promise<Buffer | null> | undefined;
+      let current: Promise<Buffer | null> | undefined =
+        readAhead !== undefined && path === input.path
+          ? readAhead.then((content) => (content === undefined ? noteNow(ctx.host, vault.name, path) : content))
+          : undefined;
       const note: HistoryNote = {
         history,
         path,

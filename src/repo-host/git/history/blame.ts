@@ -25,7 +25,8 @@ const UNCOMMITTED = /^0+$/;
  * of HEAD) for the whole note at once, so Git starts while the caller still reads the note
  * and checks its path: {@link blame} takes it when the lines asked are all of them, and
  * otherwise stops it and runs its own. Git waits on standard input for the content before
- * it reads anything of the history.
+ * it reads anything of the history: `feed` hands it over as soon as the caller has read it,
+ * and `finish` with other content answers null (the caller then runs its own blame).
  */
 export function startWholeBlame(mirror: Mirror, path: string): EarlyBlame {
   const chunks: Buffer[] = [];
@@ -37,11 +38,22 @@ export function startWholeBlame(mirror: Mirror, path: string): EarlyBlame {
   });
   git.done.catch(() => undefined); // reported by finish, or not needed
   if (!mirror.workTree) git.end();
+  let fed: Buffer | undefined;
+  const feed = (content: Buffer) => {
+    if (!mirror.workTree || fed !== undefined) return;
+    fed = content;
+    git.write(content);
+    git.end();
+  };
   return {
     path,
+    feed,
     async finish(content) {
-      if (mirror.workTree) git.write(content);
-      git.end();
+      feed(content);
+      if (fed !== undefined && fed !== content && !fed.equals(content)) {
+        git.stop();
+        return null;
+      }
       const ended = await git.done;
       if (ended.stopped) throw new Error('The early blame was cancelled before it was used');
       return Buffer.concat(chunks);
@@ -100,7 +112,9 @@ export async function blame(
     path,
   ];
   try {
-    const stdout = whole ? await early.finish(content) : (await mirrorGit(mirror, args, mirror.workTree ? { input: content } : {})).stdout;
+    // The early blame answers null when it was fed other content than this (read earlier).
+    const stdout =
+      (whole ? await early.finish(content) : null) ?? (await mirrorGit(mirror, args, mirror.workTree ? { input: content } : {})).stdout;
     return { runs: groupRuns(await creditRecordedMoves(mirror, parsePorcelain(stdout)), lines), totalLines: total };
   } catch (error) {
     if (!(error instanceof GitError) || (await blobAt(mirror, 'HEAD', path)) !== null) throw error;
