@@ -103,7 +103,8 @@ const body = [
     "(their compiled code and type-stripped text kept between starts beside Node's compile cache; each command loads only its own). " +
     `Loading the modules is most of what is left: \`serve\` listens after ${ms(of(http, (r) => r.listening))}; ` +
     'the first answers read only `.vault/` from Git (a status limited to it), and the status of the 6,289-file work tree and ' +
-    'its watch come with the startup check, before the first tool answer.',
+    'its watch come with the startup check, before the first tool answer; `serve` begins that check on the first tool call ' +
+    '(or a second after listening), not beside its first `initialize` and `tools/list`.',
 ].join('\n');
 console.log(body);
 writeResultsSection('Start-up (issue 14)', body);

@@ -36,6 +36,8 @@ export function forwardLocally(options: {
   name: string;
   installation: Installation | Promise<Installation>;
   earlyVaults?: (access: Access) => Promise<ReadonlyMap<string, Vault>>;
+  /** Told each time a request waits for the installation itself (a tool call; a catalogue not read early): serveLocal starts opening it then. */
+  wanted?: () => void;
   tools: readonly Tool[];
   log: Logger;
 }): LocalForward {
@@ -47,7 +49,10 @@ export function forwardLocally(options: {
     () => undefined,
   );
   /** The installation once open; rejects with `index_unavailable` when it could not be. */
-  const installation = (): Promise<Installation> => opening.catch((error: unknown) => Promise.reject(indexUnavailable(error)));
+  const installation = (): Promise<Installation> => {
+    options.wanted?.();
+    return opening.catch((error: unknown) => Promise.reject(indexUnavailable(error)));
+  };
   /** The caller's vaults: the installation's once open, else read early (or, failing that, the installation's). */
   const vaultsOf = async (access: Access): Promise<ReadonlyMap<string, Vault>> => {
     if (open === null && earlyVaults) {

@@ -68,6 +68,12 @@ const lockWaitMs = 5_000;
 /** A first build of at least this many files (all repositories) runs in a child process. */
 const childBuildFiles = 2_000;
 
+/**
+ * `serve`: how long after listening the installation begins to open when no tool call asked
+ * for it before (ms): time for a client's first initialize and tools/list (see serveLocal).
+ */
+const openingDelayMs = 1_000;
+
 /** The `major-vault` command, for the child process that builds the index. */
 const cliPath = join(import.meta.dirname, '..', '..', 'bin', 'major-vault.js');
 
@@ -246,14 +252,16 @@ export interface LocalServer {
  * the folder and the users file are read: `initialize` and `tools/list` are answered from the
  * repositories and their `.vault/` read straight from Git ({@link readVaults}) while the index
  * opens (PGlite, migrations, the startup's check of each repository); tool calls wait for it.
- * Without a users file it listens on loopback only (anyone who can reach the port would
+ * PGlite opens on its own thread from the start; the rest of the opening begins on the first
+ * tool call, or a second after listening (`options.openingDelayMs`, ms), so that it does not slow the first
+ * `initialize` and `tools/list`. Without a users file it listens on loopback only (anyone who can reach the port would
  * otherwise read and write as the one local person); a non-loopback `hostname` is refused
  * with an Error saying why, as are a missing folder and an unusable users file. A failure to
  * open the index later is logged, and tool calls answer it.
  */
 export async function serveLocal(
   settings: ServeSettings,
-  options: { log?: Logger; onProgress?: IndexProgress; tools?: readonly Tool[]; matchBudgetMs?: number } = {},
+  options: { log?: Logger; onProgress?: IndexProgress; tools?: readonly Tool[]; matchBudgetMs?: number; openingDelayMs?: number } = {},
 ): Promise<LocalServer> {
   const log = options.log ?? processLogger();
   if (!settings.usersFile && !isLoopback(settings.hostname)) {
@@ -263,18 +271,36 @@ export async function serveLocal(
     );
   }
   const prepared = await prepareLocal(settings, log);
-  const opened = openLocalInstallation(settings, {
-    log,
-    prepared,
-    waitForIndex: false,
-    ...(options.onProgress ? { onProgress: options.onProgress } : {}),
-    ...(options.matchBudgetMs !== undefined ? { matchBudgetMs: options.matchBudgetMs } : {}),
+  // The installation's own start (the startup check of each repository: git status of the
+  // whole work tree, git ls-files, the start of its watch) holds the main thread for a few
+  // hundred ms; begun at once, it ran beside the first initialize and tools/list, which need
+  // only `.vault/` read from Git. It begins on the first request that needs the installation
+  // (a tool call), else openingDelayMs after listening. PGlite keeps opening on its own
+  // thread meanwhile (early-index.ts).
+  let startOpening!: () => void;
+  let openingTimer: NodeJS.Timeout | undefined;
+  const start = new Promise<void>((resolve) => {
+    startOpening = () => {
+      clearTimeout(openingTimer);
+      resolve();
+    };
   });
+  const opened = start.then(() =>
+    openLocalInstallation(settings, {
+      log,
+      prepared,
+      waitForIndex: false,
+      ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+      ...(options.matchBudgetMs !== undefined ? { matchBudgetMs: options.matchBudgetMs } : {}),
+    }),
+  );
   // The search threads start once the index is open: on two processors, starting them while
   // it opens slows the first answers (a call that needs one before starts them itself).
   void opened.then(startWorkerPool, () => undefined);
   opened.catch((error: unknown) => log.error({ err: error }, 'opening the index failed; tool calls will say so until restarted'));
   const closeOpened = async () => {
+    // Not begun yet: begin, so that the index taken early is closed with the rest.
+    startOpening();
     const local = await opened.catch(() => null);
     // Never opened: the host is still this function's to close.
     if (local) await local.close();
@@ -287,6 +313,7 @@ export async function serveLocal(
       name: prepared.name,
       installation: opened.then((local) => local.installation),
       earlyVaults: (access) => readVaults(prepared.host, access),
+      installationWanted: startOpening,
       // The local adapter answers sign-in itself (its users file), before the index is open too.
       signIn: prepared.host,
       hostname: settings.hostname,
@@ -294,6 +321,7 @@ export async function serveLocal(
       tools: options.tools ?? implementedTools,
       log,
     });
+    openingTimer = setTimeout(startOpening, options.openingDelayMs ?? openingDelayMs);
     // The tools' handlers load once the startup is done (a call before loads its own): loaded
     // earlier, they hold the main thread while the first answers and the index's start need it.
     void opened.then((local) => local.installation.ready()).then(preloadToolHandlers, () => undefined);

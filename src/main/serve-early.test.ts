@@ -9,7 +9,7 @@ import type { Installation } from '../instance/installation.ts';
 import { silentLogger } from '../instance/log.ts';
 import { readVaults } from '../instance/read-vaults.ts';
 import { allTools } from '../tools/all-tools.ts';
-import { openLocalInstallation, prepareLocal, type LocalInstallation } from './local.ts';
+import { openLocalInstallation, prepareLocal, serveLocal, type LocalInstallation } from './local.ts';
 import { serveInstallation, type ServedInstallation } from './serve-installation.ts';
 
 describe('serving before the index is open', () => {
@@ -86,6 +86,51 @@ describe('serving before the index is open', () => {
       expect((await client.listTools()).tools).toEqual(tools);
     } finally {
       await client.close();
+    }
+  });
+});
+
+describe('serveLocal opening its installation on the first tool call', () => {
+  const dir = tempDir('mv-deferred-');
+  const reposDir = join(dir.path, 'repos');
+  const databaseUrl = process.env['DATABASE_URL'];
+
+  beforeAll(() => {
+    delete process.env['DATABASE_URL'];
+    makeRepo(join(reposDir, 'notes'), [{ message: 'Notes', files: { 'plan.md': '# Plan\n\nThe budget is fixed.\n' } }]);
+  });
+
+  afterAll(() => {
+    if (databaseUrl !== undefined) process.env['DATABASE_URL'] = databaseUrl;
+    dir.cleanup();
+  });
+
+  // With a pause longer than the test, only the call can have started the opening.
+  const settings = { reposDir, name: 'notes', port: 0, hostname: '127.0.0.1' };
+
+  test('a tool call opens it at once, before the pause after listening is over', async () => {
+    const server = await serveLocal(settings, { log: silentLogger(), openingDelayMs: 600_000 });
+    const client = await connectHttp(new URL(server.url), '2026-07-28');
+    try {
+      expect((await client.listTools()).tools.length).toBeGreaterThan(0);
+      const result = await client.callTool({ name: 'search_notes', arguments: { query: 'budget' } });
+      expect(result.isError).toBeFalsy();
+      expect(JSON.stringify(result.structuredContent)).toContain('plan.md');
+    } finally {
+      await client.close();
+      await server.close();
+    }
+  });
+
+  test('closing before anything opened it closes the index and lets go of the folder', async () => {
+    const first = await serveLocal(settings, { log: silentLogger(), openingDelayMs: 600_000 });
+    await first.close();
+    // The folder's lock was released: a second server gets the persistent index, not one in memory.
+    const second = await serveLocal(settings, { log: silentLogger(), openingDelayMs: 0 });
+    try {
+      expect((await second.opened).indexNote).toBeNull();
+    } finally {
+      await second.close();
     }
   });
 });

@@ -24,6 +24,8 @@ export interface ServeInstallationOptions {
   installation: Installation | Promise<Installation>;
   /** A caller's readable repositories read without the installation (main's readVaults), while it opens. */
   earlyVaults?: (access: Access) => Promise<ReadonlyMap<string, Vault>>;
+  /** Told when a request waits for the installation itself (forward.ts `wanted`), e.g. to start opening it. */
+  installationWanted?: () => void;
   signIn: SignIn;
   /** The interface to listen on: a loopback address, a name, or `0.0.0.0`/`::` for every interface. */
   hostname: string;
@@ -75,6 +77,7 @@ export async function serveInstallation(options: ServeInstallationOptions): Prom
     tools,
     log,
     ...(options.earlyVaults ? { earlyVaults: options.earlyVaults } : {}),
+    ...(options.installationWanted ? { wanted: options.installationWanted } : {}),
   });
   try {
     const build = (origin: URL | null): Front => {

@@ -57,6 +57,8 @@ export async function serveRepos(
     },
     {
       log: options.log ?? silentLogger(),
+      // The tests wait for the startup indexing below: no pause for a client's first answers.
+      openingDelayMs: 0,
       ...(options.tools ? { tools: options.tools } : {}),
       ...(options.matchBudgetMs !== undefined ? { matchBudgetMs: options.matchBudgetMs } : {}),
     },
