@@ -123,11 +123,11 @@ export async function prepareLocal(settings: LocalSettings, log: Logger): Promis
  * off (the `index` command). `waitForIndex: false` resolves once the repositories are listed
  * and their `.vault/` read, while the indexing goes on (tool calls wait for it:
  * `installation.ready()`). `snapshotsAhead` takes each repository's snapshot while the index
- * opens (see snapshotsAhead below): for `stdio`, whose first answers are out by then; `serve`
- * starts this at once, and there the snapshot's watch and git status slowed its first
- * `initialize` and `tools/list` (about 100 ms in an A/B) without making the first call sooner.
- * Throws an Error with a sentence for the operator when the folder,
- * the users file or the database is not usable.
+ * opens (see snapshotsAhead below): `stdio` asks for it, its first answers being out by then;
+ * `serve` does not (measured when it began this at once on listening, the snapshot's watch and
+ * git status slowed its first `initialize` and `tools/list` by about 100 ms in an A/B without
+ * making the first call sooner). Throws an Error with a sentence for the operator when the
+ * folder, the users file or the database is not usable.
  *
  * `childBuildFiles`: a new PGlite index whose first build has at least this many files is
  * built by a child process (see the module header); default 2,000 when the installation
@@ -253,8 +253,9 @@ export interface LocalServer {
  * repositories and their `.vault/` read straight from Git ({@link readVaults}) while the index
  * opens (PGlite, migrations, the startup's check of each repository); tool calls wait for it.
  * PGlite opens on its own thread from the start; the rest of the opening begins on the first
- * tool call, or a second after listening (`options.openingDelayMs`, ms), so that it does not slow the first
- * `initialize` and `tools/list`. Without a users file it listens on loopback only (anyone who can reach the port would
+ * tool call, or `options.openingDelayMs` (ms, default 1,000) after listening, so that it does
+ * not slow the first `initialize` and `tools/list`. Without a users file it listens on
+ * loopback only (anyone who can reach the port would
  * otherwise read and write as the one local person); a non-loopback `hostname` is refused
  * with an Error saying why, as are a missing folder and an unusable users file. A failure to
  * open the index later is logged, and tool calls answer it.
