@@ -6,7 +6,7 @@ import type { Heading } from '../notes/headings.ts';
 import { decodeNoteText } from '../notes/note-text.ts';
 import { runPoolTask } from './parse-task.ts';
 import type { SqlClient } from './sql-client.ts';
-import { searchFold, trigramKeys, type TrigramQuery } from './trigram-keys.ts';
+import { needleKeys, searchFold, type TrigramQuery } from './trigram-keys.ts';
 import { candidateNoteIds, queryNoteIds } from './trigram-postings.ts';
 import { storedFileOids } from './stored-file-oids.ts';
 
@@ -454,7 +454,7 @@ export function createNoteIndex(sql: SqlClient): NoteIndex {
       // The needle's trigram keys narrow each repository to the notes that have them all (a
       // needle of fewer than three characters has none and narrows nothing); the notes are
       // then checked here, where folding case is JavaScript's, as the callers' line matching.
-      const keys = trigramKeys(needle);
+      const keys = needleKeys(needle);
       const candidates = new Map<string, number[]>();
       if (keys.length > 0) {
         for (const repo of new Set(scopes.map((scope) => scope.repo))) candidates.set(repo, await candidateNoteIds(sql, repo, keys));
