@@ -9,7 +9,7 @@ import { repoField } from '../../tools/tool.ts';
 import { isCaseSensitive } from './line-matcher.ts';
 import { lineWindow } from './line-window.ts';
 import { matchNotes } from './match-notes.ts';
-import { regexTrigramQuery } from './regex-trigrams.ts';
+import { regexContentPattern, regexTrigramQuery } from './regex-trigrams.ts';
 import { searchNotes } from './search-notes.ts';
 
 /** A query written short: `and(…)`/`or(…)` of quoted trigrams and subqueries, ALL, NONE. */
@@ -110,6 +110,8 @@ const files: Record<string, string> = {
   'e/blank.md': '\n\nmiddle\n\n',
   'e/moc.md': 'MOC\nthe moc list\n(MOC)\npomocí mocks imoc\nMoC-note: Moc_x\n\u212Aelvin MOC\u0307\nend moc',
   'e/moc-first.md': 'moc',
+  // Word boundaries checked in the stored text: a mark after the word composes in NFC (MOCé), or before it; _ is a word character.
+  'e/words.md': 'MOCe\u0301 x\ne\u0301MOC y\n_MOC MOC_ xMOC MOC9\n\u212Aask kask KASK\n\u017Fask sask\nthe MOC\r\nöMOCä\nMOC',
 };
 
 /** Regexes of every kind: literals, classes, alternation, optional and repeated groups, anchors, escapes, flags, scripts. */
@@ -236,6 +238,15 @@ const regexes = [
   '(?i)^kelvin',
   '^.{10}$',
   '^[^\\n]{3}$',
+  '\\bkask\\b',
+  '(?i)\\bkask\\b',
+  '\\bKask',
+  '(?i)\\bsask\\b',
+  '\\bſask',
+  'MOC\\b',
+  '\\bMOC',
+  '(\\bMOC\\b)',
+  '\\bmoc\\b.*',
   '^#{1,3} [A-Z]',
   '^#{1,3} \\w+$',
 ];
@@ -313,7 +324,24 @@ describe('search_notes with a regex, narrowed by its trigrams', () => {
       'e/lone-cr.md',
       'e/only.md',
     ]);
-    expect(await candidates('(?i)^moc')).toEqual(['e/moc-first.md', 'e/moc.md']);
+    expect(await candidates('(?i)^moc')).toEqual(['e/moc-first.md', 'e/moc.md', 'e/words.md']);
+    // A word's boundaries are checked in the database: "pomocí" and "mocks" are not "moc".
+    const worded = async (pattern: string) =>
+      (
+        await ctx.index.scanNotes([{ repo: 'notes', prefixes: [''] }], {
+          needle: null,
+          trigrams: regexTrigramQuery(pattern, isCaseSensitive(pattern, true)),
+          contentPattern: regexContentPattern(pattern, isCaseSensitive(pattern, true))!,
+          caseSensitive: false,
+          after: null,
+          limit: 1000,
+        })
+      ).map((note) => note.path);
+    expect(await worded('(?i)\\bMOC\\b')).toEqual(['e/crlf.md', 'e/moc-first.md', 'e/moc.md', 'e/words.md']);
+    expect(await worded('\\bmocks\\b')).toEqual(['e/moc.md']);
+    expect(await worded('\\bimo\\b')).toEqual([]);
+    // RE2's \\b is ASCII: í ends the word "pomoc" in "pomocí".
+    expect(await worded('\\bpomoc\\b')).toEqual(['e/moc.md']);
     expect(await candidates('\\d+')).toHaveLength(Object.keys(files).length);
   });
 });

@@ -77,6 +77,50 @@ export function regexTrigramQuery(pattern: string, caseSensitive: boolean): Trig
 }
 
 /**
+ * A Postgres regex (ARE) that a note's text as stored matches whenever a line of it matches
+ * the RE2 regex `pattern` (as {@link regexTrigramQuery} takes it), for a word the trigrams
+ * cannot tell apart from longer ones: ASCII letters with `\b` before or after them, as in
+ * `(?i)\bMOC\b` (the trigram "moc" is also in "pomocí"). Null when the regex has no such
+ * part. The part is a run of the top-level concatenation (so every match holds it) of
+ * literal ASCII letters (at least three) with a word boundary on both sides. RE2's `\b` is
+ * ASCII: a match's neighbour in the line (in NFC) is no ASCII letter, digit or `_`. In the
+ * stored text (NFC not applied) the letters are themselves (NFC changes an ASCII letter only
+ * by composing it with a mark after it, or U+212A into K; case-folded, RE2 adds ſ for s and
+ * U+212A for k); the character before is no ASCII word character (NFC never composes one
+ * with what follows), or the text starts; the character after is none either, or is one
+ * followed by a non-ASCII character (`e` + U+0301 is `é` in NFC), or the text ends.
+ */
+export function regexContentPattern(pattern: string, caseSensitive: boolean): string | null {
+  const set = new RE2Set(RE2Set.UNANCHORED, caseSensitive ? 0 : RE2JS.CASE_INSENSITIVE);
+  set.add(pattern);
+  let root = set.regexps[0] as ParsedRegexp;
+  while (root.constructor.Op[root.op] === 'CAPTURE') root = root.subs[0]!;
+  const parts = root.constructor.Op[root.op] === 'CONCAT' ? root.subs : [root];
+  const opOf = (part: ParsedRegexp | undefined) => (part === undefined ? '' : part.constructor.Op[part.op]);
+  // Only a word with a boundary on both sides: one side alone (`\bsync(ed|ing)\b`) tells
+  // little more than the trigrams, and Postgres's regex over many notes cost more than it saved.
+  const literal = parts.find(
+    (part, i) =>
+      opOf(part) === 'LITERAL' &&
+      part.runes.length >= 3 &&
+      Array.from(part.runes).every((rune) => /^[A-Za-z]$/.test(String.fromCodePoint(rune))) &&
+      opOf(parts[i - 1]) === 'WORD_BOUNDARY' &&
+      opOf(parts[i + 1]) === 'WORD_BOUNDARY',
+  );
+  if (literal === undefined) return null;
+  const folds = (literal.flags & FOLD_CASE) !== 0;
+  const letters = Array.from(literal.runes, (rune) => {
+    const letter = String.fromCodePoint(rune);
+    const spellings = new Set(folds ? [letter.toLowerCase(), letter.toUpperCase()] : [letter]);
+    if (spellings.has('K')) spellings.add('\u212A');
+    if (folds && spellings.has('s')) spellings.add('\u017F');
+    return `[${[...spellings].join('')}]`;
+  }).join('');
+  const word = '0-9A-Za-z_';
+  return `(^|[^${word}])${letters}($|[^${word}]|[${word}][^\x01-\x7F])`;
+}
+
+/**
  * The lines of folded text (trigram-keys.ts `foldCase` of NFC text) that can hold a match,
  * as the line matcher looks for them: `find` gives where the next place that may lie (the
  * next occurrence of one of a few trigrams every such line has: one of an `and`'s parts, all
