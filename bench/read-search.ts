@@ -544,7 +544,7 @@ function regexMarkdown(search: readonly QueryResult[]): string {
     ),
     '',
     '`rg` is `rg --smart-case --line-number -e REGEX bench/checkouts/obsidian-help`; `search_notes` is a `tools/call` with `{query, regex: true, limit: 20}` over Streamable HTTP, as above. ' +
-      'The server reads only the notes that have the trigrams a match must contain, small classes expanded into sets of trigrams (`^\\d{4}-\\d{2}-\\d{2}$` requires one of the 100 `00-` … `99-`, of the 100 `0-0` … `9-9` and of the 100 `-00` … `-99`); a regex requiring no text at all is matched against every note (on the worker pool, within the time budget).',
+      'The server reads only the notes that have the trigrams a match must contain, small classes expanded into sets of trigrams and `^`, `$` taken as the line breaks around a line (`^\\d{4}-\\d{2}-\\d{2}$` requires one of the 100 `\\n00` … `\\n99`, of the 100 `00-` … `99-`, `0-0` … `9-9`, `-00` … `-99` and of the 200 `00\\n` … `99\\r`); a word with `\\b` on both sides (`(?i)\\bMOC\\b`) is checked in the database as well, so notes with only `pomocí` or `mocks` are not read; a regex requiring no text at all is matched against every note (on the worker pool, within the time budget).',
   ].join('\n');
 }
 

@@ -6,7 +6,7 @@ import type { Heading } from '../notes/headings.ts';
 import { decodeNoteText } from '../notes/note-text.ts';
 import { runPoolTask } from './parse-task.ts';
 import type { SqlClient } from './sql-client.ts';
-import { searchFold, trigramKeys, type TrigramQuery } from './trigram-keys.ts';
+import { needleKeys, searchFold, type TrigramQuery } from './trigram-keys.ts';
 import { candidateNoteIds, queryNoteIds } from './trigram-postings.ts';
 import { storedFileOids } from './stored-file-oids.ts';
 
@@ -185,11 +185,20 @@ export interface NoteIndex {
    * a superset of those a regex can match, which the caller matches (instance/tools/regex-trigrams.ts).
    * The candidates are found once per query object: pages of one search pass the same
    * object (a note indexed between its pages is not among them, as if the search had begun
-   * before it); a new search passes a new one.
+   * before it); a new search passes a new one. With `contentPattern` (and no needle), only
+   * the notes whose stored text matches that Postgres regex (instance/tools/regex-trigrams.ts
+   * `regexContentPattern`), checked in the database, so the others are never read out of it.
    */
   scanNotes(
     scopes: readonly Scope[],
-    options: { needle: string | null; trigrams?: TrigramQuery; caseSensitive: boolean; after: ScanPosition | null; limit: number },
+    options: {
+      needle: string | null;
+      trigrams?: TrigramQuery;
+      contentPattern?: string;
+      caseSensitive: boolean;
+      after: ScanPosition | null;
+      limit: number;
+    },
   ): Promise<NoteText[]>;
   /** The content of these notes of one repository, by path (missing ones left out). */
   contents(repo: string, paths: readonly string[]): Promise<Map<string, string>>;
@@ -448,13 +457,15 @@ export function createNoteIndex(sql: SqlClient): NoteIndex {
           if (ids !== null) candidates.set(repo, ids);
         }
         const narrowed = scopes.filter((scope) => candidates.get(scope.repo)?.length !== 0);
-        return narrowed.length === 0 ? [] : scanPage(sql, longContents, narrowed, candidates, options.after, options.limit);
+        return narrowed.length === 0
+          ? []
+          : scanPage(sql, longContents, narrowed, candidates, options.after, options.limit, options.contentPattern);
       }
-      if (needle === null) return scanPage(sql, longContents, scopes, new Map(), options.after, options.limit);
+      if (needle === null) return scanPage(sql, longContents, scopes, new Map(), options.after, options.limit, options.contentPattern);
       // The needle's trigram keys narrow each repository to the notes that have them all (a
       // needle of fewer than three characters has none and narrows nothing); the notes are
       // then checked here, where folding case is JavaScript's, as the callers' line matching.
-      const keys = trigramKeys(needle);
+      const keys = needleKeys(needle);
       const candidates = new Map<string, number[]>();
       if (keys.length > 0) {
         for (const repo of new Set(scopes.map((scope) => scope.repo))) candidates.set(repo, await candidateNoteIds(sql, repo, keys));
@@ -595,10 +606,12 @@ async function scanPage(
   ids: ReadonlyMap<string, readonly number[]>,
   after: ScanPosition | null,
   limit: number,
+  contentPattern?: string,
 ): Promise<NoteText[]> {
   const params: unknown[] = [];
   const conditions = [scopeClause(scopes, params, (repo) => ids.get(repo)).sql];
   if (after) conditions.push(`(repo, path) > ($${params.push(after.repo)}, $${params.push(after.path)})`);
+  if (contentPattern !== undefined) conditions.push(`content ~ $${params.push(contentPattern)}`);
   // octet_length reads the stored size only; the text of a long note is left in the table.
   const rows = (
     await sql.query<{ repo: string; path: string; oid: string; bytes: number; content: string | null }>(

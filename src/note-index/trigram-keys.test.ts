@@ -1,21 +1,33 @@
 // Trigram keys: a note has every key of any text it contains, exactly or ignoring case.
 import { describe, expect, it } from 'vitest';
-import { searchFold, trigramKeys } from './trigram-keys.ts';
+import { needleKeys, searchFold, trigramKeys } from './trigram-keys.ts';
 
 const hasAll = (text: string, needle: string) => {
   const keys = new Set(trigramKeys(text));
-  return [...trigramKeys(needle)].every((key) => keys.has(key));
+  return [...needleKeys(needle)].every((key) => keys.has(key));
 };
 
 describe('trigramKeys', () => {
   it('gives one key per distinct window of three code points, none for shorter text', () => {
-    expect(trigramKeys('ab')).toHaveLength(0);
-    expect(trigramKeys('a😀')).toHaveLength(0);
-    expect(trigramKeys('abc')).toHaveLength(1);
-    expect(trigramKeys('a😀b')).toHaveLength(1);
-    expect(trigramKeys('abcabc')).toHaveLength(3);
+    expect(needleKeys('ab')).toHaveLength(0);
+    expect(needleKeys('a😀')).toHaveLength(0);
+    expect(needleKeys('abc')).toHaveLength(1);
+    expect(needleKeys('a😀b')).toHaveLength(1);
+    expect(needleKeys('abcabc')).toHaveLength(3);
     expect(new Set(trigramKeys('Hello, World')).size).toBe(trigramKeys('Hello, World').length);
     expect([...trigramKeys('the budget')].sort()).toEqual([...trigramKeys('THE BUDGET')].sort());
+  });
+
+  it('gives a note the keys of its text between two line breaks, so its first and last lines have them too', () => {
+    expect(trigramKeys('')).toHaveLength(0);
+    expect(trigramKeys('a')).toHaveLength(1);
+    expect(trigramKeys('a😀')).toHaveLength(2);
+    const texts = ['2026-05-04', '# Title\nbody', 'line one\r\nline two\r\n', '\n\nx\n', 'İ😀ΣΟΣ'];
+    for (const text of texts) expect([...trigramKeys(text)].sort(), text).toEqual([...needleKeys(`\n${text}\n`)].sort());
+    expect(hasAll('2026-05-04\nnext', '\n20')).toBe(true);
+    expect(hasAll('first\n2026-05-04', '04\n')).toBe(true);
+    expect(hasAll('first\r\n2026-05-04\r\n', '04\r')).toBe(true);
+    expect(hasAll('x 2026-05-04', '\n20')).toBe(false);
   });
 
   it('gives text stored decomposed (as macOS writes it) the keys of its composed form', () => {

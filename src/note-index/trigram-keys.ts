@@ -51,20 +51,38 @@ let textNumber = 0;
 let distinctKeys = new Int32Array(1 << 13);
 
 /**
- * The distinct trigram keys of `text`, in order of first appearance: one 32-bit hash of every
- * window of three consecutive code points of {@link searchFold}`(text)` (so of its NFC form) — spaces, line
- * breaks and punctuation included, so a phrase's keys span its words. Text of fewer than
- * three code points has none. Equal text always gives equal keys (they are stored).
+ * The distinct trigram keys of a note's `text`, as the index stores them, in order of first
+ * appearance: one 32-bit hash of every window of three consecutive code points of
+ * `"\n" + searchFold(text) + "\n"` (so of its NFC form) — spaces, line breaks and punctuation
+ * included, so a phrase's keys span its words. The line breaks put before and after the text
+ * put one before and after every line, the first and the last too: a regex's `^` and `$`
+ * then give trigrams (`\n20` for `^20`, see instance/tools/regex-trigrams.ts). Empty text has
+ * none. Equal text always gives equal keys (they are stored). Keys of a needle to look for are
+ * {@link needleKeys}, which add no line breaks.
  */
 export function trigramKeys(text: string): Int32Array {
-  return foldedTrigramKeys(searchFold(text));
+  return foldedTrigramKeys(searchFold(text), true);
 }
 
-/** The distinct trigram keys of text already folded by {@link searchFold} or {@link foldCase} (see {@link trigramKeys}). */
-export function foldedTrigramKeys(folded: string): Int32Array {
+/**
+ * The distinct trigram keys of a needle (text a note must contain, as search_notes and
+ * find_references look for it): those of {@link searchFold}`(needle)` alone, so a subset of the
+ * keys ({@link trigramKeys}) of every note whose text contains it. Fewer than three code points
+ * have none.
+ */
+export function needleKeys(needle: string): Int32Array {
+  return foldedTrigramKeys(searchFold(needle));
+}
+
+/**
+ * The distinct trigram keys of text already folded by {@link searchFold} or {@link foldCase}:
+ * with `framed`, of the text between two line breaks (a note's keys, {@link trigramKeys}), else of
+ * the text alone ({@link needleKeys}).
+ */
+export function foldedTrigramKeys(folded: string, framed = false): Int32Array {
   // At most one key per character: a table twice that size stays at most half full. A
   // short text uses the start of the table only, which stays in the processor's cache.
-  const size = 1 << Math.max(6, Math.ceil(Math.log2(folded.length * 2)));
+  const size = 1 << Math.max(6, Math.ceil(Math.log2(folded.length * 2 + 4)));
   const kept = size <= keptTableSize;
   if (kept && slotKeys.length < size) {
     slotKeys = new Int32Array(size);
@@ -82,9 +100,11 @@ export function foldedTrigramKeys(folded: string): Int32Array {
   const mask = size - 1;
   let count = 0;
   let a = -1;
-  let b = -1;
-  for (let i = 0; i < folded.length; i++) {
-    let c = folded.charCodeAt(i);
+  let b = framed ? 0x0a : -1;
+  // With `framed`, one step past the end: the line break after the text.
+  const end = framed ? folded.length + 1 : folded.length;
+  for (let i = 0; i < end; i++) {
+    let c = i === folded.length ? 0x0a : folded.charCodeAt(i);
     if (c >= 0xd800 && c < 0xdc00 && i + 1 < folded.length) {
       const low = folded.charCodeAt(i + 1);
       if (low >= 0xdc00 && low < 0xe000) {

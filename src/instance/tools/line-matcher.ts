@@ -149,7 +149,9 @@ function* filteredLines(regex: RE2JS, required: TrigramFilter, content: string, 
     const foldedEnd = folded.indexOf('\n', at);
     const end = content.indexOf('\n', start);
     if (required.test(folded.slice(foldedStart, foldedEnd === -1 ? folded.length : foldedEnd))) {
-      const text = content.slice(start, end === -1 ? content.length : content[end - 1] === '\r' ? end - 1 : end);
+      // Without its \r, as lineText gives it: a last line without a \n too.
+      const lineEnd = end === -1 ? content.length : end;
+      const text = content.slice(start, content[lineEnd - 1] === '\r' ? lineEnd - 1 : lineEnd);
       // The clock is read every 64 lines tested, or before a long one.
       sinceCheck += 1 + (text.length >> 10);
       if (sinceCheck >= 64) {

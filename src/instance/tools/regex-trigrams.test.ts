@@ -9,7 +9,7 @@ import { repoField } from '../../tools/tool.ts';
 import { isCaseSensitive } from './line-matcher.ts';
 import { lineWindow } from './line-window.ts';
 import { matchNotes } from './match-notes.ts';
-import { regexTrigramQuery } from './regex-trigrams.ts';
+import { regexContentPattern, regexTrigramQuery } from './regex-trigrams.ts';
 import { searchNotes } from './search-notes.ts';
 
 /** A query written short: `and(…)`/`or(…)` of quoted trigrams and subqueries, ALL, NONE. */
@@ -21,7 +21,11 @@ function show(query: TrigramQuery): string {
 describe('regexTrigramQuery', () => {
   it('requires the trigrams of literal text, folded when case is ignored', () => {
     expect(show(regexTrigramQuery('Zettelkasten', true))).toBe('and("zet" "ett" "tte" "tel" "elk" "lka" "kas" "ast" "ste" "ten")');
-    expect(show(regexTrigramQuery('^# Hello', true))).toBe('and("# h" " he" "hel" "ell" "llo")');
+    // ^ and $ stand for the line breaks around a line (trigram-keys.ts puts one before the first and after the last).
+    expect(show(regexTrigramQuery('^# Hello', true))).toBe('and("# h" " he" "hel" "ell" "llo" "\\n# ")');
+    expect(show(regexTrigramQuery('^^ab$$', false))).toBe('and("\\nab" or("ab\\n" "ab\\r"))');
+    expect(show(regexTrigramQuery('\\Aab\\z', false))).toBe('and("\\nab" or("ab\\n" "ab\\r"))');
+    expect(show(regexTrigramQuery('(?m)^ab$^', false))).toBe('and("\\nab" or("ab\\n" "ab\\r"))');
     expect(show(regexTrigramQuery('日本語の', false))).toBe('and("日本語" "本語の")');
     expect(show(regexTrigramQuery('a\\.b\\Q*c\\E', false))).toBe('and("a.b" ".b*" "b*c")');
     expect(show(regexTrigramQuery('ПРИВЕТ', true))).toBe('and("при" "рив" "иве" "вет")');
@@ -46,14 +50,18 @@ describe('regexTrigramQuery', () => {
   });
 
   it('expands small classes into sets of trigrams while they stay small', () => {
-    // \\d{4}-\\d{2}-\\d{2}: one of the 100 "DD-", of the 100 "D-D" and of the 100 "-DD".
+    // ^\\d{4}-\\d{2}-\\d{2}$: one of the 100 "\\nDD" (a line starting with two digits), of the
+    // 100 "DD-", of the 100 "D-D", of the 100 "-DD" and of the 200 "DD\\n", "DD\\r" (a line ending with two).
     const date = regexTrigramQuery('^\\d{4}-\\d{2}-\\d{2}$', false);
     expect(date.op).toBe('and');
     const parts = date.op === 'and' ? date.subs.map((sub) => (sub.op === 'or' ? [...sub.trigrams].sort() : [])) : [];
     const digits = (shape: string) =>
       Array.from({ length: 100 }, (_, n) => shape.replace('D', String(Math.floor(n / 10))).replace('D', String(n % 10))).sort();
-    expect(parts).toEqual(expect.arrayContaining([digits('DD-'), digits('D-D'), digits('-DD')]));
-    expect(parts).toHaveLength(3);
+    const ends = [...digits('DD\n'), ...digits('DD\r')].sort();
+    expect(parts).toEqual(expect.arrayContaining([digits('\nDD'), digits('DD-'), digits('D-D'), digits('-DD'), ends]));
+    expect(parts).toHaveLength(5);
+    // 78 strings of several trigrams ("\\n## a", "\\n# b", …): one of their first trigrams and one of their last.
+    expect(show(regexTrigramQuery('^#{1,3} [A-Z]', true))).toMatch(/^and\(or\("\\n##" "\\n# "\) or\(("# [a-z]" ?){26}\)\)$/);
     expect(show(regexTrigramQuery('Ctrl\\+[A-Z]', true))).toMatch(/^and\("ctr" "trl" "rl\+" or\(("l\+[a-z]" ?){26}\)\)$/);
     expect(show(regexTrigramQuery('заметк[аиу]', true))).toMatch(/^and\("зам" "аме" "мет" "етк" or\("тка" "тки" "тку"\)\)$/u);
     // [A-Z]{3} is too many strings to know, but what follows its last letter still counts.
@@ -91,6 +99,19 @@ const files: Record<string, string> = {
   // Digits and punctuation are searched unfolded; U+0307, which folding drops, joins what it parts.
   'd/dates.md': '2026-05-04\n2026-0\u03075-04\n2026-05-04 \n12:30 and 1\u03072:30\nΣ-12-ς\n',
   'd/long.md': `${'lorem ipsum '.repeat(500)}needle in a haystack${' dolor'.repeat(500)}\n`,
+  // Anchors at the very start and end of a note: a date alone on the first line, on a last
+  // line without a line break, on \r\n lines, before a lone \r; empty lines; case-folded ends.
+  'e/first.md': '2025-01-02\nnot 2025-01-03 here\n',
+  'e/last.md': 'intro\n2025-02-03',
+  'e/only.md': '2025-03-04',
+  'e/crlf.md': 'intro\r\n2025-04-05\r\n\r\nend MOC\r\n',
+  'e/lone-cr.md': 'intro\n2025-05-06\r',
+  'e/cr-inside.md': '2025-06-07\rtail\n',
+  'e/blank.md': '\n\nmiddle\n\n',
+  'e/moc.md': 'MOC\nthe moc list\n(MOC)\npomocí mocks imoc\nMoC-note: Moc_x\n\u212Aelvin MOC\u0307\nend moc',
+  'e/moc-first.md': 'moc',
+  // Word boundaries checked in the stored text: a mark after the word composes in NFC (MOCé), or before it; _ is a word character.
+  'e/words.md': 'MOCe\u0301 x\ne\u0301MOC y\n_MOC MOC_ xMOC MOC9\n\u212Aask kask KASK\n\u017Fask sask\nthe MOC\r\nöMOCä\nMOC',
 };
 
 /** Regexes of every kind: literals, classes, alternation, optional and repeated groups, anchors, escapes, flags, scripts. */
@@ -188,6 +209,46 @@ const regexes = [
   '\\d{2}-\\d{2}$',
   '(?i)σ-12-σ',
   '-12-',
+  '^\\d{4}-\\d{2}-\\d{2}',
+  '\\d{2}-\\d{2}$',
+  '^\\d{4}-\\d{2}-\\d{2}\\r?$',
+  '^\\d{4}-\\d{2}-\\d{2}\\r',
+  '^2025-0[1-6]-0\\d',
+  '\\A\\d+-\\d+-\\d+\\z',
+  '(?m)^\\d{4}.*$',
+  '^^2025',
+  '2025-03-04$$',
+  '^$',
+  '^\\s*$',
+  '(?m)^$^',
+  '^middle$',
+  '^end MOC$',
+  '^intro$',
+  '^intro\\r$',
+  '^(?i)moc$',
+  '(?i)^moc',
+  'moc$',
+  '(?i)\\bMOC\\b',
+  '\\bMOC\\b',
+  '(?i)\\bmoc\\b|^intro',
+  '^(2025|intro)',
+  '(^|x)2025',
+  '2025(-06-07|$)',
+  '^\\x{212A}elvin',
+  '(?i)^kelvin',
+  '^.{10}$',
+  '^[^\\n]{3}$',
+  '\\bkask\\b',
+  '(?i)\\bkask\\b',
+  '\\bKask',
+  '(?i)\\bsask\\b',
+  '\\bſask',
+  'MOC\\b',
+  '\\bMOC',
+  '(\\bMOC\\b)',
+  '\\bmoc\\b.*',
+  '^#{1,3} [A-Z]',
+  '^#{1,3} \\w+$',
 ];
 
 let dir: ReturnType<typeof tempDir>;
@@ -253,6 +314,34 @@ describe('search_notes with a regex, narrowed by its trigrams', () => {
     expect(await candidates('\\bzettel\\w*')).toEqual(['README.md', 'a/crlf.md']);
     expect(await candidates('привет|日本語')).toEqual(['b/cyrillic.md', 'c/日本語.md']);
     expect(await candidates('nothing-here-at-all')).toEqual([]);
+    // ^ and $ count: a line that starts with two digits and one that ends with two (or a \r after them).
+    expect(await candidates('^\\d{4}-\\d{2}-\\d{2}$')).toEqual([
+      'd/dates.md',
+      'e/cr-inside.md',
+      'e/crlf.md',
+      'e/first.md',
+      'e/last.md',
+      'e/lone-cr.md',
+      'e/only.md',
+    ]);
+    expect(await candidates('(?i)^moc')).toEqual(['e/moc-first.md', 'e/moc.md', 'e/words.md']);
+    // A word's boundaries are checked in the database: "pomocí" and "mocks" are not "moc".
+    const worded = async (pattern: string) =>
+      (
+        await ctx.index.scanNotes([{ repo: 'notes', prefixes: [''] }], {
+          needle: null,
+          trigrams: regexTrigramQuery(pattern, isCaseSensitive(pattern, true)),
+          contentPattern: regexContentPattern(pattern, isCaseSensitive(pattern, true))!,
+          caseSensitive: false,
+          after: null,
+          limit: 1000,
+        })
+      ).map((note) => note.path);
+    expect(await worded('(?i)\\bMOC\\b')).toEqual(['e/crlf.md', 'e/moc-first.md', 'e/moc.md', 'e/words.md']);
+    expect(await worded('\\bmocks\\b')).toEqual(['e/moc.md']);
+    expect(await worded('\\bimo\\b')).toEqual([]);
+    // RE2's \\b is ASCII: í ends the word "pomoc" in "pomocí".
+    expect(await worded('\\bpomoc\\b')).toEqual(['e/moc.md']);
     expect(await candidates('\\d+')).toHaveLength(Object.keys(files).length);
   });
 });

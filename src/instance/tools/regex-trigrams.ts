@@ -25,6 +25,8 @@ const MAX_OR = 512;
 const MAX_CLASS = 40;
 /** A class of more code points than this is not expanded at all. */
 const MAX_CLASS_RUNES = 256;
+/** An alternation of more strings of several trigrams than this is taken as one of their first trigrams and one of their last. */
+const MAX_OR_ANDS = 16;
 /** A query of more distinct trigrams than this drops its largest alternations (each dropped part only widens it). */
 const MAX_QUERY_TRIGRAMS = 1024;
 
@@ -75,6 +77,50 @@ export function regexTrigramQuery(pattern: string, caseSensitive: boolean): Trig
 }
 
 /**
+ * A Postgres regex (ARE) that a note's text as stored matches whenever a line of it matches
+ * the RE2 regex `pattern` (as {@link regexTrigramQuery} takes it), for a word the trigrams
+ * cannot tell apart from longer ones: ASCII letters with `\b` before or after them, as in
+ * `(?i)\bMOC\b` (the trigram "moc" is also in "pomocí"). Null when the regex has no such
+ * part. The part is a run of the top-level concatenation (so every match holds it) of
+ * literal ASCII letters (at least three) with a word boundary on both sides. RE2's `\b` is
+ * ASCII: a match's neighbour in the line (in NFC) is no ASCII letter, digit or `_`. In the
+ * stored text (NFC not applied) the letters are themselves (NFC changes an ASCII letter only
+ * by composing it with a mark after it, or U+212A into K; case-folded, RE2 adds ſ for s and
+ * U+212A for k); the character before is no ASCII word character (NFC never composes one
+ * with what follows), or the text starts; the character after is none either, or is one
+ * followed by a non-ASCII character (`e` + U+0301 is `é` in NFC), or the text ends.
+ */
+export function regexContentPattern(pattern: string, caseSensitive: boolean): string | null {
+  const set = new RE2Set(RE2Set.UNANCHORED, caseSensitive ? 0 : RE2JS.CASE_INSENSITIVE);
+  set.add(pattern);
+  let root = set.regexps[0] as ParsedRegexp;
+  while (root.constructor.Op[root.op] === 'CAPTURE') root = root.subs[0]!;
+  const parts = root.constructor.Op[root.op] === 'CONCAT' ? root.subs : [root];
+  const opOf = (part: ParsedRegexp | undefined) => (part === undefined ? '' : part.constructor.Op[part.op]);
+  // Only a word with a boundary on both sides: one side alone (`\bsync(ed|ing)\b`) tells
+  // little more than the trigrams, and Postgres's regex over many notes cost more than it saved.
+  const literal = parts.find(
+    (part, i) =>
+      opOf(part) === 'LITERAL' &&
+      part.runes.length >= 3 &&
+      Array.from(part.runes).every((rune) => /^[A-Za-z]$/.test(String.fromCodePoint(rune))) &&
+      opOf(parts[i - 1]) === 'WORD_BOUNDARY' &&
+      opOf(parts[i + 1]) === 'WORD_BOUNDARY',
+  );
+  if (literal === undefined) return null;
+  const folds = (literal.flags & FOLD_CASE) !== 0;
+  const letters = Array.from(literal.runes, (rune) => {
+    const letter = String.fromCodePoint(rune);
+    const spellings = new Set(folds ? [letter.toLowerCase(), letter.toUpperCase()] : [letter]);
+    if (spellings.has('K')) spellings.add('\u212A');
+    if (folds && spellings.has('s')) spellings.add('\u017F');
+    return `[${[...spellings].join('')}]`;
+  }).join('');
+  const word = '0-9A-Za-z_';
+  return `(^|[^${word}])${letters}($|[^${word}]|[${word}][^\x01-\x7F])`;
+}
+
+/**
  * The lines of folded text (trigram-keys.ts `foldCase` of NFC text) that can hold a match,
  * as the line matcher looks for them: `find` gives where the next place that may lie (the
  * next occurrence of one of a few trigrams every such line has: one of an `and`'s parts, all
@@ -84,7 +130,7 @@ export function regexTrigramQuery(pattern: string, caseSensitive: boolean): Trig
 export interface TrigramFilter {
   /** The offset of the first occurrence at or after `from` in `folded` of a trigram every passing line has; -1 when none is left. */
   find(folded: string, from: number): number;
-  /** True when `folded` (one line) satisfies the query. */
+  /** True when `folded` (one line, without its \n) can hold a match: it satisfies the query where it stands in the note, between line breaks. */
   test(folded: string): boolean;
   /**
    * True when every trigram of the query is of ASCII characters other than letters: no other
@@ -99,7 +145,10 @@ export interface TrigramFilter {
 export function trigramFilter(query: TrigramQuery): TrigramFilter | null {
   if (query.op === 'all') return null;
   if (query.op === 'none') return { find: () => -1, test: () => false, caseless: true };
-  const anchor = anchorOf(query);
+  // Trigrams with a line break (of `^` and `$`) lie across a line's ends: a line is tested
+  // between the line breaks around it in the note, and found by trigrams without one.
+  const breaks = hasBreaks(query);
+  const anchor = anchorOf(breaks ? withoutBreaks(query) : query);
   const finder = anchor === null || anchor.size === 1 ? null : new RegExp(alternationOf(anchor), 'gu');
   const only = anchor?.size === 1 ? [...anchor][0]! : null;
   return {
@@ -109,9 +158,30 @@ export function trigramFilter(query: TrigramQuery): TrigramFilter | null {
       finder.lastIndex = from;
       return finder.exec(folded)?.index ?? -1;
     },
-    test: lineTest(query),
+    test: breaks ? framedTest(lineTest(query)) : lineTest(query),
     caseless: isCaseless(query),
   };
+}
+
+/** `test` of a line as it stands in the note's text between line breaks (trigram-keys.ts `trigramKeys`). */
+function framedTest(test: (folded: string) => boolean): (folded: string) => boolean {
+  return (line) => test(`\n${line}\n`);
+}
+
+/** True when a trigram of `query` holds a line break. */
+function hasBreaks(query: TrigramQuery): boolean {
+  if (query.op === 'all' || query.op === 'none') return false;
+  return query.trigrams.some((trigram) => trigram.includes('\n')) || query.subs.some(hasBreaks);
+}
+
+/** `query` with each trigram that holds a line break taken as satisfied (so a query every text satisfying `query` satisfies). */
+function withoutBreaks(query: TrigramQuery): TrigramQuery {
+  if (query.op === 'all' || query.op === 'none') return query;
+  const parts: TrigramQuery[] = [
+    ...query.trigrams.map((trigram): TrigramQuery => (trigram.includes('\n') ? ALL : { op: 'and', trigrams: [trigram], subs: [] })),
+    ...query.subs.map(withoutBreaks),
+  ];
+  return query.op === 'and' ? parts.reduce(and, ALL) : parts.reduce(or, NONE);
 }
 
 /** True when every trigram of `query` is of ASCII characters other than letters (see {@link TrigramFilter} `caseless`). */
@@ -205,12 +275,19 @@ function analyze(re: ParsedRegexp): Info {
   switch (re.constructor.Op[re.op]) {
     case 'NO_MATCH':
       return { canEmpty: false, exact: new Set(), prefix: new Set(), suffix: new Set(), match: NONE };
-    // Anchors, word boundaries and lookbehinds match no text of their own.
-    case 'EMPTY_MATCH':
+    // A regex is matched against one line at a time (without its line break, or the \r of a
+    // \r\n), so `^` and `\A` (`(?m)^` too) hold at the line's start, which the index's text
+    // has a line break before (trigram-keys.ts `trigramKeys` puts one before the first line),
+    // and `$`, `\z` at its end, which a \n or a \r follows (one after the last line too). Each
+    // is taken as that character: lines hold no \n, so no other string has one (see `cross`).
     case 'BEGIN_LINE':
-    case 'END_LINE':
     case 'BEGIN_TEXT':
+      return exactOf(['\n']);
+    case 'END_LINE':
     case 'END_TEXT':
+      return exactOf(['\n', '\r']);
+    // Word boundaries, lookbehinds and the empty regex match no text of their own.
+    case 'EMPTY_MATCH':
     case 'WORD_BOUNDARY':
     case 'NO_WORD_BOUNDARY':
     case 'PLB':
@@ -421,6 +498,17 @@ function trigramsOf(strings: Set<string>): TrigramQuery {
   }
   // Built at once, not one or() at a time: that would copy the growing list for each string.
   const kept = distinct(several.filter((sub) => !hasAny(sub, single)));
+  if (kept.length > MAX_OR_ANDS && kept.every((sub) => sub.op === 'and')) {
+    // Many strings of several trigrams each (`^#{1,3} [A-Z]`: 78, as `\n## ` and `## a`): the
+    // text has the first trigram of one of them, and the last of one. Weaker than one `and`
+    // per string, but two tests of a line instead of dozens, and what the line's ends tell stays.
+    const ends = (last: boolean): TrigramQuery => ({
+      op: 'or',
+      trigrams: [...new Set([...single, ...kept.flatMap((sub) => (sub.op === 'and' ? [sub.trigrams.at(last ? -1 : 0)!] : []))])],
+      subs: [],
+    });
+    return and({ op: 'and', trigrams: common, subs: [] }, and(ends(false), ends(true)));
+  }
   const rest: TrigramQuery = single.size === 0 && kept.length === 1 ? kept[0]! : { op: 'or', trigrams: [...single], subs: kept };
   return and({ op: 'and', trigrams: common, subs: [] }, rest);
 }
@@ -512,9 +600,14 @@ function queryKey(query: TrigramQuery): string {
 /** Each query's key, computed once: queries are never changed once made. */
 const queryKeys = new WeakMap<TrigramQuery, string>();
 
+/**
+ * Every string of `x` followed by one of `y`. Two anchors in a row (`^^`, `$$`, `$^` of an
+ * empty line) stand for one line break, not two: where a string's last \n meets the next's
+ * first, one is kept (a \r before it stays: `$$` as `\r\n` is what follows a \r\n line).
+ */
 function cross(x: Set<string>, y: Set<string>): Set<string> {
   const out = new Set<string>();
-  for (const a of x) for (const b of y) out.add(a + b);
+  for (const a of x) for (const b of y) out.add(a.endsWith('\n') && b.startsWith('\n') ? a + b.slice(1) : a + b);
   return out;
 }
 

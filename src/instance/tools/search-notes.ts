@@ -8,7 +8,7 @@ import { ANSWER_LIMIT, cutEcho, fitAnswer, pastTheEnd } from './answer-budget.ts
 import { compileRegex, isCaseSensitive } from './line-matcher.ts';
 import type { MatchQuery } from './match-notes.ts';
 import { MatchRun } from './match-pool.ts';
-import { regexTrigramQuery } from './regex-trigrams.ts';
+import { regexContentPattern, regexTrigramQuery } from './regex-trigrams.ts';
 import { lineWindow } from './line-window.ts';
 import { answerPath, assertFolderExists, callTargets, folderScope, liveScopes, type VaultTarget } from './read-scope.ts';
 
@@ -122,9 +122,18 @@ async function collectMatches(
   // A regex reads only the notes with the trigrams any match must contain; one that
   // requires no text ('all') reads every note.
   const trigrams = query.regex ? regexTrigramQuery(query.query.normalize('NFC'), caseSensitive) : undefined;
+  // A word the trigrams cannot tell from longer ones (`\bMOC\b` and "pomocí") is checked in the database too.
+  const contentPattern = query.regex ? regexContentPattern(query.query.normalize('NFC'), caseSensitive) : null;
   let batch = trigrams?.op === 'all' ? 100 : Math.min(wanted, 200);
   const scan = (after: ScanPosition | null, limit: number) =>
-    ctx.index.scanNotes(scopes, { needle, ...(trigrams ? { trigrams } : {}), caseSensitive, after, limit });
+    ctx.index.scanNotes(scopes, {
+      needle,
+      ...(trigrams ? { trigrams } : {}),
+      ...(contentPattern === null ? {} : { contentPattern }),
+      caseSensitive,
+      after,
+      limit,
+    });
   let pending = scan(null, batch);
   for (let page = 0; ; page++) {
     const notes = await pending;
