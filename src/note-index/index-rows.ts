@@ -39,15 +39,10 @@ export async function readRepoState(sql: SqlClient, repo: string): Promise<RepoS
   return (await sql.query<RepoState>('SELECT head, fingerprint, parse_key FROM repos WHERE name = $1', [repo])).rows[0] ?? null;
 }
 
-/** The stored files of `repo`, by path: blob id and whether each is a note. */
-export async function readStoredFiles(sql: SqlClient, repo: string): Promise<Map<string, { oid: string; is_note: boolean }>> {
-  const stored = new Map<string, { oid: string; is_note: boolean }>();
-  for (const row of (
-    await sql.query<{ path: string; oid: string; is_note: boolean }>('SELECT path, oid, is_note FROM files WHERE repo = $1', [repo])
-  ).rows) {
-    stored.set(row.path, row);
-  }
-  return stored;
+/** The stored files of `repo`: path → blob id. */
+export async function readStoredFiles(sql: SqlClient, repo: string): Promise<Map<string, string>> {
+  const rows = (await sql.query<{ path: string; oid: string }>('SELECT path, oid FROM files WHERE repo = $1', [repo])).rows;
+  return new Map(rows.map((row) => [row.path, row.oid]));
 }
 
 /** Removes every row of `repo` from the index (a repository taken out of the installation). */

@@ -479,6 +479,12 @@ describe('applyCommittedFiles', () => {
         expect(done.ok).toBe(true);
         parent = done.ok ? done.commit : null;
         expect(await applyCommittedFiles(sql, 'notes', { head: parent!, fields, files })).toBe(true);
+        if (i === 1) {
+          // A commit from outside, taken in by a sync: the paths kept for the next own commit follow it.
+          commit(repoDir, { message: 'Outside', files: { 'outside/b.md': '# Other B\n\n[[later]] [[b]]\n' } });
+          expect(await syncRepo(sql, host, 'notes')).toMatchObject({ changed: 1, removed: 0 });
+          parent = (await host.snapshot('notes')).head;
+        }
         await removeRepo(fresh, 'notes');
         await syncRepo(fresh, host, 'notes');
         expect(await rows(sql), `after step ${i}`).toEqual(await rows(fresh));

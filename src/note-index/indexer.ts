@@ -33,7 +33,7 @@ import { parseKeyOf, readParseFields } from './parse-fields.ts';
 import { parseNotes } from './parse-notes.ts';
 import { readChangedFiles } from './read-changed-files.ts';
 import type { SqlClient } from './sql-client.ts';
-import { KEPT_KEYS, putKeptFiles, takeKeptFiles } from './stored-file-oids.ts';
+import { KEPT_KEYS, putKeptFiles, takeKeptFiles, takeKeptFilesIfCurrent } from './stored-file-oids.ts';
 import { trigramKeys } from './trigram-keys.ts';
 import { planKeyChanges } from './trigram-postings.ts';
 
@@ -125,13 +125,23 @@ async function syncOnce(sql: SqlClient, host: RepoHost, repo: string, options: S
     return { head: snapshot.head, fingerprint: snapshot.fingerprint, changed: 0, removed: 0 };
   }
 
-  const stored = await readStoredFiles(sql, repo);
+  // The rows this process keeps for the stored state (after its own writes), else read.
+  const kept = state === null ? null : takeKeptFilesIfCurrent(sql, repo, state.fingerprint);
+  const stored = kept?.oids ?? (await readStoredFiles(sql, repo));
   const reparseAll = state !== null && state.parse_key !== parseKey;
   const { current, changed, removed, added } = diffSnapshot(snapshot, fields.folders, stored, reparseAll);
   const { files, texts } = await readChangedFiles(host, repo, changed, options.onProgress);
   const notes = await parseNotes(texts, fields);
 
-  const resolver = new LinkResolver(current.keys());
+  let resolver: LinkResolver;
+  if (kept?.resolver) {
+    // Kept, it follows the added and removed paths; a resolver built on `current` would answer the same.
+    resolver = kept.resolver;
+    for (const path of removed) resolver.delete(path);
+    for (const path of added) resolver.add(path);
+  } else {
+    resolver = new LinkResolver(current.keys());
+  }
   const firstBuild = state === null && stored.size === 0;
   // Every note written afresh (the first build, or a change of what parsing stores): ids
   // from 1 and the posting lists built whole, instead of changed key by key.
@@ -153,6 +163,8 @@ async function syncOnce(sql: SqlClient, host: RepoHost, repo: string, options: S
     rebuildNotes,
     oldKeys,
   });
+  // Kept on only where this process kept them before: a sync alone keeps nothing.
+  if (kept !== null) putKeptFiles(sql, repo, { fingerprint: snapshot.fingerprint, oids: current, resolver, keys: kept.keys });
   // Fresh statistics after a large change, so the planner fetches a rare word's few
   // candidates by id and scans a common word's in path order, stopping early.
   if (changed.length + removed.length > 500) await refreshStatistics(sql);

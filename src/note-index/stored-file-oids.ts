@@ -74,6 +74,18 @@ export async function takeKeptFiles(
   return Object.assign(entry, { resolver });
 }
 
+/**
+ * For a sync of `repo` whose stored fingerprint was just read as `fingerprint`: the kept rows,
+ * taken out of what is kept (as {@link takeKeptFiles} does), when they belong to it; null
+ * otherwise, and nothing is read (a sync reads the rows itself, and keeps none of its own).
+ */
+export function takeKeptFilesIfCurrent(sql: SqlClient, repo: string, fingerprint: string): KeptFiles | null {
+  const perRepo = keptOf(sql);
+  const entry = perRepo.get(repo);
+  perRepo.delete(repo);
+  return entry !== undefined && entry.fingerprint === fingerprint ? entry : null;
+}
+
 /** Keeps `entry` (taken with {@link takeKeptFiles}, changed to the rows just committed) under its new `fingerprint`. */
 export function putKeptFiles(sql: SqlClient, repo: string, entry: KeptFiles): void {
   keptOf(sql).set(repo, entry);
