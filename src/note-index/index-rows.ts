@@ -529,11 +529,25 @@ export function assignNoteIds(
   return { ids, keyChanges };
 }
 
-/** What changes from keys `before` to keys `after` (each distinct). */
+/** What changes from keys `before` to keys `after` (each distinct): both sorted (typed-array sort) and walked side by side. */
 function keyDifference(before: Int32Array, after: Int32Array): { added: Int32Array; removed: Int32Array } {
-  const had = new Set(before);
-  const has = new Set(after);
-  return { added: after.filter((key) => !had.has(key)), removed: before.filter((key) => !has.has(key)) };
+  const a = before.slice().sort();
+  const b = after.slice().sort();
+  const added = new Int32Array(b.length);
+  const removed = new Int32Array(a.length);
+  let addedCount = 0;
+  let removedCount = 0;
+  let i = 0;
+  let j = 0;
+  while (i < a.length || j < b.length) {
+    if (j >= b.length || (i < a.length && a[i]! < b[j]!)) removed[removedCount++] = a[i++]!;
+    else if (i >= a.length || b[j]! < a[i]!) added[addedCount++] = b[j++]!;
+    else {
+      i++;
+      j++;
+    }
+  }
+  return { added: added.slice(0, addedCount), removed: removed.slice(0, removedCount) };
 }
 
 /**
