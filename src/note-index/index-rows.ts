@@ -309,14 +309,16 @@ export async function writeCommittedRows(sql: SqlClient, repo: string, state: Re
 
 /**
  * Inserts a commit's files, notes and links: one statement (data-modifying WITH, one table
- * each) when they are few, as {@link replaceRows} and {@link insertLinks} would otherwise.
+ * each) for a commit of a few notes (an edit, a create: saves two round trips to the index
+ * thread), as {@link replaceRows} and {@link insertLinks} do otherwise (a move's rewrites:
+ * no faster as one statement in a loaded A/B, so the tried path).
  */
 async function insertCommitted(tx: SqlClient, repo: string, change: CommittedRows): Promise<void> {
   const { files, notes, ids, resolver } = change;
   const links = linkRows(notes);
   let textBytes = 0;
   for (const note of notes) textBytes += note.text.length;
-  if (files.length > 1000 || notes.length > 200 || links.length > 5000 || textBytes > 4 * 1024 * 1024) {
+  if (files.length > 16 || notes.length > 8 || links.length > 1000 || textBytes > 1024 * 1024) {
     await replaceRows(tx, repo, [], files, notes, ids);
     await insertLinks(tx, repo, notes, resolver);
     return;
