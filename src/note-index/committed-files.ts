@@ -27,8 +27,6 @@ export interface CommittedChange {
   added: string[];
   /** Moved notes: new path → old path, where the old path was a stored file the commit removed. */
   moves: Map<string, string>;
-  /** Every path after the commit: the stored ones, with the added and without the removed. */
-  current: Set<string>;
 }
 
 /**
@@ -36,11 +34,11 @@ export interface CommittedChange {
  * were stored are removed, new ones added; each written file is a row with its blob id
  * (computed from the content, in the object format the head's length says) and size, and a
  * `.md` file whose content is text (decodeNoteText) is also a note; a note written with the
- * `from` of a stored path the commit removes is a move (`moves`).
+ * `from` of a stored path the commit removes is a move (`moves`). `stored`: the stored paths
+ * (a set, or the map of path → blob id).
  */
-export function committedChange(stored: ReadonlySet<string>, commit: CommittedFiles): CommittedChange {
+export function committedChange(stored: { has(path: string): boolean }, commit: CommittedFiles): CommittedChange {
   const format = commit.head.length === 64 ? 'sha256' : 'sha1';
-  const current = new Set(stored);
   const files: FileRow[] = [];
   const texts: NoteText[] = [];
   const removed: string[] = [];
@@ -52,11 +50,9 @@ export function committedChange(stored: ReadonlySet<string>, commit: CommittedFi
     if (!isReadable({ path }, commit.fields.folders)) continue;
     if (content === null) {
       if (stored.has(path)) removed.push(path);
-      current.delete(path);
       continue;
     }
     if (!stored.has(path)) added.push(path);
-    current.add(path);
     const oid = blobId(content, format);
     const text = path.endsWith('.md') ? decodeNoteText(content) : null;
     files.push({ path, oid, size: content.length, isNote: text !== null });
@@ -64,5 +60,5 @@ export function committedChange(stored: ReadonlySet<string>, commit: CommittedFi
     if (text !== null && from !== undefined && removing.has(from) && stored.has(from) && isReadable({ path: from }, commit.fields.folders))
       moves.set(path, from);
   }
-  return { files, texts, removed, added, moves, current };
+  return { files, texts, removed, added, moves };
 }

@@ -22,13 +22,13 @@ export interface IndexDiff {
 export function diffSnapshot(
   snapshot: Snapshot,
   folders: readonly string[],
-  stored: ReadonlyMap<string, { oid: string }>,
+  stored: ReadonlyMap<string, string>,
   reparseAll: boolean,
 ): IndexDiff {
   const current = currentFiles(snapshot, folders);
   const changed = [...current].filter(([path, oid]) => {
     const before = stored.get(path);
-    return before === undefined || before.oid !== oid || (reparseAll && path.endsWith('.md'));
+    return before === undefined || before !== oid || (reparseAll && path.endsWith('.md'));
   });
   const removed = [...stored.keys()].filter((path) => !current.has(path));
   const added = changed.filter(([path]) => !stored.has(path)).map(([path]) => path);

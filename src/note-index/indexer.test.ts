@@ -384,4 +384,120 @@ describe('applyCommittedFiles', () => {
       dir.cleanup();
     }
   });
+
+  it('after each of a run of edits, moves with link rewrites, creates and deletes, holds what a full build of that commit holds', async () => {
+    const dir = tempDir('mv-index-run-');
+    const repoDir = join(dir.path, 'notes');
+    makeRepo(repoDir, [
+      {
+        message: 'Start',
+        files: {
+          'hub.md': '# Hub\n\n[[a]], [[b|the b]], ![](pics/p.png), [c](c.md), [[later]] and [[Hub#Hub]]. hubword\n',
+          'a.md': '---\ntype: plan\nsummary: A.\n---\n# A\n\n## Part\n\nSee [[b]]. #tag alphaword\n',
+          'b.md': '# B\n\n[[a#Part]] and ![[a]]. betaword\n',
+          'c.md': '# C\n\n[[hub]] gammaword\n',
+          'dir/a.md': '# Other A\n\n[[a]]\n',
+        },
+      },
+    ]);
+    const host = new LocalRepoHost({ reposDir: dir.path });
+    const sql = await openTestDatabase();
+    const fresh = await openTestDatabase();
+    const fields = { typeField: 'type', summaryField: 'summary', folders: ['/'] };
+    const rows = async (db: SqlClient) => ({
+      files: (await db.query('SELECT path, oid, size, is_note FROM files WHERE repo = $1 ORDER BY path', ['notes'])).rows,
+      notes: (
+        await db.query(
+          'SELECT path, oid, size, content, total_lines, title, type, summary, frontmatter, frontmatter_error, headings, tags, grades FROM notes WHERE repo = $1 ORDER BY path',
+          ['notes'],
+        )
+      ).rows,
+      links: (
+        await db.query(
+          'SELECT source, ordinal, line, kind, raw, target, subpath, alias, start_offset, end_offset, in_frontmatter, target_key, resolved FROM links WHERE repo = $1 ORDER BY source, ordinal',
+          ['notes'],
+        )
+      ).rows,
+    });
+    const search = async (db: SqlClient, word: string) =>
+      (
+        await createNoteIndex(db).scanNotes([{ repo: 'notes', prefixes: [''] }], {
+          needle: word,
+          caseSensitive: false,
+          after: null,
+          limit: 10,
+        })
+      ).map((note) => note.path);
+    try {
+      await syncRepo(sql, host, 'notes');
+      const hub = '# Hub\n\n[[a]], [[b|the b]], ![](pics/p.png), [c](c.md), [[later]] and [[Hub#Hub]]. hubword\n';
+      const steps: Array<Array<{ path: string; content: Buffer | null; from?: string }>> = [
+        // An edit, then the same note edited again (its keys kept from the first), then back.
+        [
+          {
+            path: 'a.md',
+            content: Buffer.from('---\ntype: idea\nsummary: A!\n---\n# A\n\n## Part\n\nSee [[b]]. #tag alphaword deltaword\n'),
+          },
+        ],
+        [{ path: 'a.md', content: Buffer.from('---\ntype: idea\n---\n# A\n\n## Part\n\nSee [[b]] and [[c]]. alphaword\n') }],
+        // A move with the links to it rewritten, and an edit of the moved note.
+        [
+          { path: 'a.md', content: null },
+          {
+            path: 'moved/a.md',
+            content: Buffer.from('---\ntype: idea\n---\n# A\n\n## Part\n\nSee [[b]] and [[c]]. alphaword moved\n'),
+            from: 'a.md',
+          },
+          { path: 'hub.md', content: Buffer.from(hub.replace('[[a]]', '[[moved/a]]')) },
+          { path: 'b.md', content: Buffer.from('# B\n\n[[moved/a#Part]] and ![[moved/a]]. betaword\n') },
+        ],
+        // New files that links already name (a note, an image), and a note deleted.
+        [
+          { path: 'later.md', content: Buffer.from('# Later\n\n[[c]] laterword\n') },
+          { path: 'pics/p.png', content: Buffer.from([0x89, 0x50, 0x4e, 0x47]) },
+          { path: 'c.md', content: null },
+        ],
+        // Moved back, unchanged, with nothing else written.
+        [
+          { path: 'moved/a.md', content: null },
+          {
+            path: 'a.md',
+            content: Buffer.from('---\ntype: idea\n---\n# A\n\n## Part\n\nSee [[b]] and [[c]]. alphaword moved\n'),
+            from: 'moved/a.md',
+          },
+        ],
+        // Everything under a folder removed, and a note created in a new one.
+        [
+          { path: 'dir/a.md', content: null },
+          { path: 'pics/p.png', content: null },
+          { path: 'new/c.md', content: Buffer.from('# New C\n\n[[hub]] gammaword\n') },
+        ],
+      ];
+      let parent = (await host.snapshot('notes')).head;
+      for (const [i, files] of steps.entries()) {
+        const done = await host.commit('notes', { parent, files, author: { login: 'a', name: 'A', email: 'a@x' }, message: `Step ${i}` });
+        expect(done.ok).toBe(true);
+        parent = done.ok ? done.commit : null;
+        expect(await applyCommittedFiles(sql, 'notes', { head: parent!, fields, files })).toBe(true);
+        if (i === 1) {
+          // A commit from outside, taken in by a sync: the paths kept for the next own commit follow it.
+          commit(repoDir, { message: 'Outside', files: { 'outside/b.md': '# Other B\n\n[[later]] [[b]]\n' } });
+          expect(await syncRepo(sql, host, 'notes')).toMatchObject({ changed: 1, removed: 0 });
+          parent = (await host.snapshot('notes')).head;
+        }
+        await removeRepo(fresh, 'notes');
+        await syncRepo(fresh, host, 'notes');
+        expect(await rows(sql), `after step ${i}`).toEqual(await rows(fresh));
+        await expectPostingsOfNotes(sql, 'notes');
+        for (const word of ['alphaword', 'deltaword', 'gammaword', 'laterword', 'moved'])
+          expect(await search(sql, word), `after step ${i}: ${word}`).toEqual(await search(fresh, word));
+      }
+      expect(await syncRepo(sql, host, 'notes')).toMatchObject({ changed: 0, removed: 0 });
+    } finally {
+      await sql.close();
+      await fresh.close();
+      await host.close();
+      dir.cleanup();
+    }
+  });
 });

@@ -15,11 +15,15 @@ import type { RepoHost } from '../repo-host/repo-host.ts';
 import { committedChange, type CommittedFiles } from './committed-files.ts';
 import { diffSnapshot } from './index-diff.ts';
 import {
+  assignNoteIds,
   deleteRepoRows,
+  linksToResolveAgain,
+  longNoteKeysOf,
+  readPreviousNotes,
   readRepoState,
   readStoredFiles,
-  readStoredPaths,
   refreshStatistics,
+  rewrittenNotes,
   StaleSync,
   storedLongNoteKeys,
   writeCommittedRows,
@@ -29,6 +33,9 @@ import { parseKeyOf, readParseFields } from './parse-fields.ts';
 import { parseNotes } from './parse-notes.ts';
 import { readChangedFiles } from './read-changed-files.ts';
 import type { SqlClient } from './sql-client.ts';
+import { KEPT_KEYS, putKeptFiles, takeKeptFiles, takeKeptFilesIfCurrent } from './stored-file-oids.ts';
+import { trigramKeys } from './trigram-keys.ts';
+import { planKeyChanges } from './trigram-postings.ts';
 
 export { targetKey } from './target-key.ts';
 export { PARSE_ON_POOL_CHARS } from './parse-notes.ts';
@@ -118,13 +125,23 @@ async function syncOnce(sql: SqlClient, host: RepoHost, repo: string, options: S
     return { head: snapshot.head, fingerprint: snapshot.fingerprint, changed: 0, removed: 0 };
   }
 
-  const stored = await readStoredFiles(sql, repo);
+  // The rows this process keeps for the stored state (after its own writes), else read.
+  const kept = state === null ? null : takeKeptFilesIfCurrent(sql, repo, state.fingerprint);
+  const stored = kept?.oids ?? (await readStoredFiles(sql, repo));
   const reparseAll = state !== null && state.parse_key !== parseKey;
   const { current, changed, removed, added } = diffSnapshot(snapshot, fields.folders, stored, reparseAll);
   const { files, texts } = await readChangedFiles(host, repo, changed, options.onProgress);
   const notes = await parseNotes(texts, fields);
 
-  const resolver = new LinkResolver(current.keys());
+  let resolver: LinkResolver;
+  if (kept?.resolver) {
+    // Kept, it follows the added and removed paths; a resolver built on `current` would answer the same.
+    resolver = kept.resolver;
+    for (const path of removed) resolver.delete(path);
+    for (const path of added) resolver.add(path);
+  } else {
+    resolver = new LinkResolver(current.keys());
+  }
   const firstBuild = state === null && stored.size === 0;
   // Every note written afresh (the first build, or a change of what parsing stores): ids
   // from 1 and the posting lists built whole, instead of changed key by key.
@@ -146,27 +163,78 @@ async function syncOnce(sql: SqlClient, host: RepoHost, repo: string, options: S
     rebuildNotes,
     oldKeys,
   });
+  // Kept on only where this process kept them before: a sync alone keeps nothing.
+  if (kept !== null) putKeptFiles(sql, repo, { fingerprint: snapshot.fingerprint, oids: current, resolver, keys: kept.keys });
   // Fresh statistics after a large change, so the planner fetches a rare word's few
   // candidates by id and scans a common word's in path order, stopping early.
   if (changed.length + removed.length > 500) await refreshStatistics(sql);
   return { head: snapshot.head, fingerprint: snapshot.fingerprint, changed: changed.length, removed: removed.length };
 }
 
-/** One apply of a commit's files (see {@link applyCommittedFiles}). */
+/**
+ * One apply of a commit's files (see {@link applyCommittedFiles}). Everything is worked out
+ * before the write, from what this process keeps and a few reads: the stored paths and their
+ * link resolver are kept between updates (stored-file-oids.ts) and changed path by path, never
+ * built again; the previous notes at the commit's paths (ids, blob ids, texts only where the
+ * keys are not known: the notes the last update wrote keep theirs), the links elsewhere that
+ * the added or removed paths may resolve otherwise, and the posting lists' buckets the key
+ * changes touch are each read in one statement; then one transaction writes it all, after
+ * checking that the stored state is still the one read (else nothing is written and the next
+ * sync covers the commit).
+ */
 async function applyOnce(sql: SqlClient, repo: string, commit: CommittedFiles): Promise<boolean> {
   const parseKey = parseKeyOf(PARSER_VERSION, commit.fields);
   const state = await readRepoState(sql, repo);
   if (state === null || state.parse_key !== parseKey) return false;
-  const stored = await readStoredPaths(sql, repo);
-  const { files, texts, removed, added, moves, current } = committedChange(stored, commit);
+  const kept = await takeKeptFiles(sql, repo, state.fingerprint);
+  if (kept === null) return false; // the stored state moved meanwhile; the next sync covers these files
+  const { oids, resolver } = kept;
+  const { files, texts, removed, added, moves } = committedChange(oids, commit);
   const notes = await parseNotes(texts, commit.fields);
-  const oldKeys = await storedLongNoteKeys(sql, repo, [...removed, ...files.map((file) => file.path)]);
-  const resolver = new LinkResolver(current);
+
+  // The keys known without reading a text: the notes just parsed, and those the last update wrote.
+  const known = new Map(kept.keys);
+  for (const note of notes) known.set(note.oid, note.keys);
+  const gone = [...removed, ...files.map((file) => file.path)];
+  const previous = gone.length === 0 ? { notes: [], maxId: 0 } : await readPreviousNotes(sql, repo, gone, [...known.keys()]);
+  const before = new Map(previous.notes.map((note) => [note.path, note]));
+  const rewritten = new Set(rewrittenNotes(before, notes, moves));
+  const long = previous.notes.filter((note) => rewritten.has(note.path) && note.long && !known.has(note.oid));
+  for (const [oid, keys] of await longNoteKeysOf(sql, repo, long)) known.set(oid, keys);
+  const oldKeys = new Map<string, Int32Array>();
+  for (const note of previous.notes) {
+    if (rewritten.has(note.path)) oldKeys.set(note.path, known.get(note.oid) ?? trigramKeys(note.content ?? ''));
+  }
+  const { ids, keyChanges } = assignNoteIds(before, previous.maxId + 1, notes, moves, oldKeys);
+
+  // The paths after the commit: the resolver changed in place (it is kept only if the write commits).
+  for (const path of removed) {
+    resolver.delete(path);
+    oids.delete(path);
+  }
+  for (const file of files) {
+    resolver.add(file.path);
+    oids.set(file.path, file.oid);
+  }
+  const fresh = new Set(notes.map((note) => note.path));
+  const linkUpdates = await linksToResolveAgain(
+    sql,
+    repo,
+    resolver,
+    added.length > 0 || removed.length > 0 ? [...added, ...removed] : [],
+    fresh,
+  );
+  const buckets = await planKeyChanges(sql, repo, keyChanges);
   try {
-    await writeCommittedRows(sql, repo, state, { files, notes, removed, added, moves, resolver, head: commit.head, oldKeys });
+    await writeCommittedRows(sql, repo, state, { files, notes, ids, gone, resolver, linkUpdates, buckets, head: commit.head });
   } catch (error) {
     if (error instanceof StaleSync) return false; // a sync got there first; the next one covers these files
     throw error;
   }
+  let keyCount = 0;
+  for (const note of notes) keyCount += note.keys.length;
+  kept.fingerprint = `committed:${commit.head}`;
+  kept.keys = keyCount <= KEPT_KEYS ? new Map(notes.map((note) => [note.oid, note.keys])) : new Map();
+  putKeptFiles(sql, repo, kept);
   return true;
 }

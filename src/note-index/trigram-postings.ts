@@ -192,6 +192,22 @@ export async function deletePostingBuckets(tx: SqlClient, repo: string): Promise
  * An edit changes few keys; a new or removed note touches up to a thousand or so buckets.
  */
 export async function applyKeyChanges(tx: SqlClient, repo: string, changes: readonly KeyChange[]): Promise<void> {
+  await writeBucketChanges(tx, repo, await planKeyChanges(tx, repo, changes));
+}
+
+/** The buckets a set of key changes writes: the changed ones encoded, and those left empty. */
+export interface BucketChanges {
+  upserts: PostingBucket[];
+  emptied: number[];
+}
+
+/**
+ * Reads the buckets `changes` fall in (one statement; none when no key changes) and makes
+ * them as the changes leave them, for {@link writeBucketChanges}. What it read must still be
+ * the stored state when they are written: the caller checks that in its transaction (or
+ * reads inside it).
+ */
+export async function planKeyChanges(sql: SqlClient, repo: string, changes: readonly KeyChange[]): Promise<BucketChanges> {
   const byBucket = new Map<number, Array<{ key: number; id: number; add: boolean }>>();
   const note = (key: number, id: number, add: boolean) => {
     const bucket = key >>> LOW_BITS;
@@ -203,10 +219,10 @@ export async function applyKeyChanges(tx: SqlClient, repo: string, changes: read
     for (const key of change.removed) note(key, change.id, false);
     for (const key of change.added) note(key, change.id, true);
   }
-  if (byBucket.size === 0) return;
-  const stored = await readBuckets(tx, repo, [...byBucket.keys()]);
   const upserts: PostingBucket[] = [];
   const emptied: number[] = [];
+  if (byBucket.size === 0) return { upserts, emptied };
+  const stored = await readBuckets(sql, repo, [...byBucket.keys()]);
   for (const [bucket, edits] of byBucket) {
     const entries = stored.has(bucket) ? decodeBucket(stored.get(bucket)!) : new Map<number, number[]>();
     const touched = new Set<number>();
@@ -228,6 +244,12 @@ export async function applyKeyChanges(tx: SqlClient, repo: string, changes: read
     if (entries.size === 0) emptied.push(bucket);
     else upserts.push({ bucket, postings: encodeBucket(entries) });
   }
+  return { upserts, emptied };
+}
+
+/** Writes the buckets {@link planKeyChanges} made: deletes the emptied ones, upserts the others, 2000 a statement. */
+export async function writeBucketChanges(tx: SqlClient, repo: string, changes: BucketChanges): Promise<void> {
+  const { upserts, emptied } = changes;
   if (emptied.length > 0) await tx.query('DELETE FROM trigram_buckets WHERE repo = $1 AND bucket = ANY($2::int[])', [repo, emptied]);
   for (let start = 0; start < upserts.length; start += 2000) {
     const batch = upserts.slice(start, start + 2000);

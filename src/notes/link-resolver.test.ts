@@ -96,3 +96,43 @@ describe('LinkResolver: scale', () => {
     expect(found).toBe(40_000);
   });
 });
+
+describe('LinkResolver: add and delete', () => {
+  it('answers as a resolver built on the paths after the changes', () => {
+    const kept = new LinkResolver(files);
+    const paths = new Set(files);
+    // A move, a new note with a name taken, a removal that empties folders, an NFD spelling of a held path, and back.
+    const steps: Array<[string, 'add' | 'delete']> = [
+      ['projects/apollo/Plan.md', 'delete'],
+      ['moved/Plan.md', 'add'],
+      ['archive/b/Plan.md', 'delete'],
+      ['archive/a/Plan.md', 'delete'],
+      ['docs/New.md', 'add'],
+      ['U\u0308ber uns.md', 'add'],
+      ['Über uns.md', 'delete'],
+      ['projects/apollo/Plan.md', 'add'],
+    ];
+    const targets = ['Plan', 'projects/apollo/Plan', 'archive/a/Plan', 'New', 'Über uns', 'apollo/Plan', 'diagram.png'];
+    const from = ['x.md', 'projects/apollo/Other.md', 'archive/b/Other.md', 'docs/Other.md'];
+    for (const [path, op] of steps) {
+      if (op === 'add') {
+        kept.add(path);
+        paths.add(path);
+      } else {
+        kept.delete(path);
+        paths.delete(path);
+      }
+      const built = new LinkResolver(paths);
+      for (const target of targets) {
+        for (const source of from) {
+          expect(kept.resolve(wiki(target), source), `${op} ${path}: ${target} from ${source}`).toBe(built.resolve(wiki(target), source));
+          expect(kept.resolve(md(target), source)).toBe(built.resolve(md(target), source));
+        }
+      }
+      for (const folder of ['archive', 'archive/a', 'projects/apollo', 'moved', 'docs']) {
+        expect(kept.resolveFolder(folder, 'x.md'), `${op} ${path}: folder ${folder}`).toBe(built.resolveFolder(folder, 'x.md'));
+      }
+      expect(kept.has('Über uns.md')).toBe(built.has('Über uns.md'));
+    }
+  });
+});

@@ -25,22 +25,91 @@ export class LinkResolver {
   private readonly folders = new Map<string, string>();
   private readonly foldedFolders = new Map<string, string[]>();
 
+  /** Paths whose NFC form is another path's already here (rare): kept to take its place when that one is deleted. */
+  private readonly shadowed = new Map<string, string[]>();
+  /** Per folder (NFC): how many files lie below it; counted on the first {@link delete}. */
+  private folderCounts: Map<string, number> | null = null;
+
   /** `paths`: every file of the repository, relative to its root, `/`-separated. */
   constructor(paths: Iterable<string>) {
-    for (const path of paths) {
-      const key = path.normalize('NFC');
-      if (this.exact.has(key)) continue;
-      this.exact.set(key, path);
-      push(this.folded, key.toLowerCase(), path);
-      push(this.byName, baseName(key).toLowerCase(), path);
+    for (const path of paths) this.add(path);
+  }
+
+  /**
+   * Adds one file path (O(depth)): the resolver then answers as one built with it among its
+   * paths. A path already there is ignored; one whose NFC form another path already has is
+   * kept aside until that one is deleted (as the constructor keeps the first).
+   */
+  add(path: string): void {
+    const key = path.normalize('NFC');
+    const holder = this.exact.get(key);
+    if (holder !== undefined) {
+      const aside = this.shadowed.get(key);
+      if (holder !== path && !aside?.includes(path)) push(this.shadowed, key, path);
+      return;
+    }
+    this.exact.set(key, path);
+    push(this.folded, key.toLowerCase(), path);
+    push(this.byName, baseName(key).toLowerCase(), path);
+    for (let slash = path.lastIndexOf('/'); slash > 0; slash = path.lastIndexOf('/', slash - 1)) {
+      const folder = path.slice(0, slash);
+      const folderKey = folder.normalize('NFC');
+      if (this.folderCounts !== null) this.folderCounts.set(folderKey, (this.folderCounts.get(folderKey) ?? 0) + 1);
+      else if (this.folders.has(folderKey)) break;
+      if (this.folders.has(folderKey)) continue;
+      this.folders.set(folderKey, folder);
+      push(this.foldedFolders, folderKey.toLowerCase(), folder);
+    }
+  }
+
+  /**
+   * Removes one file path (O(depth) plus the few paths sharing its name): the resolver then
+   * answers as one built without it. A path not there is ignored; a folder left with no file
+   * is no longer one (resolveFolder).
+   */
+  delete(path: string): void {
+    const key = path.normalize('NFC');
+    const holder = this.exact.get(key);
+    if (holder !== path) {
+      const aside = this.shadowed.get(key);
+      if (aside !== undefined) pull(this.shadowed, key, path);
+      return;
+    }
+    const counts = this.countFolders();
+    this.exact.delete(key);
+    pull(this.folded, key.toLowerCase(), path);
+    pull(this.byName, baseName(key).toLowerCase(), path);
+    for (let slash = path.lastIndexOf('/'); slash > 0; slash = path.lastIndexOf('/', slash - 1)) {
+      const folderKey = path.slice(0, slash).normalize('NFC');
+      const left = (counts.get(folderKey) ?? 1) - 1;
+      if (left > 0) {
+        counts.set(folderKey, left);
+        continue;
+      }
+      counts.delete(folderKey);
+      const folder = this.folders.get(folderKey);
+      this.folders.delete(folderKey);
+      if (folder !== undefined) pull(this.foldedFolders, folderKey.toLowerCase(), folder);
+    }
+    const next = this.shadowed.get(key)?.[0];
+    if (next !== undefined) {
+      pull(this.shadowed, key, next);
+      this.add(next);
+    }
+  }
+
+  /** The files below each folder, counted once from the paths held (kept up by add and delete from then on). */
+  private countFolders(): Map<string, number> {
+    if (this.folderCounts !== null) return this.folderCounts;
+    const counts = new Map<string, number>();
+    for (const path of this.exact.values()) {
       for (let slash = path.lastIndexOf('/'); slash > 0; slash = path.lastIndexOf('/', slash - 1)) {
-        const folder = path.slice(0, slash);
-        const folderKey = folder.normalize('NFC');
-        if (this.folders.has(folderKey)) break;
-        this.folders.set(folderKey, folder);
-        push(this.foldedFolders, folderKey.toLowerCase(), folder);
+        const folderKey = path.slice(0, slash).normalize('NFC');
+        counts.set(folderKey, (counts.get(folderKey) ?? 0) + 1);
       }
     }
+    this.folderCounts = counts;
+    return counts;
   }
 
   /** True when `path` is one of the repository's files (exact, NFC-normalised). */
@@ -193,4 +262,13 @@ function push(map: Map<string, string[]>, key: string, value: string): void {
   const list = map.get(key);
   if (list) list.push(value);
   else map.set(key, [value]);
+}
+
+/** Takes `value` out of the list at `key`, and the key out of `map` when its list is left empty. */
+function pull(map: Map<string, string[]>, key: string, value: string): void {
+  const list = map.get(key);
+  if (list === undefined) return;
+  const at = list.indexOf(value);
+  if (at !== -1) list.splice(at, 1);
+  if (list.length === 0) map.delete(key);
 }
