@@ -75,13 +75,13 @@ export async function startServe(
     let err = '';
     child.stderr!.on('data', (chunk: Buffer) => {
       const text = chunk.toString();
-      if (inspector === null) {
-        err += text;
-        const found = /Debugger listening on (ws:\/\/\S+)/.exec(err);
-        if (found) {
-          inspector = found[1]!;
-          resolve();
-        }
+      // The last address printed: a server re-runs itself once at its start (bin/malloc-arenas.js),
+      // and the first process's inspector goes with it.
+      err = (err + text).slice(-4096);
+      const found = [...err.matchAll(/Debugger listening on (ws:\/\/\S+)/g)].at(-1);
+      if (found) {
+        inspector = found[1]!;
+        resolve();
       }
       // The inspector's own lines are not the server's log.
       const rest = text

@@ -5,10 +5,13 @@
 // Node 22 from an older Node.
 import module from 'node:module';
 import v8 from 'node:v8';
+import { ensureMallocArenas } from './malloc-arenas.js';
 import { ensureNode22 } from './node22.js';
 import { cacheStrippedTypeScript } from './stripped-ts-cache.js';
 
 await ensureNode22();
+// Two malloc arenas for a server (bin/malloc-arenas.js): re-runs a long-lived command once.
+ensureMallocArenas();
 // V8 grows a heap by up to 100 % of what survived a full collection before it collects again;
 // a server's live data is small next to the garbage its calls make (rows, parsed notes,
 // answers), so every thread's heap ran at about twice its live size and crept up with each

@@ -20,7 +20,10 @@ process.on('message', (request) => {
   if (request.op === 'start') {
     let child;
     try {
-      child = spawn(request.node, request.args, { env: request.env, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+      // Two malloc arenas, as bin/malloc-arenas.js sets for a server started by hand (an
+      // instance, with its IPC channel, cannot re-run itself for it); the front's own choice stands.
+      const env = request.env.MALLOC_ARENA_MAX === undefined ? { ...request.env, MALLOC_ARENA_MAX: '2' } : request.env;
+      child = spawn(request.node, request.args, { env, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
     } catch (error) {
       tell({ op: 'error', id: request.id, message: error.message });
       return;
