@@ -21,6 +21,7 @@ import { assertRepoPath } from './repo-path.ts';
 import { isWritableInside, readAsGitSeesIt, readWorkTreeFile } from './work-tree-file.ts';
 import { WorkTreeWrite, type DiskBefore } from './work-tree-write.ts';
 import { KeyedQueue } from '../../keyed-queue.ts';
+import type { LocalSnapshots, SnapshotBase } from './local-snapshot.ts';
 import { keepStagedChanges, type KnownEntries } from './staged-entries.ts';
 import { prepareIndexEntries, writeIndexEntries, type IndexEntry } from './write-index-entries.ts';
 
@@ -31,6 +32,8 @@ export interface LocalCommitsDeps {
   formats: ObjectFormats;
   recovery: CommitRecovery;
   authors: CommitAuthors;
+  /** The host's snapshots, carried forward over its own commits (LocalSnapshots.beforeOwnCommit); absent: not. */
+  snapshots?: Pick<LocalSnapshots, 'beforeOwnCommit' | 'afterOwnCommit'>;
 }
 
 /**
@@ -46,8 +49,10 @@ export class LocalCommits {
   private readonly formats: ObjectFormats;
   private readonly recovery: CommitRecovery;
   private readonly authors: CommitAuthors;
+  private readonly snapshots: LocalCommitsDeps['snapshots'];
 
   constructor(deps: LocalCommitsDeps) {
+    this.snapshots = deps.snapshots;
     this.repoNamed = deps.repoNamed;
     this.formats = deps.formats;
     this.recovery = deps.recovery;
@@ -101,7 +106,8 @@ export class LocalCommits {
         lock,
       );
       for (const sentence of finished) this.recovery.tell(sentence);
-      return await this.commitLocked(repo, change, author, preparedFrom, lock);
+      const base = (await this.snapshots?.beforeOwnCommit(repo)) ?? null;
+      return await this.commitLocked(repo, change, author, preparedFrom, lock, base);
     } finally {
       await lock.release();
     }
@@ -139,6 +145,7 @@ export class LocalCommits {
     author: Person,
     preparedFrom: ReadonlyMap<string, string | null> | undefined,
     lock: IndexLock | null,
+    base: SnapshotBase | null = null,
   ): Promise<CommitResult> {
     const parent = change.parent;
     const paths = change.files.map((file) => file.path);
@@ -228,7 +235,19 @@ export class LocalCommits {
         await unlink(made.indexCopy).catch(() => undefined);
         throw error;
       }
-      return await this.landInWorkTree(repo, lock, token, change, made, parent, before ?? new Map(), subject);
+      const landed = await this.landInWorkTree(repo, lock, token, change, made, parent, before ?? new Map(), subject);
+      if (landed.ok && base !== null && this.snapshots !== undefined) {
+        const indexOids = new Map(made.indexEntries.map((entry) => [entry.path, entry.oid]));
+        const paths = change.files.map((file) => ({
+          path: file.path,
+          disk: onDisk(file),
+          mode: newOids.get(file.path)?.mode ?? '100644',
+          head: newOids.get(file.path)?.oid ?? null,
+          index: indexOids.get(file.path) ?? null,
+        }));
+        await this.snapshots.afterOwnCommit(repo, base, parent, made.commit, paths);
+      }
+      return landed;
     } finally {
       await removeJournal(repo.gitDir);
     }
@@ -256,14 +275,15 @@ export class LocalCommits {
     const [commit, staged, indexCopy] = await Promise.allSettled([
       importing,
       WorkTreeWrite.stage(repo.workTree!, files, (path) => tempName(token, path)),
-      keepStagedChanges(where, meta.parent, written, known, importing).then((entries) =>
-        prepareIndexEntries(where, lock, token, entries, deleted, { refresh: false }),
-      ),
+      keepStagedChanges(where, meta.parent, written, known, importing).then(async (entries) => ({
+        entries,
+        copy: await prepareIndexEntries(where, lock, token, entries, deleted, { refresh: false }),
+      })),
     ]);
     if (commit.status === 'fulfilled' && staged.status === 'fulfilled' && indexCopy.status === 'fulfilled')
-      return { commit: commit.value, staged: staged.value, indexCopy: indexCopy.value };
+      return { commit: commit.value, staged: staged.value, indexCopy: indexCopy.value.copy, indexEntries: indexCopy.value.entries };
     if (staged.status === 'fulfilled') await staged.value.discard();
-    if (indexCopy.status === 'fulfilled') await unlink(indexCopy.value).catch(() => undefined);
+    if (indexCopy.status === 'fulfilled') await unlink(indexCopy.value.copy).catch(() => undefined);
     throw [commit, staged, indexCopy].find((settled) => settled.status === 'rejected')!.reason;
   }
 
@@ -488,6 +508,8 @@ interface PreparedLanding {
   staged: WorkTreeWrite;
   /** The private index copy with the change's entries, to rename over the index. */
   indexCopy: string;
+  /** The entries written into it (the removed paths left out). */
+  indexEntries: IndexEntry[];
 }
 
 /** The all-zero id: "no object" (a ref that must not exist yet, an index entry to remove). */
