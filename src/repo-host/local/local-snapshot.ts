@@ -260,7 +260,8 @@ export class LocalSnapshots {
     if (this.lastSnapshots.get(repo.gitDir) !== base.snapshot || this.known.get(repo.gitDir) !== base.known) return false;
     const watch = this.watches.get(workTree);
     if (watch === undefined || !watch.healthy) return false;
-    await watch.settle();
+    // Until a new folder's watch is in place: its count would otherwise come after the mark.
+    await watch.quiet();
     const mark = watch.changes;
     const seen = watch.pathsSince(base.mark);
     if (seen === null) return false;

@@ -30,6 +30,8 @@ export class WorkTreeWatch {
   private broken = false;
   private closed = false;
   private started: Promise<void> | null = null;
+  /** The looks at what an event named (and the watches they start) not finished yet. */
+  private readonly inFlight = new Set<Promise<void>>();
 
   private readonly root: string;
 
@@ -71,6 +73,19 @@ export class WorkTreeWatch {
   async settle(): Promise<void> {
     await new Promise<void>((resolve) => setImmediate(resolve));
     await new Promise<void>((resolve) => setImmediate(resolve));
+  }
+
+  /**
+   * As {@link settle}, and then until the watches that the events seen so far start (a new
+   * folder's) are in place and have counted: {@link changes} then holds still until something
+   * else changes.
+   */
+  async quiet(): Promise<void> {
+    await this.settle();
+    while (this.inFlight.size > 0) {
+      await Promise.allSettled([...this.inFlight]);
+      await this.settle();
+    }
   }
 
   /** Stops every watch. */
@@ -130,12 +145,15 @@ export class WorkTreeWatch {
     this.note(path);
     if (name.toString() === '.git') return;
     // A new or renamed folder is watched too; a removed one lets go of its watch.
-    void lstat(path).then(
-      (info) => {
-        if (info.isDirectory() && !this.watchers.has(path)) return this.watchTree(path);
-      },
-      () => this.forget(path),
-    );
+    const looking: Promise<void> = lstat(path)
+      .then(
+        (info) => {
+          if (info.isDirectory() && !this.watchers.has(path)) return this.watchTree(path);
+        },
+        () => this.forget(path),
+      )
+      .finally(() => this.inFlight.delete(looking));
+    this.inFlight.add(looking);
   }
 
   /** Closes the watches of a removed folder and of everything that was below it. */
