@@ -1,5 +1,5 @@
 // Commits to a local repository: plumbing on a temporary index, landed with compare-and-swap, written into the work tree.
-import { stat } from 'node:fs/promises';
+import { stat, unlink } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { VaultError } from '../../vault-error.ts';
 import { blobId, type ObjectFormat } from '../git/blob-id.ts';
@@ -10,7 +10,7 @@ import { contentAfter, type Change, type CommitResult, type FileChange } from '.
 import type { CommitAuthors } from './commit-author.ts';
 import { newToken, removeJournal, tempName, writeJournal, type JournalPath } from './commit-journal.ts';
 import type { CommitRecovery } from './commit-recovery.ts';
-import { fastImportCommit } from './fast-import-commit.ts';
+import { fastImportCommit, type CommitFile, type CommitMeta } from './fast-import-commit.ts';
 import { IndexLock, inspectIndexLock } from './index-lock.ts';
 import { commitEntries, finishUnderLock } from './interrupted-commit.ts';
 import { resolveHead, type LocalRepo, type ObjectFormats } from './local-repo.ts';
@@ -21,8 +21,9 @@ import { assertRepoPath } from './repo-path.ts';
 import { isWritableInside, readAsGitSeesIt, readWorkTreeFile } from './work-tree-file.ts';
 import { WorkTreeWrite, type DiskBefore } from './work-tree-write.ts';
 import { KeyedQueue } from '../../keyed-queue.ts';
+import type { LocalSnapshots, SnapshotBase } from './local-snapshot.ts';
 import { keepStagedChanges, type KnownEntries } from './staged-entries.ts';
-import { writeIndexEntries, type IndexEntry } from './write-index-entries.ts';
+import { prepareIndexEntries, writeIndexEntries, type IndexEntry } from './write-index-entries.ts';
 
 /** What {@link LocalCommits} works with. */
 export interface LocalCommitsDeps {
@@ -31,6 +32,8 @@ export interface LocalCommitsDeps {
   formats: ObjectFormats;
   recovery: CommitRecovery;
   authors: CommitAuthors;
+  /** The host's snapshots, carried forward over its own commits (LocalSnapshots.beforeOwnCommit); absent: not. */
+  snapshots?: Pick<LocalSnapshots, 'beforeOwnCommit' | 'afterOwnCommit'>;
 }
 
 /**
@@ -46,8 +49,10 @@ export class LocalCommits {
   private readonly formats: ObjectFormats;
   private readonly recovery: CommitRecovery;
   private readonly authors: CommitAuthors;
+  private readonly snapshots: LocalCommitsDeps['snapshots'];
 
   constructor(deps: LocalCommitsDeps) {
+    this.snapshots = deps.snapshots;
     this.repoNamed = deps.repoNamed;
     this.formats = deps.formats;
     this.recovery = deps.recovery;
@@ -101,7 +106,8 @@ export class LocalCommits {
         lock,
       );
       for (const sentence of finished) this.recovery.tell(sentence);
-      return await this.commitLocked(repo, change, author, preparedFrom, lock);
+      const base = (await this.snapshots?.beforeOwnCommit(repo)) ?? null;
+      return await this.commitLocked(repo, change, author, preparedFrom, lock, base);
     } finally {
       await lock.release();
     }
@@ -139,6 +145,7 @@ export class LocalCommits {
     author: Person,
     preparedFrom: ReadonlyMap<string, string | null> | undefined,
     lock: IndexLock | null,
+    base: SnapshotBase | null = null,
   ): Promise<CommitResult> {
     const parent = change.parent;
     const paths = change.files.map((file) => file.path);
@@ -181,7 +188,7 @@ export class LocalCommits {
       if (lock === null || !diskDiffers(change, before ?? new Map())) return { ok: true, commit: parent };
       // Nothing to commit, but the work tree held something else (the change undoes an
       // uncommitted edit): the files still go there, so the answer matches what is on disk.
-      const token = await this.journal(repo, change, parent, parent, before ?? new Map());
+      const token = await this.journal(repo, change, parent, before ?? new Map());
       try {
         const staged = await WorkTreeWrite.stage(
           repo.workTree!,
@@ -205,48 +212,98 @@ export class LocalCommits {
     const usable = (name: string) => (/[^\s.,:;<>"'\\]/u.test(name) ? name : '');
     const name = usable(cleanIdentPart(author.name)) || usable(cleanIdentPart(author.login)) || DEFAULT_PERSON.name;
     const message = change.message.replace(/\0/g, '').replace(/\r\n?/g, '\n').replace(/\s*$/, '\n');
-    const commit = await fastImportCommit(
-      repo.gitDir,
-      changed.map((file) => ({ path: file.path, content: file.content, mode: newOids.get(file.path)?.mode ?? '100644' })),
-      { parent, name, email: cleanIdentPart(author.email), date: gitDate(new Date()), message },
-    );
-
-    if (lock === null) return this.updateRef(repo, commit, parent, format, message.split('\n')[0] ?? '');
-    // From here on a crash is recovered from by the next server (interrupted-commit.ts): the
-    // journal names the commit, the paths with what the disk held, and the temporaries.
-    const token = await this.journal(repo, change, parent, commit, before ?? new Map());
+    const commitFiles = changed.map((file) => ({ path: file.path, content: file.content, mode: newOids.get(file.path)?.mode ?? '100644' }));
+    const meta = { parent, name, email: cleanIdentPart(author.email), date: gitDate(new Date()), message };
+    const subject = message.split('\n')[0] ?? '';
+    if (lock === null) return this.updateRef(repo, await fastImportCommit(repo.gitDir, commitFiles, meta), parent, format, subject);
+    // A journal without its commit yet (`new` empty: recovery drops it and removes its
+    // temporaries), so the files and the index copy can be prepared while fast-import runs.
+    const token = newToken();
+    const journaled = await this.journalPaths(repo, change, before ?? new Map());
+    await writeJournal(repo.gitDir, { owner: thisProcess(), token, old: parent, new: '', paths: journaled });
     try {
-      return await this.landInWorkTree(
-        repo,
-        lock,
-        token,
-        change,
-        newOids,
-        commit,
-        parent,
-        before ?? new Map(),
-        message.split('\n')[0] ?? '',
-        { staged: look.indexOids, parent: look.entries },
-      );
+      const made = await this.prepareLanding(repo, lock, token, change, newOids, commitFiles, meta, {
+        staged: look.indexOids,
+        parent: look.entries,
+      });
+      // From here on a crash is recovered from by the next server (interrupted-commit.ts): the
+      // journal names the commit, the paths with what the disk held, and the temporaries.
+      try {
+        await writeJournal(repo.gitDir, { owner: thisProcess(), token, old: parent, new: made.commit, paths: journaled });
+      } catch (error) {
+        await made.staged.discard();
+        await unlink(made.indexCopy).catch(() => undefined);
+        throw error;
+      }
+      const landed = await this.landInWorkTree(repo, lock, token, change, made, parent, before ?? new Map(), subject);
+      if (landed.ok && base !== null && this.snapshots !== undefined) {
+        const indexOids = new Map(made.indexEntries.map((entry) => [entry.path, entry.oid]));
+        const paths = change.files.map((file) => ({
+          path: file.path,
+          disk: onDisk(file),
+          mode: newOids.get(file.path)?.mode ?? '100644',
+          head: newOids.get(file.path)?.oid ?? null,
+          index: indexOids.get(file.path) ?? null,
+        }));
+        await this.snapshots.afterOwnCommit(repo, base, parent, made.commit, paths);
+      }
+      return landed;
     } finally {
       await removeJournal(repo.gitDir);
     }
   }
 
   /**
-   * Writes the journal of a commit about to change the work tree (see commit-journal.ts):
-   * the commit, its parent, and for each path the blob id of what Git sees on disk now. Returns
-   * its token, which names the commit's temporaries.
+   * Side by side, as none needs another: `fast-import` makes the commit, the files are staged
+   * beside their places, and the private index copy gets the change's entries (the committed
+   * blobs' ids are known without the objects). A failure of any undoes the others and throws.
    */
-  private async journal(
+  private async prepareLanding(
     repo: LocalRepo,
+    lock: IndexLock,
+    token: string,
     change: Change,
-    parent: string | null,
-    commit: string,
-    before: ReadonlyMap<string, DiskBefore>,
-  ): Promise<string> {
-    const format = await this.formats.of(repo);
+    newOids: ReadonlyMap<string, TreeItem>,
+    commitFiles: readonly CommitFile[],
+    meta: CommitMeta,
+    known: KnownEntries,
+  ): Promise<PreparedLanding> {
+    const where = { gitDir: repo.gitDir, workTree: repo.workTree! };
+    const files = change.files.map((file) => ({ path: file.path, content: onDisk(file), mode: newOids.get(file.path)?.mode ?? '100644' }));
+    const [written, deleted] = indexEntriesOf(change, newOids);
+    const importing = fastImportCommit(repo.gitDir, commitFiles, meta);
+    const [commit, staged, indexCopy] = await Promise.allSettled([
+      importing,
+      WorkTreeWrite.stage(repo.workTree!, files, (path) => tempName(token, path)),
+      keepStagedChanges(where, meta.parent, written, known, importing).then(async (entries) => ({
+        entries,
+        copy: await prepareIndexEntries(where, lock, token, entries, deleted, { refresh: false }),
+      })),
+    ]);
+    if (commit.status === 'fulfilled' && staged.status === 'fulfilled' && indexCopy.status === 'fulfilled')
+      return { commit: commit.value, staged: staged.value, indexCopy: indexCopy.value.copy, indexEntries: indexCopy.value.entries };
+    if (staged.status === 'fulfilled') await staged.value.discard();
+    if (indexCopy.status === 'fulfilled') await unlink(indexCopy.value.copy).catch(() => undefined);
+    throw [commit, staged, indexCopy].find((settled) => settled.status === 'rejected')!.reason;
+  }
+
+  /**
+   * Writes the journal of a write that changes only the work tree (see commit-journal.ts):
+   * `new` is the parent. Returns its token, which names the write's temporaries.
+   */
+  private async journal(repo: LocalRepo, change: Change, parent: string, before: ReadonlyMap<string, DiskBefore>): Promise<string> {
     const token = newToken();
+    const paths = await this.journalPaths(repo, change, before);
+    await writeJournal(repo.gitDir, { owner: thisProcess(), token, old: parent, new: parent, paths });
+    return token;
+  }
+
+  /**
+   * The journal's paths (see commit-journal.ts): for each path the blob id of what Git sees on
+   * disk now, and the blob of the person's uncommitted text around the change, written now.
+   */
+  private async journalPaths(repo: LocalRepo, change: Change, before: ReadonlyMap<string, DiskBefore>): Promise<JournalPath[]> {
+    const format = await this.formats.of(repo);
     const paths: JournalPath[] = [];
     for (const file of change.files) {
       const old = before.get(file.path) ?? null;
@@ -262,40 +319,35 @@ export class LocalCommits {
       }
       paths.push(entry);
     }
-    await writeJournal(repo.gitDir, { owner: thisProcess(), token, old: parent, new: commit, paths });
-    return token;
+    return paths;
   }
 
   /**
-   * Stages the files, moves the branch (`update-ref HEAD NEW OLD`), renames the files into place
-   * and writes the index; after update-ref, a failure puts the files and the branch back as they
-   * were and throws.
+   * Puts the prepared index copy in place, moves the branch (`update-ref HEAD NEW OLD`) and
+   * renames the staged files into place; after update-ref, a failure puts the files and the
+   * branch back as they were and throws.
    */
   private async landInWorkTree(
     repo: LocalRepo,
     lock: IndexLock,
     token: string,
     change: Change,
-    newOids: ReadonlyMap<string, TreeItem>,
-    commit: string,
+    made: PreparedLanding,
     parent: string | null,
     before: ReadonlyMap<string, DiskBefore>,
     subject: string,
-    known: KnownEntries,
   ): Promise<CommitResult> {
     const format = await this.formats.of(repo);
-    const files = change.files.map((file) => ({ path: file.path, content: onDisk(file), mode: newOids.get(file.path)?.mode ?? '100644' }));
-    const staged = await WorkTreeWrite.stage(repo.workTree!, files, (path) => tempName(token, path));
+    const { commit, staged } = made;
     // The index goes in place before the branch moves. A person's plain `git commit` reads
     // HEAD, then the index, without taking the lock, and its own ref update expects the HEAD
     // it read: with the index first, it either commits on the new head with the new index, or
     // its ref update is refused because this one moved the branch. With the branch first, it
     // could see the new head with the old index and commit a revert of this change.
     try {
-      const [written, deleted] = indexEntriesOf(change, newOids);
-      const where = { gitDir: repo.gitDir, workTree: repo.workTree! };
-      await writeIndexEntries(where, lock, token, await keepStagedChanges(where, parent, written, known), deleted, { refresh: false });
+      await lock.commitIndex(made.indexCopy);
     } catch (error) {
+      await unlink(made.indexCopy).catch(() => undefined);
       await staged.discard();
       throw error;
     }
@@ -448,6 +500,16 @@ export class LocalCommits {
       { refresh: false },
     );
   }
+}
+
+/** A commit made and its landing prepared (see LocalCommits.prepareLanding): the files staged, the index copy written. */
+interface PreparedLanding {
+  commit: string;
+  staged: WorkTreeWrite;
+  /** The private index copy with the change's entries, to rename over the index. */
+  indexCopy: string;
+  /** The entries written into it (the removed paths left out). */
+  indexEntries: IndexEntry[];
 }
 
 /** The all-zero id: "no object" (a ref that must not exist yet, an index entry to remove). */

@@ -208,6 +208,56 @@ describe('LocalRepoHost with a work tree', () => {
     expect(moved.files.some((file) => file.path === 'outside.md')).toBe(true);
   });
 
+  it('carries its snapshot over its own commit without git status, as git finds it, and still sees a later edit', async () => {
+    const trace = join(dir.path, 'git-trace-own-commit');
+    const snapshotRuns = () =>
+      existsSync(trace) ? (readFileSync(trace, 'utf8').match(/trace: built-in: git (?:status|ls-files)/g)?.length ?? 0) : 0;
+    const fresh = new LocalRepoHost({ reposDir });
+    const start = git(notes, ['rev-parse', 'HEAD']).trim();
+    try {
+      writeFileSync(join(notes, 'b.md'), '# B, edited by hand\n');
+      const before = await fresh.snapshot('notes');
+      const result = await fresh.commit('notes', {
+        parent: before.head,
+        author: ada,
+        message: 'Own commit',
+        files: [
+          { path: 'new/deep/n.md', content: Buffer.from('# N\n') },
+          { path: 'a.md', content: null },
+          { path: 'keep.md', content: Buffer.from('# Keep, by the tool\n') },
+        ],
+      });
+      expect(result.ok).toBe(true);
+      process.env['GIT_TRACE'] = trace;
+      let after;
+      try {
+        after = await fresh.snapshot('notes');
+      } finally {
+        delete process.env['GIT_TRACE'];
+      }
+      expect(snapshotRuns()).toBe(0);
+      const truth = await new LocalRepoHost({ reposDir }).snapshot('notes');
+      expect(after.head).toBe(result.ok ? result.commit : null);
+      expect(after.head).toBe(truth.head);
+      expect(after.files).toEqual(truth.files);
+      expect([...(after.uncommitted ?? [])].sort()).toEqual([...(truth.uncommitted ?? [])].sort());
+      expect(after.uncommitted?.has('b.md')).toBe(true);
+      expect((await fresh.readBlobs('notes', [after.files.find((file) => file.path === 'b.md')!.oid]))[0]!.toString()).toBe(
+        '# B, edited by hand\n',
+      );
+
+      // An edit after the commit shows at once.
+      writeFileSync(join(notes, 'folder/c.md'), '# C, edited later\n');
+      const edited = await fresh.snapshot('notes');
+      expect(edited.files.find((file) => file.path === 'folder/c.md')?.oid).toBe(blobId(Buffer.from('# C, edited later\n')));
+      expect(edited.fingerprint).not.toBe(after.fingerprint);
+    } finally {
+      await fresh.close();
+      git(notes, ['reset', '-q', '--hard', start]);
+      rmSync(join(notes, 'new'), { recursive: true, force: true });
+    }
+  });
+
   it('reads a symbolic link inside the repository, saying where it leads, and one pointing outside as absent', async () => {
     symlinkSync('folder/c.md', join(notes, 'link-inside.md'));
     symlinkSync(join(dir.path, 'secret.txt'), join(notes, 'link-outside.md'));

@@ -78,6 +78,7 @@ export class LocalRepoHost implements RepoHost {
       formats: this.formats,
       recovery: this.recovery,
       authors: new CommitAuthors(this.signIn),
+      snapshots: this.snapshots,
     });
   }
 

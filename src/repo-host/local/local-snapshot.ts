@@ -1,6 +1,7 @@
 // The current state of a local repository (snapshot) and its cheap fingerprint, kept by watching work trees.
 import { createHash } from 'node:crypto';
-import { join } from 'node:path';
+import { lstat, readFile } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
 import { blobId } from '../git/blob-id.ts';
 import { readBranchFiles } from '../git/read-head.ts';
 import { runGit, splitNul } from '../git/run-git.ts';
@@ -43,6 +44,26 @@ interface KnownFingerprint {
   changes: number | null;
   /** When git last ran for it, ms since the epoch. */
   at: number;
+}
+
+/** A work tree's last snapshot, current when a commit of this server took the index lock (see LocalSnapshots.beforeOwnCommit). */
+export interface SnapshotBase {
+  snapshot: Snapshot;
+  known: KnownFingerprint;
+  /** The watch's change count then. */
+  mark: number;
+}
+
+/** One path an own commit wrote into the work tree and its index (see LocalSnapshots.afterOwnCommit). */
+export interface OwnCommitPath {
+  path: string;
+  /** What the work tree got (null: the file was removed). */
+  disk: Buffer | null;
+  /** The Git mode of the written file (`100644`, `100755`). */
+  mode: string;
+  /** The blob id in the commit's tree, and in the new index; null: none. */
+  head: string | null;
+  index: string | null;
 }
 
 /** What `git status --porcelain=v2 --branch` tells: the branch, its head and the changed paths. */
@@ -186,6 +207,117 @@ export class LocalSnapshots {
     this.workTreeBlobs.set(repo.name, diskBlobs);
     const files = [...entries.values()].sort((a, b) => byCodeUnits(a.path, b.path));
     return { head, fingerprint, files, uncommitted: fromDisk };
+  }
+
+  /**
+   * Called by a commit of this server with the index lock held, before it changes anything:
+   * the last snapshot of the work tree when it is still current (the test of {@link snapshot}),
+   * to carry forward with {@link afterOwnCommit}; null otherwise.
+   */
+  async beforeOwnCommit(repo: LocalRepo): Promise<SnapshotBase | null> {
+    if (repo.workTree === null || this.taking.has(repo.gitDir)) return null;
+    const last = this.lastSnapshots.get(repo.gitDir);
+    const known = this.known.get(repo.gitDir);
+    if (last === undefined || known === undefined || known.changes === null || last.fingerprint !== known.fingerprint) return null;
+    if (!(await this.unchangedSince(repo, known))) return null;
+    return { snapshot: last, known, mark: known.changes };
+  }
+
+  /**
+   * After a commit of this server landed on `base`'s head in the work tree (branch moved to
+   * `commit`, files placed, index in place, the index lock still held): keeps `base` with the
+   * commit's paths changed as the snapshot, so the next write needs no `git status` and
+   * `git ls-files`. Only when that is provably what they would find: the watch saw nothing
+   * since `base` but at these paths, their folders and their temporaries; HEAD still names the
+   * same branch, now at `commit` (read after the stat data the next test compares); and each
+   * path holds what the commit wrote (read back after the watch's count was taken). A path is
+   * uncommitted, as git status would name it, when disk, index and commit differ. Otherwise
+   * the last snapshot is dropped and the next one asks git. Never throws.
+   */
+  async afterOwnCommit(
+    repo: LocalRepo,
+    base: SnapshotBase,
+    parent: string | null,
+    commit: string,
+    paths: readonly OwnCommitPath[],
+  ): Promise<void> {
+    try {
+      if (!(await this.carryForward(repo, base, parent, commit, paths))) this.lastSnapshots.delete(repo.gitDir);
+    } catch {
+      this.lastSnapshots.delete(repo.gitDir);
+    }
+  }
+
+  private async carryForward(
+    repo: LocalRepo,
+    base: SnapshotBase,
+    parent: string | null,
+    commit: string,
+    paths: readonly OwnCommitPath[],
+  ): Promise<boolean> {
+    const workTree = repo.workTree;
+    if (workTree === null || base.snapshot.head !== parent || this.taking.has(repo.gitDir)) return false;
+    if (this.lastSnapshots.get(repo.gitDir) !== base.snapshot || this.known.get(repo.gitDir) !== base.known) return false;
+    const watch = this.watches.get(workTree);
+    if (watch === undefined || !watch.healthy) return false;
+    // Until a new folder's watch is in place: its count would otherwise come after the mark.
+    await watch.quiet();
+    const mark = watch.changes;
+    const seen = watch.pathsSince(base.mark);
+    if (seen === null) return false;
+    const files = new Set<string>([join(workTree, '.git')]);
+    const folders = new Set<string>();
+    for (const { path } of paths) {
+      const segments = path.split('/');
+      files.add(join(workTree, ...segments));
+      folders.add(dirname(join(workTree, ...segments)));
+      for (let i = 0; i < segments.length; i++) files.add(join(workTree, ...segments.slice(0, i)));
+    }
+    // The commit's own temporaries (`.mv-*`, commit-journal.ts) beside its paths.
+    const ours = (seenPath: string) => files.has(seenPath) || (basename(seenPath).startsWith('.mv-') && folders.has(dirname(seenPath)));
+    for (const seenPath of seen) {
+      if (ours(seenPath)) continue;
+      // A watched folder that went away names itself (`<folder>/<its name>`): ours when it is
+      // one of the commit's folders and nothing of that name is there.
+      const folder = dirname(seenPath);
+      const itself = files.has(folder) && basename(seenPath) === basename(folder);
+      if (!itself || (await lstat(seenPath).catch(() => null)) !== null) return false;
+    }
+    const gitFiles = await this.gitFilesStat(repo, base.known.ref);
+    if (gitFiles === '') return false;
+    const branch = await readBranchFiles(repo.gitDir).catch(() => undefined);
+    if (branch === undefined || branch.ref !== base.known.ref || branch.head !== commit) return false;
+    const format = await this.formats.of(repo);
+    const entries = new Map(base.snapshot.files.map((entry) => [entry.path, entry]));
+    const uncommitted = new Set(base.snapshot.uncommitted ?? []);
+    const diskBlobs = new Map(this.workTreeBlobs.get(repo.name) ?? []);
+    for (const file of paths) {
+      const full = join(workTree, ...file.path.split('/'));
+      const info = await lstat(full).catch(() => null);
+      entries.delete(file.path);
+      uncommitted.delete(file.path);
+      if (file.disk === null) {
+        if (info !== null) return false;
+        if (file.index !== null || file.head !== null) uncommitted.add(file.path);
+        continue;
+      }
+      if (info === null || !info.isFile() || ((info.mode & 0o100) !== 0) !== (file.mode === '100755')) return false;
+      if (!(await readFile(full)).equals(file.disk)) return false;
+      const disk = blobId(file.disk, format);
+      if (disk === file.index && file.index === file.head) {
+        entries.set(file.path, { path: file.path, oid: disk });
+        continue;
+      }
+      entries.set(file.path, { path: file.path, oid: disk });
+      uncommitted.add(file.path);
+      diskBlobs.set(disk, file.path);
+    }
+    const fingerprint = createHash('sha1').update(`own-commit\0${commit}\0${gitFiles}\0${mark}`).digest('hex');
+    const sorted = [...entries.values()].sort((a, b) => byCodeUnits(a.path, b.path));
+    this.workTreeBlobs.set(repo.name, diskBlobs);
+    this.known.set(repo.gitDir, { fingerprint, ref: base.known.ref, head: commit, gitFiles, changes: mark, at: base.known.at });
+    this.lastSnapshots.set(repo.gitDir, { head: commit, fingerprint, files: sorted, uncommitted });
+    return true;
   }
 
   /** The work-tree path whose content had blob id `oid` at the last snapshot of `repoName`, if any. */

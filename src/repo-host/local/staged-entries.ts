@@ -15,13 +15,16 @@ import type { IndexEntry } from './write-index-entries.ts';
  * text with the commit's change merged in (`git merge-file`: base the parent's blob, ours
  * the staged one, theirs the committed one), when that merges cleanly. When it does not,
  * the committed blob is staged, as before. Reads the real index (the caller holds its lock),
- * unless `known` gives every path's index blob and parent entry already. Throws what git throws.
+ * unless `known` gives every path's index blob and parent entry already. A merge first waits
+ * for `written` (the promise that writes the committed blobs, when they may not be in the object
+ * database yet). Throws what git throws.
  */
 export async function keepStagedChanges(
   where: { gitDir: string; workTree: string },
   parent: string | null,
   written: readonly IndexEntry[],
   known?: KnownEntries,
+  blobsWritten?: Promise<unknown>,
 ): Promise<IndexEntry[]> {
   if (parent === null || written.length === 0) return [...written];
   const paths = written.map((entry) => entry.path);
@@ -45,6 +48,7 @@ export async function keepStagedChanges(
       result.push(entry);
       continue;
     }
+    await blobsWritten;
     const merged = await mergeBlobs(where.gitDir, before, ours, entry.oid);
     result.push(merged === null ? entry : { ...entry, oid: merged });
   }

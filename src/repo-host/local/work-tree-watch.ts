@@ -7,6 +7,9 @@ import { join, relative, sep } from 'node:path';
 /** Above this many folders the work tree is not watched: every check runs `git status`. */
 const maxFolders = 20_000;
 
+/** How many of the last changes' paths are kept at least (see WorkTreeWatch.pathsSince). */
+const LOG_SIZE = 4096;
+
 /**
  * Watches every folder of a work tree (not `.git`, not through symbolic links) and counts
  * the changes seen: a file written, created, deleted, renamed or its mode changed, in any
@@ -21,9 +24,14 @@ const maxFolders = 20_000;
 export class WorkTreeWatch {
   private readonly watchers = new Map<string, FSWatcher>();
   private count = 0;
+  /** Where each of the last changes was (absolute paths; entry i is change `logStart + i + 1`), for {@link pathsSince}. */
+  private log: string[] = [];
+  private logStart = 0;
   private broken = false;
   private closed = false;
   private started: Promise<void> | null = null;
+  /** The looks at what an event named (and the watches they start) not finished yet. */
+  private readonly inFlight = new Set<Promise<void>>();
 
   private readonly root: string;
 
@@ -34,6 +42,16 @@ export class WorkTreeWatch {
   /** How many changes were seen so far (only ever grows). */
   get changes(): number {
     return this.count;
+  }
+
+  /**
+   * Where the changes after the `mark`-th were seen, as absolute paths (the file or folder an
+   * event named, or a folder newly watched or lost): what {@link changes} counted since it
+   * was `mark`. Null when those are no longer all kept (only the last {@link LOG_SIZE} are).
+   */
+  pathsSince(mark: number): string[] | null {
+    if (mark < this.logStart || mark > this.count) return null;
+    return this.log.slice(mark - this.logStart);
   }
 
   /** Whether every folder is watched, so an unchanged {@link changes} means an unchanged work tree. */
@@ -55,6 +73,19 @@ export class WorkTreeWatch {
   async settle(): Promise<void> {
     await new Promise<void>((resolve) => setImmediate(resolve));
     await new Promise<void>((resolve) => setImmediate(resolve));
+  }
+
+  /**
+   * As {@link settle}, and then until the watches that the events seen so far start (a new
+   * folder's) are in place and have counted: {@link changes} then holds still until something
+   * else changes.
+   */
+  async quiet(): Promise<void> {
+    await this.settle();
+    while (this.inFlight.size > 0) {
+      await Promise.allSettled([...this.inFlight]);
+      await this.settle();
+    }
   }
 
   /** Stops every watch. */
@@ -100,25 +131,29 @@ export class WorkTreeWatch {
       // The folder went away (or its watch broke): stop watching it; its parent saw the change.
       watcher.close();
       if (this.watchers.get(folder) === watcher) this.watchers.delete(folder);
-      this.count += 1;
+      this.note(folder);
     });
     this.watchers.set(folder, watcher);
     // Anything written into the folder before this watch existed counts as a change.
-    this.count += 1;
+    this.note(folder);
     return true;
   }
 
   private onEvent(folder: string, name: string | Buffer | null): void {
-    this.count += 1;
-    if (name === null || name === undefined || name.toString() === '.git') return;
+    if (name === null || name === undefined) return this.note(folder);
     const path = join(folder, name.toString());
+    this.note(path);
+    if (name.toString() === '.git') return;
     // A new or renamed folder is watched too; a removed one lets go of its watch.
-    void lstat(path).then(
-      (info) => {
-        if (info.isDirectory() && !this.watchers.has(path)) return this.watchTree(path);
-      },
-      () => this.forget(path),
-    );
+    const looking: Promise<void> = lstat(path)
+      .then(
+        (info) => {
+          if (info.isDirectory() && !this.watchers.has(path)) return this.watchTree(path);
+        },
+        () => this.forget(path),
+      )
+      .finally(() => this.inFlight.delete(looking));
+    this.inFlight.add(looking);
   }
 
   /** Closes the watches of a removed folder and of everything that was below it. */
@@ -129,6 +164,16 @@ export class WorkTreeWatch {
         watcher.close();
         this.watchers.delete(folder);
       }
+    }
+  }
+
+  /** Counts one change, seen at `path`. */
+  private note(path: string): void {
+    this.count += 1;
+    this.log.push(path);
+    if (this.log.length > 2 * LOG_SIZE) {
+      this.log = this.log.slice(-LOG_SIZE);
+      this.logStart = this.count - LOG_SIZE;
     }
   }
 
