@@ -257,10 +257,13 @@ const LINK_COLUMNS = 'source, line, kind, raw, target, subpath, alias, start_off
 /** Byte order: the columns are declared, the same on PGlite and every server. */
 const BY_PATH = 'repo, path';
 
-/** Builds the {@link NoteIndex} over one database. */
-export function createNoteIndex(sql: SqlClient): NoteIndex {
+/**
+ * Builds the {@link NoteIndex} over one database; `noteTextsBytes` bounds its kept notes'
+ * texts ({@link NoteTexts}, default {@link NOTE_TEXTS_CACHE_BYTES}).
+ */
+export function createNoteIndex(sql: SqlClient, options: { noteTextsBytes?: number } = {}): NoteIndex {
   const longContents = new LongContents();
-  const noteTexts = new NoteTexts();
+  const noteTexts = new NoteTexts(options.noteTextsBytes);
   const pathLists = byteCache<string, { key: string; paths: readonly string[] }>({
     maxBytes: FILE_PATHS_CACHE_BYTES,
     sizeOf: (entry) => estimateBytes(entry.paths),
@@ -497,14 +500,16 @@ export function createNoteIndex(sql: SqlClient): NoteIndex {
           [repo, [...paths]],
         )
       ).rows;
+      // The kept texts are taken before the others are read: keeping those may push these out.
+      const kept = rows.map((row) => noteTexts.get(row.oid));
       const fetched = await noteTexts.fetch(
         sql,
-        rows.filter((row) => !noteTexts.has(row.oid)).map((row) => ({ repo, id: row.id })),
+        rows.filter((_, i) => kept[i] === undefined).map((row) => ({ repo, id: row.id })),
       );
       const contents = new Map<string, string>();
-      for (const row of rows) {
+      for (const [i, row] of rows.entries()) {
         const now = fetched.get(`${repo}\0${row.id}`);
-        const content = noteTexts.get(row.oid) ?? (now?.path === row.path ? now.content : undefined);
+        const content = kept[i] ?? (now?.path === row.path ? now.content : undefined);
         if (content !== undefined) contents.set(row.path, content);
       }
       return contents;
@@ -627,17 +632,21 @@ async function scanPage(
       params,
     )
   ).rows;
-  const missing = rows.filter((row) => row.bytes <= LONG_CONTENT_BYTES && !texts.has(row.oid));
-  const fetched = await texts.fetch(sql, missing);
+  // The kept texts are taken before the others are read: keeping those may push these out.
+  const kept = rows.map((row) => (row.bytes <= LONG_CONTENT_BYTES ? texts.get(row.oid) : undefined));
+  const fetched = await texts.fetch(
+    sql,
+    rows.filter((row, i) => row.bytes <= LONG_CONTENT_BYTES && kept[i] === undefined),
+  );
   const notes: ScannedNote[] = [];
-  for (const row of rows) {
+  for (const [i, row] of rows.entries()) {
     if (row.bytes > LONG_CONTENT_BYTES) {
       notes.push({ repo: row.repo, path: row.path, oid: row.oid, content: await long.read(sql, row) });
       continue;
     }
-    const kept = texts.get(row.oid);
-    if (kept !== undefined) {
-      notes.push({ repo: row.repo, path: row.path, oid: row.oid, content: kept });
+    const text = kept[i];
+    if (text !== undefined) {
+      notes.push({ repo: row.repo, path: row.path, oid: row.oid, content: text });
       continue;
     }
     // Changed between the two statements: its text as it is now, under its blob id now;

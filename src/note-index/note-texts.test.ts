@@ -60,6 +60,21 @@ describe('notes’ texts kept by blob id', () => {
     expect((await index.contents('notes', ['a.md'])).get('a.md')).toBe('Alpha NEW text\n');
   });
 
+  it('answers every note when the bound keeps only a few texts (reading some pushes others out)', async () => {
+    const small = createNoteIndex(sql, { noteTextsBytes: 8 * 1024 });
+    const paths = ['a.md', 'b.md', ...Object.keys(bodies)].sort();
+    const words = Object.keys(bodies).sort();
+    for (let i = 0; i < 3; i++) {
+      expect((await small.scanNotes(all, { needle: null, caseSensitive: false, after: null, limit: 20 })).map((n) => n.path)).toEqual(
+        paths,
+      );
+      expect((await small.scanNotes(all, { needle: 'ünïcode', caseSensitive: false, after: null, limit: 20 })).map((n) => n.path)).toEqual(
+        words,
+      );
+      expect([...(await small.contents('notes', paths)).keys()].sort()).toEqual(paths);
+    }
+  });
+
   it('keeps texts and folded forms within its bound in bytes, the least recently used going first', async () => {
     const rows = (
       await sql.query<{ id: number; oid: string; content: string }>(
