@@ -266,9 +266,13 @@ const LINK_COLUMNS = 'source, line, kind, raw, target, subpath, alias, start_off
 /** Byte order: the columns are declared, the same on PGlite and every server. */
 const BY_PATH = 'repo, path';
 
-/** Builds the {@link NoteIndex} over one database. */
-export function createNoteIndex(sql: SqlClient): NoteIndex {
+/**
+ * Builds the {@link NoteIndex} over one database; `noteTextsBytes` bounds its kept notes'
+ * texts ({@link NoteTexts}, default {@link NOTE_TEXTS_CACHE_BYTES}).
+ */
+export function createNoteIndex(sql: SqlClient, options: { noteTextsBytes?: number } = {}): NoteIndex {
   const longContents = new LongContents();
+  const noteTexts = new NoteTexts(options.noteTextsBytes);
   const pathLists = byteCache<string, { key: string; paths: readonly string[] }>({
     maxBytes: FILE_PATHS_CACHE_BYTES,
     sizeOf: (entry) => estimateBytes(entry.paths),
@@ -459,9 +463,14 @@ export function createNoteIndex(sql: SqlClient): NoteIndex {
         const narrowed = scopes.filter((scope) => candidates.get(scope.repo)?.length !== 0);
         return narrowed.length === 0
           ? []
-          : scanPage(sql, longContents, narrowed, candidates, options.after, options.limit, options.contentPattern);
+          : (await scanPage(sql, longContents, noteTexts, narrowed, candidates, options.after, options.limit, options.contentPattern)).map(
+              plainNote,
+            );
       }
-      if (needle === null) return scanPage(sql, longContents, scopes, new Map(), options.after, options.limit, options.contentPattern);
+      if (needle === null)
+        return (await scanPage(sql, longContents, noteTexts, scopes, new Map(), options.after, options.limit, options.contentPattern)).map(
+          plainNote,
+        );
       // The needle's trigram keys narrow each repository to the notes that have them all (a
       // needle of fewer than three characters has none and narrows nothing); the notes are
       // then checked here, where folding case is JavaScript's, as the callers' line matching.
@@ -475,18 +484,19 @@ export function createNoteIndex(sql: SqlClient): NoteIndex {
       const folded = searchFold(needle);
       const composed = needle.normalize('NFC');
       // A long note is folded on the worker pool: lower-casing costs milliseconds per MB.
-      const contains = async (content: string): Promise<boolean> => {
+      const contains = async (note: ScannedNote): Promise<boolean> => {
+        const content = note.content;
         if (content.length > LONG_CONTENT_BYTES)
           return runPoolTask('contains', { text: content, needle, caseSensitive: options.caseSensitive });
-        return options.caseSensitive ? content.normalize('NFC').includes(composed) : searchFold(content).includes(folded);
+        return options.caseSensitive ? content.normalize('NFC').includes(composed) : noteTexts.fold(note.oid, content).includes(folded);
       };
       const found: NoteText[] = [];
       let after = options.after;
       for (let page = Math.max(options.limit, 20); narrowed.length > 0; page = Math.min(page * 2, 1000)) {
-        const notes = await scanPage(sql, longContents, narrowed, candidates, after, page);
+        const notes = await scanPage(sql, longContents, noteTexts, narrowed, candidates, after, page);
         for (const note of notes) {
-          if (!(await contains(note.content))) continue;
-          found.push(note);
+          if (!(await contains(note))) continue;
+          found.push(plainNote(note));
           if (found.length === options.limit) return found;
         }
         if (notes.length < page) break;
@@ -496,13 +506,26 @@ export function createNoteIndex(sql: SqlClient): NoteIndex {
     },
 
     async contents(repo, paths) {
+      // Blob ids first; only the texts not kept are copied out of the index.
       const rows = (
-        await sql.query<{ path: string; content: string }>('SELECT path, content FROM notes WHERE repo = $1 AND path = ANY($2::text[])', [
-          repo,
-          [...paths],
-        ])
+        await sql.query<{ path: string; oid: string; id: number }>(
+          'SELECT path, oid, id FROM notes WHERE repo = $1 AND path = ANY($2::text[])',
+          [repo, [...paths]],
+        )
       ).rows;
-      return new Map(rows.map((row) => [row.path, row.content]));
+      // The kept texts are taken before the others are read: keeping those may push these out.
+      const kept = rows.map((row) => noteTexts.get(row.oid));
+      const fetched = await noteTexts.fetch(
+        sql,
+        rows.filter((_, i) => kept[i] === undefined).map((row) => ({ repo, id: row.id })),
+      );
+      const contents = new Map<string, string>();
+      for (const [i, row] of rows.entries()) {
+        const now = fetched.get(`${repo}\0${row.id}`);
+        const content = kept[i] ?? (now?.path === row.path ? now.content : undefined);
+        if (content !== undefined) contents.set(row.path, content);
+      }
+      return contents;
     },
 
     async linkGraph(repo) {
@@ -596,33 +619,149 @@ class LongContents {
 }
 
 /**
- * Up to `limit` notes in the scopes after `after`, in (repo, path) order; `ids` limits a
- * repository to those notes. Long notes' contents come from `long`.
+ * Up to `limit` notes in the scopes after `after`, in (repo, path) order, each with its blob
+ * id; `ids` limits a repository to those notes. The page is read as paths and blob ids first;
+ * the text comes from `texts` when kept, else from a second statement for the blob ids not
+ * kept (then kept), or from `long` for long notes: after the first searches, a page copies
+ * no text out of the index thread. With `contentPattern`, only notes whose stored text
+ * matches that Postgres regex (see NoteIndex.scanNotes), checked in the database.
  */
 async function scanPage(
   sql: SqlClient,
   long: LongContents,
+  texts: NoteTexts,
   scopes: readonly Scope[],
   ids: ReadonlyMap<string, readonly number[]>,
   after: ScanPosition | null,
   limit: number,
   contentPattern?: string,
-): Promise<NoteText[]> {
+): Promise<ScannedNote[]> {
   const params: unknown[] = [];
   const conditions = [scopeClause(scopes, params, (repo) => ids.get(repo)).sql];
   if (after) conditions.push(`(repo, path) > ($${params.push(after.repo)}, $${params.push(after.path)})`);
+  // Checked in the database, so the notes it leaves out are never read out of it.
   if (contentPattern !== undefined) conditions.push(`content ~ $${params.push(contentPattern)}`);
-  // octet_length reads the stored size only; the text of a long note is left in the table.
+  // octet_length reads the stored size only; no text is copied here.
   const rows = (
-    await sql.query<{ repo: string; path: string; oid: string; bytes: number; content: string | null }>(
-      `SELECT repo, path, oid, octet_length(content) AS bytes, CASE WHEN octet_length(content) <= ${LONG_CONTENT_BYTES} THEN content END AS content
+    await sql.query<{ repo: string; path: string; oid: string; id: number; bytes: number }>(
+      `SELECT repo, path, oid, id, octet_length(content) AS bytes
        FROM notes WHERE ${conditions.join(' AND ')} ORDER BY ${BY_PATH} LIMIT $${params.push(limit)}`,
       params,
     )
   ).rows;
-  const notes: NoteText[] = [];
-  for (const row of rows) notes.push({ repo: row.repo, path: row.path, content: row.content ?? (await long.read(sql, row)) });
+  // The kept texts are taken before the others are read: keeping those may push these out.
+  const kept = rows.map((row) => (row.bytes <= LONG_CONTENT_BYTES ? texts.get(row.oid) : undefined));
+  const fetched = await texts.fetch(
+    sql,
+    rows.filter((row, i) => row.bytes <= LONG_CONTENT_BYTES && kept[i] === undefined),
+  );
+  const notes: ScannedNote[] = [];
+  for (const [i, row] of rows.entries()) {
+    if (row.bytes > LONG_CONTENT_BYTES) {
+      notes.push({ repo: row.repo, path: row.path, oid: row.oid, content: await long.read(sql, row) });
+      continue;
+    }
+    const text = kept[i];
+    if (text !== undefined) {
+      notes.push({ repo: row.repo, path: row.path, oid: row.oid, content: text });
+      continue;
+    }
+    // Changed between the two statements: its text as it is now, under its blob id now;
+    // deleted (or its id another note's): left out, as if the page had been read after.
+    const now = fetched.get(`${row.repo}\0${row.id}`);
+    if (now !== undefined && now.path === row.path) notes.push({ repo: row.repo, path: row.path, oid: now.oid, content: now.content });
+  }
   return notes;
+}
+
+/** The {@link NoteText} of a scanned note, without its blob id. */
+function plainNote(note: ScannedNote): NoteText {
+  return { repo: note.repo, path: note.path, content: note.content };
+}
+
+/** A note's text as {@link NoteTexts.fetch} read it, with its path and blob id at that moment. */
+interface FetchedText {
+  path: string;
+  oid: string;
+  content: string;
+}
+
+/** A note of a scan page: {@link NoteText} with the blob id its content is. */
+interface ScannedNote extends NoteText {
+  oid: string;
+}
+
+/** The bound of {@link NoteTexts}: notes' texts and their folded forms kept, in bytes (README "Memory"). */
+export const NOTE_TEXTS_CACHE_BYTES = 64 * 1024 * 1024;
+
+/**
+ * The texts of notes (up to {@link LONG_CONTENT_BYTES}), by blob id, and their
+ * {@link searchFold} forms once asked for: a search or find_references reads every candidate
+ * note's text, and copying and decoding it out of PGlite for each statement kept the index
+ * thread busy (bench/RESULTS.md, "Many clients"). A blob id names one content, so an entry is
+ * never stale: a changed note has a new blob id, and its text is read again. Bounded to
+ * {@link NOTE_TEXTS_CACHE_BYTES} together, each string counted at 2 bytes a character (V8's
+ * most); the least recently used goes first.
+ */
+export class NoteTexts {
+  private readonly texts: ReturnType<typeof byteCache<string, string>>;
+
+  private readonly folded: ReturnType<typeof byteCache<string, string>>;
+
+  constructor(maxBytes: number = NOTE_TEXTS_CACHE_BYTES) {
+    // Half for the texts, half for the folded forms: a search folds every text it reads.
+    this.texts = byteCache<string, string>({ maxBytes: maxBytes / 2, sizeOf: (text) => 16 + 2 * text.length });
+    this.folded = byteCache<string, string>({ maxBytes: maxBytes / 2, sizeOf: (text) => 16 + 2 * text.length });
+  }
+
+  /** Whether the text of blob `oid` is kept (not marking it used). */
+  has(oid: string): boolean {
+    return this.texts.has(oid);
+  }
+
+  /** The kept text of blob `oid`, or undefined. */
+  get(oid: string): string | undefined {
+    return this.texts.get(oid);
+  }
+
+  /** {@link searchFold} of `content`, the text of blob `oid`: kept, or folded now and kept. */
+  fold(oid: string, content: string): string {
+    let folded = this.folded.get(oid);
+    if (folded === undefined) this.folded.set(oid, (folded = searchFold(content)));
+    return folded;
+  }
+
+  /** The bytes the kept texts and folded forms count for together (at most the bound). */
+  get calculatedSize(): number {
+    return this.texts.calculatedSize + this.folded.calculatedSize;
+  }
+
+  /**
+   * Reads the texts of these notes from the index with one statement per repository, keeps
+   * each under the blob id the row has now, and gives them by `repo\0id`.
+   */
+  async fetch(sql: SqlClient, notes: ReadonlyArray<{ repo: string; id: number }>): Promise<Map<string, FetchedText>> {
+    const byRepo = new Map<string, number[]>();
+    for (const note of notes) {
+      let list = byRepo.get(note.repo);
+      if (!list) byRepo.set(note.repo, (list = []));
+      list.push(note.id);
+    }
+    const found = new Map<string, FetchedText>();
+    for (const [repo, ids] of byRepo) {
+      const rows = (
+        await sql.query<{ id: number; path: string; oid: string; content: string }>(
+          'SELECT id, path, oid, content FROM notes WHERE repo = $1 AND id = ANY($2::int[])',
+          [repo, ids],
+        )
+      ).rows;
+      for (const row of rows) {
+        found.set(`${repo}\0${row.id}`, { path: row.path, oid: row.oid, content: row.content });
+        if (row.content.length <= LONG_CONTENT_BYTES) this.texts.set(row.oid, row.content);
+      }
+    }
+    return found;
+  }
 }
 
 /**
