@@ -17,11 +17,21 @@ const LONG_LIVED = new Set(['serve', 'stdio', 'instance', 'front', 'worker', 'de
  * launcher sets the variable itself, src/main/instance-launcher.ts), which a new image would not keep.
  */
 export function ensureMallocArenas() {
-  if (process.platform !== 'linux' || process.env.MALLOC_ARENA_MAX !== undefined) return;
+  if (mallocArenasEnv(process.argv, process.env) === process.env) return;
   if (typeof process.execve !== 'function' || typeof process.send === 'function') return;
-  if (!LONG_LIVED.has(process.argv[2] ?? '')) return;
   process.execve(process.execPath, [process.execPath, ...process.execArgv, ...process.argv.slice(1)], {
     ...process.env,
     MALLOC_ARENA_MAX: '2',
   });
+}
+
+/**
+ * The environment to run `argv` (a `major-vault` command line, as `process.argv`) with:
+ * `env` itself, unless it is a long-lived command on Linux without MALLOC_ARENA_MAX, then a
+ * copy with MALLOC_ARENA_MAX=2. bin/node22.js starts Node 22 with it, so a command started
+ * by an older Node is not re-run a second time for the setting.
+ */
+export function mallocArenasEnv(argv, env) {
+  if (process.platform !== 'linux' || env.MALLOC_ARENA_MAX !== undefined || !LONG_LIVED.has(argv[2] ?? '')) return env;
+  return { ...env, MALLOC_ARENA_MAX: '2' };
 }

@@ -5,6 +5,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { mallocArenasEnv } from './malloc-arenas.js';
 
 const REQUIRED_MAJOR = 22;
 
@@ -30,6 +31,8 @@ export async function ensureNode22() {
   const ipc = typeof process.send === 'function';
   const child = spawn(node22, [...process.execArgv, ...process.argv.slice(1)], {
     stdio: ipc ? ['inherit', 'inherit', 'inherit', 'ipc'] : 'inherit',
+    // A server's two malloc arenas from the start (bin/malloc-arenas.js), not by a second re-run.
+    env: ipc ? process.env : mallocArenasEnv(process.argv, process.env),
   });
   if (ipc) {
     child.on('message', (message) => process.send(message));
