@@ -67,7 +67,10 @@ if (!existsSync(join(clone, basePath))) {
 corpusFolder(dir, repo);
 
 // -z: the paths as they are (git quotes non-ASCII ones otherwise, and the calls would ask for names that do not exist).
-const paths = execFileSync('git', ['-C', clone, 'ls-files', '-z', '*.md'], { encoding: 'utf8' }).split('\0').filter(Boolean);
+// Notes the tools may read: a path through a dot folder (`.github/`) is closed to every tool.
+const paths = execFileSync('git', ['-C', clone, 'ls-files', '-z', '*.md'], { encoding: 'utf8' })
+  .split('\0')
+  .filter((path) => path !== '' && !path.split('/').some((segment) => segment.startsWith('.')));
 const englishNotes = paths.filter((path) => path.startsWith('en/'));
 // Folders two levels down (`en/Editing and formatting`): the folders of the notes, not the notes.
 const folders = [
