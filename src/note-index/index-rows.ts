@@ -188,7 +188,11 @@ export async function readPreviousNotes(
  * note, so no more than one long text is in hand at a time) and its keys computed on the
  * worker pool.
  */
-export async function longNoteKeysOf(sql: SqlClient, repo: string, notes: readonly PreviousNote[]): Promise<Map<string, Int32Array>> {
+export async function longNoteKeysOf(
+  sql: SqlClient,
+  repo: string,
+  notes: readonly Pick<PreviousNote, 'path' | 'oid'>[],
+): Promise<Map<string, Int32Array>> {
   const keys = new Map<string, Int32Array>();
   await Promise.all(
     notes.map(async (note) => {
@@ -353,27 +357,14 @@ async function insertCommitted(tx: SqlClient, repo: string, change: CommittedRow
  * not hold the event loop; short notes are left to the caller.
  */
 export async function storedLongNoteKeys(sql: SqlClient, repo: string, paths: readonly string[]): Promise<Map<string, Int32Array>> {
-  const keys = new Map<string, Int32Array>();
-  if (paths.length === 0) return keys;
+  if (paths.length === 0) return new Map();
   const long = (
     await sql.query<{ path: string; oid: string }>(
       `SELECT path, oid FROM notes WHERE repo = $1 AND path = ANY($2::text[]) AND length(content) > ${PARSE_ON_POOL_CHARS}`,
       [repo, [...paths]],
     )
   ).rows;
-  await Promise.all(
-    long.map(async (row) => {
-      const content = (
-        await sql.query<{ content: string }>('SELECT content FROM notes WHERE repo = $1 AND path = $2 AND oid = $3', [
-          repo,
-          row.path,
-          row.oid,
-        ])
-      ).rows[0]?.content;
-      if (content !== undefined) keys.set(row.oid, await runPoolTask('noteKeys', content));
-    }),
-  );
-  return keys;
+  return longNoteKeysOf(sql, repo, long);
 }
 
 /** The columns of `notes`, in the order of {@link noteRow}. */
