@@ -219,8 +219,10 @@ export interface LinkUpdate {
 /**
  * The stored links whose target names one of `paths` (added or removed files; by
  * {@link targetKey}), except those of the notes in `fresh` (written again anyway), that
- * `resolver` (the paths after the change) resolves otherwise than stored: one statement,
- * outside any transaction (the caller's write checks the stored state is still the one read).
+ * `resolver` (the paths after the change) resolves otherwise than stored: one statement. Run
+ * before an own commit's write (which checks the stored state is still the one read), or inside
+ * a sync's transaction (reresolveLinks). `raw` is read too: a Markdown image (`![](x.png)`,
+ * kind embed) resolves as a Markdown link does.
  */
 export async function linksToResolveAgain(
   sql: SqlClient,
@@ -554,32 +556,14 @@ async function reresolveLinks(
   paths: readonly string[],
   fresh: ReadonlySet<string>,
 ): Promise<void> {
-  const keys = [...new Set(paths.map(targetKey))];
-  const rows = (
-    await tx.query<{
-      source: string;
-      ordinal: number;
-      kind: 'wiki' | 'embed' | 'markdown';
-      raw: string;
-      target: string;
-      resolved: string | null;
-    }>(
-      // `raw` too: a Markdown image (`![](x.png)`, kind embed) resolves as a Markdown link does.
-      'SELECT source, ordinal, kind, raw, target, resolved FROM links WHERE repo = $1 AND target_key = ANY($2::text[])',
-      [repo, keys],
-    )
-  ).rows;
-  const updates = rows
-    .filter((row) => !fresh.has(row.source))
-    .map((row) => ({ ...row, next: row.target === '' ? null : resolver.resolve(row, row.source) }))
-    .filter((row) => row.next !== row.resolved);
+  const updates = await linksToResolveAgain(tx, repo, resolver, paths, fresh);
   for (let i = 0; i < updates.length; i += 5000) {
     const batch = updates.slice(i, i + 5000);
     await tx.query(
       `UPDATE links SET resolved = v.resolved
        FROM (SELECT unnest($2::text[]) AS source, unnest($3::int[]) AS ordinal, unnest($4::text[]) AS resolved) AS v
        WHERE links.repo = $1 AND links.source = v.source AND links.ordinal = v.ordinal`,
-      [repo, batch.map((row) => row.source), batch.map((row) => row.ordinal), batch.map((row) => row.next)],
+      [repo, batch.map((row) => row.source), batch.map((row) => row.ordinal), batch.map((row) => row.resolved)],
     );
   }
 }
