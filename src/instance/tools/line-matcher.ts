@@ -79,18 +79,32 @@ export function plainMatcher(needle: string, caseSensitive: boolean): LineMatche
 
 /**
  * Compiles `query` as an RE2 regular expression (linear time: no pattern can make the
- * server backtrack). Throws VaultError `invalid_regex` with the parser's message.
+ * server backtrack). Throws VaultError `invalid_regex` with the parser's message, quoting the
+ * pattern as the caller wrote it.
  */
 export function compileRegex(query: string, caseSensitive: boolean): RE2JS {
   try {
     return RE2JS.compile(query, caseSensitive ? 0 : RE2JS.CASE_INSENSITIVE);
   } catch (error) {
-    const message = error instanceof RE2JSException ? error.message : String(error);
+    // re2js quotes the pattern it parsed, which for a case-insensitive search starts with an
+    // `(?i)` the caller never typed; the same pattern parsed without the flag fails the same
+    // way and quotes it as written.
+    const message = parseFailure(query) ?? (error instanceof RE2JSException ? error.message : String(error));
     throw new VaultError(
       'invalid_regex',
       `The regular expression ${JSON.stringify(query)} does not parse: ${message}. Fix it (RE2 syntax, no backreferences or lookarounds), or leave regex out to search for the text as written.`,
       { query },
     );
+  }
+}
+
+/** The parser's message for `query` compiled without flags, or null when it compiles. */
+function parseFailure(query: string): string | null {
+  try {
+    RE2JS.compile(query, 0);
+    return null;
+  } catch (error) {
+    return error instanceof RE2JSException ? error.message : String(error);
   }
 }
 

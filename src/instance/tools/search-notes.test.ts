@@ -50,6 +50,9 @@ describe('search_notes', () => {
     } catch (error) {
       expect(isVaultError(error, 'invalid_regex')).toBe(true);
       expect((error as Error).message).toContain('missing closing )');
+      // The pattern is quoted as the caller wrote it: no `(?i)` of the case-insensitive search.
+      expect((error as Error).message).not.toContain('(?i)');
+      expect((error as Error).message).toContain('`(unclosed`');
     }
   });
 
