@@ -45,7 +45,7 @@ export type { CommittedFiles } from './committed-files.ts';
  * Bump when parsing or the trigram keys change what is stored: every note is then parsed
  * again and the posting lists built afresh.
  */
-export const PARSER_VERSION = 3;
+export const PARSER_VERSION = 4;
 
 /** What one sync did. `changed`: files added or changed; `removed`: files gone. */
 export interface SyncResult {

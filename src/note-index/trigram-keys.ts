@@ -53,7 +53,7 @@ let distinctKeys = new Int32Array(1 << 13);
 /**
  * The distinct trigram keys of a note's `text`, as the index stores them, in order of first
  * appearance: one 32-bit hash of every window of three consecutive code points of
- * `"\n" + searchFold(text) + "\n"` (so of its NFC form) — spaces, line breaks and punctuation
+ * `"\n" + searchFold(text) + "\n"` (so of its NFC form; a leading BOM left out, {@link withoutBom}) — spaces, line breaks and punctuation
  * included, so a phrase's keys span its words. The line breaks put before and after the text
  * put one before and after every line, the first and the last too: a regex's `^` and `$`
  * then give trigrams (`\n20` for `^20`, see instance/tools/regex-trigrams.ts). Empty text has
@@ -61,7 +61,16 @@ let distinctKeys = new Int32Array(1 << 13);
  * {@link needleKeys}, which add no line breaks.
  */
 export function trigramKeys(text: string): Int32Array {
-  return foldedTrigramKeys(searchFold(text), true);
+  return foldedTrigramKeys(searchFold(withoutBom(text)), true);
+}
+
+/**
+ * `text` without the byte order mark (U+FEFF) it may start with. Search reads a note as
+ * ripgrep does, after its BOM, so `^# Title` matches the first line of a note saved with one
+ * (instance/tools/match-notes.ts); the keys are those of the same text.
+ */
+export function withoutBom(text: string): string {
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }
 
 /**

@@ -6,7 +6,7 @@
 // are the same in both forms (NFC never touches a line break); the line text and the match's
 // position are given back in the note as stored.
 import { byteCache } from '../../byte-cache.ts';
-import type { TrigramQuery } from '../../note-index/trigram-keys.ts';
+import { withoutBom, type TrigramQuery } from '../../note-index/trigram-keys.ts';
 import { compileRegex, plainMatcher, regexMatcher, type LineMatch, type LineMatcher, type MatchStop } from './line-matcher.ts';
 import { trigramFilter } from './regex-trigrams.ts';
 
@@ -82,7 +82,8 @@ export function matchNotes(task: MatchNotesTask): MatchNotesResult {
   const matches: NoteLineMatch[] = [];
   for (let note = 0; note < task.contents.length; note++) {
     if (note > 0 && Date.now() > task.deadline) return { matches, searched: note, cut: true };
-    const stored = task.contents[note]!;
+    // A byte order mark is not part of the first line (as ripgrep reads it): `^# Title` matches.
+    const stored = withoutBom(task.contents[note]!);
     const normal = stored.normalize('NFC');
     const storedLines = normal === stored ? null : stored.split('\n');
     for (const match of matcher(normal, stop)) {
