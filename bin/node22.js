@@ -5,7 +5,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { mallocArenasEnv } from './malloc-arenas.js';
+import { mallocArenasEnv, serverExecArgv } from './malloc-arenas.js';
 
 const REQUIRED_MAJOR = 22;
 
@@ -29,10 +29,12 @@ export async function ensureNode22() {
   // Started with an IPC channel (the hosted front starts its instances so): the channel is
   // passed on, and messages relayed both ways, so the parent hears the real process.
   const ipc = typeof process.send === 'function';
-  const child = spawn(node22, [...process.execArgv, ...process.argv.slice(1)], {
+  // A server's malloc settings and young generation from the start (bin/malloc-arenas.js), not by a second re-run.
+  const env = ipc ? process.env : mallocArenasEnv(process.argv, process.env);
+  const execArgv = env === process.env ? process.execArgv : serverExecArgv(process.execArgv, process.env);
+  const child = spawn(node22, [...execArgv, ...process.argv.slice(1)], {
     stdio: ipc ? ['inherit', 'inherit', 'inherit', 'ipc'] : 'inherit',
-    // A server's two malloc arenas from the start (bin/malloc-arenas.js), not by a second re-run.
-    env: ipc ? process.env : mallocArenasEnv(process.argv, process.env),
+    env,
   });
   if (ipc) {
     child.on('message', (message) => process.send(message));

@@ -9,6 +9,10 @@
 const { spawn } = require('node:child_process');
 const { setPriority } = require('node:os');
 
+/** glibc's malloc settings and the V8 option of a server: SERVER_MALLOC_ENV and SERVER_SEMI_SPACE_OPTION of bin/malloc-arenas.js. */
+const SERVER_MALLOC_ENV = { MALLOC_ARENA_MAX: '2', MALLOC_MMAP_THRESHOLD_: '131072', MALLOC_TRIM_THRESHOLD_: '131072' };
+const SERVER_SEMI_SPACE_OPTION = '--max-semi-space-size=4';
+
 /** The children started, by the front's id for them. */
 const children = new Map();
 
@@ -20,10 +24,12 @@ process.on('message', (request) => {
   if (request.op === 'start') {
     let child;
     try {
-      // Two malloc arenas, as bin/malloc-arenas.js sets for a server started by hand (an
-      // instance, with its IPC channel, cannot re-run itself for it); the front's own choice stands.
-      const env = request.env.MALLOC_ARENA_MAX === undefined ? { ...request.env, MALLOC_ARENA_MAX: '2' } : request.env;
-      child = spawn(request.node, request.args, { env, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+      // The malloc settings and young generation bin/malloc-arenas.js sets for a server started
+      // by hand (an instance, with its IPC channel, cannot re-run itself for them); the front's own choices stand.
+      const env = { ...SERVER_MALLOC_ENV, ...request.env };
+      const semiSpaceGiven = /--max[-_]semi[-_]space[-_]size\b/.test(request.env.NODE_OPTIONS ?? '');
+      const args = semiSpaceGiven ? request.args : [SERVER_SEMI_SPACE_OPTION, ...request.args];
+      child = spawn(request.node, args, { env, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
     } catch (error) {
       tell({ op: 'error', id: request.id, message: error.message });
       return;

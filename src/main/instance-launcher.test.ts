@@ -8,7 +8,12 @@ import { tempDir } from '../../test/support/git-fixture.ts';
 import { instanceLauncher, type InstanceLauncher, type LaunchedProcess } from './instance-launcher.ts';
 
 const childScript = `
-process.send({ hello: process.argv[2], nice: require('node:os').getPriority() });
+process.send({
+  hello: process.argv[2],
+  nice: require('node:os').getPriority(),
+  execArgv: process.execArgv,
+  malloc: [process.env.MALLOC_ARENA_MAX, process.env.MALLOC_MMAP_THRESHOLD_, process.env.MALLOC_TRIM_THRESHOLD_],
+});
 setInterval(() => {}, 1000);
 process.on('disconnect', () => process.exit(0));
 `;
@@ -30,7 +35,7 @@ describe('instanceLauncher', () => {
     const lower = Math.min(19, getPriority() + 3);
     const child = launcher.start(process.execPath, [script, 'acme'], process.env, lower);
     const [message] = await next<{ hello: string; nice: number }>(child, 'message');
-    expect(message).toEqual({ hello: 'acme', nice: lower });
+    expect(message).toMatchObject({ hello: 'acme', nice: lower });
     expect(child.pid).toBeGreaterThan(0);
     const exited = next<unknown>(child, 'exit');
     expect(child.kill('SIGTERM')).toBe(true);
@@ -51,5 +56,20 @@ describe('instanceLauncher', () => {
     expect(message!.hello).toBe('two');
     expect(launcher.pid()).not.toBe(first);
     again.kill('SIGTERM');
+  });
+
+  test("a child runs with a server's malloc settings and young generation; the front's own choices stand", async () => {
+    launcher = instanceLauncher();
+    const plain = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^MALLOC_|^NODE_OPTIONS$/.test(name)));
+    type Settings = { execArgv: string[]; malloc: string[] };
+    const child = launcher.start(process.execPath, [script, 'plain'], plain);
+    const [message] = await next<Settings>(child, 'message');
+    expect(message).toMatchObject({ execArgv: ['--max-semi-space-size=4'], malloc: ['2', '131072', '131072'] });
+    child.kill('SIGTERM');
+    const chosen = { ...plain, MALLOC_ARENA_MAX: '8', NODE_OPTIONS: '--max-semi-space-size=2' };
+    const other = launcher.start(process.execPath, [script, 'chosen'], chosen);
+    const [settings] = await next<Settings>(other, 'message');
+    expect(settings).toMatchObject({ execArgv: [], malloc: ['8', '131072', '131072'] });
+    other.kill('SIGTERM');
   });
 });
