@@ -272,6 +272,9 @@ export async function serveLocal(
     );
   }
   const prepared = await prepareLocal(settings, log);
+  // The local person's git configuration, read while the front's modules load rather than
+  // on the first request.
+  prepared.host.signInAhead();
   // The installation's own start (the startup check of each repository: git status of the
   // whole work tree, git ls-files, the start of its watch) holds the main thread for a few
   // hundred ms; begun at once, it ran beside the first initialize and tools/list, which need

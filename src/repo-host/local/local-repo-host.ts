@@ -114,6 +114,11 @@ export class LocalRepoHost implements RepoHost {
     return this.signIn.authenticate(token);
   }
 
+  /** Starts reading what the first sign-in needs (LocalSignIn.readAhead): for a server, before its first request. */
+  signInAhead(): void {
+    this.signIn.readAhead();
+  }
+
   async mirror(repoName: string): Promise<Mirror> {
     const repo = await this.repo(repoName);
     await this.recovery.ifNeeded(repo);
