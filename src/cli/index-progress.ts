@@ -1,6 +1,7 @@
 // Shows the indexing of each repository as a progress bar on a terminal (cli-progress), and
 // as a log line every few seconds elsewhere.
-import cliProgress from 'cli-progress';
+import { createRequire } from 'node:module';
+import type cliProgress from 'cli-progress';
 import { indexProgressLog } from '../instance/index-progress-log.ts';
 import type { IndexProgress } from '../instance/installation.ts';
 import type { Logger } from '../instance/log.ts';
@@ -17,9 +18,11 @@ export interface ProgressDisplay {
  */
 export function indexProgress(log: Logger, stream: NodeJS.WriteStream = process.stderr): ProgressDisplay {
   if (!stream.isTTY) return { onProgress: indexProgressLog(log), stop: () => undefined };
-  const multibar = new cliProgress.MultiBar(
+  // Loaded for a terminal only (CommonJS, about 20 modules): a server's start under a client or a service has none.
+  const { MultiBar, Presets } = createRequire(import.meta.url)('cli-progress') as typeof cliProgress;
+  const multibar = new MultiBar(
     { stream, format: '{repo} |{bar}| {value}/{total} files', hideCursor: true, clearOnComplete: false, stopOnComplete: false },
-    cliProgress.Presets.shades_classic,
+    Presets.shades_classic,
   );
   const bars = new Map<string, cliProgress.SingleBar>();
   return {

@@ -3,8 +3,10 @@
 // imports: the frontmatter schemas' ajv, the diff of edits, the bases' formulas) loads on the
 // first call of its tool, or when preloadToolHandlers asks: `initialize` and `tools/list`
 // need only the definitions, so a start answers them without loading every handler first.
+// The special tools' engine handlers (writes, undo's diff, history) load the same way.
 import type { z } from 'zod';
 import { allTools, type ToolName } from '../tools/all-tools.ts';
+import type * as SpecialToolHandlers from './special-tools/all-engine-handlers.ts';
 import type { Tool } from './tool.ts';
 
 type ToolOf<N extends ToolName> = Tool<z.ZodRawShape, z.ZodRawShape, N>;
@@ -46,11 +48,29 @@ export const implementedTools: readonly Tool[] = allTools.map((definition) => ({
   handler: async (input, ctx) => (await handlerTool(definition.name as ToolName)).handler(input, ctx),
 }));
 
+let engineHandlers: Promise<typeof SpecialToolHandlers> | null = null;
+
 /**
- * Loads every tool's handler file in the background (one after the other), so a first call
- * does not wait for its file: for a start once its first answers are out, while the index
- * opens. Resolves when all are loaded; never rejects (a file that fails to load fails its call).
+ * The special tools' engine handlers (special-tools/all-engine-handlers.ts: `runSpecialTool`),
+ * loaded by the first special tool's call or by {@link preloadToolHandlers}, as a basic
+ * tool's handler file is (a failed load is tried again by the next call).
+ */
+export function specialToolHandlers(): Promise<typeof SpecialToolHandlers> {
+  if (engineHandlers === null) {
+    const loading = import('./special-tools/all-engine-handlers.ts');
+    loading.catch(() => (engineHandlers = null));
+    engineHandlers = loading;
+  }
+  return engineHandlers;
+}
+
+/**
+ * Loads every tool's handler file in the background (one after the other), then the special
+ * tools' engine handlers, so a first call does not wait for its file: for a start once its
+ * first answers are out, while the index opens. Resolves when all are loaded; never rejects
+ * (a file that fails to load fails its call).
  */
 export async function preloadToolHandlers(): Promise<void> {
   for (const definition of allTools) await handlerTool(definition.name as ToolName).catch(() => undefined);
+  await specialToolHandlers().catch(() => undefined);
 }

@@ -19,7 +19,7 @@ import type { Installation } from './installation.ts';
 import type { Logger } from './log.ts';
 import { registerPromptsAndResources } from './prompts-resources.ts';
 import type { Tool as ToolWithHandler, ToolContext, Vault } from './tool.ts';
-import { runSpecialTool } from './special-tools/all-engine-handlers.ts';
+import { specialToolHandlers } from './all-tools.ts';
 import { toolError, toolResult, type CallFields } from './tool-result.ts';
 
 /** A tool call that takes longer than this many milliseconds is logged as `call_slow`. */
@@ -134,7 +134,9 @@ export function createCatalogueServer(options: CatalogueServerOptions): McpServe
           await refreshFor(context, repo);
           const callContext = { ...context, log: context.log.child({ tool: tool.name }) };
           result = toolResult(
-            isSpecialTool(tool) ? await runSpecialTool(tool, input, callContext) : await tool.handler(input, callContext),
+            isSpecialTool(tool)
+              ? await (await specialToolHandlers()).runSpecialTool(tool, input, callContext)
+              : await tool.handler(input, callContext),
           );
           log.debug({ event: 'call', ...took() }, `${tool.name} answered`);
         } catch (error) {

@@ -15,16 +15,13 @@ import { basename, join, resolve } from 'node:path';
 import { loadUsersFile, type UsersFile } from '../config/users-file.ts';
 import { isLoopback } from '../front/is-loopback.ts';
 import { implementedTools, preloadToolHandlers } from '../instance/all-tools.ts';
-import { Installation, type IndexProgress } from '../instance/installation.ts';
-import { InProcessQueue } from '../jobs/in-process-queue.ts';
+import type { IndexProgress, Installation } from '../instance/installation.ts';
 import type { Logger } from '../instance/log.ts';
 import { readVaults } from '../instance/read-vaults.ts';
 import type { Tool } from '../instance/tool.ts';
 import { startWorkerPool } from '../pool/worker-pool.ts';
-import { migrate } from '../note-index/migrate.ts';
 import { openPgliteThread } from '../note-index/pglite-thread.ts';
 import type { SqlClient } from '../note-index/sql-client.ts';
-import { ChangesPoll } from '../repo-host/local/changes-poll.ts';
 import { LocalRepoHost } from '../repo-host/local/local-repo-host.ts';
 import type { RepoHost } from '../repo-host/repo-host.ts';
 import type { SignIn } from '../repo-host/sign-in.ts';
@@ -152,6 +149,10 @@ export async function openLocalInstallation(
   const { reposDir, name, users, host } = options.prepared ?? (await prepareLocal(settings, log));
   const childFiles = options.childBuildFiles ?? (options.poll === false ? Infinity : childBuildFiles);
   const ahead = options.snapshotsAhead ? snapshotsAhead(host) : Promise.resolve();
+  // The installation's modules (the index's code, the indexer, the notes' parsing) load while
+  // the index opens, not with every start: the first answers of `serve` and `stdio` need none.
+  const parts = installationParts();
+  parts.catch(() => undefined);
   let index: OpenedIndex;
   try {
     index = await openIndex(
@@ -171,6 +172,7 @@ export async function openLocalInstallation(
   }
   let installation: Installation | null = null;
   try {
+    const { Installation, migrate, ChangesPoll, InProcessQueue } = await parts;
     await migrate(index.sql);
     // Changes arrive by polling the work trees and branch heads; index updates run as jobs in this process.
     installation = Installation.open({
@@ -207,6 +209,17 @@ export async function openLocalInstallation(
       await host.close();
     },
   };
+}
+
+/** The modules {@link openLocalInstallation} opens an installation with, loaded when it does. */
+async function installationParts() {
+  const [{ Installation }, { migrate }, { ChangesPoll }, { InProcessQueue }] = await Promise.all([
+    import('../instance/installation.ts'),
+    import('../note-index/migrate.ts'),
+    import('../repo-host/local/changes-poll.ts'),
+    import('../jobs/in-process-queue.ts'),
+  ]);
+  return { Installation, migrate, ChangesPoll, InProcessQueue };
 }
 
 /**
@@ -272,6 +285,9 @@ export async function serveLocal(
     );
   }
   const prepared = await prepareLocal(settings, log);
+  // The local person's git configuration, read while the front's modules load rather than
+  // on the first request.
+  prepared.host.signInAhead();
   // The installation's own start (the startup check of each repository: git status of the
   // whole work tree, git ls-files, the start of its watch) holds the main thread for a few
   // hundred ms; begun at once, it ran beside the first initialize and tools/list, which need

@@ -1,12 +1,23 @@
 // The one JSON Schema validator for a note type's frontmatter: read_note's report, the write
 // tools' refusal and the configuration check all compile a type's schema here.
-import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
+import { createRequire } from 'node:module';
+import type { Ajv2020, ValidateFunction } from 'ajv/dist/2020.js';
 
-// ajv-formats is CommonJS: under Node's ESM interop its function is the default export's `default`.
-const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule) as unknown as (
-  ajv: Ajv2020,
-) => void;
+/** Ajv and ajv-formats (CommonJS, about 90 modules), loaded by the first schema compiled, not by every start. */
+let ajvModules: { Ajv2020: typeof Ajv2020; addFormats: (ajv: Ajv2020) => void } | null = null;
+
+function loadAjv(): { Ajv2020: typeof Ajv2020; addFormats: (ajv: Ajv2020) => void } {
+  if (ajvModules === null) {
+    const require = createRequire(import.meta.url);
+    const formats = require('ajv-formats') as { default?: (ajv: Ajv2020) => void } & ((ajv: Ajv2020) => void);
+    ajvModules = {
+      Ajv2020: (require('ajv/dist/2020.js') as { Ajv2020: typeof Ajv2020 }).Ajv2020,
+      // ajv-formats exports its function both as the module and as its `default`.
+      addFormats: formats.default ?? formats,
+    };
+  }
+  return ajvModules;
+}
 
 /**
  * A fresh Ajv for a type's `frontmatter` schema (spec: "Note types": "a JSON Schema for the
@@ -18,6 +29,7 @@ const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormat
  * an `$id`.
  */
 export function frontmatterAjv(options: { strict?: boolean } = {}): Ajv2020 {
+  const { Ajv2020, addFormats } = loadAjv();
   const ajv = options.strict
     ? new Ajv2020({ allErrors: true, strict: true, strictTypes: false, strictTuples: false, strictRequired: false, logger: false })
     : new Ajv2020({ allErrors: true, strict: false });

@@ -1,5 +1,14 @@
 // A note's YAML frontmatter: found, split off and parsed without changing a single value.
-import { isCollection, isMap, isScalar, isSeq, LineCounter, parseDocument, Scalar, visit, type Document, type YAMLMap } from 'yaml';
+import { createRequire } from 'node:module';
+import type * as Yaml from 'yaml';
+import type { Document, YAMLMap } from 'yaml';
+
+/** The yaml library (CommonJS, about 70 modules), loaded by the first frontmatter parsed, not by every start. */
+let yamlModule: typeof Yaml | null = null;
+
+function yaml(): typeof Yaml {
+  return (yamlModule ??= createRequire(import.meta.url)('yaml') as typeof Yaml);
+}
 
 /**
  * The frontmatter block of a note and what it says.
@@ -102,6 +111,7 @@ export function splitFrontmatter(text: string): Frontmatter {
  */
 export function parseFrontmatterYaml(raw: string, fenceLine = 1): { data: Record<string, unknown> | null; error: string | null } {
   try {
+    const { isMap, isScalar, isSeq, LineCounter, parseDocument } = yaml();
     // logLevel 'error': the library would otherwise print its warnings on the server's stderr.
     const parse = (source: string) => {
       const lineCounter = new LineCounter();
@@ -154,6 +164,7 @@ export function parseFrontmatterYaml(raw: string, fenceLine = 1): { data: Record
  * holding its source text.
  */
 function keepPlaceholders(doc: Document, raw: string): void {
+  const { Scalar, visit } = yaml();
   visit(doc, {
     Map(_key, node) {
       if (!isPlaceholder(node) || !node.range) return undefined;
@@ -182,6 +193,7 @@ function quotePlaceholderValues(raw: string): string {
 }
 
 function isPlaceholder(node: YAMLMap): boolean {
+  const { isCollection, isScalar } = yaml();
   if (!node.flow || node.items.length !== 1) return false;
   const [pair] = node.items;
   const value = pair!.value;

@@ -5,9 +5,10 @@
 // Neutral ground: the index (note-index/) and the tool handlers (instance/tools/) both give
 // it work, so it imports neither. Each consumer types its own tasks over runPoolTask; the
 // thread's entry (pool-worker.cjs) is the one list of every task a thread can run.
+import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
 import type { Worker } from 'node:worker_threads';
-import { Piscina } from 'piscina';
+import type { Piscina } from 'piscina';
 import { VaultError } from '../vault-error.ts';
 import { threadResourceLimits } from './thread-resource-limits.ts';
 
@@ -26,7 +27,8 @@ export const IDLE_THREAD_MS = 20_000;
  * event loop (nice +10); threads beyond the first exit after {@link IDLE_THREAD_MS} idle. A thread stopped by an abort is replaced at once, in the background.
  */
 function workerPool(): Piscina {
-  shared ??= new Piscina({
+  // piscina (CommonJS) loads with the pool, not with every start: a start's first answers need no thread.
+  shared ??= new (createRequire(import.meta.url)('piscina') as typeof import('piscina')).Piscina({
     filename: new URL('./pool-worker.cjs', import.meta.url).href,
     minThreads: 1,
     maxThreads: availableParallelism(),

@@ -1,7 +1,6 @@
 // The local RepoHost: Git repositories side by side in one folder, bare or with a work tree.
 import { pino, type Logger } from 'pino';
 import type { UsersFile } from '../../config/users-file.ts';
-import { gitRepoHistory } from '../git/history/git-repo-history.ts';
 import type { RepoHistory } from '../history.ts';
 import type { Access, Person } from '../person.ts';
 import type { Change, CommitResult, FileEntry, RepoHost, RepoInfo, Snapshot } from '../repo-host.ts';
@@ -114,6 +113,11 @@ export class LocalRepoHost implements RepoHost {
     return this.signIn.authenticate(token);
   }
 
+  /** Starts reading what the first sign-in needs (LocalSignIn.readAhead): for a server, before its first request. */
+  signInAhead(): void {
+    this.signIn.readAhead();
+  }
+
   async mirror(repoName: string): Promise<Mirror> {
     const repo = await this.repo(repoName);
     await this.recovery.ifNeeded(repo);
@@ -123,7 +127,9 @@ export class LocalRepoHost implements RepoHost {
 
   /** The history of a repository (RepoHost `history`): the `git` program on its mirror. */
   async history(repoName: string): Promise<RepoHistory> {
-    return gitRepoHistory(await this.mirror(repoName));
+    // The history's modules (blame, log, pickaxe) load with the first history read, not with every start.
+    const [{ gitRepoHistory }, mirror] = await Promise.all([import('../git/history/git-repo-history.ts'), this.mirror(repoName)]);
+    return gitRepoHistory(mirror);
   }
 
   async snapshot(repoName: string): Promise<Snapshot> {

@@ -4,7 +4,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { UsersFile } from '../../config/users-file.ts';
 import { cleanIdentPart } from '../git/commit-ident.ts';
-import { runGit } from '../git/run-git.ts';
+import { runGit, splitNul } from '../git/run-git.ts';
 import type { Access, Person } from '../person.ts';
 import { isFile } from './local-repo.ts';
 
@@ -77,24 +77,49 @@ export class LocalSignIn {
     return this.users === null && this.as === null;
   }
 
+  /**
+   * Starts reading what the first {@link authenticate} needs besides the folder (the one
+   * person, from git's configuration, in single-person mode), so that a server's first
+   * request does not wait for git; read once, as ever. Never throws.
+   */
+  readAhead(): void {
+    if (this.users === null) this.onePerson().catch(() => undefined);
+  }
+
   /** The one person of single-person mode: `as`, else git's global user.name/user.email, else a default. */
   onePerson(): Promise<Person> {
     if (this.as !== null) return Promise.resolve(this.as);
     this.localPerson ??= (async () => {
       for (const file of [join(homedir(), '.gitconfig'), join(homedir(), '.config', 'git', 'config')]) {
         if (!(await isFile(file))) continue;
-        const get = async (key: string) =>
-          (await runGit(['config', '--file', file, '--get', key], { okCodes: [0, 1] })).stdout.toString('utf8').trim();
-        const [rawName, rawEmail] = await Promise.all([get('user.name'), get('user.email')]);
-        const name = cleanIdentPart(rawName);
+        const values = await userValues(file);
+        const name = cleanIdentPart(values.get('user.name') ?? '');
         if (name === '') continue;
-        const email = cleanIdentPart(rawEmail) || DEFAULT_PERSON.email;
+        const email = cleanIdentPart(values.get('user.email') ?? '') || DEFAULT_PERSON.email;
         return { login: email.split('@')[0] || DEFAULT_PERSON.login, name, email };
       }
       return DEFAULT_PERSON;
     })();
     return this.localPerson;
   }
+}
+
+/**
+ * `user.name` and `user.email` of the git configuration file `file` as `git config --file
+ * FILE --get KEY` answers each (the last value of a key set more than once, trimmed; no
+ * includes followed), from one `git config` run instead of one per key: the first sign-in of
+ * a start waits for it. A key without a value reads as `''`; an absent key is missing.
+ */
+async function userValues(file: string): Promise<Map<string, string>> {
+  const listed = await runGit(['config', '--file', file, '-z', '--get-regexp', '^user\\.(name|email)$'], { okCodes: [0, 1] });
+  const values = new Map<string, string>();
+  // Each entry is `key` NL `value`, or `key` alone for a key written without a value.
+  for (const entry of splitNul(listed.stdout)) {
+    const newline = entry.indexOf('\n');
+    if (newline === -1) values.set(entry, '');
+    else values.set(entry.slice(0, newline), entry.slice(newline + 1).trim());
+  }
+  return values;
 }
 
 function sha256(text: string): Buffer {
