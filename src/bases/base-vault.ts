@@ -38,6 +38,59 @@ export interface BaseVaultInput {
   notes: readonly BaseNote[];
   resolveLink(target: string, fromPath: string): string | null;
   propertyTypes?: Readonly<Record<string, string>>;
+  /**
+   * The lookup by path and the backlinks of exactly `notes`, when the caller keeps them
+   * between evaluations over the same rows (a pool thread, per index state); else each
+   * evaluation builds its own.
+   */
+  index?: BaseNotesIndex;
+}
+
+/**
+ * The files of one evaluation looked up by path, and their backlinks (built on first use):
+ * a function of the rows alone, so evaluations over the same rows can share one.
+ */
+export class BaseNotesIndex {
+  readonly notes: readonly BaseNote[];
+  private readonly byPath = new Map<string, BaseNote>();
+  private backlinkIndex: Map<string, readonly string[]> | null = null;
+
+  constructor(notes: readonly BaseNote[]) {
+    this.notes = notes;
+    for (const note of notes) this.byPath.set(note.path, note);
+  }
+
+  /** The file at `path`, or undefined when it is not one of the rows. */
+  get(path: string): BaseNote | undefined {
+    return this.byPath.get(path);
+  }
+
+  /** The paths of the rows that link to or embed `path`, each once, in path order. */
+  backlinks(path: string): readonly string[] {
+    if (this.backlinkIndex === null) {
+      const index = new Map<string, Set<string>>();
+      for (const note of this.notes) {
+        for (const ref of [...note.links, ...note.embeds]) {
+          if (ref.path === null || ref.path === note.path) continue;
+          let sources = index.get(ref.path);
+          if (sources === undefined) index.set(ref.path, (sources = new Set()));
+          sources.add(note.path);
+        }
+      }
+      this.backlinkIndex = new Map([...index].map(([target, sources]) => [target, [...sources].sort()]));
+    }
+    return this.backlinkIndex.get(path) ?? [];
+  }
+
+  /**
+   * A rough size of what this index adds to the rows in V8's heap, in bytes: a map slot per
+   * row and, once built, a slot and an array entry per backlink.
+   */
+  get estimatedBytes(): number {
+    let bytes = 64 + 48 * this.notes.length;
+    for (const sources of this.backlinkIndex?.values() ?? []) bytes += 48 + 8 * sources.length;
+    return bytes;
+  }
 }
 
 const TEXT_TYPES = new Set(['text', 'multitext', 'tags', 'aliases']);
@@ -58,8 +111,9 @@ export function parseWikiText(inner: string): { target: string; display: string 
  */
 export class BaseVault {
   readonly notes: readonly BaseNote[];
-  private readonly byPath = new Map<string, BaseNote>();
-  private backlinkIndex: Map<string, string[]> | null = null;
+  private readonly index: BaseNotesIndex;
+  /** Files that are not rows but can be looked up (the context file `this`). */
+  private readonly extra = new Map<string, BaseNote>();
   private readonly propertyCache = new Map<string, Map<string, BaseValue>>();
   private readonly resolveCache = new Map<string, string | null>();
 
@@ -69,13 +123,13 @@ export class BaseVault {
   constructor(input: BaseVaultInput, extra: readonly BaseNote[] = []) {
     this.input = input;
     this.notes = input.notes;
-    for (const note of extra) this.byPath.set(note.path, note);
-    for (const note of input.notes) this.byPath.set(note.path, note);
+    this.index = input.index ?? new BaseNotesIndex(input.notes);
+    for (const note of extra) this.extra.set(note.path, note);
   }
 
-  /** The file at `path`, or undefined when it is not one of the rows. */
+  /** The file at `path` (a row first, else an extra file), or undefined. */
   get(path: string): BaseNote | undefined {
-    return this.byPath.get(path);
+    return this.index.get(path) ?? this.extra.get(path);
   }
 
   /** Where a link written in `fromPath` points, memoised. */
@@ -117,19 +171,7 @@ export class BaseVault {
 
   /** The paths of the files that link to or embed `path`, each once, in path order. */
   backlinks(path: string): readonly string[] {
-    if (this.backlinkIndex === null) {
-      const index = new Map<string, Set<string>>();
-      for (const note of this.notes) {
-        for (const ref of [...note.links, ...note.embeds]) {
-          if (ref.path === null || ref.path === note.path) continue;
-          let sources = index.get(ref.path);
-          if (sources === undefined) index.set(ref.path, (sources = new Set()));
-          sources.add(note.path);
-        }
-      }
-      this.backlinkIndex = new Map([...index].map(([target, sources]) => [target, [...sources].sort()]));
-    }
-    return this.backlinkIndex.get(path) ?? [];
+    return this.index.backlinks(path);
   }
 
   /**
@@ -138,7 +180,7 @@ export class BaseVault {
    * names are case-insensitive. Null when absent.
    */
   property(path: string, name: string): BaseValue {
-    const note = this.byPath.get(path);
+    const note = this.get(path);
     if (note === undefined || note.frontmatter === null) return NULL;
     let cache = this.propertyCache.get(path);
     if (cache === undefined) this.propertyCache.set(path, (cache = new Map()));
@@ -156,7 +198,7 @@ export class BaseVault {
 
   /** Whether the file at `path` has the frontmatter property `name` (any value, even empty). */
   hasProperty(path: string, name: string): boolean {
-    const frontmatter = this.byPath.get(path)?.frontmatter;
+    const frontmatter = this.get(path)?.frontmatter;
     if (frontmatter === undefined || frontmatter === null) return false;
     if (Object.hasOwn(frontmatter, name)) return true;
     const lower = name.toLowerCase();
@@ -165,7 +207,7 @@ export class BaseVault {
 
   /** Every frontmatter property of the file at `path` as an object value (`file.properties`, `note`). */
   properties(path: string): BaseValue {
-    const frontmatter = this.byPath.get(path)?.frontmatter;
+    const frontmatter = this.get(path)?.frontmatter;
     if (frontmatter === undefined || frontmatter === null) return { kind: 'object', entries: new Map() };
     return { kind: 'object', entries: new Map(Object.keys(frontmatter).map((key) => [key, this.property(path, key)])) };
   }

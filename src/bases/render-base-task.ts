@@ -1,12 +1,15 @@
 // A base view rendered on the worker pool: the task carries a snapshot of the repository's
 // rows (one per index state, serialized once into shared memory, so a call copies no rows),
 // and the thread keeps the last few snapshots decoded, so only the first view of a new
-// state pays for decoding. A heavy base then never holds the event loop of the server.
+// state pays for decoding; with it the thread keeps, per set of open folders, the rows in
+// them with their lookup by path and backlinks, so a view that shows `file.backlinks` builds
+// them once per index state, not once per call. A heavy base then never holds the event
+// loop of the server.
 import { deserialize, serialize } from 'node:v8';
 import { LinkResolver } from '../notes/link-resolver.ts';
 import { isInFolders } from '../notes/vault-path.ts';
 import { isVaultError, type VaultErrorCode } from '../vault-error.ts';
-import type { BaseNote } from './base-vault.ts';
+import { BaseNotesIndex, type BaseNote } from './base-vault.ts';
 import { renderBaseViewCooperatively, type BaseViewPage } from './render-base-view.ts';
 
 /** The rows a base sees in one repository at one index state, as the thread decodes them. */
@@ -56,7 +59,12 @@ export type RenderBaseResult =
 interface DecodedRows {
   files: BaseNote[];
   resolver: LinkResolver;
+  /** By the open folders (joined with NUL): the rows in them, indexed (built on first use). */
+  inFolders: Map<string, BaseNotesIndex>;
 }
+
+/** How many sets of open folders a decoded snapshot keeps its rows for (a repository has one; tests use a few). */
+const FOLDER_VIEWS = 4;
 
 /** The thread's decoded snapshots, least recently used first, with their serialized size. */
 const decoded = new Map<string, { rows: DecodedRows; bytes: number }>();
@@ -84,15 +92,42 @@ function decode(rows: BaseRowsSnapshot): DecodedRows {
   const repo = rows.key.slice(0, rows.key.indexOf('\u0000') + 1);
   for (const key of [...decoded.keys()]) if (repo !== '' && key.startsWith(repo)) decoded.delete(key);
   const { files, paths } = deserialize(rows.data) as { files: BaseNote[]; paths: string[] };
-  const found = { files, resolver: new LinkResolver(paths) };
+  const found = { files, resolver: new LinkResolver(paths), inFolders: new Map<string, BaseNotesIndex>() };
   decoded.set(rows.key, { rows: found, bytes: rows.data.length });
-  let total = [...decoded.values()].reduce((sum, entry) => sum + entry.bytes, 0);
+  trim();
+  return found;
+}
+
+/**
+ * The bytes a decoded snapshot counts for: its serialized size, and what its rows' indexes
+ * (lookup by path, backlinks) add.
+ */
+function entryBytes(entry: { rows: DecodedRows; bytes: number }): number {
+  let bytes = entry.bytes;
+  for (const index of entry.rows.inFolders.values()) bytes += index.estimatedBytes;
+  return bytes;
+}
+
+/** Drops the least recently used snapshots until the rest fit in {@link DECODED_BYTES} (the newest always stays). */
+function trim(): void {
+  let total = [...decoded.values()].reduce((sum, entry) => sum + entryBytes(entry), 0);
   while (total > DECODED_BYTES && decoded.size > 1) {
     const [oldest, entry] = decoded.entries().next().value!;
     decoded.delete(oldest);
-    total -= entry.bytes;
+    total -= entryBytes(entry);
   }
-  return found;
+}
+
+/** The rows of `rows` inside `folders`, with their lookup by path and backlinks, kept with the snapshot. */
+function rowsInFolders(rows: DecodedRows, folders: readonly string[]): BaseNotesIndex {
+  const key = folders.join('\u0000');
+  let index = rows.inFolders.get(key);
+  if (index === undefined) {
+    if (rows.inFolders.size >= FOLDER_VIEWS) rows.inFolders.delete(rows.inFolders.keys().next().value!);
+    index = new BaseNotesIndex(rows.files.filter((file) => isInFolders(file.path, folders)));
+    rows.inFolders.set(key, index);
+  }
+  return index;
 }
 
 /**
@@ -101,16 +136,17 @@ function decode(rows: BaseRowsSnapshot): DecodedRows {
  * error loses its class between threads; anything else rejects.
  */
 export async function renderBaseTask(task: RenderBaseTask): Promise<RenderBaseResult> {
-  const { files, resolver } = decode(task.rows);
-  const notes = files.filter((file) => isInFolders(file.path, task.folders));
-  const context = notes.find((note) => note.path === task.basePath) ?? task.context;
+  const rows = decode(task.rows);
+  const index = rowsInFolders(rows, task.folders);
+  const { notes } = index;
+  const context = index.get(task.basePath) ?? task.context;
   try {
     const page = await renderBaseViewCooperatively(
       {
         basePath: task.basePath,
         base: task.base,
         view: task.view,
-        vault: { notes, resolveLink: (target, fromPath) => resolver.resolveTarget(target, fromPath) },
+        vault: { notes, index, resolveLink: (target, fromPath) => rows.resolver.resolveTarget(target, fromPath) },
         context,
         limit: task.limit,
         offset: task.offset,
@@ -118,6 +154,8 @@ export async function renderBaseTask(task: RenderBaseTask): Promise<RenderBaseRe
       // Alone on its thread, the render need not yield: only the budget counts.
       { budgetMs: task.budgetMs, sliceMs: 60_000 },
     );
+    // The backlinks built by this render now count towards the bound.
+    trim();
     return { page };
   } catch (error) {
     if (isVaultError(error))

@@ -281,6 +281,28 @@ export function createNoteIndex(sql: SqlClient, options: { noteTextsBytes?: numb
   // that query object: one search reads its pages with the same object, and evaluating a
   // query of hundreds of trigrams for every page cost more than the pages.
   const queryCandidates = new WeakMap<TrigramQuery, Map<string, number[] | null>>();
+  // The candidates of a needle's keys or a regex's trigram query, by repository and index
+  // state: the next search of the same text reads no posting list again, and a change of
+  // the index (a write, an outside commit, a rebuild) gives a new state and new candidates.
+  const stateCandidates = byteCache<string, { state: string; ids: number[] | null }>({
+    maxBytes: CANDIDATES_CACHE_BYTES,
+    sizeOf: (entry, key) => 64 + 2 * (key.length + entry.state.length) + 8 * (entry.ids?.length ?? 0),
+  });
+  /**
+   * The candidates `read` gives for `what` (a needle's keys or a regex's query, as text) in
+   * `repo`, kept under the repository's index state, read before them: candidates read
+   * while the index moves are kept under the older state, which no later call asks for.
+   */
+  const candidatesAt = async (repo: string, what: string, read: () => Promise<number[] | null>): Promise<number[] | null> => {
+    const state = await indexState(sql, repo);
+    if (state === null) return read();
+    const key = `${repo}\0${what}`;
+    const kept = stateCandidates.get(key);
+    if (kept !== undefined && kept.state === state) return kept.ids;
+    const ids = await read();
+    stateCandidates.set(key, { state, ids });
+    return ids;
+  };
   return {
     async repoState(repo) {
       const row = (
@@ -456,7 +478,9 @@ export function createNoteIndex(sql: SqlClient, options: { noteTextsBytes?: numb
         let known = queryCandidates.get(options.trigrams);
         if (known === undefined) queryCandidates.set(options.trigrams, (known = new Map()));
         for (const repo of new Set(scopes.map((scope) => scope.repo))) {
-          if (!known.has(repo)) known.set(repo, await queryNoteIds(sql, repo, options.trigrams));
+          const query = options.trigrams;
+          if (!known.has(repo))
+            known.set(repo, await candidatesAt(repo, `r${JSON.stringify(query)}`, () => queryNoteIds(sql, repo, query)));
           const ids = known.get(repo)!;
           if (ids !== null) candidates.set(repo, ids);
         }
@@ -477,7 +501,9 @@ export function createNoteIndex(sql: SqlClient, options: { noteTextsBytes?: numb
       const keys = needleKeys(needle);
       const candidates = new Map<string, number[]>();
       if (keys.length > 0) {
-        for (const repo of new Set(scopes.map((scope) => scope.repo))) candidates.set(repo, await candidateNoteIds(sql, repo, keys));
+        const what = `p${keys.join(',')}`;
+        for (const repo of new Set(scopes.map((scope) => scope.repo)))
+          candidates.set(repo, (await candidatesAt(repo, what, () => candidateNoteIds(sql, repo, keys)))!);
       }
       const narrowed = scopes.filter((scope) => candidates.get(scope.repo)?.length !== 0);
       // Both sides in NFC, as the keys (searchFold) and the line matching see them.
@@ -551,6 +577,23 @@ export function createNoteIndex(sql: SqlClient, options: { noteTextsBytes?: numb
       return rows.map((row) => ({ path: row.path, type: row.type, frontmatter: row.frontmatter, frontmatterError: row.frontmatter_error }));
     },
   };
+}
+
+/** The bound of the kept search candidates (note ids by repository, query and index state), in bytes (README "Memory"). */
+export const CANDIDATES_CACHE_BYTES = 1024 * 1024;
+
+/**
+ * The index state of `repo` as text (head, fingerprint and the time of indexing to the
+ * microsecond): every write of a repository's rows sets a new one; null when it is not indexed.
+ */
+async function indexState(sql: SqlClient, repo: string): Promise<string | null> {
+  const row = (
+    await sql.query<{ head: string | null; fingerprint: string; indexed_at: string }>(
+      'SELECT head, fingerprint, indexed_at::text AS indexed_at FROM repos WHERE name = $1',
+      [repo],
+    )
+  ).rows[0];
+  return row === undefined ? null : `${row.head ?? ''}\0${row.fingerprint}\0${row.indexed_at}`;
 }
 
 /** The bound of the kept file path lists (NoteIndex.filePaths), by repository, in bytes (README "Memory"). */

@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { Installation } from '../installation.ts';
 import { repoField } from '../../tools/tool.ts';
@@ -13,6 +13,9 @@ import { isVaultError, type VaultError } from '../../vault-error.ts';
 import { alice, bob, cloneCorpus, corpusBundle, makeRepo, tempDir } from '../../../test/support/git-fixture.ts';
 import { openTestDatabase } from '../../../test/support/test-database.ts';
 import { baseView } from './base-view.ts';
+import { editNote } from './edit-note.ts';
+import { callTool } from '../../../test/support/call-tool.ts';
+import { commitOutside, openWriteFixture, type WriteFixture } from '../../../test/writes/write-fixture.ts';
 import { silentLogger } from '../log.ts';
 
 const person: Person = { login: 'alice', name: alice.name, email: alice.email };
@@ -251,6 +254,58 @@ describe.skipIf(corpusBundle('kepano-obsidian') === null)('base_view on kepano-o
     expect(books.rows.map((row) => row.cells.slice(0, 2))).toEqual([
       ['Out of Control', '[[Kevin Kelly]]'],
       ['The Machine Stops', '[[E. M. Forster]]'],
+    ]);
+  });
+});
+
+describe('base_view after changes', () => {
+  let fixture: WriteFixture | undefined;
+  afterEach(async () => {
+    await fixture?.close();
+    fixture = undefined;
+  });
+
+  const base = [
+    'formulas:',
+    '  backlinks: file.backlinks.length',
+    'views:',
+    '  - type: table',
+    '    name: Linked',
+    '    filters: file.ext == "md"',
+    '    order: [file.name, formula.backlinks, file.backlinks]',
+    '    sort:',
+    '      - property: file.name',
+    '        direction: ASC',
+  ].join('\n');
+  const cells = async (ctx: ToolContext) => (await call(ctx, { repo: 'notes', path: 'Links.base' })).rows.map((row) => row.cells);
+
+  it('shows the backlinks of the index state it answers from, after an edit_note and after an outside commit', async () => {
+    fixture = await openWriteFixture({ 'Links.base': base, 'a.md': 'See [[c]].\n', 'b.md': 'Nothing yet.\n', 'c.md': 'C.\n' });
+    const ctx = await fixture.context();
+    // Rendered twice at one state: the second render is served from what the pool thread kept.
+    for (let i = 0; i < 2; i++)
+      expect(await cells(ctx)).toEqual([
+        ['a', '0', ''],
+        ['b', '0', ''],
+        ['c', '1', '[[a]]'],
+      ]);
+    await callTool(
+      editNote,
+      { repo: 'notes', path: 'b.md', old_text: 'Nothing yet.', new_text: 'See [[c]] and [[a]].', summary: 'S' },
+      ctx,
+    );
+    expect(await cells(ctx)).toEqual([
+      ['a', '1', '[[b]]'],
+      ['b', '0', ''],
+      ['c', '2', '[[a]], [[b]]'],
+    ]);
+    commitOutside(fixture, { 'a.md': 'No links now.\n', 'd.md': 'See [[b]].\n' }, 'Outside');
+    await fixture.installation.refresh('notes', { force: true });
+    expect(await cells(await fixture.context())).toEqual([
+      ['a', '1', '[[b]]'],
+      ['b', '1', '[[d]]'],
+      ['c', '1', '[[b]]'],
+      ['d', '0', ''],
     ]);
   });
 });

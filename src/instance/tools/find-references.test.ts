@@ -87,6 +87,40 @@ describe('find_references', () => {
   });
 });
 
+describe('find_references with values: the lines shown, from the notes as stored', () => {
+  let fixture: WriteFixture | undefined;
+  afterEach(async () => {
+    await fixture?.close();
+    fixture = undefined;
+  });
+
+  it('shows each line as stored: CRLF, decomposed accents, a last line without a break, a long note, any page', async () => {
+    const decomposed = 'Cre\u0300me brûlée: the Sync key.';
+    const long = `${'filler line\n'.repeat(9000)}the SYNC key at the end`;
+    fixture = await openWriteFixture({
+      'a.md': 'Intro\r\nThe sync key, first.\r\nNo match.\r\n\r\nsync key again\r\n',
+      'b.md': `# B\n${decomposed}\nsync KEY`,
+      'c.md': long,
+    });
+    // A budget no loaded machine runs out of: every line is found.
+    const ctx = { ...(await fixture.context()), matchBudgetMs: 120_000 };
+    const lines = [
+      ['a.md', 2, 'The sync key, first.'],
+      ['a.md', 5, 'sync key again'],
+      ['b.md', 2, decomposed],
+      ['b.md', 3, 'sync KEY'],
+      ['c.md', 9001, 'the SYNC key at the end'],
+    ];
+    const all = await callTool(findReferences, { repo: 'notes', values: ['sync key'] }, ctx);
+    expect(all.counts).toEqual([{ value: 'sync key', lines: 5, capped: false }]);
+    expect(all.references.map((ref) => [ref.path, ref.line, ref.text])).toEqual(lines);
+    for (let offset = 0; offset < 5; offset++) {
+      const page = await callTool(findReferences, { repo: 'notes', values: ['sync key'], limit: 2, offset }, ctx);
+      expect(page.references.map((ref) => [ref.path, ref.line, ref.text])).toEqual(lines.slice(offset, offset + 2));
+    }
+  });
+});
+
 describe('find_references with a path: links and paths, not words that look like them', () => {
   let fixture: WriteFixture | undefined;
   afterEach(async () => {

@@ -18,8 +18,28 @@ import { closestPaths, folderScope, lookupVault } from './read-scope.ts';
 /** Counting stops after this many lines per value (spec: `counts[].capped`). */
 export const COUNT_CAP = 2000;
 
-/** One line found, with the value or path it mentions and where in the line. */
-type FoundReference = PathReference;
+/**
+ * One line found, with the value or path it mentions and where in the line; a value's line
+ * may carry `text` empty and the `content` of its note instead, its line taken out only when
+ * shown ({@link lineOf}).
+ */
+type FoundReference = PathReference & { content?: string };
+
+/** The text of the line `ref` names: as found, or taken from its note's content. */
+function lineOf(ref: FoundReference): string {
+  const content = ref.content;
+  if (content === undefined) return ref.text;
+  let start = 0;
+  for (let line = 1; line < ref.line; line++) {
+    const lineBreak = content.indexOf('\n', start);
+    if (lineBreak === -1) return '';
+    start = lineBreak + 1;
+  }
+  let end = content.indexOf('\n', start);
+  if (end === -1) end = content.length;
+  if (content[end - 1] === '\r') end--;
+  return content.slice(start, end);
+}
 
 /** The find_references tool (spec: "find_references"; contract: spec/acme-tools-list.json). */
 export const findReferences = implement(definition, {
@@ -41,14 +61,15 @@ export const findReferences = implement(definition, {
         : await pathReferences(ctx, vault, scope, input.path!, run);
 
     const page: Reference[] = found.slice(input.offset, input.offset + input.limit).map((ref) => {
-      const shown = lineWindow(ref.text, ref.start, ref.length);
+      const text = lineOf(ref);
+      const shown = lineWindow(text, ref.start, ref.length);
       return {
         value: cutEcho(ref.value),
         path: ref.path,
         line: ref.line,
         text: shown.text,
         shortened: shown.shortened,
-        ...(isStruckAt(ref.text, ref.start) ? { struck: true } : {}),
+        ...(isStruckAt(text, ref.start) ? { struck: true } : {}),
       };
     });
     const { answer } = fitAnswer(page, (kept, cut) => {
@@ -98,10 +119,12 @@ async function valueReferences(
     for (;;) {
       if (run.stopped) break;
       const notes = await ctx.index.scanNotes([scope], { needle: value, caseSensitive: false, after, limit: 200 });
+      // Only a page of the lines is shown: the thread sends back where they are, not their texts.
       const { matches } = await run.match(
         query,
         notes.map((note) => note.content),
         COUNT_CAP + 1 - lines,
+        { lineTexts: false },
       );
       for (const match of matches) {
         if (lines === COUNT_CAP) {
@@ -109,7 +132,8 @@ async function valueReferences(
           break;
         }
         lines++;
-        found.push({ value, path: notes[match.note]!.path, line: match.line, text: match.text, start: match.start, length: match.length });
+        const note = notes[match.note]!;
+        found.push({ value, path: note.path, line: match.line, text: '', content: note.content, start: match.start, length: match.length });
       }
       if (capped || run.stopped || notes.length < 200) break;
       after = { repo: notes[notes.length - 1]!.repo, path: notes[notes.length - 1]!.path };

@@ -27,12 +27,18 @@ export interface NoteLineMatch extends LineMatch {
   note: number;
 }
 
-/** A batch: the notes' contents, how many matches are wanted at most, and the deadline (ms since the epoch). */
+/**
+ * A batch: the notes' contents, how many matches are wanted at most, and the deadline (ms
+ * since the epoch). `lineTexts: false` leaves each match's `text` empty (`''`): a caller that
+ * shows few of many matches takes the lines it shows from the notes it holds, rather than
+ * having every matching line copied back from the thread.
+ */
 export interface MatchNotesTask {
   query: MatchQuery;
   contents: readonly string[];
   wanted: number;
   deadline: number;
+  lineTexts?: boolean;
 }
 
 /**
@@ -87,7 +93,10 @@ export function matchNotes(task: MatchNotesTask): MatchNotesResult {
     const normal = stored.normalize('NFC');
     const storedLines = normal === stored ? null : stored.split('\n');
     for (const match of matcher(normal, stop)) {
-      matches.push({ note, ...(storedLines ? inStoredLine(storedLines[match.line - 1] ?? '', match) : match) });
+      const found = storedLines ? inStoredLine(storedLines[match.line - 1] ?? '', match) : match;
+      matches.push(
+        task.lineTexts === false ? { note, line: found.line, text: '', start: found.start, length: found.length } : { note, ...found },
+      );
       if (matches.length >= task.wanted) return { matches, searched: note, cut: false };
     }
     if (stop.cut) return { matches, searched: note, cut: true, ...(stop.line === undefined ? {} : { line: stop.line }) };

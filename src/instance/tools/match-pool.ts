@@ -56,9 +56,15 @@ export class MatchRun {
 
   /**
    * Matches `contents` against `query` in order until `wanted` matches are found, the notes
-   * end or the deadline passes; `note` in each match is the index into `contents`.
+   * end or the deadline passes; `note` in each match is the index into `contents`. With
+   * `lineTexts: false`, each match's `text` is `''` (MatchNotesTask.lineTexts).
    */
-  async match(query: MatchQuery, contents: readonly string[], wanted: number): Promise<MatchBatchResult> {
+  async match(
+    query: MatchQuery,
+    contents: readonly string[],
+    wanted: number,
+    options: { lineTexts?: boolean } = {},
+  ): Promise<MatchBatchResult> {
     const matches: NoteLineMatch[] = [];
     // The batch cut into tasks of about TASK_CHARS; up to one task per pool thread is under
     // way at once (the pool has one per processor), and their answers are taken in order.
@@ -76,7 +82,13 @@ export class MatchRun {
     const running: Array<Promise<MatchNotesResult | null>> = [];
     const start = (index: number) => {
       const { from, to, chars } = tasks[index]!;
-      const task: MatchNotesTask = { query, contents: contents.slice(from, to), wanted: wanted - matches.length, deadline: this.deadline };
+      const task: MatchNotesTask = {
+        query,
+        contents: contents.slice(from, to),
+        wanted: wanted - matches.length,
+        deadline: this.deadline,
+        ...(options.lineTexts === false ? { lineTexts: false } : {}),
+      };
       return chars < INLINE_CHARS ? Promise.resolve(matchNotes(task)) : this.onWorker(task);
     };
     for (let index = 0; index < tasks.length && matches.length < wanted; index++) {
