@@ -79,6 +79,7 @@ export class LocalRepoHost implements RepoHost {
       recovery: this.recovery,
       authors: new CommitAuthors(this.signIn),
       snapshots: this.snapshots,
+      objects: this.objects,
     });
   }
 
