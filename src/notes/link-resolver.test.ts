@@ -136,3 +136,42 @@ describe('LinkResolver: add and delete', () => {
     }
   });
 });
+
+describe('LinkResolver.withMoves', () => {
+  it('answers as a resolver built on the moved paths, and leaves the original as it was', () => {
+    const original = new LinkResolver(files);
+    // A folder emptied by the move, a name that now exists twice, a case-only rename and an NFD spelling.
+    const moves = new Map([
+      ['projects/apollo/Plan.md', 'moved/deep/Plan.md'],
+      ['projects/apollo/notes/Kickoff.md', 'projects/apollo/notes/kickoff.md'],
+      ['archive/a/Plan.md', 'archive/b/Plan (2).md'],
+      ['Über uns.md', 'team/U\u0308ber uns.md'],
+    ]);
+    const moved = original.withMoves(moves);
+    const built = new LinkResolver(files.map((path) => moves.get(path) ?? path));
+    const targets = [
+      'Plan',
+      'projects/apollo/Plan',
+      'deep/Plan',
+      'Kickoff',
+      'kickoff',
+      'Plan (2)',
+      'archive/a/Plan',
+      'Über uns',
+      'diagram.png',
+    ];
+    const from = ['x.md', 'projects/apollo/Other.md', 'moved/deep/Other.md', 'archive/b/Other.md', 'team/Other.md'];
+    for (const target of targets) {
+      for (const source of from) {
+        expect(moved.resolve(wiki(target), source), `${target} from ${source}`).toBe(built.resolve(wiki(target), source));
+        expect(moved.resolve(md(target), source)).toBe(built.resolve(md(target), source));
+        expect(original.resolve(wiki(target), source), `original: ${target} from ${source}`).toBe(resolver.resolve(wiki(target), source));
+      }
+    }
+    for (const folder of ['archive', 'archive/a', 'projects/apollo', 'projects/apollo/notes', 'moved', 'moved/deep', 'team']) {
+      expect(moved.resolveFolder(folder, 'x.md'), `folder ${folder}`).toBe(built.resolveFolder(folder, 'x.md'));
+      expect(original.resolveFolder(folder, 'x.md'), `original: folder ${folder}`).toBe(resolver.resolveFolder(folder, 'x.md'));
+    }
+    for (const path of [...files, ...moves.values()]) expect(moved.has(path), path).toBe(built.has(path));
+  });
+});

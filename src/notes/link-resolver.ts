@@ -36,6 +36,29 @@ export class LinkResolver {
   }
 
   /**
+   * A resolver for the same paths with each key of `moves` replaced by its value (a move:
+   * old path → new path): it answers as {@link delete} of every old path and {@link add} of
+   * every new one make it, without this one changing. O(paths) copies and no normalisation, much
+   * cheaper than building one from the moved list (move_note needs both, before and after).
+   */
+  withMoves(moves: ReadonlyMap<string, string>): LinkResolver {
+    const copy = new LinkResolver([]);
+    for (const [key, path] of this.exact) copy.exact.set(key, path);
+    for (const [from, to] of [
+      [this.folded, copy.folded],
+      [this.byName, copy.byName],
+      [this.foldedFolders, copy.foldedFolders],
+      [this.shadowed, copy.shadowed],
+    ] as const)
+      for (const [key, list] of from) to.set(key, [...list]);
+    for (const [key, folder] of this.folders) copy.folders.set(key, folder);
+    copy.folderCounts = this.folderCounts === null ? null : new Map(this.folderCounts);
+    for (const old of moves.keys()) copy.delete(old);
+    for (const next of moves.values()) copy.add(next);
+    return copy;
+  }
+
+  /**
    * Adds one file path (O(depth)): the resolver then answers as one built with it among its
    * paths. A path already there is ignored; one whose NFC form another path already has is
    * kept aside until that one is deleted (as the constructor keeps the first).
@@ -51,9 +74,11 @@ export class LinkResolver {
     this.exact.set(key, path);
     push(this.folded, key.toLowerCase(), path);
     push(this.byName, baseName(key).toLowerCase(), path);
+    // '/' never combines with what stands around it: the folders of an NFC path are NFC too.
+    const isNfc = key === path;
     for (let slash = path.lastIndexOf('/'); slash > 0; slash = path.lastIndexOf('/', slash - 1)) {
       const folder = path.slice(0, slash);
-      const folderKey = folder.normalize('NFC');
+      const folderKey = isNfc ? folder : folder.normalize('NFC');
       if (this.folderCounts !== null) this.folderCounts.set(folderKey, (this.folderCounts.get(folderKey) ?? 0) + 1);
       else if (this.folders.has(folderKey)) break;
       if (this.folders.has(folderKey)) continue;
@@ -102,9 +127,10 @@ export class LinkResolver {
   private countFolders(): Map<string, number> {
     if (this.folderCounts !== null) return this.folderCounts;
     const counts = new Map<string, number>();
-    for (const path of this.exact.values()) {
+    for (const [key, path] of this.exact) {
+      const isNfc = key === path;
       for (let slash = path.lastIndexOf('/'); slash > 0; slash = path.lastIndexOf('/', slash - 1)) {
-        const folderKey = path.slice(0, slash).normalize('NFC');
+        const folderKey = isNfc ? path.slice(0, slash) : path.slice(0, slash).normalize('NFC');
         counts.set(folderKey, (counts.get(folderKey) ?? 0) + 1);
       }
     }

@@ -264,7 +264,7 @@ async function prepareMove(
   const searched = (await linkingNotes(ctx, repo, read.snapshot!, moved, movedFolder, needles)) ?? notePaths;
   const contents = await read.files([...new Set([...searched, ...basePaths, ...members])]);
   const before = new LinkResolver(paths);
-  const after = new LinkResolver(paths.map((path) => moved.get(path) ?? path));
+  const after = before.withMoves(moved);
   const folders = config.settings.folders;
   const texts = new Map<string, string>();
   const updated: Array<{ path: string; links: number }> = [];

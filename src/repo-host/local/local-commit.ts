@@ -16,7 +16,7 @@ import { commitEntries, finishUnderLock } from './interrupted-commit.ts';
 import { resolveHead, type LocalRepo, type ObjectFormats } from './local-repo.ts';
 import { DEFAULT_PERSON } from './local-sign-in.ts';
 import { thisProcess } from './lock-owner.ts';
-import { lookAtPaths, type PathLook, type TreeItem } from './path-look.ts';
+import { lookAtPaths, type KnownState, type PathLook, type StableObjectReader, type TreeItem } from './path-look.ts';
 import { assertRepoPath } from './repo-path.ts';
 import { isWritableInside, readAsGitSeesIt, readWorkTreeFile } from './work-tree-file.ts';
 import { WorkTreeWrite, type DiskBefore } from './work-tree-write.ts';
@@ -34,6 +34,8 @@ export interface LocalCommitsDeps {
   authors: CommitAuthors;
   /** The host's snapshots, carried forward over its own commits (LocalSnapshots.beforeOwnCommit); absent: not. */
   snapshots?: Pick<LocalSnapshots, 'beforeOwnCommit' | 'afterOwnCommit'>;
+  /** Reads of objects that never change through a kept `cat-file` (KeptCatFiles.objects); absent: a process per commit. */
+  objects?: StableObjectReader;
 }
 
 /**
@@ -50,9 +52,11 @@ export class LocalCommits {
   private readonly recovery: CommitRecovery;
   private readonly authors: CommitAuthors;
   private readonly snapshots: LocalCommitsDeps['snapshots'];
+  private readonly objects: StableObjectReader | undefined;
 
   constructor(deps: LocalCommitsDeps) {
     this.snapshots = deps.snapshots;
+    this.objects = deps.objects;
     this.repoNamed = deps.repoNamed;
     this.formats = deps.formats;
     this.recovery = deps.recovery;
@@ -134,7 +138,9 @@ export class LocalCommits {
 
   /**
    * The commit itself, with the index lock held for a work tree: one `cat-file --batch` for the
-   * head, the parent's tree along the paths and their index entries; the checks; one
+   * head, the parent's tree along the paths and their index entries (none started when `base`,
+   * the snapshot proven current under the lock, knows the head and that no path has uncommitted
+   * changes: the trees then come from the kept `cat-file`, see {@link knownState}); the checks; one
    * `fast-import` for blobs, trees and commit; the new files staged beside their places; then
    * `update-ref HEAD NEW OLD`, the renames and one `update-index`. After update-ref, a failure
    * puts the files and the branch back as they were and throws.
@@ -153,7 +159,7 @@ export class LocalCommits {
     // The index entries only matter for paths the change was not prepared from (see checkWorkTreePaths).
     // With a work tree the index entries are always read here (the same cat-file): the new
     // index keeps staged changes (keepStagedChanges), and that need not ask git again.
-    const look = await lookAtPaths(repo.gitDir, parent, paths, { index: lock !== null });
+    const look = await lookAtPaths(repo.gitDir, parent, paths, { index: lock !== null, ...this.knownState(lock, base, paths) });
     if (look.head !== parent) return { ok: false, conflict: 'head_moved', head: look.head };
     for (const file of change.files) {
       const entry = look.entries.get(file.path);
@@ -251,6 +257,23 @@ export class LocalCommits {
     } finally {
       await removeJournal(repo.gitDir);
     }
+  }
+
+  /**
+   * What `base` (the last snapshot, proven current with the index lock held) tells
+   * {@link lookAtPaths} so that it starts no git: the head, and that each of `paths` is in the
+   * index as at the head (none is uncommitted); nothing when there is no such snapshot, no kept
+   * `cat-file`, or a path has uncommitted changes (its index entry is then asked of git).
+   */
+  private knownState(
+    lock: IndexLock | null,
+    base: SnapshotBase | null,
+    paths: readonly string[],
+  ): { known?: KnownState; objects?: StableObjectReader } {
+    const uncommitted = base?.snapshot.uncommitted;
+    if (lock === null || base === null || uncommitted === undefined || this.objects === undefined) return {};
+    if (paths.some((path) => uncommitted.has(path))) return {};
+    return { known: { head: base.snapshot.head }, objects: this.objects };
   }
 
   /**

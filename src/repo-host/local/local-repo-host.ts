@@ -78,6 +78,7 @@ export class LocalRepoHost implements RepoHost {
       recovery: this.recovery,
       authors: new CommitAuthors(this.signIn),
       snapshots: this.snapshots,
+      objects: this.objects,
     });
   }
 

@@ -23,6 +23,21 @@ export interface PathLook {
   indexOids: Map<string, string | null>;
 }
 
+/** Reads objects by names whose answers never change (KeptCatFiles.objects): null for a missing one. */
+export type StableObjectReader = (
+  gitDir: string,
+  names: readonly string[],
+) => Promise<Array<{ oid: string; type: string; content: Buffer } | null>>;
+
+/**
+ * What the caller knows already of the state under the index lock, from a snapshot proven
+ * current (LocalSnapshots.beforeOwnCommit): the head, and that none of the paths has
+ * uncommitted changes (so each path's index entry is the head's).
+ */
+export interface KnownState {
+  head: string | null;
+}
+
 /**
  * Asks one `git cat-file --batch` (Git's object names: `HEAD`, `<commit>^{tree}`,
  * `<commit>:<folder>`, `:0:<path>`) for the current head, the parent's tree along every path
@@ -30,12 +45,17 @@ export interface PathLook {
  * and, with `index`, each path's index entry. Paths must be validated repository paths without
  * line breaks (the batch protocol is line-based). One process instead of rev-parse, ls-tree and
  * ls-files.
+ *
+ * With `known` (the caller's head and a promise that no path has uncommitted changes) and
+ * `objects` (a kept `cat-file`), no process is started: the head is `known.head`, the trees are
+ * read from `objects` level by level by their ids (never a name that may be missing), and each
+ * path's index entry is its entry at the head (a blob or link; null for anything else or none).
  */
 export async function lookAtPaths(
   gitDir: string,
   parent: string | null,
   paths: readonly string[],
-  options: { index: boolean },
+  options: { index: boolean; known?: KnownState; objects?: StableObjectReader },
 ): Promise<PathLook> {
   const folders = new Set<string>();
   if (parent !== null) {
@@ -45,22 +65,28 @@ export async function lookAtPaths(
     }
   }
   const folderList = [...folders];
-  const names = [
-    'HEAD',
-    ...folderList.map((folder) => (folder === '' ? `${parent}^{tree}` : `${parent}:${folder}`)),
-    ...(options.index ? paths.map((path) => `:0:${path}`) : []),
-  ];
-  const { stdout } = await runGit(['cat-file', '--batch'], { gitDir, input: `${names.join('\n')}\n` });
-
-  const answers = parseCatFileBatch(stdout, names);
-
-  const headAnswer = answers[0];
-  const head = headAnswer?.type === 'commit' ? headAnswer.oid : null;
   const trees = new Map<string, Map<string, TreeItem>>();
-  folderList.forEach((folder, i) => {
-    const answer = answers[1 + i];
-    if (answer?.type === 'tree') trees.set(folder, parseTree(answer.content, answer.oid.length / 2));
-  });
+  let head: string | null;
+  let indexAnswers: Array<{ type: string; oid: string } | null> | null = null;
+  if (options.known !== undefined && options.objects !== undefined) {
+    head = options.known.head;
+    if (parent !== null && head === parent) await readTreesByLevel(gitDir, parent, folderList, options.objects, trees);
+  } else {
+    const names = [
+      'HEAD',
+      ...folderList.map((folder) => (folder === '' ? `${parent}^{tree}` : `${parent}:${folder}`)),
+      ...(options.index ? paths.map((path) => `:0:${path}`) : []),
+    ];
+    const { stdout } = await runGit(['cat-file', '--batch'], { gitDir, input: `${names.join('\n')}\n` });
+    const answers = parseCatFileBatch(stdout, names);
+    const headAnswer = answers[0];
+    head = headAnswer?.type === 'commit' ? headAnswer.oid : null;
+    folderList.forEach((folder, i) => {
+      const answer = answers[1 + i];
+      if (answer?.type === 'tree') trees.set(folder, parseTree(answer.content, answer.oid.length / 2));
+    });
+    if (options.index) indexAnswers = answers.slice(1 + folderList.length);
+  }
 
   const entries = new Map<string, TreeItem>();
   const blocked = new Map<string, string>();
@@ -84,11 +110,60 @@ export async function lookAtPaths(
   const indexOids = new Map<string, string | null>();
   if (options.index) {
     paths.forEach((path, i) => {
-      const answer = answers[1 + folderList.length + i];
-      indexOids.set(path, answer?.type === 'blob' ? answer.oid : null);
+      if (indexAnswers !== null) {
+        const answer = indexAnswers[i];
+        indexOids.set(path, answer?.type === 'blob' ? answer.oid : null);
+      } else {
+        // Known unchanged since the head: the index holds the head's entry (folders and submodules are no blob).
+        const entry = entries.get(path);
+        indexOids.set(path, entry !== undefined && entry.mode !== '040000' && entry.mode !== '160000' ? entry.oid : null);
+      }
     });
   }
   return { head, entries, blocked, indexOids };
+}
+
+/**
+ * Reads the trees of `folders` ('' the root) at `parent` into `trees`, through `objects`: the
+ * root by `<parent>^{tree}`, then each deeper folder by the id its parent tree gives it, one
+ * batch per depth; a folder the parent's tree lacks (or holds as something else) is left out.
+ */
+async function readTreesByLevel(
+  gitDir: string,
+  parent: string,
+  folders: readonly string[],
+  objects: StableObjectReader,
+  trees: Map<string, Map<string, TreeItem>>,
+): Promise<void> {
+  const byDepth = new Map<number, string[]>();
+  for (const folder of folders) {
+    const depth = folder === '' ? 0 : folder.split('/').length;
+    const list = byDepth.get(depth);
+    if (list === undefined) byDepth.set(depth, [folder]);
+    else list.push(folder);
+  }
+  const depths = [...byDepth.keys()].sort((a, b) => a - b);
+  for (const depth of depths) {
+    const asked: Array<{ folder: string; name: string }> = [];
+    for (const folder of byDepth.get(depth)!) {
+      if (folder === '') {
+        asked.push({ folder, name: `${parent}^{tree}` });
+        continue;
+      }
+      const slash = folder.lastIndexOf('/');
+      const item = trees.get(slash === -1 ? '' : folder.slice(0, slash))?.get(folder.slice(slash + 1));
+      if (item?.mode === '040000') asked.push({ folder, name: item.oid });
+    }
+    if (asked.length === 0) continue;
+    const answers = await objects(
+      gitDir,
+      asked.map((one) => one.name),
+    );
+    asked.forEach(({ folder }, i) => {
+      const answer = answers[i];
+      if (answer?.type === 'tree') trees.set(folder, parseTree(answer.content, answer.oid.length / 2));
+    });
+  }
 }
 
 /** Parses a raw tree object (`<mode> <name>\0<id bytes>` repeated) into name → entry. */
