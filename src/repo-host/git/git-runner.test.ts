@@ -3,9 +3,11 @@
 // dies fails only the git it was running, the next git gets a new runner, and a runner that
 // keeps dying, or one turned off, leaves git to be started directly.
 import { execFileSync } from 'node:child_process';
+import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, test } from 'vitest';
-import { makeRepo, tempDir } from '../../../test/support/git-fixture.ts';
+import { git, makeRepo, tempDir } from '../../../test/support/git-fixture.ts';
+import { LocalRepoHost } from '../local/local-repo-host.ts';
 import { GitRunner, gitRunner, type GitEnd } from './git-runner.ts';
 import { GitError, runGit, startGit } from './run-git.ts';
 
@@ -97,4 +99,31 @@ test('git is started directly when the runner is turned off, or after it kept dy
   expect(
     runner.spawn(['--version'], options, { onStdout: () => undefined, onStderr: () => undefined, onDone: () => undefined }),
   ).toBeNull();
+});
+
+test('a commit whose update-ref moved the branch lands, even when the runner died before git answered', async () => {
+  const repo = join(dir.path, 'notes');
+  makeRepo(repo, [{ files: { 'a.md': '# A\n' }, message: 'First' }]);
+  const host = new LocalRepoHost({ reposDir: dir.path });
+  try {
+    const before = await host.snapshot('notes');
+    const runner = gitRunner()!.pid!;
+    // Git runs this hook once the branch has moved; it ends the runner that started update-ref.
+    const hook = join(repo, '.git', 'hooks', 'reference-transaction');
+    writeFileSync(hook, `#!/bin/sh\n[ "$1" = committed ] && grep -q ' refs/heads/' && kill -9 ${runner}\nexit 0\n`);
+    chmodSync(hook, 0o755);
+    const result = await host.commit('notes', {
+      parent: before.head,
+      author: { login: 'ada', name: 'Ada', email: 'ada@example.com' },
+      message: 'Edit',
+      files: [{ path: 'a.md', content: Buffer.from('# A, edited\n') }],
+    });
+    expect(gitRunner()!.pid).not.toBe(runner);
+    expect(result.ok).toBe(true);
+    expect(git(repo, ['rev-parse', 'HEAD'])).toBe((result as { commit: string }).commit);
+    expect(readFileSync(join(repo, 'a.md'), 'utf8')).toBe('# A, edited\n');
+    expect(git(repo, ['status', '--porcelain'])).toBe('');
+  } finally {
+    await host.close();
+  }
 });
