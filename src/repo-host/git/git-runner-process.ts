@@ -72,5 +72,6 @@ process.on('message', (request: RunnerRequest) => {
     }
   }
 });
+send({ t: 'ready' });
 // The server ended (or let go of this runner): its git processes are left to finish on their own.
 process.on('disconnect', () => process.exit(0));

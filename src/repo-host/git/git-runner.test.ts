@@ -26,6 +26,7 @@ afterEach(() => {
 
 /** A git process waiting on its standard input, started through the shared runner, and the runner's pid once git answered. */
 async function waitingGit() {
+  await gitRunner()!.whenReady();
   const out: Buffer[] = [];
   const process = startGit(['cat-file', '--batch'], { gitDir, onStdout: (chunk) => out.push(chunk) });
   process.write('HEAD\n');
@@ -34,6 +35,7 @@ async function waitingGit() {
 }
 
 test('starts git from the runner process, with its input, output, errors and exit codes', async () => {
+  await gitRunner()!.whenReady();
   const content = Buffer.from('bytes \0 and text\n'.repeat(200_000));
   const written = await runGit(['hash-object', '-w', '--stdin'], { gitDir, input: content });
   const oid = written.stdout.toString('utf8').trim();
@@ -75,6 +77,8 @@ test('a runner that dies fails the git it ran with a GitError; the next git gets
   const head = await runGit(['rev-parse', 'HEAD'], { gitDir });
   expect(head.stdout.toString('utf8').trim()).toMatch(/^[0-9a-f]{40}$/);
   expect(gitRunner()!.pid).not.toBe(runner);
+  await gitRunner()!.whenReady();
+  expect((await runGit(['rev-parse', 'HEAD'], { gitDir })).stdout.toString('utf8')).toBe(head.stdout.toString('utf8'));
 });
 
 test('git is started directly when the runner is turned off, or after it kept dying', async () => {
@@ -86,6 +90,7 @@ test('git is started directly when the runner is turned off, or after it kept dy
   const runner = new GitRunner();
   const options = { cwd: undefined, env: { PATH: process.env['PATH'] ?? '' }, timeoutMs: 60_000 };
   for (let death = 0; death < 3; death++) {
+    await runner.whenReady();
     const ended = new Promise<GitEnd>((resolve) => {
       const child = runner.spawn(['--git-dir', gitDir, 'cat-file', '--batch'], options, {
         onStdout: () => process.kill(runner.pid!, 'SIGKILL'),
@@ -107,6 +112,7 @@ test('a commit whose update-ref moved the branch lands, even when the runner die
   const host = new LocalRepoHost({ reposDir: dir.path });
   try {
     const before = await host.snapshot('notes');
+    await gitRunner()!.whenReady();
     const runner = gitRunner()!.pid!;
     // Git runs this hook once the branch has moved; it ends the runner that started update-ref.
     const hook = join(repo, '.git', 'hooks', 'reference-transaction');

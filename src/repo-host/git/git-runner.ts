@@ -13,6 +13,7 @@ export type RunnerRequest =
 
 /** A message from the runner to the server about the git process `id`. */
 export type RunnerEvent =
+  | { t: 'ready' }
   | { t: 'spawned'; id: number; pid: number | null }
   | { t: 'stdout'; id: number; data: Uint8Array }
   | { t: 'stderr'; id: number; data: Uint8Array }
@@ -79,16 +80,22 @@ interface Pending {
  */
 export class GitRunner {
   private child: ChildProcess | null = null;
+  /** Whether `child` has started and listens (it said `ready`). */
+  private ready = false;
+  private readyWaiters: Array<() => void> = [];
   private readonly pending = new Map<number, Pending>();
   private nextId = 1;
   private heldCount = 0;
   private deaths: number[] = [];
   private broken = false;
 
-  /** Starts git through the runner; null when the runner cannot be used (then start it directly). */
+  /**
+   * Starts git through the runner; null when the runner cannot be used, or is still starting
+   * (then start git directly: a start-up never waits for the runner's own).
+   */
   spawn(args: readonly string[], options: GitSpawnOptions, listeners: GitListeners): GitChild | null {
     const runner = this.runner();
-    if (runner === null) return null;
+    if (runner === null || !this.ready) return null;
     const id = this.nextId++;
     const entry: Pending = { listeners, held: true };
     this.pending.set(id, entry);
@@ -108,6 +115,13 @@ export class GitRunner {
       nice: (value) => post({ t: 'nice', id, value }),
       hold: (hold) => this.setHeld(entry, hold),
     };
+  }
+
+  /** Starts the runner if none runs and settles once it takes git processes (for tests); never when it cannot be used. */
+  whenReady(): Promise<void> {
+    this.runner();
+    if (this.ready) return Promise.resolve();
+    return new Promise((resolve) => this.readyWaiters.push(resolve));
   }
 
   /** The runner's process id, or null when none runs (for tests that end it). */
@@ -141,6 +155,11 @@ export class GitRunner {
   }
 
   private take(event: RunnerEvent): void {
+    if (event.t === 'ready') {
+      this.ready = true;
+      for (const resolve of this.readyWaiters.splice(0)) resolve();
+      return;
+    }
     const entry = this.pending.get(event.id);
     if (entry === undefined) return;
     const { listeners } = entry;
@@ -157,6 +176,7 @@ export class GitRunner {
   private lose(child: ChildProcess): void {
     if (this.child !== child) return;
     this.child = null;
+    this.ready = false;
     child.removeAllListeners('message');
     if (child.connected) child.disconnect();
     const now = Date.now();
