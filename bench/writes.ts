@@ -7,6 +7,8 @@
 // on a generated 500-note repository and on obsidian-help. Prints a Markdown table and writes
 // the "Writes" section of bench/RESULTS.md. Goal (issue 14): each ratio ≤ 1.5.
 // Run: node bin/run-ts.js bench/writes.ts [runs]
+// BENCH_WRITES=edit measures only edit_note over HTTP (leaves bench/RESULTS.md alone);
+// BENCH_CPU_PROF=<folder> runs the servers under `node --cpu-prof` and leaves their profiles there.
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -37,6 +39,9 @@ rmSync(work, { recursive: true, force: true });
 mkdirSync(work, { recursive: true });
 /** The environment of the server: without DATABASE_URL, so it keeps its index in PGlite. */
 const serverEnv = Object.fromEntries(Object.entries(process.env).filter(([key]) => key !== 'DATABASE_URL'));
+/** Only edit_note over HTTP (BENCH_WRITES=edit): a partial run, which does not write bench/RESULTS.md. */
+const editOnly = process.env['BENCH_WRITES'] === 'edit';
+const profileDir = process.env['BENCH_CPU_PROF'];
 const loadAtStart = execFileSync('cat', ['/proc/loadavg']).toString().split(' ').slice(0, 3).join(' / ');
 
 /** A generated repository: `topics/target.md`, 100 notes linking to it (wiki, embed, Markdown), 400 others. */
@@ -154,11 +159,16 @@ async function moveSideBySide(ctx: ToolContext, repo: string, dir: string, refDi
 
 /** Starts `major-vault serve` on `reposDir` with a fresh PGlite index (built before it answers); resolves with its address. */
 async function startServer(reposDir: string, dataDir: string): Promise<{ url: URL; stop: () => Promise<void> }> {
-  const child = spawn(process.execPath, [cli, 'serve', '--repos', reposDir, '--port', '0', '--data', dataDir, '--log-level', 'warn'], {
-    cwd: root,
-    env: serverEnv,
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const nodeArgs = profileDir ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : [];
+  const child = spawn(
+    process.execPath,
+    [...nodeArgs, cli, 'serve', '--repos', reposDir, '--port', '0', '--data', dataDir, '--log-level', 'warn'],
+    {
+      cwd: root,
+      env: serverEnv,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   const url = await new Promise<URL>((resolve, reject) => {
     let stdout = '';
     child.stdout.on('data', (chunk: Buffer) => {
@@ -234,34 +244,36 @@ const toggle = async (i: number, ctx: ToolContext) => {
     ctx,
   );
 };
-row('edit_note, 500-note repository, in process, commit only', await measure((i) => toggle(i, bare('gen', genHost))), '≤ 100 ms (p50)');
+if (!editOnly) {
+  row('edit_note, 500-note repository, in process, commit only', await measure((i) => toggle(i, bare('gen', genHost))), '≤ 100 ms (p50)');
 
-const sql = await openPglite(null);
-await migrate(sql);
-const installation = Installation.open({ name: 'bench', host: genHost, sql, log: silentLogger() });
-await installation.start({ poll: false });
-const genCtx = await installation.contextFor({ person, read: new Set(['gen']), write: new Set(['gen']) }, 'bench');
-const genMove = await moveSideBySide(
-  genCtx,
-  'gen',
-  join(genRepos, 'gen'),
-  join(work, 'gen-ref'),
-  'topics/target.md',
-  'archive/Target renamed.md',
-);
-ratioRow(`move_note with ${genMove.links} links, 500-note repository, commit + index update`, genMove, 'git mv + edits + commit');
-// 20 edit_note calls at once, each on its own note (issue 4: "20 simultaneous edits took 15.4 s"): until the last answer, 3 rounds.
-const rounds: number[] = [];
-for (let round = 0; round < 3; round++)
-  rounds.push(await timed(() => Promise.all(Array.from({ length: 20 }, (_, k) => toggle(round * 20 + k, genCtx)))));
-row(
-  '20 simultaneous edit_note calls (20 notes), 500-note repository, commit + index update, until the last answer',
-  percentiles(rounds),
-  '~2 s',
-);
-await installation.close();
-await sql.close();
-await genHost.close();
+  const sql = await openPglite(null);
+  await migrate(sql);
+  const installation = Installation.open({ name: 'bench', host: genHost, sql, log: silentLogger() });
+  await installation.start({ poll: false });
+  const genCtx = await installation.contextFor({ person, read: new Set(['gen']), write: new Set(['gen']) }, 'bench');
+  const genMove = await moveSideBySide(
+    genCtx,
+    'gen',
+    join(genRepos, 'gen'),
+    join(work, 'gen-ref'),
+    'topics/target.md',
+    'archive/Target renamed.md',
+  );
+  ratioRow(`move_note with ${genMove.links} links, 500-note repository, commit + index update`, genMove, 'git mv + edits + commit');
+  // 20 edit_note calls at once, each on its own note (issue 4: "20 simultaneous edits took 15.4 s"): until the last answer, 3 rounds.
+  const rounds: number[] = [];
+  for (let round = 0; round < 3; round++)
+    rounds.push(await timed(() => Promise.all(Array.from({ length: 20 }, (_, k) => toggle(round * 20 + k, genCtx)))));
+  row(
+    '20 simultaneous edit_note calls (20 notes), 500-note repository, commit + index update, until the last answer',
+    percentiles(rounds),
+    '~2 s',
+  );
+  await installation.close();
+  await sql.close();
+  await genHost.close();
+}
 
 // edit_note over HTTP, on its own copy of the generated repository.
 git(work, ['clone', '-q', join(genRepos, 'gen'), join(work, 'gen-http', 'gen')]);
@@ -289,44 +301,46 @@ if (existsSync(bundle)) {
   const helpRepos = join(work, 'help-repos');
   git(work, ['clone', '-q', bundle, join(helpRepos, 'help')]);
   git(work, ['clone', '-q', bundle, join(work, 'help-ref')]);
-  const helpHost = new LocalRepoHost({ reposDir: helpRepos, as: person });
   const note = 'en/Obsidian/Credits.md';
-  let marked = false;
-  row(
-    'edit_note, obsidian-help, in process, commit only',
-    await measure(async () => {
-      marked = !marked;
-      const [from, to] = marked ? ['permalink: credits', 'permalink: credits-b'] : ['permalink: credits-b', 'permalink: credits'];
-      await call(
-        editNote,
-        { repo: 'help', path: note, old_text: `${from}\n`, new_text: `${to}\n`, summary: 'Bench edit' },
-        bare('help', helpHost),
-      );
-    }),
-    '≤ 100 ms (p50)',
-  );
-  if (marked) git(join(helpRepos, 'help'), ['reset', '-q', '--hard', 'HEAD~1']);
-  const helpSql = await openPglite(null);
-  await migrate(helpSql);
-  const helpInstallation = Installation.open({ name: 'bench', host: helpHost, sql: helpSql, log: silentLogger() });
-  await helpInstallation.start({ poll: false });
-  const helpCtx = await helpInstallation.contextFor({ person, read: new Set(['help']), write: new Set(['help']) }, 'bench');
-  const helpMove = await moveSideBySide(
-    helpCtx,
-    'help',
-    join(helpRepos, 'help'),
-    join(work, 'help-ref'),
-    'en/Linking notes and files/Internal links.md',
-    'en/Moved/Internal links (moved).md',
-  );
-  ratioRow(
-    `move_note of "Internal links" (most linked-to, ${helpMove.links} links), obsidian-help, commit + index update`,
-    helpMove,
-    'git mv + edits + commit',
-  );
-  await helpInstallation.close();
-  await helpSql.close();
-  await helpHost.close();
+  if (!editOnly) {
+    const helpHost = new LocalRepoHost({ reposDir: helpRepos, as: person });
+    let marked = false;
+    row(
+      'edit_note, obsidian-help, in process, commit only',
+      await measure(async () => {
+        marked = !marked;
+        const [from, to] = marked ? ['permalink: credits', 'permalink: credits-b'] : ['permalink: credits-b', 'permalink: credits'];
+        await call(
+          editNote,
+          { repo: 'help', path: note, old_text: `${from}\n`, new_text: `${to}\n`, summary: 'Bench edit' },
+          bare('help', helpHost),
+        );
+      }),
+      '≤ 100 ms (p50)',
+    );
+    if (marked) git(join(helpRepos, 'help'), ['reset', '-q', '--hard', 'HEAD~1']);
+    const helpSql = await openPglite(null);
+    await migrate(helpSql);
+    const helpInstallation = Installation.open({ name: 'bench', host: helpHost, sql: helpSql, log: silentLogger() });
+    await helpInstallation.start({ poll: false });
+    const helpCtx = await helpInstallation.contextFor({ person, read: new Set(['help']), write: new Set(['help']) }, 'bench');
+    const helpMove = await moveSideBySide(
+      helpCtx,
+      'help',
+      join(helpRepos, 'help'),
+      join(work, 'help-ref'),
+      'en/Linking notes and files/Internal links.md',
+      'en/Moved/Internal links (moved).md',
+    );
+    ratioRow(
+      `move_note of "Internal links" (most linked-to, ${helpMove.links} links), obsidian-help, commit + index update`,
+      helpMove,
+      'git mv + edits + commit',
+    );
+    await helpInstallation.close();
+    await helpSql.close();
+    await helpHost.close();
+  }
 
   git(work, ['clone', '-q', bundle, join(work, 'help-http', 'help')]);
   git(work, ['clone', '-q', bundle, join(work, 'help-http-ref')]);
@@ -351,4 +365,4 @@ const notes = [
   'Git by hand runs in a clone of the same repository, spawned from this process: for move_note `git mv`, the files the tool just changed written with the same content, `git add`, `git commit`; for edit_note the file written and `git commit -- <file>`. move_note runs in process through an installation with its PGlite index (the move reads only the notes the links index names, and those changed since it was indexed), and answers after the index has the commit; edit_note over HTTP is a `tools/call` from the MCP SDK client to `major-vault serve`, answered once the index has the edit.',
   `Load average at the start: ${loadAtStart}.`,
 ].join('\n\n');
-writeResultsSection('Writes', `${table}\n\n${notes}\n\n${machineMarkdown(describeMachine(root))}`);
+if (!editOnly) writeResultsSection('Writes', `${table}\n\n${notes}\n\n${machineMarkdown(describeMachine(root))}`);

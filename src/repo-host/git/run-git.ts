@@ -1,6 +1,6 @@
-// Runs the `git` program: the one place a child process for Git is started.
-import { spawn } from 'node:child_process';
-import { setPriority } from 'node:os';
+// Runs the `git` program: the one place a child process for Git is asked for (started by
+// the git runner, git-runner.ts, or directly where that is off).
+import { spawnGit, type GitEnd } from './git-runner.ts';
 
 /** Options for {@link runGit}. */
 export interface RunGitOptions {
@@ -75,40 +75,51 @@ export function runGit(args: readonly string[], options: RunGitOptions = {}): Pr
   const okCodes = options.okCodes ?? [0];
   const maxBytes = options.maxBytes ?? 512 * 1024 * 1024;
   return new Promise((resolve, reject) => {
-    const child = spawn('git', fullArgs, {
-      cwd: options.cwd,
-      env: { ...process.env, ...gitEnv, ...options.env },
-      stdio: ['pipe', 'pipe', 'pipe'],
-      timeout: options.timeoutMs ?? 60_000,
-    });
     const chunks: Buffer[] = [];
     let size = 0;
     let stderr = '';
     let tooLarge = false;
-    child.stdout.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > maxBytes) {
-        tooLarge = true;
-        child.kill();
-        return;
-      }
-      chunks.push(chunk);
-    });
-    child.stderr.on('data', (chunk: Buffer) => {
-      if (stderr.length < 64 * 1024) stderr += chunk.toString('utf8');
-    });
-    child.on('error', (error) => reject(error));
-    child.on('close', (code, signal) => {
-      if (tooLarge) return reject(new GitError(args, code, `output larger than ${maxBytes} bytes`));
-      if (code === null) return reject(new GitError(args, null, `killed by ${signal ?? 'signal'}${stderr ? `: ${stderr}` : ''}`));
-      if (!okCodes.includes(code)) return reject(new GitError(args, code, stderr));
-      resolve({ stdout: Buffer.concat(chunks), stderr, code });
-    });
-    child.stdin.on('error', () => {
-      /* git may exit before reading all input; the exit code tells what happened */
-    });
-    child.stdin.end(options.input ?? '');
+    const child = spawnGit(
+      fullArgs,
+      { cwd: options.cwd, env: { ...stringEnv(), ...gitEnv, ...options.env }, timeoutMs: options.timeoutMs ?? 60_000 },
+      {
+        onStdout: (chunk) => {
+          if (tooLarge) return;
+          size += chunk.length;
+          if (size > maxBytes) {
+            tooLarge = true;
+            child.kill();
+            return;
+          }
+          chunks.push(chunk);
+        },
+        onStderr: (chunk) => {
+          if (stderr.length < 64 * 1024) stderr += chunk.toString('utf8');
+        },
+        onDone: (end) => {
+          if (end.startError) return reject(end.startError);
+          if (tooLarge) return reject(new GitError(args, end.code, `output larger than ${maxBytes} bytes`));
+          const failure = failureOf(args, end, stderr, okCodes);
+          if (failure !== null) return reject(failure);
+          resolve({ stdout: Buffer.concat(chunks), stderr, code: end.code! });
+        },
+      },
+    );
+    child.end(options.input ?? '');
   });
+}
+
+/** The environment of this process, without the variables that are unset. */
+function stringEnv(): Record<string, string> {
+  return Object.fromEntries(Object.entries(process.env).filter((entry): entry is [string, string] => entry[1] !== undefined));
+}
+
+/** The GitError for how git ended (`end`), or null when its exit code is one of `okCodes`. */
+function failureOf(args: readonly string[], end: GitEnd, stderr: string, okCodes: readonly number[]): GitError | null {
+  if (end.lost !== undefined) return new GitError(args, null, `${end.lost}${stderr ? `: ${stderr}` : ''}`);
+  if (end.code === null) return new GitError(args, null, `killed by ${end.signal ?? 'signal'}${stderr ? `: ${stderr}` : ''}`);
+  if (!okCodes.includes(end.code)) return new GitError(args, end.code, stderr);
+  return null;
 }
 
 /** Splits NUL-terminated output (`-z`) into UTF-8 strings, dropping the final empty field. */
@@ -159,66 +170,58 @@ export function startGit(args: readonly string[], options: RunGitOptions & { onS
   if (options.workTree) prefix.push(`--work-tree=${options.workTree}`);
   prefix.push('-c', 'core.quotepath=false');
   const okCodes = options.okCodes ?? [0];
-  const child = spawn('git', [...prefix, ...args], {
-    cwd: options.cwd,
-    // GIT_FLUSH: git log and rev-list flush after each commit, so a reader sees each one at once.
-    env: { ...process.env, ...gitEnv, GIT_FLUSH: '1', ...options.env },
-    stdio: ['pipe', 'pipe', 'pipe'],
-    timeout: options.timeoutMs ?? 60_000,
-  });
   let stopped = false;
   let inputOpen = true;
   let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => {
-    if (!stopped) options.onStdout(chunk);
-  });
-  child.stderr.on('data', (chunk: Buffer) => {
-    if (stderr.length < 64 * 1024) stderr += chunk.toString('utf8');
-  });
-  child.stdin.on('error', () => {
-    /* git may exit before reading all input; the exit code tells what happened */
-  });
-  if (options.input !== undefined) child.stdin.write(options.input);
+  let settle: { resolve: (value: { code: number | null; stderr: string; stopped: boolean }) => void; reject: (error: unknown) => void };
   const done = new Promise<{ code: number | null; stderr: string; stopped: boolean }>((resolve, reject) => {
-    child.on('error', (error) => reject(error));
-    child.on('close', (code, signal) => {
-      inputOpen = false;
-      if (stopped) return resolve({ code, stderr, stopped: true });
-      if (code === null) return reject(new GitError(args, null, `killed by ${signal ?? 'signal'}${stderr ? `: ${stderr}` : ''}`));
-      if (!okCodes.includes(code)) return reject(new GitError(args, code, stderr));
-      resolve({ code, stderr, stopped: false });
-    });
+    settle = { resolve, reject };
   });
+  const child = spawnGit(
+    [...prefix, ...args],
+    {
+      cwd: options.cwd,
+      // GIT_FLUSH: git log and rev-list flush after each commit, so a reader sees each one at once.
+      env: { ...stringEnv(), ...gitEnv, GIT_FLUSH: '1', ...options.env },
+      timeoutMs: options.timeoutMs ?? 60_000,
+    },
+    {
+      onStdout: (chunk) => {
+        if (!stopped) options.onStdout(chunk);
+      },
+      onStderr: (chunk) => {
+        if (stderr.length < 64 * 1024) stderr += chunk.toString('utf8');
+      },
+      onDone: (end) => {
+        inputOpen = false;
+        if (end.startError) return settle.reject(end.startError);
+        if (stopped) return settle.resolve({ code: end.code, stderr, stopped: true });
+        const failure = failureOf(args, end, stderr, okCodes);
+        if (failure !== null) return settle.reject(failure);
+        settle.resolve({ code: end.code, stderr, stopped: false });
+      },
+    },
+  );
+  if (options.input !== undefined) child.write(options.input);
   return {
     write(data) {
-      if (inputOpen && !stopped) child.stdin.write(data);
+      if (inputOpen && !stopped) child.write(data);
     },
     end() {
-      if (inputOpen) child.stdin.end();
+      if (inputOpen) child.end();
       inputOpen = false;
     },
     stop() {
       if (stopped) return;
       stopped = true;
       inputOpen = false;
-      child.stdin.destroy();
       child.kill();
     },
     holdOpen(hold) {
-      // The pipes are sockets (net.Socket), which can be let go of like the child itself.
-      const handles = [child, child.stdin, child.stdout, child.stderr] as unknown as Array<{ ref?(): void; unref?(): void }>;
-      for (const handle of handles) {
-        if (hold) handle.ref?.();
-        else handle.unref?.();
-      }
+      child.hold(hold);
     },
     background() {
-      if (child.pid === undefined || child.exitCode !== null) return;
-      try {
-        setPriority(child.pid, 10);
-      } catch {
-        /* not allowed here, or git has just exited: it runs on as it was */
-      }
+      child.nice(10);
     },
     done,
   };

@@ -471,6 +471,9 @@ export class LocalCommits {
       } catch (error) {
         if (!(error instanceof GitError)) throw error;
         const now = await resolveHead(repo, 'HEAD');
+        // The branch is at this commit: update-ref moved it, and only its answer was lost (the
+        // git runner ended, git was killed after the move). The commit landed.
+        if (now === commit) return { ok: true, commit };
         if (now !== parent) return { ok: false, conflict: 'head_moved', head: now };
         // Still at the parent: the ref was locked by another git process for a moment.
         if (attempt >= 20) throw error;

@@ -1,0 +1,293 @@
+// Where git processes are started: from a small runner process (git-runner-process.ts), or,
+// when that is off or keeps failing, from this process directly.
+import { fork, spawn, type ChildProcess } from 'node:child_process';
+import { setPriority } from 'node:os';
+
+/** A message from the server to the runner (Node IPC, `advanced` serialization). */
+export type RunnerRequest =
+  | { t: 'spawn'; id: number; args: string[]; cwd: string | undefined; env: Record<string, string>; timeoutMs: number }
+  | { t: 'stdin'; id: number; data: Buffer }
+  | { t: 'end'; id: number }
+  | { t: 'kill'; id: number; signal: NodeJS.Signals }
+  | { t: 'nice'; id: number; value: number };
+
+/** A message from the runner to the server about the git process `id`. */
+export type RunnerEvent =
+  | { t: 'ready' }
+  | { t: 'spawned'; id: number; pid: number | null }
+  | { t: 'stdout'; id: number; data: Uint8Array }
+  | { t: 'stderr'; id: number; data: Uint8Array }
+  | { t: 'error'; id: number; message: string; code: string | null }
+  | { t: 'close'; id: number; code: number | null; signal: NodeJS.Signals | null };
+
+/** How to start one git process: the full argument list, working directory, whole environment, timeout in ms (then SIGTERM). */
+export interface GitSpawnOptions {
+  cwd: string | undefined;
+  env: Record<string, string>;
+  timeoutMs: number;
+}
+
+/** What happened to a git process, handed to its `onDone` once. */
+export interface GitEnd {
+  /** Exit code; null when a signal ended it, or it was lost with the runner. */
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  /** Set when git could not start (ENOENT…): then nothing else was reported. */
+  startError?: Error;
+  /** Set when the runner ended while git ran: git's outcome is unknown (it may have finished). */
+  lost?: string;
+}
+
+/**
+ * One git process, as run-git.ts uses it, whichever process started it. Output arrives in
+ * order, then `onDone` once, after all of it.
+ */
+export interface GitChild {
+  write(data: string | Buffer): void;
+  /** Ends git's standard input, after `data` when given. */
+  end(data?: string | Buffer): void;
+  /** Ends git (SIGTERM) and drops its standard input. */
+  kill(): void;
+  /** Sets git's scheduling priority (nice); ignored where the system refuses it. */
+  nice(value: number): void;
+  /** Whether this git keeps the Node process alive (true as it starts). */
+  hold(hold: boolean): void;
+}
+
+/** The callbacks of one git process. */
+export interface GitListeners {
+  onStdout: (chunk: Buffer) => void;
+  onStderr: (chunk: Buffer) => void;
+  onDone: (end: GitEnd) => void;
+}
+
+/** The runner may end unexpectedly this many times within DEATH_WINDOW_MS before git is started directly from then on. */
+const MAX_DEATHS = 3;
+const DEATH_WINDOW_MS = 60_000;
+
+interface Pending {
+  listeners: GitListeners;
+  held: boolean;
+}
+
+/**
+ * A runner process started on first use (`fork` of git-runner-process.ts, no Node options of
+ * this process: no profiler, no loader), kept while this process lives and let go of
+ * (unref'd) whenever no git it runs is held. When it ends, the git processes it ran are
+ * reported lost (GitEnd.lost) and the next one starts a new runner; after MAX_DEATHS ends
+ * within DEATH_WINDOW_MS, or when it cannot be started, `spawn` answers null and git is
+ * started directly.
+ */
+export class GitRunner {
+  private child: ChildProcess | null = null;
+  /** Whether `child` has started and listens (it said `ready`). */
+  private ready = false;
+  private readyWaiters: Array<() => void> = [];
+  private readonly pending = new Map<number, Pending>();
+  private nextId = 1;
+  private heldCount = 0;
+  private deaths: number[] = [];
+  private broken = false;
+
+  /**
+   * Starts git through the runner; null when the runner cannot be used, or is still starting
+   * (then start git directly: a start-up never waits for the runner's own).
+   */
+  spawn(args: readonly string[], options: GitSpawnOptions, listeners: GitListeners): GitChild | null {
+    const runner = this.runner();
+    if (runner === null || !this.ready) return null;
+    const id = this.nextId++;
+    const entry: Pending = { listeners, held: true };
+    this.pending.set(id, entry);
+    this.setHeld(entry, true);
+    const post = (request: RunnerRequest) => {
+      if (this.pending.has(id) && this.child === runner && runner.connected) runner.send(request);
+    };
+    post({ t: 'spawn', id, args: [...args], cwd: options.cwd, env: options.env, timeoutMs: options.timeoutMs });
+    return {
+      write: (data) => post({ t: 'stdin', id, data: typeof data === 'string' ? Buffer.from(data, 'utf8') : data }),
+      end: (data) => {
+        if (data !== undefined && data.length > 0)
+          post({ t: 'stdin', id, data: typeof data === 'string' ? Buffer.from(data, 'utf8') : data });
+        post({ t: 'end', id });
+      },
+      kill: () => post({ t: 'kill', id, signal: 'SIGTERM' }),
+      nice: (value) => post({ t: 'nice', id, value }),
+      hold: (hold) => this.setHeld(entry, hold),
+    };
+  }
+
+  /** Starts the runner if none runs and settles once it takes git processes (for tests); never when it cannot be used. */
+  whenReady(): Promise<void> {
+    this.runner();
+    if (this.ready) return Promise.resolve();
+    return new Promise((resolve) => this.readyWaiters.push(resolve));
+  }
+
+  /** The runner's process id, or null when none runs (for tests that end it). */
+  get pid(): number | null {
+    return this.child?.pid ?? null;
+  }
+
+  private runner(): ChildProcess | null {
+    if (this.broken) return null;
+    if (this.child !== null) return this.child;
+    let child: ChildProcess;
+    try {
+      child = fork(new URL('./git-runner-process.ts', import.meta.url), [], {
+        execArgv: ['--disable-warning=ExperimentalWarning'],
+        serialization: 'advanced',
+        stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+      });
+    } catch {
+      this.broken = true;
+      return null;
+    }
+    this.child = child;
+    child.on('message', (event: RunnerEvent) => this.take(event));
+    child.on('error', () => {
+      // A failed start or a failed send: treated as the runner's end.
+      this.lose(child);
+    });
+    child.on('exit', () => this.lose(child));
+    if (this.heldCount === 0) this.letGo(child);
+    return child;
+  }
+
+  private take(event: RunnerEvent): void {
+    if (event.t === 'ready') {
+      this.ready = true;
+      for (const resolve of this.readyWaiters.splice(0)) resolve();
+      return;
+    }
+    const entry = this.pending.get(event.id);
+    if (entry === undefined) return;
+    const { listeners } = entry;
+    if (event.t === 'stdout') listeners.onStdout(asBuffer(event.data));
+    else if (event.t === 'stderr') listeners.onStderr(asBuffer(event.data));
+    else if (event.t === 'error' || event.t === 'close') {
+      this.finish(event.id, entry);
+      if (event.t === 'close') listeners.onDone({ code: event.code, signal: event.signal });
+      else listeners.onDone({ code: null, signal: null, startError: Object.assign(new Error(event.message), { code: event.code }) });
+    }
+  }
+
+  /** The runner `child` ended or failed: its git processes are reported lost; a new runner starts on next use. */
+  private lose(child: ChildProcess): void {
+    if (this.child !== child) return;
+    this.child = null;
+    this.ready = false;
+    child.removeAllListeners('message');
+    if (child.connected) child.disconnect();
+    const now = Date.now();
+    this.deaths = [...this.deaths.filter((at) => now - at < DEATH_WINDOW_MS), now];
+    if (this.deaths.length >= MAX_DEATHS) this.broken = true;
+    const lost = [...this.pending];
+    for (const [id, entry] of lost) {
+      this.finish(id, entry);
+      entry.listeners.onDone({ code: null, signal: null, lost: 'the git runner process ended while git ran' });
+    }
+  }
+
+  private finish(id: number, entry: Pending): void {
+    this.pending.delete(id);
+    this.setHeld(entry, false);
+  }
+
+  private setHeld(entry: Pending, hold: boolean): void {
+    if (entry.held !== hold) {
+      entry.held = hold;
+      this.heldCount += hold ? 1 : -1;
+    }
+    const child = this.child;
+    if (child === null) return;
+    if (this.heldCount > 0) {
+      child.ref();
+      (child.channel as { ref?(): void } | null | undefined)?.ref?.();
+    } else this.letGo(child);
+  }
+
+  private letGo(child: ChildProcess): void {
+    child.unref();
+    (child.channel as { unref?(): void } | null | undefined)?.unref?.();
+  }
+}
+
+function asBuffer(data: Uint8Array): Buffer {
+  return Buffer.isBuffer(data) ? data : Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+}
+
+/** Whether git is started through the runner: on unless MAJOR_VAULT_GIT_RUNNER is `0` or `off`. */
+function runnerWanted(): boolean {
+  const value = process.env['MAJOR_VAULT_GIT_RUNNER'];
+  return value !== '0' && value !== 'off';
+}
+
+let shared: GitRunner | null = null;
+
+/** This process's runner (one per thread that starts git), or null when it is off. */
+export function gitRunner(): GitRunner | null {
+  if (!runnerWanted()) return null;
+  shared ??= new GitRunner();
+  return shared;
+}
+
+/**
+ * Starts `git args` with `options` and reports to `listeners`: through this process's
+ * runner when it can be used, else directly (child_process.spawn). A direct spawn that
+ * fails to start reports GitEnd.startError, as the runner does.
+ */
+export function spawnGit(args: readonly string[], options: GitSpawnOptions, listeners: GitListeners): GitChild {
+  return gitRunner()?.spawn(args, options, listeners) ?? spawnDirect(args, options, listeners);
+}
+
+/** Starts git from this process (child_process.spawn). */
+export function spawnDirect(args: readonly string[], options: GitSpawnOptions, listeners: GitListeners): GitChild {
+  const child = spawn('git', args, { cwd: options.cwd, env: options.env, stdio: ['pipe', 'pipe', 'pipe'], timeout: options.timeoutMs });
+  let open = true;
+  let done = false;
+  const finish = (end: GitEnd) => {
+    if (done) return;
+    done = true;
+    open = false;
+    listeners.onDone(end);
+  };
+  child.stdout.on('data', (chunk: Buffer) => listeners.onStdout(chunk));
+  child.stderr.on('data', (chunk: Buffer) => listeners.onStderr(chunk));
+  child.stdin.on('error', () => {
+    /* git may exit before reading all input; the exit code tells what happened */
+  });
+  child.on('error', (error) => {
+    // Only a failed start comes without a 'close' after it.
+    if (child.pid === undefined) finish({ code: null, signal: null, startError: error });
+  });
+  child.on('close', (code, signal) => finish({ code, signal }));
+  return {
+    write(data) {
+      if (open) child.stdin.write(data);
+    },
+    end(data) {
+      if (open) child.stdin.end(data);
+    },
+    kill() {
+      child.stdin.destroy();
+      child.kill();
+    },
+    nice(value) {
+      if (child.pid === undefined || child.exitCode !== null) return;
+      try {
+        setPriority(child.pid, value);
+      } catch {
+        /* not allowed here, or git has just exited: it runs on as it was */
+      }
+    },
+    hold(hold) {
+      // The pipes are sockets (net.Socket), which can be let go of like the child itself.
+      const handles = [child, child.stdin, child.stdout, child.stderr] as unknown as Array<{ ref?(): void; unref?(): void }>;
+      for (const handle of handles) {
+        if (hold) handle.ref?.();
+        else handle.unref?.();
+      }
+    },
+  };
+}
