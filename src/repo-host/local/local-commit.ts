@@ -79,8 +79,10 @@ export class LocalCommits {
     const repo = await this.repoNamed(repoName);
     assertWellFormedChange(change);
     if (repo.realWorkTree !== null) {
-      for (const file of change.files) {
-        if (!(await isWritableInside(repo.realWorkTree, repo.realGitDir, file.path))) {
+      const realWorkTree = repo.realWorkTree;
+      const writable = await Promise.all(change.files.map((file) => isWritableInside(realWorkTree, repo.realGitDir, file.path)));
+      for (const [i, file] of change.files.entries()) {
+        if (!writable[i]) {
           throw new VaultError(
             'invalid_path',
             `"${file.path}" lies behind a symbolic link that leads outside the repository; choose a path inside it.`,
@@ -426,14 +428,27 @@ export class LocalCommits {
     const format = await this.formats.of(repo);
     const workTree = repo.workTree!;
     const before = new Map<string, DiskBefore>();
-    for (const file of change.files) {
+    // What each path needs from the disk, read side by side; then judged path by path, in order.
+    const settled = await Promise.allSettled(
+      change.files.map(async (file) => {
+        const writing = file.content !== null;
+        const [onDisk, fileOnTheWay, seen] = await Promise.all([
+          readAsGitSeesIt(workTree, file.path),
+          writing ? firstFileOnTheWay(workTree, file.path) : null,
+          preparedFrom?.has(file.path) ? readWorkTreeFile(repo.realWorkTree!, repo.realGitDir, file.path) : null,
+        ]);
+        return { onDisk, fileOnTheWay, seen };
+      }),
+    );
+    for (const [i, file] of change.files.entries()) {
+      const read = settled[i]!;
+      if (read.status === 'rejected') throw read.reason;
+      const { onDisk, fileOnTheWay, seen } = read.value;
       const path = file.path;
       const writing = file.content !== null;
-      const onDisk = await readAsGitSeesIt(workTree, path);
       before.set(path, onDisk);
       if (writing) {
         if (onDisk?.kind === 'directory') refuseClash(path, 'a folder of that name is in the work tree');
-        const fileOnTheWay = await firstFileOnTheWay(workTree, path);
         if (fileOnTheWay !== null) refuseClash(path, `"${fileOnTheWay}" is a file, not a folder`);
       }
       const head = look.entries.get(path);
@@ -441,7 +456,6 @@ export class LocalCommits {
         const prepared = preparedFrom.get(path) ?? null;
         if (prepared === null && writing && (head?.mode === '120000' || onDisk?.kind === 'symlink'))
           refuseClash(path, 'a symbolic link of that name is there');
-        const seen = await readWorkTreeFile(repo.realWorkTree!, repo.realGitDir, path);
         if ((seen === null ? null : blobId(seen, format)) !== prepared) return { dirty: path };
         continue;
       }

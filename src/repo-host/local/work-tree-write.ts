@@ -43,17 +43,21 @@ export class WorkTreeWrite {
   static async stage(workTree: string, files: readonly WorkTreeFileWrite[], tempName: (path: string) => string): Promise<WorkTreeWrite> {
     const write = new WorkTreeWrite(workTree, files, tempName);
     try {
-      for (const file of files) {
-        if (file.content === null) continue;
-        const folder = dirname(write.full(file.path));
+      // The folders first, one by one (few, and nested ones must not race); then the files side by side.
+      const written = files.filter((file) => file.content !== null);
+      for (const folder of new Set(written.map((file) => dirname(write.full(file.path))))) {
         const created = await mkdir(folder, { recursive: true });
         if (created !== undefined) write.noteCreated(created, folder);
-        const temp = join(folder, tempName(file.path));
-        const mode = file.mode === '100755' ? 0o755 : 0o644;
-        await writeFile(temp, file.content, { flag: 'wx', mode });
-        write.temps.set(file.path, temp);
-        await chmod(temp, mode); // the umask may have taken bits away
       }
+      await settleAll(
+        written.map(async (file) => {
+          const temp = join(dirname(write.full(file.path)), tempName(file.path));
+          const mode = file.mode === '100755' ? 0o755 : 0o644;
+          await writeFile(temp, file.content!, { flag: 'wx', mode });
+          write.temps.set(file.path, temp);
+          await chmod(temp, mode); // the umask may have taken bits away
+        }),
+      );
     } catch (error) {
       await write.discard();
       throw error;
@@ -61,20 +65,26 @@ export class WorkTreeWrite {
     return write;
   }
 
-  /** Renames every staged file over its path and deletes the deleted ones, then removes folders left empty. */
+  /**
+   * Renames every staged file over its path and deletes the deleted ones, side by side (each
+   * path is another file), then removes folders left empty. A failure is thrown once every
+   * other path has settled, so {@link restore} knows each path placed.
+   */
   async place(): Promise<void> {
-    for (const file of this.files) {
-      const full = this.full(file.path);
-      if (file.content === null) {
-        const existing = await lstat(full).catch(() => null);
-        if (existing !== null && !existing.isDirectory()) await unlink(full);
+    await settleAll(
+      this.files.map(async (file) => {
+        const full = this.full(file.path);
+        if (file.content === null) {
+          const existing = await lstat(full).catch(() => null);
+          if (existing !== null && !existing.isDirectory()) await unlink(full);
+          this.placed.push(file.path);
+          return;
+        }
+        await rename(this.temps.get(file.path)!, full);
+        this.temps.delete(file.path);
         this.placed.push(file.path);
-        continue;
-      }
-      await rename(this.temps.get(file.path)!, full);
-      this.temps.delete(file.path);
-      this.placed.push(file.path);
-    }
+      }),
+    );
     for (const file of this.files) if (file.content === null) await this.removeEmptyFolders(dirname(this.full(file.path)));
   }
 
@@ -137,4 +147,11 @@ export class WorkTreeWrite {
       folder = dirname(folder);
     }
   }
+}
+
+/** Waits for every one of `tasks` to settle, then throws the first failure in their order (if any). */
+async function settleAll(tasks: ReadonlyArray<Promise<unknown>>): Promise<void> {
+  const settled = await Promise.allSettled(tasks);
+  const failed = settled.find((one) => one.status === 'rejected');
+  if (failed !== undefined) throw failed.reason;
 }
