@@ -18,6 +18,7 @@ import { DEFAULT_PERSON } from './local-sign-in.ts';
 import { thisProcess } from './lock-owner.ts';
 import { lookAtPaths, type KnownState, type PathLook, type StableObjectReader, type TreeItem } from './path-look.ts';
 import { assertRepoPath } from './repo-path.ts';
+import { settleEach } from './settle-each.ts';
 import { isWritableInside, readAsGitSeesIt, readWorkTreeFile } from './work-tree-file.ts';
 import { WorkTreeWrite, type DiskBefore } from './work-tree-write.ts';
 import { KeyedQueue } from '../../keyed-queue.ts';
@@ -80,9 +81,11 @@ export class LocalCommits {
     assertWellFormedChange(change);
     if (repo.realWorkTree !== null) {
       const realWorkTree = repo.realWorkTree;
-      const writable = await Promise.all(change.files.map((file) => isWritableInside(realWorkTree, repo.realGitDir, file.path)));
+      const writable = await settleEach(change.files, (file) => isWritableInside(realWorkTree, repo.realGitDir, file.path));
       for (const [i, file] of change.files.entries()) {
-        if (!writable[i]) {
+        const outcome = writable[i]!;
+        if (outcome.status === 'rejected') throw outcome.reason;
+        if (!outcome.value) {
           throw new VaultError(
             'invalid_path',
             `"${file.path}" lies behind a symbolic link that leads outside the repository; choose a path inside it.`,
@@ -429,17 +432,15 @@ export class LocalCommits {
     const workTree = repo.workTree!;
     const before = new Map<string, DiskBefore>();
     // What each path needs from the disk, read side by side; then judged path by path, in order.
-    const settled = await Promise.allSettled(
-      change.files.map(async (file) => {
-        const writing = file.content !== null;
-        const [onDisk, fileOnTheWay, seen] = await Promise.all([
-          readAsGitSeesIt(workTree, file.path),
-          writing ? firstFileOnTheWay(workTree, file.path) : null,
-          preparedFrom?.has(file.path) ? readWorkTreeFile(repo.realWorkTree!, repo.realGitDir, file.path) : null,
-        ]);
-        return { onDisk, fileOnTheWay, seen };
-      }),
-    );
+    const settled = await settleEach(change.files, async (file) => {
+      const writing = file.content !== null;
+      const [onDisk, fileOnTheWay, seen] = await Promise.all([
+        readAsGitSeesIt(workTree, file.path),
+        writing ? firstFileOnTheWay(workTree, file.path) : null,
+        preparedFrom?.has(file.path) ? readWorkTreeFile(repo.realWorkTree!, repo.realGitDir, file.path) : null,
+      ]);
+      return { onDisk, fileOnTheWay, seen };
+    });
     for (const [i, file] of change.files.entries()) {
       const read = settled[i]!;
       if (read.status === 'rejected') throw read.reason;

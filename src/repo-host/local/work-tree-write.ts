@@ -1,6 +1,7 @@
 // Puts a commit's files into a work tree in two steps: everything that can fail before the branch moves, only renames after.
 import { chmod, lstat, mkdir, rename, rmdir, symlink, unlink, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import { eachSettled } from './settle-each.ts';
 
 /** What Git saw at a path before the write (see readAsGitSeesIt), to put back if the commit is undone. */
 export type DiskBefore = { kind: 'file' | 'symlink'; content: Buffer } | { kind: 'directory' } | null;
@@ -49,15 +50,13 @@ export class WorkTreeWrite {
         const created = await mkdir(folder, { recursive: true });
         if (created !== undefined) write.noteCreated(created, folder);
       }
-      await settleAll(
-        written.map(async (file) => {
-          const temp = join(dirname(write.full(file.path)), tempName(file.path));
-          const mode = file.mode === '100755' ? 0o755 : 0o644;
-          await writeFile(temp, file.content!, { flag: 'wx', mode });
-          write.temps.set(file.path, temp);
-          await chmod(temp, mode); // the umask may have taken bits away
-        }),
-      );
+      await eachSettled(written, async (file) => {
+        const temp = join(dirname(write.full(file.path)), tempName(file.path));
+        const mode = file.mode === '100755' ? 0o755 : 0o644;
+        await writeFile(temp, file.content!, { flag: 'wx', mode });
+        write.temps.set(file.path, temp);
+        await chmod(temp, mode); // the umask may have taken bits away
+      });
     } catch (error) {
       await write.discard();
       throw error;
@@ -67,24 +66,22 @@ export class WorkTreeWrite {
 
   /**
    * Renames every staged file over its path and deletes the deleted ones, side by side (each
-   * path is another file), then removes folders left empty. A failure is thrown once every
+   * path is another file; settle-each.ts `DISK_STEPS_AT_ONCE` at a time), then removes folders left empty. A failure is thrown once every
    * other path has settled, so {@link restore} knows each path placed.
    */
   async place(): Promise<void> {
-    await settleAll(
-      this.files.map(async (file) => {
-        const full = this.full(file.path);
-        if (file.content === null) {
-          const existing = await lstat(full).catch(() => null);
-          if (existing !== null && !existing.isDirectory()) await unlink(full);
-          this.placed.push(file.path);
-          return;
-        }
-        await rename(this.temps.get(file.path)!, full);
-        this.temps.delete(file.path);
+    await eachSettled(this.files, async (file) => {
+      const full = this.full(file.path);
+      if (file.content === null) {
+        const existing = await lstat(full).catch(() => null);
+        if (existing !== null && !existing.isDirectory()) await unlink(full);
         this.placed.push(file.path);
-      }),
-    );
+        return;
+      }
+      await rename(this.temps.get(file.path)!, full);
+      this.temps.delete(file.path);
+      this.placed.push(file.path);
+    });
     for (const file of this.files) if (file.content === null) await this.removeEmptyFolders(dirname(this.full(file.path)));
   }
 
@@ -147,11 +144,4 @@ export class WorkTreeWrite {
       folder = dirname(folder);
     }
   }
-}
-
-/** Waits for every one of `tasks` to settle, then throws the first failure in their order (if any). */
-async function settleAll(tasks: ReadonlyArray<Promise<unknown>>): Promise<void> {
-  const settled = await Promise.allSettled(tasks);
-  const failed = settled.find((one) => one.status === 'rejected');
-  if (failed !== undefined) throw failed.reason;
 }
