@@ -18,6 +18,7 @@ beforeEach(() => {
   const repo = join(dir.path, 'r');
   makeRepo(repo, [{ files: { 'a.md': '# A\n' }, message: 'First' }]);
   gitDir = join(repo, '.git');
+  process.env['MAJOR_VAULT_GIT_RUNNER'] = '1';
 });
 afterEach(() => {
   delete process.env['MAJOR_VAULT_GIT_RUNNER'];
@@ -85,7 +86,7 @@ test('git is started directly when the runner is turned off, or after it kept dy
   process.env['MAJOR_VAULT_GIT_RUNNER'] = '0';
   expect(gitRunner()).toBeNull();
   expect((await runGit(['rev-parse', 'HEAD'], { gitDir })).code).toBe(0);
-  delete process.env['MAJOR_VAULT_GIT_RUNNER'];
+  process.env['MAJOR_VAULT_GIT_RUNNER'] = '1';
 
   const runner = new GitRunner();
   const options = { cwd: undefined, env: { PATH: process.env['PATH'] ?? '' }, timeoutMs: 60_000 };

@@ -217,10 +217,13 @@ function asBuffer(data: Uint8Array): Buffer {
   return Buffer.isBuffer(data) ? data : Buffer.from(data.buffer, data.byteOffset, data.byteLength);
 }
 
-/** Whether git is started through the runner: on unless MAJOR_VAULT_GIT_RUNNER is `0` or `off`. */
+/**
+ * Whether git is started through the runner: only with MAJOR_VAULT_GIT_RUNNER `1` or `on`
+ * (off by default until a hang seen once under load is understood).
+ */
 function runnerWanted(): boolean {
   const value = process.env['MAJOR_VAULT_GIT_RUNNER'];
-  return value !== '0' && value !== 'off';
+  return value === '1' || value === 'on';
 }
 
 let shared: GitRunner | null = null;
