@@ -29,16 +29,8 @@ type FoundReference = PathReference & { content?: string };
 function lineOf(ref: FoundReference): string {
   const content = ref.content;
   if (content === undefined) return ref.text;
-  let start = 0;
-  for (let line = 1; line < ref.line; line++) {
-    const lineBreak = content.indexOf('\n', start);
-    if (lineBreak === -1) return '';
-    start = lineBreak + 1;
-  }
-  let end = content.indexOf('\n', start);
-  if (end === -1) end = content.length;
-  if (content[end - 1] === '\r') end--;
-  return content.slice(start, end);
+  const starts = lineStarts(content);
+  return ref.line <= starts.length ? lineAt(content, starts, ref.line) : '';
 }
 
 /** The find_references tool (spec: "find_references"; contract: spec/acme-tools-list.json). */

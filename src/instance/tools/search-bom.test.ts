@@ -60,6 +60,13 @@ describe('a note that starts with a byte order mark', () => {
     const answer = findReferences.output.parse(
       await findReferences.handler(findReferences.input(repoField([])).parse({ repo: 'notes', values: ['# Release plan'] }), ctx),
     );
-    expect(JSON.stringify(answer)).toContain('Marked.md');
+    expect(answer.references).toEqual([expect.objectContaining({ path: 'Marked.md', line: 1, text: '# Release plan' })]);
+  });
+
+  it('find_references shows the first line of a long marked note without the mark', async () => {
+    const answer = findReferences.output.parse(
+      await findReferences.handler(findReferences.input(repoField([])).parse({ repo: 'notes', values: ['# Long log'] }), ctx),
+    );
+    expect(answer.references).toEqual([expect.objectContaining({ path: 'logs/Long.md', line: 1, text: '# Long log' })]);
   });
 });
