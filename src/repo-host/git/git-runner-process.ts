@@ -12,8 +12,13 @@ import type { RunnerEvent, RunnerRequest } from './git-runner.ts';
 const children = new Map<number, ChildProcessWithoutNullStreams>();
 
 function send(event: RunnerEvent): void {
-  // The server is gone when the channel is closed: the 'disconnect' handler below ends this process.
-  if (process.connected) process.send!(event);
+  // The server is gone when the channel is closed: the 'disconnect' handler below ends this
+  // process. A send that fails (EPIPE: the server has just ended) is let go the same way.
+  if (process.connected) process.send!(event, undefined, undefined, ignoreFailedSend);
+}
+
+function ignoreFailedSend(): void {
+  /* the channel closes with it, and 'disconnect' ends this process */
 }
 
 function start(request: Extract<RunnerRequest, { t: 'spawn' }>): void {
@@ -56,6 +61,7 @@ function codeOf(error: unknown): string | null {
 }
 
 process.on('message', (request: RunnerRequest) => {
+  if (request.t === 'ping') return send({ t: 'pong' });
   if (request.t === 'spawn') return start(request);
   const child = children.get(request.id);
   if (child === undefined) return;

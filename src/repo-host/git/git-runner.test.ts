@@ -107,6 +107,39 @@ test('git is started directly when the runner is turned off, or after it kept dy
   ).toBeNull();
 });
 
+test('a runner that stops answering is killed: the git it ran fails, the next git gets a new runner', async () => {
+  const runner = new GitRunner({ silenceMs: 100, answerMs: 400 });
+  const options = { cwd: undefined, env: { PATH: process.env['PATH'] ?? '' }, timeoutMs: 60_000 };
+  let out = '';
+  let onDone: (end: GitEnd) => void = () => undefined;
+  await runner.whenReady();
+  const first = runner.pid!;
+  const waiting = runner.spawn(['--git-dir', gitDir, 'cat-file', '--batch'], options, {
+    onStdout: (chunk) => (out += chunk.toString('utf8')),
+    onStderr: () => undefined,
+    onDone: (end) => onDone(end),
+  })!;
+  // A runner that answers stays, however long its git waits in silence.
+  await new Promise((resolve) => setTimeout(resolve, 1_000));
+  waiting.write('HEAD\n');
+  await expect.poll(() => out, { timeout: 5_000 }).toMatch(/ commit \d+\n/);
+  expect(runner.pid).toBe(first);
+  // One that is stopped (as a wedged one would be) is killed, and its git fails.
+  const lost = new Promise<GitEnd>((resolve) => (onDone = resolve));
+  process.kill(first, 'SIGSTOP');
+  expect((await lost).lost).toMatch(/runner process ended/);
+  await runner.whenReady();
+  expect(runner.pid).not.toBe(first);
+  const ran = await new Promise<GitEnd>((resolve) =>
+    runner.spawn(['--git-dir', gitDir, 'rev-parse', 'HEAD'], options, {
+      onStdout: () => undefined,
+      onStderr: () => undefined,
+      onDone: resolve,
+    }),
+  );
+  expect(ran.code).toBe(0);
+});
+
 test('a commit whose update-ref moved the branch lands, even when the runner died before git answered', async () => {
   const repo = join(dir.path, 'notes');
   makeRepo(repo, [{ files: { 'a.md': '# A\n' }, message: 'First' }]);

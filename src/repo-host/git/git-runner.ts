@@ -9,11 +9,13 @@ export type RunnerRequest =
   | { t: 'stdin'; id: number; data: Buffer }
   | { t: 'end'; id: number }
   | { t: 'kill'; id: number; signal: NodeJS.Signals }
-  | { t: 'nice'; id: number; value: number };
+  | { t: 'nice'; id: number; value: number }
+  | { t: 'ping' };
 
 /** A message from the runner to the server about the git process `id`. */
 export type RunnerEvent =
   | { t: 'ready' }
+  | { t: 'pong' }
   | { t: 'spawned'; id: number; pid: number | null }
   | { t: 'stdout'; id: number; data: Uint8Array }
   | { t: 'stderr'; id: number; data: Uint8Array }
@@ -70,6 +72,16 @@ interface Pending {
   held: boolean;
 }
 
+/** How a runner's liveness is checked (see GitRunner); the defaults suit a loaded machine. */
+export interface RunnerWatch {
+  /** Silence (ms) of a runner that runs git after which it is asked to answer (`ping`). Default 5 000. */
+  silenceMs: number;
+  /** How long (ms) it has to answer before it is taken for stuck and killed. Default 20 000. */
+  answerMs: number;
+}
+
+const DEFAULT_WATCH: RunnerWatch = { silenceMs: 5_000, answerMs: 20_000 };
+
 /**
  * A runner process started on first use (`fork` of git-runner-process.ts, no Node options of
  * this process: no profiler, no loader), kept while this process lives and let go of
@@ -77,6 +89,10 @@ interface Pending {
  * reported lost (GitEnd.lost) and the next one starts a new runner; after MAX_DEATHS ends
  * within DEATH_WINDOW_MS, or when it cannot be started, `spawn` answers null and git is
  * started directly.
+ *
+ * A runner that runs git and has said nothing for `watch.silenceMs` is asked to answer; one
+ * that does not within `watch.answerMs` (stopped, wedged, its channel stuck) is killed and
+ * counts as ended, so a git call through it fails as a GitError and never waits forever.
  */
 export class GitRunner {
   private child: ChildProcess | null = null;
@@ -88,6 +104,16 @@ export class GitRunner {
   private heldCount = 0;
   private deaths: number[] = [];
   private broken = false;
+  private readonly watch: RunnerWatch;
+  /** When the runner last said anything (ms, Date.now()). */
+  private heardAt = 0;
+  /** When the unanswered `ping` was sent, or null. */
+  private askedAt: number | null = null;
+  private watchTimer: NodeJS.Timeout | null = null;
+
+  constructor(watch: Partial<RunnerWatch> = {}) {
+    this.watch = { ...DEFAULT_WATCH, ...watch };
+  }
 
   /**
    * Starts git through the runner; null when the runner cannot be used, or is still starting
@@ -98,8 +124,10 @@ export class GitRunner {
     if (runner === null || !this.ready) return null;
     const id = this.nextId++;
     const entry: Pending = { listeners, held: true };
+    if (this.pending.size === 0) this.heardAt = Date.now();
     this.pending.set(id, entry);
     this.setHeld(entry, true);
+    this.startWatch();
     const post = (request: RunnerRequest) => {
       if (this.pending.has(id) && this.child === runner && runner.connected) runner.send(request);
     };
@@ -117,11 +145,20 @@ export class GitRunner {
     };
   }
 
-  /** Starts the runner if none runs and settles once it takes git processes (for tests); never when it cannot be used. */
+  /**
+   * Starts the runner if none runs and settles once it takes git processes, or once it ended
+   * before that (the runner keeps this process alive until then); at once when it cannot be used.
+   */
   whenReady(): Promise<void> {
-    this.runner();
-    if (this.ready) return Promise.resolve();
-    return new Promise((resolve) => this.readyWaiters.push(resolve));
+    const child = this.runner();
+    if (this.ready || child === null) return Promise.resolve();
+    child.ref();
+    return new Promise((resolve) =>
+      this.readyWaiters.push(() => {
+        if (this.child === child && this.heldCount === 0) this.letGo(child);
+        resolve();
+      }),
+    );
   }
 
   /** The runner's process id, or null when none runs (for tests that end it). */
@@ -155,6 +192,9 @@ export class GitRunner {
   }
 
   private take(event: RunnerEvent): void {
+    this.heardAt = Date.now();
+    this.askedAt = null;
+    if (event.t === 'pong') return;
     if (event.t === 'ready') {
       this.ready = true;
       for (const resolve of this.readyWaiters.splice(0)) resolve();
@@ -177,6 +217,8 @@ export class GitRunner {
     if (this.child !== child) return;
     this.child = null;
     this.ready = false;
+    this.askedAt = null;
+    for (const resolve of this.readyWaiters.splice(0)) resolve();
     child.removeAllListeners('message');
     if (child.connected) child.disconnect();
     const now = Date.now();
@@ -192,6 +234,34 @@ export class GitRunner {
   private finish(id: number, entry: Pending): void {
     this.pending.delete(id);
     this.setHeld(entry, false);
+    if (this.pending.size === 0 && this.watchTimer !== null) {
+      clearInterval(this.watchTimer);
+      this.watchTimer = null;
+    }
+  }
+
+  /** Checks the runner's liveness while it runs git (see the class's comment). */
+  private startWatch(): void {
+    if (this.watchTimer !== null) return;
+    const every = Math.max(10, Math.min(this.watch.silenceMs, this.watch.answerMs) / 2);
+    this.watchTimer = setInterval(() => this.checkLiveness(), every);
+    this.watchTimer.unref();
+  }
+
+  private checkLiveness(): void {
+    const child = this.child;
+    if (child === null || !this.ready || this.pending.size === 0) return;
+    const now = Date.now();
+    if (this.askedAt !== null) {
+      if (now - this.askedAt < this.watch.answerMs) return;
+      // Stuck: killed, and its 'exit' reports its git processes lost (lose).
+      this.askedAt = null;
+      child.kill('SIGKILL');
+      return;
+    }
+    if (now - this.heardAt < this.watch.silenceMs) return;
+    this.askedAt = now;
+    if (child.connected) child.send({ t: 'ping' } satisfies RunnerRequest);
   }
 
   private setHeld(entry: Pending, hold: boolean): void {
@@ -217,18 +287,15 @@ function asBuffer(data: Uint8Array): Buffer {
   return Buffer.isBuffer(data) ? data : Buffer.from(data.buffer, data.byteOffset, data.byteLength);
 }
 
-/**
- * Whether git is started through the runner: only with MAJOR_VAULT_GIT_RUNNER `1` or `on`
- * (off by default until a hang seen once under load is understood).
- */
+/** Whether git is started through the runner: unless MAJOR_VAULT_GIT_RUNNER is `0` or `off`. */
 function runnerWanted(): boolean {
   const value = process.env['MAJOR_VAULT_GIT_RUNNER'];
-  return value === '1' || value === 'on';
+  return value !== '0' && value !== 'off';
 }
 
 let shared: GitRunner | null = null;
 
-/** This process's runner (one per thread that starts git), or null when it is off. */
+/** This process's runner (one per thread that starts git), or null when it is turned off. */
 export function gitRunner(): GitRunner | null {
   if (!runnerWanted()) return null;
   shared ??= new GitRunner();
