@@ -280,7 +280,7 @@ export function createNoteIndex(sql: SqlClient, options: { noteTextsBytes?: numb
   // The candidates of a regex's trigram query, by repository, kept while the caller holds
   // that query object: one search reads its pages with the same object, and evaluating a
   // query of hundreds of trigrams for every page cost more than the pages.
-  const queryCandidates = new WeakMap<TrigramQuery, Map<string, number[] | null>>();
+  const queryCandidates = new WeakMap<TrigramQuery, Map<string, { ids: number[] | null; state: string | null }>>();
   // The candidates of a needle's keys or a regex's trigram query, by repository and index
   // state: the next search of the same text reads no posting list again, and a change of
   // the index (a write, an outside commit, a rebuild) gives a new state and new candidates.
@@ -293,15 +293,38 @@ export function createNoteIndex(sql: SqlClient, options: { noteTextsBytes?: numb
    * `repo`, kept under the repository's index state, read before them: candidates read
    * while the index moves are kept under the older state, which no later call asks for.
    */
-  const candidatesAt = async (repo: string, what: string, read: () => Promise<number[] | null>): Promise<number[] | null> => {
+  const candidatesAt = async (
+    repo: string,
+    what: string,
+    read: () => Promise<number[] | null>,
+  ): Promise<{ ids: number[] | null; state: string | null }> => {
     const state = await indexState(sql, repo);
-    if (state === null) return read();
+    if (state === null) return { ids: await read(), state };
     const key = `${repo}\0${what}`;
     const kept = stateCandidates.get(key);
-    if (kept !== undefined && kept.state === state) return kept.ids;
+    if (kept !== undefined && kept.state === state) return { ids: kept.ids, state };
     const ids = await read();
     stateCandidates.set(key, { state, ids });
-    return ids;
+    return { ids, state };
+  };
+  const candidateRows = new CandidateRows();
+  /**
+   * The scan rows of the candidates `ids` of `what` in `repo` at index `state`, kept, for a
+   * scan that goes on past its first page (`after` given) or whose rows are kept already;
+   * null otherwise (the page is then read with its own statement).
+   */
+  const keptRowsOf = async (
+    repo: string,
+    what: string,
+    state: string | null,
+    ids: readonly number[],
+    after: ScanPosition | null,
+  ): Promise<readonly ScanRow[] | null> => {
+    if (state === null || ids.length > CANDIDATE_ROWS_MAX) return null;
+    const key = `${repo}\0${what}`;
+    const kept = candidateRows.get(key, state);
+    if (kept !== null || after === null) return kept;
+    return candidateRows.read(sql, key, state, repo, ids);
   };
   return {
     async repoState(repo) {
@@ -475,21 +498,36 @@ export function createNoteIndex(sql: SqlClient, options: { noteTextsBytes?: numb
       const needle = options.needle === null || options.needle === '' ? null : options.needle;
       if (needle === null && options.trigrams !== undefined && options.trigrams.op !== 'all') {
         const candidates = new Map<string, number[]>();
+        const keptRows = new Map<string, readonly ScanRow[] | null>();
         let known = queryCandidates.get(options.trigrams);
         if (known === undefined) queryCandidates.set(options.trigrams, (known = new Map()));
+        const what = `r${JSON.stringify(options.trigrams)}`;
         for (const repo of new Set(scopes.map((scope) => scope.repo))) {
           const query = options.trigrams;
-          if (!known.has(repo))
-            known.set(repo, await candidatesAt(repo, `r${JSON.stringify(query)}`, () => queryNoteIds(sql, repo, query)));
-          const ids = known.get(repo)!;
+          if (!known.has(repo)) known.set(repo, await candidatesAt(repo, what, () => queryNoteIds(sql, repo, query)));
+          const { ids, state } = known.get(repo)!;
           if (ids !== null) candidates.set(repo, ids);
+          keptRows.set(
+            repo,
+            ids === null || options.contentPattern !== undefined ? null : await keptRowsOf(repo, what, state, ids, options.after),
+          );
         }
         const narrowed = scopes.filter((scope) => candidates.get(scope.repo)?.length !== 0);
         return narrowed.length === 0
           ? []
-          : (await scanPage(sql, longContents, noteTexts, narrowed, candidates, options.after, options.limit, options.contentPattern)).map(
-              plainNote,
-            );
+          : (
+              await scanPage(
+                sql,
+                longContents,
+                noteTexts,
+                narrowed,
+                candidates,
+                options.after,
+                options.limit,
+                options.contentPattern,
+                keptRows,
+              )
+            ).map(plainNote);
       }
       if (needle === null)
         return (await scanPage(sql, longContents, noteTexts, scopes, new Map(), options.after, options.limit, options.contentPattern)).map(
@@ -500,11 +538,21 @@ export function createNoteIndex(sql: SqlClient, options: { noteTextsBytes?: numb
       // then checked here, where folding case is JavaScript's, as the callers' line matching.
       const keys = needleKeys(needle);
       const candidates = new Map<string, number[]>();
+      const states = new Map<string, string | null>();
+      const what = `p${keys.join(',')}`;
       if (keys.length > 0) {
-        const what = `p${keys.join(',')}`;
-        for (const repo of new Set(scopes.map((scope) => scope.repo)))
-          candidates.set(repo, (await candidatesAt(repo, what, () => candidateNoteIds(sql, repo, keys)))!);
+        for (const repo of new Set(scopes.map((scope) => scope.repo))) {
+          const { ids, state } = await candidatesAt(repo, what, () => candidateNoteIds(sql, repo, keys));
+          candidates.set(repo, ids!);
+          states.set(repo, state);
+        }
       }
+      /** The kept rows of each repository's candidates, once the scan is past a first page (see keptRowsOf). */
+      const keptAfter = async (position: ScanPosition | null) => {
+        const kept = new Map<string, readonly ScanRow[] | null>();
+        for (const [repo, ids] of candidates) kept.set(repo, await keptRowsOf(repo, what, states.get(repo) ?? null, ids, position));
+        return kept;
+      };
       const narrowed = scopes.filter((scope) => candidates.get(scope.repo)?.length !== 0);
       // Both sides in NFC, as the keys (searchFold) and the line matching see them.
       const folded = searchFold(needle);
@@ -519,7 +567,7 @@ export function createNoteIndex(sql: SqlClient, options: { noteTextsBytes?: numb
       const found: NoteText[] = [];
       let after = options.after;
       for (let page = Math.max(options.limit, 20); narrowed.length > 0; page = Math.min(page * 2, 1000)) {
-        const notes = await scanPage(sql, longContents, noteTexts, narrowed, candidates, after, page);
+        const notes = await scanPage(sql, longContents, noteTexts, narrowed, candidates, after, page, undefined, await keptAfter(after));
         for (const note of notes) {
           if (!(await contains(note))) continue;
           found.push(plainNote(note));
@@ -678,20 +726,24 @@ async function scanPage(
   after: ScanPosition | null,
   limit: number,
   contentPattern?: string,
+  keptRows?: ReadonlyMap<string, readonly ScanRow[] | null>,
 ): Promise<ScannedNote[]> {
-  const params: unknown[] = [];
-  const conditions = [scopeClause(scopes, params, (repo) => ids.get(repo)).sql];
-  if (after) conditions.push(`(repo, path) > ($${params.push(after.repo)}, $${params.push(after.path)})`);
-  // Checked in the database, so the notes it leaves out are never read out of it.
-  if (contentPattern !== undefined) conditions.push(`content ~ $${params.push(contentPattern)}`);
-  // octet_length reads the stored size only; no text is copied here.
-  const rows = (
-    await sql.query<{ repo: string; path: string; oid: string; id: number; bytes: number }>(
-      `SELECT repo, path, oid, id, octet_length(content) AS bytes
-       FROM notes WHERE ${conditions.join(' AND ')} ORDER BY ${BY_PATH} LIMIT $${params.push(limit)}`,
-      params,
-    )
-  ).rows;
+  let rows = contentPattern === undefined && keptRows !== undefined ? pageOfKeptRows(scopes, keptRows, after, limit) : null;
+  if (rows === null) {
+    const params: unknown[] = [];
+    const conditions = [scopeClause(scopes, params, (repo) => ids.get(repo)).sql];
+    if (after) conditions.push(`(repo, path) > ($${params.push(after.repo)}, $${params.push(after.path)})`);
+    // Checked in the database, so the notes it leaves out are never read out of it.
+    if (contentPattern !== undefined) conditions.push(`content ~ $${params.push(contentPattern)}`);
+    // octet_length reads the stored size only; no text is copied here.
+    rows = (
+      await sql.query<{ repo: string; path: string; oid: string; id: number; bytes: number }>(
+        `SELECT repo, path, oid, id, octet_length(content) AS bytes
+         FROM notes WHERE ${conditions.join(' AND ')} ORDER BY ${BY_PATH} LIMIT $${params.push(limit)}`,
+        params,
+      )
+    ).rows;
+  }
   // The kept texts are taken before the others are read: keeping those may push these out.
   const kept = rows.map((row) => (row.bytes <= LONG_CONTENT_BYTES ? texts.get(row.oid) : undefined));
   const fetched = await texts.fetch(
@@ -715,6 +767,110 @@ async function scanPage(
     if (now !== undefined && now.path === row.path) notes.push({ repo: row.repo, path: row.path, oid: now.oid, content: now.content });
   }
   return notes;
+}
+
+/** A note as a scan page lists it before its text: its id, path, blob id and size in bytes (`octet_length`). */
+export interface ScanRow {
+  id: number;
+  path: string;
+  oid: string;
+  bytes: number;
+}
+
+/** The bound of the kept candidates' scan rows (by repository, query and index state), in bytes (README "Memory"). */
+export const CANDIDATE_ROWS_CACHE_BYTES = 8 * 1024 * 1024;
+
+/** Candidates beyond this many are never kept as rows: their pages are read one statement each. */
+const CANDIDATE_ROWS_MAX = 20_000;
+
+/**
+ * The scan rows of a search's candidates, by repository, query and index state, in path
+ * order: a scan that reads several pages of one candidate list (find_references counting
+ * every line, the pages of a search) reads the rows once, and each page is then taken out of
+ * them, not with a statement that filters the whole list again. Bounded to
+ * {@link CANDIDATE_ROWS_CACHE_BYTES}; a change of the index gives a new state, and the rows
+ * are read again.
+ */
+class CandidateRows {
+  private readonly kept = byteCache<string, { state: string; rows: readonly ScanRow[] }>({
+    maxBytes: CANDIDATE_ROWS_CACHE_BYTES,
+    sizeOf: (entry, key) =>
+      64 + 2 * (key.length + entry.state.length) + entry.rows.reduce((sum, row) => sum + 48 + 2 * (row.path.length + row.oid.length), 0),
+  });
+
+  /** The rows kept for `key` at `state`, or null. */
+  get(key: string, state: string): readonly ScanRow[] | null {
+    const entry = this.kept.get(key);
+    return entry !== undefined && entry.state === state ? entry.rows : null;
+  }
+
+  /**
+   * Reads the rows of notes `ids` of `repo` in path order (the index's C collation) and keeps
+   * them under `key` at `state`, the state read before the ids were: rows read while the
+   * index moves are kept under the older state, which no later call asks for.
+   */
+  async read(sql: SqlClient, key: string, state: string, repo: string, ids: readonly number[]): Promise<readonly ScanRow[]> {
+    const rows = (
+      await sql.query<ScanRow>(
+        'SELECT id, path, oid, octet_length(content) AS bytes FROM notes WHERE repo = $1 AND id = ANY($2::int[]) ORDER BY path',
+        [repo, [...ids]],
+      )
+    ).rows;
+    this.kept.set(key, { state, rows });
+    return rows;
+  }
+}
+
+/**
+ * The page `scanPage` would read, taken out of each repository's kept rows: the notes after
+ * `after` (in the index's order: repository, then path, both by their UTF-8 bytes as the C
+ * collation orders them) within `scopes`, at most `limit`. Null when a repository of the
+ * scopes has no kept rows (the page is then read from the database).
+ */
+function pageOfKeptRows(
+  scopes: readonly Scope[],
+  keptRows: ReadonlyMap<string, readonly ScanRow[] | null>,
+  after: ScanPosition | null,
+  limit: number,
+): Array<ScanRow & { repo: string }> | null {
+  const repos = [...new Set(scopes.map((scope) => scope.repo))].sort(compareBytes);
+  if (!repos.every((repo) => keptRows.get(repo))) return null;
+  const page: Array<ScanRow & { repo: string }> = [];
+  for (const repo of repos) {
+    if (after !== null && compareBytes(repo, after.repo) < 0) continue;
+    const rows = keptRows.get(repo)!;
+    const mine = scopes.filter((scope) => scope.repo === repo);
+    let i = after !== null && after.repo === repo ? firstAfter(rows, after.path) : 0;
+    for (; i < rows.length && page.length < limit; i++) {
+      const row = rows[i]!;
+      if (mine.some((scope) => inScope(scope, row.path))) page.push({ repo, ...row });
+    }
+    if (page.length === limit) break;
+  }
+  return page;
+}
+
+/** The index of the first row whose path comes after `path` (rows in C collation order). */
+function firstAfter(rows: readonly ScanRow[], path: string): number {
+  let low = 0;
+  let high = rows.length;
+  while (low < high) {
+    const mid = (low + high) >> 1;
+    if (compareBytes(rows[mid]!.path, path) <= 0) low = mid + 1;
+    else high = mid;
+  }
+  return low;
+}
+
+/** Whether `path` is within `scope`, as {@link scopeClause} tests it. */
+function inScope(scope: Scope, path: string): boolean {
+  if (scope.file !== undefined) return path === scope.file;
+  return scope.prefixes.some((prefix) => prefix === '' || path.startsWith(prefix));
+}
+
+/** Orders two strings as Postgres's C collation does: by their UTF-8 bytes (code point order). */
+function compareBytes(a: string, b: string): number {
+  return Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
 }
 
 /** The {@link NoteText} of a scanned note, without its blob id. */
