@@ -82,6 +82,23 @@ test('a runner that dies fails the git it ran with a GitError; the next git gets
   expect((await runGit(['rev-parse', 'HEAD'], { gitDir })).stdout.toString('utf8')).toBe(head.stdout.toString('utf8'));
 });
 
+test('the runner starts a while after the first git call; until it is ready, git is started directly', async () => {
+  const runner = new GitRunner({ startDelayMs: 200 });
+  const options = { cwd: undefined, env: { PATH: process.env['PATH'] ?? '' }, timeoutMs: 60_000 };
+  const listeners = { onStdout: () => undefined, onStderr: () => undefined, onDone: () => undefined };
+  expect(runner.spawn(['--version'], options, listeners)).toBeNull();
+  expect(runner.pid).toBeNull();
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  expect(runner.pid).toBeNull();
+  await expect.poll(() => runner.pid, { timeout: 5_000 }).not.toBeNull();
+  await runner.whenReady();
+  const ran = await new Promise<GitEnd>((resolve) =>
+    expect(runner.spawn(['--git-dir', gitDir, 'rev-parse', 'HEAD'], options, { ...listeners, onDone: resolve })).not.toBeNull(),
+  );
+  expect(ran.code).toBe(0);
+  process.kill(runner.pid!, 'SIGKILL');
+});
+
 test('git is started directly when the runner is turned off, or after it kept dying', async () => {
   process.env['MAJOR_VAULT_GIT_RUNNER'] = '0';
   expect(gitRunner()).toBeNull();

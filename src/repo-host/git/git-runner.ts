@@ -72,26 +72,34 @@ interface Pending {
   held: boolean;
 }
 
-/** How a runner's liveness is checked (see GitRunner); the defaults suit a loaded machine. */
-export interface RunnerWatch {
+/** When a runner starts, and how its liveness is checked (see GitRunner); the defaults suit a loaded machine. */
+export interface RunnerOptions {
+  /**
+   * How long after the first git call the runner is started, in ms (git is started directly
+   * until it is ready). Default 1 000: forking this process takes tens of ms of its event loop,
+   * and a server's first answers come first.
+   */
+  startDelayMs: number;
   /** Silence (ms) of a runner that runs git after which it is asked to answer (`ping`). Default 5 000. */
   silenceMs: number;
   /** How long (ms) it has to answer before it is taken for stuck and killed. Default 20 000. */
   answerMs: number;
 }
 
-const DEFAULT_WATCH: RunnerWatch = { silenceMs: 5_000, answerMs: 20_000 };
+const DEFAULTS: RunnerOptions = { startDelayMs: 1_000, silenceMs: 5_000, answerMs: 20_000 };
 
 /**
- * A runner process started on first use (`fork` of git-runner-process.ts, no Node options of
- * this process: no profiler, no loader), kept while this process lives and let go of
- * (unref'd) whenever no git it runs is held. When it ends, the git processes it ran are
- * reported lost (GitEnd.lost) and the next one starts a new runner; after MAX_DEATHS ends
+ * A runner process started `startDelayMs` after the first git call, or by {@link whenReady}
+ * (`fork` of git-runner-process.ts, no Node options of this process: no profiler, no loader;
+ * until it is ready, `spawn` answers null and git is started directly), kept while this
+ * process lives and let go of (unref'd) whenever no git it runs is held. When it ends, the
+ * git processes it ran are reported lost (GitEnd.lost) and a later call starts a new runner
+ * the same way; after MAX_DEATHS ends
  * within DEATH_WINDOW_MS, or when it cannot be started, `spawn` answers null and git is
  * started directly.
  *
- * A runner that runs git and has said nothing for `watch.silenceMs` is asked to answer; one
- * that does not within `watch.answerMs` (stopped, wedged, its channel stuck) is killed and
+ * A runner that runs git and has said nothing for `silenceMs` is asked to answer; one
+ * that does not within `answerMs` (stopped, wedged, its channel stuck) is killed and
  * counts as ended, so a git call through it fails as a GitError and never waits forever.
  */
 export class GitRunner {
@@ -104,15 +112,16 @@ export class GitRunner {
   private heldCount = 0;
   private deaths: number[] = [];
   private broken = false;
-  private readonly watch: RunnerWatch;
+  private readonly watch: RunnerOptions;
+  private startTimer: NodeJS.Timeout | null = null;
   /** When the runner last said anything (ms, Date.now()). */
   private heardAt = 0;
   /** When the unanswered `ping` was sent, or null. */
   private askedAt: number | null = null;
   private watchTimer: NodeJS.Timeout | null = null;
 
-  constructor(watch: Partial<RunnerWatch> = {}) {
-    this.watch = { ...DEFAULT_WATCH, ...watch };
+  constructor(options: Partial<RunnerOptions> = {}) {
+    this.watch = { ...DEFAULTS, ...options };
   }
 
   /**
@@ -120,8 +129,11 @@ export class GitRunner {
    * (then start git directly: a start-up never waits for the runner's own).
    */
   spawn(args: readonly string[], options: GitSpawnOptions, listeners: GitListeners): GitChild | null {
-    const runner = this.runner();
-    if (runner === null || !this.ready) return null;
+    const runner = this.child;
+    if (runner === null || !this.ready) {
+      this.startSoon();
+      return null;
+    }
     const id = this.nextId++;
     const entry: Pending = { listeners, held: true };
     if (this.pending.size === 0) this.heardAt = Date.now();
@@ -150,6 +162,8 @@ export class GitRunner {
    * before that (the runner keeps this process alive until then); at once when it cannot be used.
    */
   whenReady(): Promise<void> {
+    if (this.startTimer !== null) clearTimeout(this.startTimer);
+    this.startTimer = null;
     const child = this.runner();
     if (this.ready || child === null) return Promise.resolve();
     child.ref();
@@ -164,6 +178,16 @@ export class GitRunner {
   /** The runner's process id, or null when none runs (for tests that end it). */
   get pid(): number | null {
     return this.child?.pid ?? null;
+  }
+
+  /** Starts the runner after `startDelayMs`, unless one runs or is about to start. */
+  private startSoon(): void {
+    if (this.broken || this.child !== null || this.startTimer !== null) return;
+    this.startTimer = setTimeout(() => {
+      this.startTimer = null;
+      this.runner();
+    }, this.watch.startDelayMs);
+    this.startTimer.unref();
   }
 
   private runner(): ChildProcess | null {
