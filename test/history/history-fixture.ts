@@ -16,6 +16,7 @@ import type { VaultErrorCode } from '../../src/vault-error.ts';
 import { alice, tempDir } from '../support/git-fixture.ts';
 import { openTestDatabase } from '../support/test-database.ts';
 import { silentLogger } from '../../src/instance/log.ts';
+import { gitRunner } from '../../src/repo-host/git/git-runner.ts';
 
 /** Who the fixture's calls come from. */
 export const reader: Person = { login: 'alice', name: alice.name, email: alice.email };
@@ -106,11 +107,13 @@ export async function refusalOf<I extends z.ZodRawShape, O extends z.ZodRawShape
 }
 
 /**
- * The command lines of the git processes this process started that are still running
- * (Linux: read from /proc; elsewhere always []): a search that was stopped leaves none.
+ * The command lines of the git processes this process started that are still running, itself
+ * or through its git runner (Linux: read from /proc; elsewhere always []): a search that was
+ * stopped leaves none.
  */
 export function childGits(): string[] {
   if (process.platform !== 'linux') return [];
+  const parents = new Set([process.pid, gitRunner()?.pid ?? process.pid]);
   const running: string[] = [];
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
@@ -119,7 +122,7 @@ export function childGits(): string[] {
       const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
       const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
       const commandLine = readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0').join(' ').trim();
-      if (parent === process.pid && commandLine.startsWith('git ')) running.push(commandLine);
+      if (parents.has(parent) && commandLine.startsWith('git ')) running.push(commandLine);
     } catch {
       /* the process ended while it was read */
     }
