@@ -7,6 +7,7 @@ import { logLevels, type Logger } from '../instance/log.ts';
 import type { LocalServer, LocalSettings } from '../main/local.ts';
 import type { HostedFront } from '../main/front.ts';
 import { defaultGitHubPort, frontSecretVariable, githubEnvironment, queueDatabaseVariable } from '../main/names.ts';
+import { applyGitRunnerSetting } from '../main/git-runner-setting.ts';
 import { processLogger } from '../main/logger.ts';
 import { terminalText } from '../main/terminal-text.ts';
 import { indexProgress, type ProgressDisplay } from './index-progress.ts';
@@ -709,6 +710,7 @@ addStoreOptions(installationCommand.command('list').description('List the instal
   },
 );
 
+applyGitRunnerSetting();
 try {
   await program.parseAsync(process.argv);
 } catch (error) {

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, expect, test } from 'vitest';
 import { git, makeRepo, tempDir } from '../../../test/support/git-fixture.ts';
 import { LocalRepoHost } from '../local/local-repo-host.ts';
-import { GitRunner, gitRunner, type GitEnd } from './git-runner.ts';
+import { GitRunner, gitRunner, useGitRunner, type GitEnd } from './git-runner.ts';
 import { GitError, runGit, startGit } from './run-git.ts';
 
 let dir: { path: string; cleanup: () => void };
@@ -18,10 +18,9 @@ beforeEach(() => {
   const repo = join(dir.path, 'r');
   makeRepo(repo, [{ files: { 'a.md': '# A\n' }, message: 'First' }]);
   gitDir = join(repo, '.git');
-  process.env['MAJOR_VAULT_GIT_RUNNER'] = '1';
 });
 afterEach(() => {
-  delete process.env['MAJOR_VAULT_GIT_RUNNER'];
+  useGitRunner(true);
   dir.cleanup();
 });
 
@@ -100,10 +99,10 @@ test('the runner starts a while after the first git call; until it is ready, git
 });
 
 test('git is started directly when the runner is turned off, or after it kept dying', async () => {
-  process.env['MAJOR_VAULT_GIT_RUNNER'] = '0';
+  useGitRunner(false);
   expect(gitRunner()).toBeNull();
   expect((await runGit(['rev-parse', 'HEAD'], { gitDir })).code).toBe(0);
-  process.env['MAJOR_VAULT_GIT_RUNNER'] = '1';
+  useGitRunner(true);
 
   const runner = new GitRunner();
   const options = { cwd: undefined, env: { PATH: process.env['PATH'] ?? '' }, timeoutMs: 60_000 };

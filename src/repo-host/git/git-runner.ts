@@ -311,17 +311,21 @@ function asBuffer(data: Uint8Array): Buffer {
   return Buffer.isBuffer(data) ? data : Buffer.from(data.buffer, data.byteOffset, data.byteLength);
 }
 
-/** Whether git is started through the runner: unless MAJOR_VAULT_GIT_RUNNER is `0` or `off`. */
-function runnerWanted(): boolean {
-  const value = process.env['MAJOR_VAULT_GIT_RUNNER'];
-  return value !== '0' && value !== 'off';
+let wanted = true;
+
+/**
+ * Turns starting git through the runner on (the default) or off for this thread's later git
+ * calls; a composition root sets it from `MAJOR_VAULT_GIT_RUNNER` (main/git-runner-setting.ts).
+ */
+export function useGitRunner(on: boolean): void {
+  wanted = on;
 }
 
 let shared: GitRunner | null = null;
 
 /** This process's runner (one per thread that starts git), or null when it is turned off. */
 export function gitRunner(): GitRunner | null {
-  if (!runnerWanted()) return null;
+  if (!wanted) return null;
   shared ??= new GitRunner();
   return shared;
 }
