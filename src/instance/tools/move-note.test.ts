@@ -420,6 +420,19 @@ describe('move_note finds links through the links index, which may lag', () => {
     expect(fixture.git(['status', '--porcelain'])).toBe('');
   });
 
+  it('reads every note when the index has not taken the repository in, whatever else it answers', async () => {
+    fixture = await openWriteFixture({ 'plan.md': '# Plan\n', 'linked.md': 'See [p](plan.md).\n' });
+    const ctx = await fixture.context();
+    // An index without the repository's state, whose other answers would name no linking note.
+    const index = Object.assign(Object.create(ctx.index) as typeof ctx.index, {
+      repoState: () => Promise.resolve(null),
+      linkSourcesByKey: () => Promise.resolve(new Map<string, string[]>()),
+    });
+    const answer = await callTool(moveNote, { repo: 'notes', from: 'plan.md', to: 'done/plan.md', summary: 'Moved' }, { ...ctx, index });
+    expect(answer).toMatchObject({ links: 1, updated: [{ path: 'linked.md', links: 1 }] });
+    expect(fixture.show('linked.md').toString()).toBe('See [p](done/plan.md).\n');
+  });
+
   it('rewrites a link the move captures and a folder link ending in a slash, both found by the index', async () => {
     fixture = await openWriteFixture({
       'a/Plan.md': '# Plan\n',

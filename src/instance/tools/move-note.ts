@@ -504,8 +504,14 @@ async function linkingNotes(
   let indexed: Map<string, string>;
   let sources: Map<string, string[]>;
   try {
-    if ((await ctx.index.repoState(repo)) === null) return null;
-    [indexed, sources] = await Promise.all([ctx.index.fileOids(repo), ctx.index.linkSourcesByKey(repo, [...keys])]);
+    // Asked side by side: a repository the index lacks answers nothing that is used.
+    const [state, oids, found] = await Promise.all([
+      ctx.index.repoState(repo),
+      ctx.index.fileOids(repo),
+      ctx.index.linkSourcesByKey(repo, [...keys]),
+    ]);
+    if (state === null) return null;
+    [indexed, sources] = [oids, found];
   } catch {
     return null; // no index to ask (a process without one): every note is read
   }
