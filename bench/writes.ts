@@ -7,7 +7,8 @@
 // on a generated 500-note repository and on obsidian-help. Prints a Markdown table and writes
 // the "Writes" section of bench/RESULTS.md. Goal (issue 14): each ratio ≤ 1.5.
 // Run: node bin/run-ts.js bench/writes.ts [runs]
-// BENCH_WRITES=edit measures only edit_note over HTTP (leaves bench/RESULTS.md alone);
+// BENCH_WRITES=edit measures only edit_note over HTTP, BENCH_WRITES=move only the two moves
+// (both leave bench/RESULTS.md alone);
 // BENCH_CPU_PROF=<folder> runs the servers under `node --cpu-prof` and leaves their profiles there.
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -41,6 +42,8 @@ mkdirSync(work, { recursive: true });
 const serverEnv = Object.fromEntries(Object.entries(process.env).filter(([key]) => key !== 'DATABASE_URL'));
 /** Only edit_note over HTTP (BENCH_WRITES=edit): a partial run, which does not write bench/RESULTS.md. */
 const editOnly = process.env['BENCH_WRITES'] === 'edit';
+/** Only the two move_note cases (BENCH_WRITES=move): a partial run, which does not write bench/RESULTS.md. */
+const moveOnly = process.env['BENCH_WRITES'] === 'move';
 const profileDir = process.env['BENCH_CPU_PROF'];
 const loadAtStart = execFileSync('cat', ['/proc/loadavg']).toString().split(' ').slice(0, 3).join(' / ');
 
@@ -245,7 +248,8 @@ const toggle = async (i: number, ctx: ToolContext) => {
   );
 };
 if (!editOnly) {
-  row('edit_note, 500-note repository, in process, commit only', await measure((i) => toggle(i, bare('gen', genHost))), '≤ 100 ms (p50)');
+  if (!moveOnly)
+    row('edit_note, 500-note repository, in process, commit only', await measure((i) => toggle(i, bare('gen', genHost))), '≤ 100 ms (p50)');
 
   const sql = await openPglite(null);
   await migrate(sql);
@@ -263,36 +267,39 @@ if (!editOnly) {
   ratioRow(`move_note with ${genMove.links} links, 500-note repository, commit + index update`, genMove, 'git mv + edits + commit');
   // 20 edit_note calls at once, each on its own note (issue 4: "20 simultaneous edits took 15.4 s"): until the last answer, 3 rounds.
   const rounds: number[] = [];
-  for (let round = 0; round < 3; round++)
+  for (let round = 0; round < (moveOnly ? 0 : 3); round++)
     rounds.push(await timed(() => Promise.all(Array.from({ length: 20 }, (_, k) => toggle(round * 20 + k, genCtx)))));
-  row(
-    '20 simultaneous edit_note calls (20 notes), 500-note repository, commit + index update, until the last answer',
-    percentiles(rounds),
-    '~2 s',
-  );
+  if (!moveOnly)
+    row(
+      '20 simultaneous edit_note calls (20 notes), 500-note repository, commit + index update, until the last answer',
+      percentiles(rounds),
+      '~2 s',
+    );
   await installation.close();
   await sql.close();
   await genHost.close();
 }
 
 // edit_note over HTTP, on its own copy of the generated repository.
-git(work, ['clone', '-q', join(genRepos, 'gen'), join(work, 'gen-http', 'gen')]);
-git(work, ['clone', '-q', join(genRepos, 'gen'), join(work, 'gen-http-ref')]);
-{
-  const server = await startServer(join(work, 'gen-http'), join(work, 'gen-http-data'));
-  const client = new Client({ name: 'bench-writes', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(server.url));
-  const edit = await editOverHttp(
-    client,
-    'gen',
-    join(work, 'gen-http-ref'),
-    'other/o-5.md',
-    'Nothing links here.',
-    'Nothing links here yet.',
-  );
-  ratioRow('edit_note over HTTP, 500-note repository (commit + index update)', edit, 'write + git commit');
-  await client.close();
-  await server.stop();
+if (!moveOnly) {
+  git(work, ['clone', '-q', join(genRepos, 'gen'), join(work, 'gen-http', 'gen')]);
+  git(work, ['clone', '-q', join(genRepos, 'gen'), join(work, 'gen-http-ref')]);
+  {
+    const server = await startServer(join(work, 'gen-http'), join(work, 'gen-http-data'));
+    const client = new Client({ name: 'bench-writes', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(server.url));
+    const edit = await editOverHttp(
+      client,
+      'gen',
+      join(work, 'gen-http-ref'),
+      'other/o-5.md',
+      'Nothing links here.',
+      'Nothing links here yet.',
+    );
+    ratioRow('edit_note over HTTP, 500-note repository (commit + index update)', edit, 'write + git commit');
+    await client.close();
+    await server.stop();
+  }
 }
 
 // 2. obsidian-help (6,289 notes).
@@ -305,19 +312,20 @@ if (existsSync(bundle)) {
   if (!editOnly) {
     const helpHost = new LocalRepoHost({ reposDir: helpRepos, as: person });
     let marked = false;
-    row(
-      'edit_note, obsidian-help, in process, commit only',
-      await measure(async () => {
-        marked = !marked;
-        const [from, to] = marked ? ['permalink: credits', 'permalink: credits-b'] : ['permalink: credits-b', 'permalink: credits'];
-        await call(
-          editNote,
-          { repo: 'help', path: note, old_text: `${from}\n`, new_text: `${to}\n`, summary: 'Bench edit' },
-          bare('help', helpHost),
-        );
-      }),
-      '≤ 100 ms (p50)',
-    );
+    if (!moveOnly)
+      row(
+        'edit_note, obsidian-help, in process, commit only',
+        await measure(async () => {
+          marked = !marked;
+          const [from, to] = marked ? ['permalink: credits', 'permalink: credits-b'] : ['permalink: credits-b', 'permalink: credits'];
+          await call(
+            editNote,
+            { repo: 'help', path: note, old_text: `${from}\n`, new_text: `${to}\n`, summary: 'Bench edit' },
+            bare('help', helpHost),
+          );
+        }),
+        '≤ 100 ms (p50)',
+      );
     if (marked) git(join(helpRepos, 'help'), ['reset', '-q', '--hard', 'HEAD~1']);
     const helpSql = await openPglite(null);
     await migrate(helpSql);
@@ -342,15 +350,17 @@ if (existsSync(bundle)) {
     await helpHost.close();
   }
 
-  git(work, ['clone', '-q', bundle, join(work, 'help-http', 'help')]);
-  git(work, ['clone', '-q', bundle, join(work, 'help-http-ref')]);
-  const server = await startServer(join(work, 'help-http'), join(work, 'help-http-data'));
-  const client = new Client({ name: 'bench-writes', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(server.url));
-  const edit = await editOverHttp(client, 'help', join(work, 'help-http-ref'), note, 'permalink: credits\n', 'permalink: credits-b\n');
-  ratioRow('edit_note over HTTP, obsidian-help (commit + index update)', edit, 'write + git commit');
-  await client.close();
-  await server.stop();
+  if (!moveOnly) {
+    git(work, ['clone', '-q', bundle, join(work, 'help-http', 'help')]);
+    git(work, ['clone', '-q', bundle, join(work, 'help-http-ref')]);
+    const server = await startServer(join(work, 'help-http'), join(work, 'help-http-data'));
+    const client = new Client({ name: 'bench-writes', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(server.url));
+    const edit = await editOverHttp(client, 'help', join(work, 'help-http-ref'), note, 'permalink: credits\n', 'permalink: credits-b\n');
+    ratioRow('edit_note over HTTP, obsidian-help (commit + index update)', edit, 'write + git commit');
+    await client.close();
+    await server.stop();
+  }
 }
 
 const table = [
@@ -365,4 +375,4 @@ const notes = [
   'Git by hand runs in a clone of the same repository, spawned from this process: for move_note `git mv`, the files the tool just changed written with the same content, `git add`, `git commit`; for edit_note the file written and `git commit -- <file>`. move_note runs in process through an installation with its PGlite index (the move reads only the notes the links index names, and those changed since it was indexed), and answers after the index has the commit; edit_note over HTTP is a `tools/call` from the MCP SDK client to `major-vault serve`, answered once the index has the edit.',
   `Load average at the start: ${loadAtStart}.`,
 ].join('\n\n');
-if (!editOnly) writeResultsSection('Writes', `${table}\n\n${notes}\n\n${machineMarkdown(describeMachine(root))}`);
+if (!editOnly && !moveOnly) writeResultsSection('Writes', `${table}\n\n${notes}\n\n${machineMarkdown(describeMachine(root))}`);

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { parseFrontmatterYaml, splitFrontmatter } from './frontmatter.ts';
+import { frontmatterBlock, parseFrontmatterYaml, splitFrontmatter } from './frontmatter.ts';
 
 describe('splitFrontmatter', () => {
   it('reads a block and reports its fences', () => {
@@ -170,5 +170,29 @@ describe("template placeholders (kepano's Obsidian templates)", () => {
 describe('parseFrontmatterYaml', () => {
   it('numbers lines from the given fence line', () => {
     expect(parseFrontmatterYaml('a: [\n', 10).error).toMatch(/line 1[12]/);
+  });
+});
+
+describe('frontmatterBlock', () => {
+  const texts = [
+    '---\ntitle: A\ntags: [x]\n---\n# Body\n',
+    '\uFEFF---\r\ntitle: A\r\n...\r\nBody\r\n',
+    '---\nkey: [unclosed\n---\nBody [[link]]\n',
+    '---\ntitle: never closed\n# Body\n',
+    '---\n---\n',
+    'No frontmatter\n---\nrule above\n',
+    '',
+  ];
+
+  it('finds the block where splitFrontmatter does, without parsing its YAML', () => {
+    for (const text of texts) {
+      const split = splitFrontmatter(text);
+      const block = frontmatterBlock(text);
+      const { data: _data, error, ...extent } = split;
+      expect(block, JSON.stringify(text)).toMatchObject(extent);
+      // Only the fence's own error is the block's: a YAML error is found by parsing.
+      expect(block.error, JSON.stringify(text)).toBe(split.present ? null : error);
+      expect('data' in block).toBe(false);
+    }
   });
 });

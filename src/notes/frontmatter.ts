@@ -50,12 +50,26 @@ const MAX_ALIAS_COUNT = 100;
  * is body, as Obsidian shows it) and is reported in `error`. Never throws.
  */
 export function splitFrontmatter(text: string): Frontmatter {
+  const block = frontmatterBlock(text);
+  if (block.raw === null) return { ...block, data: null };
+  const parsed = parseFrontmatterYaml(block.raw, 1);
+  return { ...block, data: parsed.data, error: parsed.error };
+}
+
+/** Where the frontmatter of a text lies, without its YAML parsed (see {@link frontmatterBlock}). */
+export type FrontmatterBlock = Omit<Frontmatter, 'data'>;
+
+/**
+ * Where the frontmatter of `text` lies, as {@link splitFrontmatter} finds it, without parsing
+ * its YAML (`error` is only the unclosed fence's): for scanners that need only which lines are
+ * frontmatter (links, headings, tags), a note's YAML parse being most of their time. Never throws.
+ */
+export function frontmatterBlock(text: string): FrontmatterBlock {
   const bom = text.startsWith('\uFEFF');
   const begin = bom ? 1 : 0;
-  const absent = (error: string | null, eol: '\n' | '\r\n' = '\n'): Frontmatter => ({
+  const absent = (error: string | null, eol: '\n' | '\r\n' = '\n'): FrontmatterBlock => ({
     present: false,
     raw: null,
-    data: null,
     error,
     startLine: 0,
     endLine: 0,
@@ -78,13 +92,10 @@ export function splitFrontmatter(text: string): Frontmatter {
     const br = text.indexOf('\n', lineStart);
     const lineEnd = br === -1 ? text.length : br;
     if (CLOSE_FENCE.test(stripCr(text.slice(lineStart, lineEnd)))) {
-      const raw = text.slice(rawStart, lineStart);
-      const parsed = parseFrontmatterYaml(raw, 1);
       return {
         present: true,
-        raw,
-        data: parsed.data,
-        error: parsed.error,
+        raw: text.slice(rawStart, lineStart),
+        error: null,
         startLine: 1,
         endLine: line,
         bodyStartLine: line + 1,

@@ -175,3 +175,30 @@ describe('LinkResolver.withMoves', () => {
     for (const path of [...files, ...moves.values()]) expect(moved.has(path), path).toBe(built.has(path));
   });
 });
+
+describe('LinkResolver.holdsExactly', () => {
+  it('is true only for the same set of paths, each in NFC', () => {
+    const nfc = ['a/Plan.md', 'b/Plan.md', 'Über uns.md', 'c/d/e.png'];
+    const built = new LinkResolver(nfc);
+    expect(built.holdsExactly(nfc)).toBe(true);
+    expect(built.holdsExactly([...nfc].reverse()), 'in another order').toBe(true);
+    expect(built.holdsExactly(nfc.slice(1)), 'one fewer').toBe(false);
+    expect(built.holdsExactly([...nfc, 'f.md']), 'one more').toBe(false);
+    expect(built.holdsExactly([...nfc.slice(1), 'f.md']), 'one other').toBe(false);
+    expect(built.holdsExactly([...nfc.slice(0, 3), 'c/d/e.PNG']), 'another case').toBe(false);
+    // The same name in NFD: resolves alike, but the set differs in spelling (a rebuild decides).
+    expect(built.holdsExactly([...nfc.slice(0, 2), 'U\u0308ber uns.md', 'c/d/e.png'])).toBe(false);
+    const nfd = new LinkResolver(['U\u0308ber uns.md']);
+    expect(nfd.holdsExactly(['U\u0308ber uns.md']), 'a path not in NFC').toBe(false);
+    const twice = new LinkResolver(['Über uns.md', 'U\u0308ber uns.md']);
+    expect(twice.holdsExactly(['Über uns.md', 'U\u0308ber uns.md']), 'two spellings of one path').toBe(false);
+    expect(twice.holdsExactly(['Über uns.md']), 'one of two spellings').toBe(false);
+  });
+
+  it('holds for a resolver made by withMoves exactly when the moved paths are given', () => {
+    const before = ['a/Plan.md', 'b/Other.md', 'b/deep/x.md'];
+    const after = new LinkResolver(before).withMoves(new Map([['b/deep/x.md', 'c/x.md']]));
+    expect(after.holdsExactly(['a/Plan.md', 'b/Other.md', 'c/x.md'])).toBe(true);
+    expect(after.holdsExactly(before)).toBe(false);
+  });
+});

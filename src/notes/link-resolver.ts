@@ -138,6 +138,19 @@ export class LinkResolver {
     return counts;
   }
 
+  /**
+   * True when this resolver answers exactly as `new LinkResolver(paths)` would: it holds the
+   * same set of paths, each already in NFC (a path in another form, or two spellings of one
+   * path, could make the answer depend on the order the paths came in, so those answer false).
+   * O(paths) lookups, no normalisation: much cheaper than building one (move_note reuses the
+   * resolver its last move left, when the repository's paths are what that move made them).
+   */
+  holdsExactly(paths: readonly string[]): boolean {
+    if (this.shadowed.size > 0 || this.exact.size !== paths.length) return false;
+    for (const path of paths) if (this.exact.get(path) !== path) return false;
+    return true;
+  }
+
   /** True when `path` is one of the repository's files (exact, NFC-normalised). */
   has(path: string): boolean {
     return this.exact.has(path.normalize('NFC'));

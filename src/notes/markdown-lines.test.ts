@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { splitFrontmatter } from './frontmatter.ts';
 import { codeSpans, indentWidth, inSpans, scanMarkdownLines } from './markdown-lines.ts';
 
 const kinds = (text: string) => scanMarkdownLines(text).map((l) => l.kind);
@@ -68,5 +69,13 @@ describe('indentWidth', () => {
     expect(indentWidth('  \tx')).toBe(4);
     expect(indentWidth('    x')).toBe(4);
     expect(indentWidth('x')).toBe(0);
+  });
+});
+
+describe('scanMarkdownLines and the frontmatter', () => {
+  it('classifies the same lines whether or not the YAML parses, without being given the block', () => {
+    for (const text of ['---\nkey: [unclosed\nb: "[[x]]"\n---\n# H\n', '\uFEFF---\r\na: 1\r\n---\r\ntext\r\n', '---\nnever closed\n']) {
+      expect(scanMarkdownLines(text), JSON.stringify(text)).toEqual(scanMarkdownLines(text, splitFrontmatter(text)));
+    }
   });
 });

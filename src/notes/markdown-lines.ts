@@ -1,6 +1,6 @@
 // The block structure a notes scanner needs: which lines are frontmatter, code or text, and
 // where inline code spans sit, so headings, links, tags and grades are never found in code.
-import { splitFrontmatter, type Frontmatter } from './frontmatter.ts';
+import { frontmatterBlock, type Frontmatter } from './frontmatter.ts';
 
 /**
  * One line of a note, classified.
@@ -29,9 +29,13 @@ const QUOTE_PREFIX = /^(?: {0,3}>[ \t]?)+/;
  * - indented code is a line indented 4+ columns (a tab counts 4) after a blank line or
  *   after more indented code, outside a list (an indented line in a list is list content,
  *   as in Obsidian's nested lists).
- * - the frontmatter block (see {@link splitFrontmatter}; pass it when already split) is never text.
+ * - the frontmatter block (see {@link frontmatterBlock}; pass it when already split) is never text;
+ *   its YAML is not parsed here.
  */
-export function scanMarkdownLines(text: string, frontmatter: Frontmatter = splitFrontmatter(text)): MarkdownLine[] {
+export function scanMarkdownLines(
+  text: string,
+  frontmatter: Pick<Frontmatter, 'present' | 'endLine' | 'bom'> = frontmatterBlock(text),
+): MarkdownLine[] {
   const lines: MarkdownLine[] = [];
   let offset = 0;
   let number = 0;

@@ -107,6 +107,8 @@ describe('isHiddenPath', () => {
     expect(isHiddenPath('.git/x')).toBe(true);
     expect(isHiddenPath('a/.b/c.md')).toBe(true);
     expect(isHiddenPath('a/b.c/d.md')).toBe(false);
+    for (const path of ['a/b/.c', '..', 'a//.b', '.', 'a/b/c.md.', 'a./b', '', 'a/ .b', 'ä/.ü/x.md', 'a/b/'])
+      expect(isHiddenPath(path), path).toBe(path.split('/').some((segment) => segment.startsWith('.')));
   });
 });
 

@@ -119,9 +119,12 @@ function checkedPath(input: string, path: string, what: PathKind): string {
   return segments.join('/');
 }
 
-/** True when any segment of `path` (already `/`-separated) starts with a dot. */
+/**
+ * True when any segment of `path` (already `/`-separated) starts with a dot. Without splitting:
+ * a move asks it of every path of the repository, three times.
+ */
 export function isHiddenPath(path: string): boolean {
-  return path.split('/').some((segment) => segment.startsWith('.'));
+  return path.startsWith('.') || path.includes('/.');
 }
 
 /**

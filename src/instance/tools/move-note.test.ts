@@ -400,6 +400,39 @@ describe('move_note finds links through the links index, which may lag', () => {
     expect((await ctx.index.linksTo('notes', 'a2.md')).map((link) => link.source)).toEqual(['m/b.md', 'm/b.md']);
   });
 
+  it('resolves links against the paths as they are, not as the last move left them', async () => {
+    fixture = await openWriteFixture({
+      'deep/er/Target.md': '# Deep target\n',
+      'other.md': '# Other\n',
+      'index.md': 'See [[Target]].\n',
+    });
+    const ctx = await fixture.context();
+    const move = (from: string, to: string) => callTool(moveNote, { repo: 'notes', from, to, summary: 'Moved' }, ctx);
+    expect(await move('other.md', 'o/other.md')).toMatchObject({ links: 0 });
+    expect(await move('o/other.md', 'other.md')).toMatchObject({ links: 0 });
+    // A note on a shorter path, committed from outside: [[Target]] now reaches it, not deep/er/Target.md.
+    commitOutside(fixture, { 'Target.md': '# Root target\n' });
+    expect(await move('Target.md', 'z/Target2.md')).toMatchObject({ links: 1, updated: [{ path: 'index.md', links: 1 }] });
+    expect(fixture.show('index.md').toString()).toBe('See [[Target2]].\n');
+    // And back, right after: the paths are those the move left.
+    expect(await move('z/Target2.md', 'Target.md')).toMatchObject({ links: 1 });
+    expect(fixture.show('index.md').toString()).toBe('See [[Target]].\n');
+    expect(fixture.git(['status', '--porcelain'])).toBe('');
+  });
+
+  it('reads every note when the index has not taken the repository in, whatever else it answers', async () => {
+    fixture = await openWriteFixture({ 'plan.md': '# Plan\n', 'linked.md': 'See [p](plan.md).\n' });
+    const ctx = await fixture.context();
+    // An index without the repository's state, whose other answers would name no linking note.
+    const index = Object.assign(Object.create(ctx.index) as typeof ctx.index, {
+      repoState: () => Promise.resolve(null),
+      linkSourcesByKey: () => Promise.resolve(new Map<string, string[]>()),
+    });
+    const answer = await callTool(moveNote, { repo: 'notes', from: 'plan.md', to: 'done/plan.md', summary: 'Moved' }, { ...ctx, index });
+    expect(answer).toMatchObject({ links: 1, updated: [{ path: 'linked.md', links: 1 }] });
+    expect(fixture.show('linked.md').toString()).toBe('See [p](done/plan.md).\n');
+  });
+
   it('rewrites a link the move captures and a folder link ending in a slash, both found by the index', async () => {
     fixture = await openWriteFixture({
       'a/Plan.md': '# Plan\n',

@@ -31,6 +31,14 @@ import { moveNote as definition } from '../../tools/move-note.ts';
 import { ANSWER_LIMIT, fitAnswer } from './answer-budget.ts';
 import { existingPath, withoutRepoPrefix } from './existing-path.ts';
 
+/**
+ * The resolver over the paths the last prepared move would leave (one only, of whatever
+ * repository moved last: its maps over that repository's paths): used again only when it holds
+ * exactly the paths of the next move's snapshot ({@link LinkResolver.holdsExactly}), so a stale
+ * one is never read.
+ */
+let lastResolver: LinkResolver | null = null;
+
 /** What a prepared move answers, before the commit is known. */
 interface MoveResult {
   from: string;
@@ -263,8 +271,12 @@ async function prepareMove(
   const needles = linkNeedles(moved, movedFolder);
   const searched = (await linkingNotes(ctx, repo, read.snapshot!, moved, movedFolder, needles)) ?? notePaths;
   const contents = await read.files([...new Set([...searched, ...basePaths, ...members])]);
-  const before = new LinkResolver(paths);
+  // The last move's resolver after it is this one's before when the repository's paths are
+  // what that move left (moves in a row, back and forth): building one over every path costs
+  // ~18 ms for obsidian-help's 6,289, checking it ~1 ms.
+  const before = lastResolver?.holdsExactly(paths) ? lastResolver : new LinkResolver(paths);
   const after = before.withMoves(moved);
+  lastResolver = after;
   const folders = config.settings.folders;
   const texts = new Map<string, string>();
   const updated: Array<{ path: string; links: number }> = [];
@@ -492,8 +504,14 @@ async function linkingNotes(
   let indexed: Map<string, string>;
   let sources: Map<string, string[]>;
   try {
-    if ((await ctx.index.repoState(repo)) === null) return null;
-    [indexed, sources] = await Promise.all([ctx.index.fileOids(repo), ctx.index.linkSourcesByKey(repo, [...keys])]);
+    // Asked side by side: a repository the index lacks answers nothing that is used.
+    const [state, oids, found] = await Promise.all([
+      ctx.index.repoState(repo),
+      ctx.index.fileOids(repo),
+      ctx.index.linkSourcesByKey(repo, [...keys]),
+    ]);
+    if (state === null) return null;
+    [indexed, sources] = [oids, found];
   } catch {
     return null; // no index to ask (a process without one): every note is read
   }

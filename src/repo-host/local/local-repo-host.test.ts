@@ -258,6 +258,41 @@ describe('LocalRepoHost with a work tree', () => {
     }
   });
 
+  it('carries its snapshot over a commit of more files than it reads back at once', async () => {
+    const trace = join(dir.path, 'git-trace-own-commit-many');
+    const snapshotRuns = () =>
+      existsSync(trace) ? (readFileSync(trace, 'utf8').match(/trace: built-in: git (?:status|ls-files)/g)?.length ?? 0) : 0;
+    const fresh = new LocalRepoHost({ reposDir });
+    const start = git(notes, ['rev-parse', 'HEAD']).trim();
+    try {
+      const before = await fresh.snapshot('notes');
+      const files = Array.from({ length: 40 }, (_, i) => ({ path: `many/${i % 3}/n-${i}.md`, content: Buffer.from(`# N ${i}\n`) }));
+      const result = await fresh.commit('notes', {
+        parent: before.head,
+        author: ada,
+        message: 'Many files',
+        files: [...files, { path: 'keep.md', content: Buffer.from('# Keep, again\n') }],
+      });
+      expect(result.ok).toBe(true);
+      process.env['GIT_TRACE'] = trace;
+      let after;
+      try {
+        after = await fresh.snapshot('notes');
+      } finally {
+        delete process.env['GIT_TRACE'];
+      }
+      expect(snapshotRuns()).toBe(0);
+      const truth = await new LocalRepoHost({ reposDir }).snapshot('notes');
+      expect(after.head).toBe(truth.head);
+      expect(after.files).toEqual(truth.files);
+      expect([...(after.uncommitted ?? [])].sort()).toEqual([...(truth.uncommitted ?? [])].sort());
+    } finally {
+      await fresh.close();
+      git(notes, ['reset', '-q', '--hard', start]);
+      rmSync(join(notes, 'many'), { recursive: true, force: true });
+    }
+  });
+
   it('reads a symbolic link inside the repository, saying where it leads, and one pointing outside as absent', async () => {
     symlinkSync('folder/c.md', join(notes, 'link-inside.md'));
     symlinkSync(join(dir.path, 'secret.txt'), join(notes, 'link-outside.md'));

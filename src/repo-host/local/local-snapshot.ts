@@ -24,6 +24,7 @@ import {
 } from './local-repo.ts';
 import { readWorkTreeEntry } from './work-tree-file.ts';
 import { WorkTreeWatch } from './work-tree-watch.ts';
+import { settleEach } from './settle-each.ts';
 
 /**
  * However quiet a work tree's watch and `.git` look, `git status` runs at least this often
@@ -283,6 +284,14 @@ export class LocalSnapshots {
       const itself = files.has(folder) && basename(seenPath) === basename(folder);
       if (!itself || (await lstat(seenPath).catch(() => null)) !== null) return false;
     }
+    // What each path holds now, read side by side (a move rewrites hundreds of files) and,
+    // like the stat data below, after the mark.
+    const onDisk = settleEach(paths, async (file) => {
+      const full = join(workTree, ...file.path.split('/'));
+      const info = await lstat(full).catch(() => null);
+      const same = info !== null && info.isFile() && file.disk !== null ? (await readFile(full)).equals(file.disk) : false;
+      return { info, same };
+    });
     const gitFiles = await this.gitFilesStat(repo, base.known.ref);
     if (gitFiles === '') return false;
     const branch = await readBranchFiles(repo.gitDir).catch(() => undefined);
@@ -291,9 +300,11 @@ export class LocalSnapshots {
     const entries = new Map(base.snapshot.files.map((entry) => [entry.path, entry]));
     const uncommitted = new Set(base.snapshot.uncommitted ?? []);
     const diskBlobs = new Map(this.workTreeBlobs.get(repo.name) ?? []);
-    for (const file of paths) {
-      const full = join(workTree, ...file.path.split('/'));
-      const info = await lstat(full).catch(() => null);
+    const found = await onDisk;
+    for (const [i, file] of paths.entries()) {
+      const outcome = found[i]!;
+      if (outcome.status === 'rejected') return false;
+      const { info, same } = outcome.value;
       entries.delete(file.path);
       uncommitted.delete(file.path);
       if (file.disk === null) {
@@ -302,7 +313,7 @@ export class LocalSnapshots {
         continue;
       }
       if (info === null || !info.isFile() || ((info.mode & 0o100) !== 0) !== (file.mode === '100755')) return false;
-      if (!(await readFile(full)).equals(file.disk)) return false;
+      if (!same) return false;
       const disk = blobId(file.disk, format);
       if (disk === file.index && file.index === file.head) {
         entries.set(file.path, { path: file.path, oid: disk });

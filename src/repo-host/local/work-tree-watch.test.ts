@@ -46,6 +46,37 @@ describe('WorkTreeWatch', () => {
     }
     expect(watch.healthy).toBe(false);
   });
+
+  it('lets go of a removed folder and those below it, and only of those', async () => {
+    const root = join(dir.path, 'forget');
+    for (const folder of ['gone/inner', 'gone-not', 'gonex', 'kept']) mkdirSync(join(root, folder), { recursive: true });
+    writeFileSync(join(root, 'kept', 'file'), 'a file beside folders\n');
+    const watch = new WorkTreeWatch(root);
+    try {
+      await watch.start();
+      await watch.settle();
+      const moved = async (change: () => void): Promise<boolean> => {
+        await watch.settle();
+        const before = watch.changes;
+        change();
+        await watch.settle();
+        return watch.changes > before;
+      };
+      // A removed file and a removed folder whose names begin the names of folders that stay.
+      expect(await moved(() => rmSync(join(root, 'kept', 'file')))).toBe(true);
+      expect(await moved(() => rmSync(join(root, 'gone'), { recursive: true }))).toBe(true);
+      for (const folder of ['gone-not', 'gonex', 'kept'])
+        expect(await moved(() => writeFileSync(join(root, folder, 'note.md'), `in ${folder}\n`)), folder).toBe(true);
+      // The removed folder made again (and below it) is watched anew.
+      expect(await moved(() => mkdirSync(join(root, 'gone', 'inner'), { recursive: true }))).toBe(true);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      await watch.settle();
+      expect(await moved(() => writeFileSync(join(root, 'gone', 'inner', 'note.md'), 'back\n'))).toBe(true);
+      expect(watch.healthy).toBe(true);
+    } finally {
+      watch.close();
+    }
+  });
 });
 
 describe('LocalRepoHost.fingerprint with a watched work tree', () => {

@@ -2,7 +2,7 @@
 // folder (fs.watch), counting events, so the once-a-second poll can skip `git status`.
 import { watch, type FSWatcher } from 'node:fs';
 import { lstat, readdir } from 'node:fs/promises';
-import { join, relative, sep } from 'node:path';
+import { join, sep } from 'node:path';
 
 /** Above this many folders the work tree is not watched: every check runs `git status`. */
 const maxFolders = 20_000;
@@ -156,11 +156,16 @@ export class WorkTreeWatch {
     this.inFlight.add(looking);
   }
 
-  /** Closes the watches of a removed folder and of everything that was below it. */
+  /**
+   * Closes the watches of a removed folder and of everything that was below it. Called for
+   * every path an event names that is gone (each removed file, each temporary a write renamed
+   * away), so it compares strings: both sides are joined from the root, hence normalized
+   * (path.relative here cost a move of 31 notes ~35 ms of the main thread in a tree of 600 folders).
+   */
   private forget(path: string): void {
+    const below = `${path}${sep}`;
     for (const [folder, watcher] of this.watchers) {
-      const inside = relative(path, folder);
-      if (inside === '' || !(inside === '..' || inside.startsWith(`..${sep}`))) {
+      if (folder === path || folder.startsWith(below)) {
         watcher.close();
         this.watchers.delete(folder);
       }
