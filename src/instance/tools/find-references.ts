@@ -53,15 +53,20 @@ export const findReferences = implement(definition, {
         : await pathReferences(ctx, vault, scope, input.path!, run);
 
     const page: Reference[] = found.slice(input.offset, input.offset + input.limit).map((ref) => {
-      const text = lineOf(ref);
-      const shown = lineWindow(text, ref.start, ref.length);
+      // A note's first line is shown without a byte order mark, as ripgrep shows it (and as
+      // PGlite hands texts back, while a Postgres server keeps the mark).
+      const line = lineOf(ref);
+      const marked = ref.line === 1 && line.charCodeAt(0) === 0xfeff;
+      const text = marked ? line.slice(1) : line;
+      const start = marked ? Math.max(0, ref.start - 1) : ref.start;
+      const shown = lineWindow(text, start, ref.length);
       return {
         value: cutEcho(ref.value),
         path: ref.path,
         line: ref.line,
         text: shown.text,
         shortened: shown.shortened,
-        ...(isStruckAt(text, ref.start) ? { struck: true } : {}),
+        ...(isStruckAt(text, start) ? { struck: true } : {}),
       };
     });
     const { answer } = fitAnswer(page, (kept, cut) => {
