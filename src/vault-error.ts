@@ -71,3 +71,18 @@ export class VaultError extends Error {
 export function isVaultError(error: unknown, code?: VaultErrorCode): error is VaultError {
   return error instanceof VaultError && (code === undefined || error.code === code);
 }
+
+/**
+ * The VaultError a caller is told for `error`: `error` itself when it is one, else the
+ * `refusal` an error of the plumbing carries, on it or on its causes (such as git's runner
+ * ending under a call: repo-host/git/run-git.ts), else null.
+ */
+export function carriedRefusal(error: unknown): VaultError | null {
+  for (let at = error, depth = 0; at !== null && typeof at === 'object' && depth < 8; depth++) {
+    if (at instanceof VaultError) return at;
+    const refusal = (at as { refusal?: unknown }).refusal;
+    if (refusal instanceof VaultError) return refusal;
+    at = (at as { cause?: unknown }).cause;
+  }
+  return null;
+}

@@ -7,7 +7,7 @@ import { logLevels, type Logger } from '../instance/log.ts';
 import type { LocalServer, LocalSettings } from '../main/local.ts';
 import type { HostedFront } from '../main/front.ts';
 import { defaultGitHubPort, frontSecretVariable, githubEnvironment, queueDatabaseVariable } from '../main/names.ts';
-import { applyGitRunnerSetting } from '../main/git-runner-setting.ts';
+import { applyGitRunnerSetting, reportGitRunnerTrouble } from '../main/git-runner-setting.ts';
 import { processLogger } from '../main/logger.ts';
 import { terminalText } from '../main/terminal-text.ts';
 import { indexProgress, type ProgressDisplay } from './index-progress.ts';
@@ -711,6 +711,15 @@ addStoreOptions(installationCommand.command('list').description('List the instal
 );
 
 applyGitRunnerSetting();
+// The runner's troubles go to the log of the command that runs (its --log-level).
+program.hook('preAction', (_program, action) => {
+  const level: unknown = action.opts()['logLevel'];
+  try {
+    reportGitRunnerTrouble(processLogger(typeof level === 'string' ? level : undefined));
+  } catch {
+    /* an unknown level: the command itself refuses it */
+  }
+});
 try {
   await program.parseAsync(process.argv);
 } catch (error) {

@@ -2,7 +2,7 @@
 // the one place a VaultError becomes `isError: true` (spec: "Answers").
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import { noteToolFailure } from '../operations/request-context.ts';
-import { isVaultError } from '../vault-error.ts';
+import { carriedRefusal, isVaultError } from '../vault-error.ts';
 import { boundedMessage } from './tools/answer-budget.ts';
 import type { Logger } from './log.ts';
 
@@ -36,17 +36,19 @@ export interface CallFields {
  * `internal`) with its cause and answered with {@link internalErrorText}, so no stack, path
  * or query leaks; the request then counts as an error in the metrics ({@link noteToolFailure}).
  */
-export function toolError(error: unknown, log: Logger, call: CallFields): CallToolResult {
+export function toolError(thrown: unknown, log: Logger, call: CallFields): CallToolResult {
+  // A failure of the plumbing may carry what the caller is told (carriedRefusal); its cause is logged.
+  const error = carriedRefusal(thrown) ?? thrown;
   if (isVaultError(error) && error.code !== 'internal') {
     // An index that could not be built, or a host that is down, needs the operator, not the caller: a warning.
     const operator = error.code === 'index_unavailable' || error.code === 'host_unavailable' || error.code === 'worker_failed';
     const level = operator ? 'warn' : 'info';
     // A host's or a thread's failure keeps its cause for the operator; the caller reads only the message.
-    const cause = error.code === 'host_unavailable' || error.code === 'worker_failed' ? { err: error } : {};
+    const cause = error.code === 'host_unavailable' || error.code === 'worker_failed' ? { err: thrown } : {};
     log[level]({ event: 'call_refused', ...call, code: error.code, ...cause }, `${call.tool} refused: ${error.code}`);
     return { content: [{ type: 'text', text: boundedMessage(error.message) }], isError: true };
   }
-  log.error({ event: 'call_failed', ...call, code: 'internal', err: error }, `tool ${call.tool} failed`);
+  log.error({ event: 'call_failed', ...call, code: 'internal', err: thrown }, `tool ${call.tool} failed`);
   noteToolFailure();
   return { content: [{ type: 'text', text: internalErrorText }], isError: true };
 }

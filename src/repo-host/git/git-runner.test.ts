@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, expect, test } from 'vitest';
 import { git, makeRepo, tempDir } from '../../../test/support/git-fixture.ts';
 import { LocalRepoHost } from '../local/local-repo-host.ts';
-import { GitRunner, gitRunner, useGitRunner, type GitEnd } from './git-runner.ts';
+import { GitRunner, gitRunner, onGitRunnerTrouble, useGitRunner, type GitEnd, type RunnerTrouble } from './git-runner.ts';
 import { GitError, runGit, startGit } from './run-git.ts';
 
 let dir: { path: string; cleanup: () => void };
@@ -21,6 +21,7 @@ beforeEach(() => {
 });
 afterEach(() => {
   useGitRunner(true);
+  onGitRunnerTrouble(null);
   dir.cleanup();
 });
 
@@ -74,6 +75,12 @@ test('a runner that dies fails the git it ran with a GitError; the next git gets
   const runner = gitRunner()!.pid!;
   process.kill(runner, 'SIGKILL');
   await expect(waiting.done).rejects.toThrow(/runner process ended/);
+  // What a tool's caller is told: a worker's failure, nothing changed, try again.
+  const failed = await waiting.done.catch((error: unknown) => error);
+  expect((failed as GitError).refusal).toMatchObject({
+    code: 'worker_failed',
+    message: expect.stringMatching(/nothing was changed.*Try the call again/),
+  });
   const head = await runGit(['rev-parse', 'HEAD'], { gitDir });
   expect(head.stdout.toString('utf8').trim()).toMatch(/^[0-9a-f]{40}$/);
   expect(gitRunner()!.pid).not.toBe(runner);
@@ -104,6 +111,8 @@ test('git is started directly when the runner is turned off, or after it kept dy
   expect((await runGit(['rev-parse', 'HEAD'], { gitDir })).code).toBe(0);
   useGitRunner(true);
 
+  const troubles: RunnerTrouble[] = [];
+  onGitRunnerTrouble((trouble) => troubles.push(trouble));
   const runner = new GitRunner();
   const options = { cwd: undefined, env: { PATH: process.env['PATH'] ?? '' }, timeoutMs: 60_000 };
   for (let death = 0; death < 3; death++) {
@@ -121,6 +130,9 @@ test('git is started directly when the runner is turned off, or after it kept dy
   expect(
     runner.spawn(['--version'], options, { onStdout: () => undefined, onStderr: () => undefined, onDone: () => undefined }),
   ).toBeNull();
+  // Each end is logged, and so is giving up.
+  expect(troubles.map((trouble) => trouble.event)).toEqual(['runner_ended', 'runner_ended', 'runner_ended', 'runner_given_up']);
+  expect(troubles[0]!.message).toMatch(/ended while it ran 1 git process/);
 });
 
 test('a runner that stops answering is killed: the git it ran fails, the next git gets a new runner', async () => {
@@ -140,10 +152,13 @@ test('a runner that stops answering is killed: the git it ran fails, the next gi
   waiting.write('HEAD\n');
   await expect.poll(() => out, { timeout: 5_000 }).toMatch(/ commit \d+\n/);
   expect(runner.pid).toBe(first);
-  // One that is stopped (as a wedged one would be) is killed, and its git fails.
+  // One that is stopped (as a wedged one would be) is killed, and its git fails; the log says so.
+  const troubles: RunnerTrouble[] = [];
+  onGitRunnerTrouble((trouble) => troubles.push(trouble));
   const lost = new Promise<GitEnd>((resolve) => (onDone = resolve));
   process.kill(first, 'SIGSTOP');
   expect((await lost).lost).toMatch(/runner process ended/);
+  expect(troubles.map((trouble) => trouble.event)).toEqual(['runner_stuck', 'runner_ended']);
   await runner.whenReady();
   expect(runner.pid).not.toBe(first);
   const ran = await new Promise<GitEnd>((resolve) =>

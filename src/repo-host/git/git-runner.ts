@@ -63,6 +63,21 @@ export interface GitListeners {
   onDone: (end: GitEnd) => void;
 }
 
+/** Something about the runner an operator should know (see {@link onGitRunnerTrouble}). */
+export interface RunnerTrouble {
+  /** `runner_ended`: it ended while this process lived; `runner_stuck`: killed for not answering; `runner_given_up`: git is started directly from now on. */
+  event: 'runner_ended' | 'runner_stuck' | 'runner_given_up';
+  /** A sentence for the log. */
+  message: string;
+}
+
+let troubleListener: ((trouble: RunnerTrouble) => void) | null = null;
+
+/** Hands each {@link RunnerTrouble} of this thread's runners to `listener` (the composition root's log); null: to nobody. */
+export function onGitRunnerTrouble(listener: ((trouble: RunnerTrouble) => void) | null): void {
+  troubleListener = listener;
+}
+
 /** The runner may end unexpectedly this many times within DEATH_WINDOW_MS before git is started directly from then on. */
 const MAX_DEATHS = 3;
 const DEATH_WINDOW_MS = 60_000;
@@ -249,6 +264,15 @@ export class GitRunner {
     this.deaths = [...this.deaths.filter((at) => now - at < DEATH_WINDOW_MS), now];
     if (this.deaths.length >= MAX_DEATHS) this.broken = true;
     const lost = [...this.pending];
+    troubleListener?.({
+      event: 'runner_ended',
+      message: `The git runner process (pid ${child.pid ?? '?'}) ended${lost.length > 0 ? ` while it ran ${lost.length} git process(es); the calls waiting on them fail and can be tried again` : ''}.`,
+    });
+    if (this.broken)
+      troubleListener?.({
+        event: 'runner_given_up',
+        message: `The git runner process ended ${MAX_DEATHS} times within ${DEATH_WINDOW_MS / 1000} s: git is started directly from the server from now on.`,
+      });
     for (const [id, entry] of lost) {
       this.finish(id, entry);
       entry.listeners.onDone({ code: null, signal: null, lost: 'the git runner process ended while git ran' });
@@ -280,6 +304,10 @@ export class GitRunner {
       if (now - this.askedAt < this.watch.answerMs) return;
       // Stuck: killed, and its 'exit' reports its git processes lost (lose).
       this.askedAt = null;
+      troubleListener?.({
+        event: 'runner_stuck',
+        message: `The git runner process (pid ${child.pid ?? '?'}) did not answer within ${this.watch.answerMs} ms while it ran git; it is killed, and the calls that were running git fail.`,
+      });
       child.kill('SIGKILL');
       return;
     }

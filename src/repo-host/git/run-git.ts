@@ -1,5 +1,6 @@
 // Runs the `git` program: the one place a child process for Git is asked for (started by
 // the git runner, git-runner.ts, or directly where that is off).
+import { VaultError } from '../../vault-error.ts';
 import { spawnGit, type GitEnd } from './git-runner.ts';
 
 /** Options for {@link runGit}. */
@@ -29,20 +30,29 @@ export interface GitOutput {
   code: number;
 }
 
-/** A git command that failed: its arguments, exit code and standard error. */
+/**
+ * A git command that failed: its arguments, exit code and standard error; `refusal`, when set,
+ * is what a caller is told if the failure reaches a tool (vault-error.ts `carriedRefusal`).
+ */
 export class GitError extends Error {
   readonly args: readonly string[];
   readonly code: number | null;
   readonly stderr: string;
+  readonly refusal?: VaultError;
 
-  constructor(args: readonly string[], code: number | null, stderr: string) {
+  constructor(args: readonly string[], code: number | null, stderr: string, refusal?: VaultError) {
     super(`git ${args.join(' ')} failed (${code ?? 'killed'}): ${stderr.trim().slice(0, 500)}`);
     this.args = args;
     this.code = code;
     this.stderr = stderr;
     this.name = 'GitError';
+    if (refusal !== undefined) this.refusal = refusal;
   }
 }
+
+/** What a call is told when the git runner ended while it ran git (worker_failed, as for a worker thread). */
+const RUNNER_LOST =
+  'The helper process that runs git for this server stopped while this call was running, so nothing was changed; it starts again by itself. Try the call again.';
 
 /**
  * The environment every git call gets: no user or system config (so a person's aliases,
@@ -116,7 +126,8 @@ function stringEnv(): Record<string, string> {
 
 /** The GitError for how git ended (`end`), or null when its exit code is one of `okCodes`. */
 function failureOf(args: readonly string[], end: GitEnd, stderr: string, okCodes: readonly number[]): GitError | null {
-  if (end.lost !== undefined) return new GitError(args, null, `${end.lost}${stderr ? `: ${stderr}` : ''}`);
+  if (end.lost !== undefined)
+    return new GitError(args, null, `${end.lost}${stderr ? `: ${stderr}` : ''}`, new VaultError('worker_failed', RUNNER_LOST));
   if (end.code === null) return new GitError(args, null, `killed by ${end.signal ?? 'signal'}${stderr ? `: ${stderr}` : ''}`);
   if (!okCodes.includes(end.code)) return new GitError(args, end.code, stderr);
   return null;
