@@ -44,6 +44,12 @@ export const findReferences = implement(definition, {
           : 'Send either values or path, not both: make one call for the values and another for the path.',
       );
     }
+    const broken = input.values?.find((value) => /[\r\n]/.test(value));
+    if (broken !== undefined)
+      throw new VaultError(
+        'bad_arguments',
+        `find_references finds lines that mention a value, so a value cannot hold a line break (${JSON.stringify(cutEcho(broken))}): send the text of one of its lines.`,
+      );
     const vault = await lookupVault(ctx, input.repo);
     const scope = folderScope(vault, '', true);
     const run = new MatchRun(ctx.matchBudgetMs);

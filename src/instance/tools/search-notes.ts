@@ -1,5 +1,6 @@
 // search_notes: the lines of the notes that contain a text or match an RE2 regex, in
 // (repository, path, line) order, paged (spec: "search_notes").
+import { VaultError } from '../../vault-error.ts';
 import { isInFolders } from '../../notes/vault-path.ts';
 import type { ScanPosition, Scope } from '../../note-index/note-index.ts';
 import { implement, type ToolContext } from '../tool.ts';
@@ -15,6 +16,11 @@ import { answerPath, assertFolderExists, callTargets, folderScope, liveScopes, t
 /** The search_notes tool (spec: "search_notes"; contract: spec/acme-tools-list.json). */
 export const searchNotes = implement(definition, {
   async handler(input, ctx) {
+    if (!input.regex && /[\r\n]/.test(input.query))
+      throw new VaultError(
+        'bad_arguments',
+        'search_notes matches one line at a time, so a query cannot hold a line break: search for the text of one of its lines.',
+      );
     const caseSensitive = isCaseSensitive(input.query, input.regex);
     // Checked here, so a regex that does not parse is refused with its VaultError.
     if (input.regex) compileRegex(input.query.normalize('NFC'), caseSensitive);
