@@ -99,16 +99,26 @@ function announce(server: LocalServer, log: Logger, progress: ProgressDisplay): 
 }
 
 /**
- * Closes `server` and exits on Ctrl-C or SIGTERM. Later signals are ignored while it closes: a
- * terminal's Ctrl-C reaches both bin/node22.js and its Node 22 child, which is also sent the
- * relayed one, so one press arrives twice and must not cut the close short.
+ * How long a server stopped by a signal lets its calls in progress finish (ms), as the hosted
+ * processes do (front/http-front.ts `shutdownDrainMs`, not imported here: the front's modules
+ * load only for the commands that listen).
  */
-function closeOnSignal(server: { close(): Promise<void> }): void {
+const signalDrainMs = 20_000;
+
+/**
+ * Closes `server` and exits on Ctrl-C or SIGTERM, letting the calls in progress finish first
+ * for up to {@link signalDrainMs} where the server takes it (`serve`, `serve-github`: a write
+ * under way then answers its caller before the process ends). Later signals are ignored
+ * while it closes: a terminal's Ctrl-C reaches both bin/node22.js and its Node 22 child,
+ * which is also sent the relayed one, so one press arrives twice and must not cut the close
+ * short.
+ */
+function closeOnSignal(server: { close(options?: { drainMs?: number }): Promise<void> }): void {
   let stopping = false;
   const stop = () => {
     if (stopping) return;
     stopping = true;
-    void server.close().finally(() => process.exit(0));
+    void server.close({ drainMs: signalDrainMs }).finally(() => process.exit(0));
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);

@@ -253,8 +253,8 @@ export async function serveGitHub(
       installation: opened,
       app,
       store,
-      async close() {
-        await served.close();
+      async close(closeOptions: { drainMs?: number } = {}) {
+        await served.close(closeOptions);
         await opened.close();
         await openedIndex.close();
         await closeStore();

@@ -257,7 +257,8 @@ export interface LocalServer {
    * answer `index_unavailable`).
    */
   opened: Promise<LocalInstallation>;
-  close(): Promise<void>;
+  /** Stops serving, letting calls in progress finish for up to `drainMs` (default 0), then closes the installation. */
+  close(options?: { drainMs?: number }): Promise<void>;
 }
 
 /**
@@ -346,8 +347,8 @@ export async function serveLocal(
       url: served.url,
       name: prepared.name,
       opened,
-      async close() {
-        await served.close();
+      async close(closeOptions = {}) {
+        await served.close(closeOptions);
         await closeOpened();
       },
     };

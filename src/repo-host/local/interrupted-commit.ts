@@ -122,7 +122,9 @@ async function finish(repo: RecoveryRepo, lock: IndexLock, journal: CommitJourna
     );
     const where =
       head === journal.old ? 'it never landed on the branch' : `the branch has moved on since, to ${head?.slice(0, 7) ?? 'nothing'}`;
-    return `dropped the commit ${short} that an interrupted Major Vault write left unfinished in "${repo.name}": ${where}, so none of its files were written`;
+    // A write interrupted before its commit was made journals no commit id.
+    const what = short === '' ? 'a commit' : `the commit ${short}`;
+    return `dropped ${what} that an interrupted Major Vault write left unfinished in "${repo.name}": ${where}, so none of its files were written`;
   }
   const paths = journal.paths.map((entry) => entry.path);
   const entries = await commitEntries(repo.gitDir, journal.new, paths);
