@@ -83,7 +83,9 @@ export const findReferences = implement(definition, {
       else if (kept.length === 0 && input.offset >= found.length)
         note.push(pastTheEnd(input.offset, found.length, 'references', 'find_references', input.limit));
       if (counts.some((count) => count.capped))
-        note.push(`Counting stops at ${COUNT_CAP} lines per value; only those can be paged through.`);
+        note.push(
+          `Counting stops at ${COUNT_CAP} lines per value; only those can be paged through (search_notes with the value pages through every line).`,
+        );
       if (kept.some((ref) => ref.struck))
         note.push('struck: true marks a mention inside ~~strikethrough~~, which the vault has crossed out.');
       if (cut) note.push(`The page was cut at ${kept.length} references to stay within ${ANSWER_LIMIT} characters.`);
