@@ -14,6 +14,7 @@ import { serveLocal } from '../src/main/local.ts';
 import { makeRepo, tempDir } from '../test/support/git-fixture.ts';
 import { describeMachine, machineMarkdown } from './machine.ts';
 import { writeResultsSection } from './results-section.ts';
+import { heavyBase } from '../test/support/heavy-base.ts';
 
 const SEARCHES = Number(process.env['BENCH_SEARCHES'] ?? 10);
 const READS = Number(process.env['BENCH_READS'] ?? 100);
@@ -22,16 +23,6 @@ const DUMPS = 3;
 const BIG_NOTE_BYTES = 20_000_000;
 const HEAVY_CLIENTS = Number(process.env['BENCH_HEAVY'] ?? 2);
 const BASE_NOTES = 2000;
-const heavyBase = [
-  'formulas:',
-  '  heavy: \'file.name.repeat(8000).split("").length\'',
-  'views:',
-  '  - type: table',
-  '    name: Heavy',
-  '    filters: "formula.heavy > 0"',
-  '    order: [file.name, formula.heavy]',
-  '',
-].join('\n');
 
 /** A data dump of about `bytes` bytes: a heading every 2000 lines, plain rows between them. */
 function bigNote(bytes: number): string {

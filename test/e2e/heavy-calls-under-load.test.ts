@@ -7,6 +7,7 @@ import type { Client } from '@modelcontextprotocol/client';
 import { join } from 'node:path';
 import { makeRepo, tempDir } from '../support/git-fixture.ts';
 import { connectHttp, serveRepos, type ServedRepos } from './demo-fixture.ts';
+import { heavyBase } from '../support/heavy-base.ts';
 
 /** A data dump of about `bytes` bytes: a heading every 2000 lines, plain rows between them. */
 function bigNote(bytes: number): string {
@@ -22,17 +23,6 @@ function bigNote(bytes: number): string {
 }
 
 const NOTES = 2000;
-/** Each row's formula builds a list of some 100 000 items: milliseconds per row. */
-const heavyBase = [
-  'formulas:',
-  '  heavy: \'file.name.repeat(8000).split("").length\'',
-  'views:',
-  '  - type: table',
-  '    name: Heavy',
-  '    filters: "formula.heavy > 0"',
-  '    order: [file.name, formula.heavy]',
-  '',
-].join('\n');
 
 describe('heavy calls under load, over HTTP', () => {
   const dir = tempDir('mv-heavy-load-');

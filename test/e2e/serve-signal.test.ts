@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeRepo, tempDir } from '../support/git-fixture.ts';
 import { connectHttp } from './demo-fixture.ts';
+import { heavyBase } from '../support/heavy-base.ts';
 
 const bin = join(import.meta.dirname, '..', '..', 'bin', 'major-vault.js');
 
@@ -16,15 +17,6 @@ describe('serve stopped by SIGTERM', () => {
 
   beforeAll(async () => {
     // A base whose formula takes milliseconds a row over 2,000 notes: its view runs for seconds (up to its 3 s budget).
-    const heavyBase = [
-      'formulas:',
-      '  heavy: \'file.name.repeat(8000).split("").length\'',
-      'views:',
-      '  - type: table',
-      '    name: Heavy',
-      '    filters: "formula.heavy > 0"',
-      '',
-    ].join('\n');
     makeRepo(join(dir.path, 'repos', 'notes'), [
       {
         message: 'Many notes and a heavy base',
