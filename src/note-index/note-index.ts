@@ -342,7 +342,7 @@ export function createNoteIndex(sql: SqlClient, options: { noteTextsBytes?: numb
       const row = (
         await sql.query<NoteDbRow & { bytes: number }>(
           `SELECT repo, path, oid, size, total_lines, title, type, summary, frontmatter, frontmatter_error, headings, tags, grades,
-                octet_length(content) AS bytes, CASE WHEN octet_length(content) <= ${LONG_CONTENT_BYTES} THEN content END AS content
+                octet_length(content) AS bytes, CASE WHEN octet_length(content) <= ${LONG_CONTENT_BYTES} THEN ${wholeText(sql, 'content')} END AS content
            FROM notes WHERE repo = $1 AND path = $2`,
           [repo, path],
         )
@@ -627,6 +627,16 @@ export function createNoteIndex(sql: SqlClient, options: { noteTextsBytes?: numb
   };
 }
 
+/**
+ * A select expression for the text column `column` that hands a note's text back as stored,
+ * byte order mark included (note-text.ts keeps a BOM as U+FEFF, so a text round-trips):
+ * PGlite decodes each text field with a TextDecoder that drops a leading U+FEFF, so there a
+ * text that starts with one is sent with a second; node-postgres keeps it as it is.
+ */
+function wholeText(sql: SqlClient, column: string): string {
+  return sql.engine === 'pglite' ? `CASE WHEN starts_with(${column}, U&'\\FEFF') THEN U&'\\FEFF' || ${column} ELSE ${column} END` : column;
+}
+
 /** The bound of the kept search candidates (note ids by repository, query and index state), in bytes (README "Memory"). */
 export const CANDIDATES_CACHE_BYTES = 1024 * 1024;
 
@@ -678,11 +688,10 @@ class LongContents {
     const kept = this.entries.get(key);
     if (kept) return kept.text;
     const fromIndex = () =>
-      sql.query<{ content: string }>('SELECT content FROM notes WHERE repo = $1 AND path = $2 AND oid = $3', [
-        note.repo,
-        note.path,
-        note.oid,
-      ]);
+      sql.query<{ content: string }>(
+        `SELECT ${wholeText(sql, 'content')} AS content FROM notes WHERE repo = $1 AND path = $2 AND oid = $3`,
+        [note.repo, note.path, note.oid],
+      );
     const fromBlob = async () => {
       const buffer = await readBlob!(note.oid).catch(() => null);
       const text = buffer === null ? null : decodeNoteText(buffer);
@@ -693,8 +702,12 @@ class LongContents {
       // Changed since the page was read: its text as it is now, not kept under the old blob id.
       this.forget(key, entry);
       return (
-        (await sql.query<{ content: string }>('SELECT content FROM notes WHERE repo = $1 AND path = $2', [note.repo, note.path])).rows[0]
-          ?.content ?? ''
+        (
+          await sql.query<{ content: string }>(`SELECT ${wholeText(sql, 'content')} AS content FROM notes WHERE repo = $1 AND path = $2`, [
+            note.repo,
+            note.path,
+          ])
+        ).rows[0]?.content ?? ''
       );
     });
     // UTF-8 bytes stand for the string's size (V8 keeps Latin-1 text at 1 byte a character, other text at 2).
@@ -950,7 +963,7 @@ export class NoteTexts {
     for (const [repo, ids] of byRepo) {
       const rows = (
         await sql.query<{ id: number; path: string; oid: string; content: string }>(
-          'SELECT id, path, oid, content FROM notes WHERE repo = $1 AND id = ANY($2::int[])',
+          `SELECT id, path, oid, ${wholeText(sql, 'content')} AS content FROM notes WHERE repo = $1 AND id = ANY($2::int[])`,
           [repo, ids],
         )
       ).rows;

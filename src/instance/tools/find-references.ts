@@ -59,8 +59,8 @@ export const findReferences = implement(definition, {
         : await pathReferences(ctx, vault, scope, input.path!, run);
 
     const page: Reference[] = found.slice(input.offset, input.offset + input.limit).map((ref) => {
-      // A note's first line is shown without a byte order mark, as ripgrep shows it (and as
-      // PGlite hands texts back, while a Postgres server keeps the mark).
+      // A note's first line is shown without its byte order mark, as ripgrep shows it (the
+      // index keeps the mark: notes/note-text.ts).
       const line = lineOf(ref);
       const marked = ref.line === 1 && line.charCodeAt(0) === 0xfeff;
       const text = marked ? line.slice(1) : line;
