@@ -127,7 +127,7 @@ export class GitRunner {
   private heldCount = 0;
   private deaths: number[] = [];
   private broken = false;
-  private readonly watch: RunnerOptions;
+  private readonly options: RunnerOptions;
   private startTimer: NodeJS.Timeout | null = null;
   /** When the runner last said anything (ms, Date.now()). */
   private heardAt = 0;
@@ -136,7 +136,7 @@ export class GitRunner {
   private watchTimer: NodeJS.Timeout | null = null;
 
   constructor(options: Partial<RunnerOptions> = {}) {
-    this.watch = { ...DEFAULTS, ...options };
+    this.options = { ...DEFAULTS, ...options };
   }
 
   /**
@@ -201,7 +201,7 @@ export class GitRunner {
     this.startTimer = setTimeout(() => {
       this.startTimer = null;
       this.runner();
-    }, this.watch.startDelayMs);
+    }, this.options.startDelayMs);
     this.startTimer.unref();
   }
 
@@ -291,7 +291,7 @@ export class GitRunner {
   /** Checks the runner's liveness while it runs git (see the class's comment). */
   private startWatch(): void {
     if (this.watchTimer !== null) return;
-    const every = Math.max(10, Math.min(this.watch.silenceMs, this.watch.answerMs) / 2);
+    const every = Math.max(10, Math.min(this.options.silenceMs, this.options.answerMs) / 2);
     this.watchTimer = setInterval(() => this.checkLiveness(), every);
     this.watchTimer.unref();
   }
@@ -301,17 +301,17 @@ export class GitRunner {
     if (child === null || !this.ready || this.pending.size === 0) return;
     const now = Date.now();
     if (this.askedAt !== null) {
-      if (now - this.askedAt < this.watch.answerMs) return;
+      if (now - this.askedAt < this.options.answerMs) return;
       // Stuck: killed, and its 'exit' reports its git processes lost (lose).
       this.askedAt = null;
       troubleListener?.({
         event: 'runner_stuck',
-        message: `The git runner process (pid ${child.pid ?? '?'}) did not answer within ${this.watch.answerMs} ms while it ran git; it is killed, and the calls that were running git fail.`,
+        message: `The git runner process (pid ${child.pid ?? '?'}) did not answer within ${this.options.answerMs} ms while it ran git; it is killed, and the calls that were running git fail.`,
       });
       child.kill('SIGKILL');
       return;
     }
-    if (now - this.heardAt < this.watch.silenceMs) return;
+    if (now - this.heardAt < this.options.silenceMs) return;
     this.askedAt = now;
     if (child.connected) child.send({ t: 'ping' } satisfies RunnerRequest);
   }
