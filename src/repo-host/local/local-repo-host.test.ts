@@ -208,10 +208,28 @@ describe('LocalRepoHost with a work tree', () => {
     expect(moved.files.some((file) => file.path === 'outside.md')).toBe(true);
   });
 
+  /**
+   * A snapshot of `notes` by `fresh` with git traced into `trace`: it must start no `git status`
+   * or `ls-files`, and equal what a new host finds. Returns it.
+   */
+  async function carriedSnapshot(fresh: LocalRepoHost, trace: string) {
+    process.env['GIT_TRACE'] = trace;
+    let after;
+    try {
+      after = await fresh.snapshot('notes');
+    } finally {
+      delete process.env['GIT_TRACE'];
+    }
+    const runs = existsSync(trace) ? (readFileSync(trace, 'utf8').match(/trace: built-in: git (?:status|ls-files)/g)?.length ?? 0) : 0;
+    expect(runs).toBe(0);
+    const truth = await new LocalRepoHost({ reposDir }).snapshot('notes');
+    expect(after.head).toBe(truth.head);
+    expect(after.files).toEqual(truth.files);
+    expect([...(after.uncommitted ?? [])].sort()).toEqual([...(truth.uncommitted ?? [])].sort());
+    return after;
+  }
+
   it('carries its snapshot over its own commit without git status, as git finds it, and still sees a later edit', async () => {
-    const trace = join(dir.path, 'git-trace-own-commit');
-    const snapshotRuns = () =>
-      existsSync(trace) ? (readFileSync(trace, 'utf8').match(/trace: built-in: git (?:status|ls-files)/g)?.length ?? 0) : 0;
     const fresh = new LocalRepoHost({ reposDir });
     const start = git(notes, ['rev-parse', 'HEAD']).trim();
     try {
@@ -228,19 +246,8 @@ describe('LocalRepoHost with a work tree', () => {
         ],
       });
       expect(result.ok).toBe(true);
-      process.env['GIT_TRACE'] = trace;
-      let after;
-      try {
-        after = await fresh.snapshot('notes');
-      } finally {
-        delete process.env['GIT_TRACE'];
-      }
-      expect(snapshotRuns()).toBe(0);
-      const truth = await new LocalRepoHost({ reposDir }).snapshot('notes');
+      const after = await carriedSnapshot(fresh, join(dir.path, 'git-trace-own-commit'));
       expect(after.head).toBe(result.ok ? result.commit : null);
-      expect(after.head).toBe(truth.head);
-      expect(after.files).toEqual(truth.files);
-      expect([...(after.uncommitted ?? [])].sort()).toEqual([...(truth.uncommitted ?? [])].sort());
       expect(after.uncommitted?.has('b.md')).toBe(true);
       expect((await fresh.readBlobs('notes', [after.files.find((file) => file.path === 'b.md')!.oid]))[0]!.toString()).toBe(
         '# B, edited by hand\n',
@@ -259,9 +266,6 @@ describe('LocalRepoHost with a work tree', () => {
   });
 
   it('carries its snapshot over a commit of more files than it reads back at once', async () => {
-    const trace = join(dir.path, 'git-trace-own-commit-many');
-    const snapshotRuns = () =>
-      existsSync(trace) ? (readFileSync(trace, 'utf8').match(/trace: built-in: git (?:status|ls-files)/g)?.length ?? 0) : 0;
     const fresh = new LocalRepoHost({ reposDir });
     const start = git(notes, ['rev-parse', 'HEAD']).trim();
     try {
@@ -274,18 +278,7 @@ describe('LocalRepoHost with a work tree', () => {
         files: [...files, { path: 'keep.md', content: Buffer.from('# Keep, again\n') }],
       });
       expect(result.ok).toBe(true);
-      process.env['GIT_TRACE'] = trace;
-      let after;
-      try {
-        after = await fresh.snapshot('notes');
-      } finally {
-        delete process.env['GIT_TRACE'];
-      }
-      expect(snapshotRuns()).toBe(0);
-      const truth = await new LocalRepoHost({ reposDir }).snapshot('notes');
-      expect(after.head).toBe(truth.head);
-      expect(after.files).toEqual(truth.files);
-      expect([...(after.uncommitted ?? [])].sort()).toEqual([...(truth.uncommitted ?? [])].sort());
+      await carriedSnapshot(fresh, join(dir.path, 'git-trace-own-commit-many'));
     } finally {
       await fresh.close();
       git(notes, ['reset', '-q', '--hard', start]);

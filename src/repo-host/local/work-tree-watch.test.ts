@@ -17,6 +17,15 @@ describe('WorkTreeWatch', () => {
   });
   afterAll(() => dir.cleanup());
 
+  /** Whether `change` moved the watch's change count, once the watch has settled before and after. */
+  async function changedBy(watch: WorkTreeWatch, change: () => void): Promise<boolean> {
+    await watch.settle();
+    const before = watch.changes;
+    change();
+    await watch.settle();
+    return watch.changes > before;
+  }
+
   it('counts writes in nested folders, in folders made later, and leaves .git alone', async () => {
     const root = join(dir.path, 'tree');
     const watch = new WorkTreeWatch(root);
@@ -25,13 +34,7 @@ describe('WorkTreeWatch', () => {
       await watch.start();
       expect(watch.healthy).toBe(true);
       await watch.settle();
-      const moved = async (change: () => void): Promise<boolean> => {
-        await watch.settle();
-        const before = watch.changes;
-        change();
-        await watch.settle();
-        return watch.changes > before;
-      };
+      const moved = (change: () => void) => changedBy(watch, change);
       expect(await moved(() => writeFileSync(join(root, 'a', 'b', 'note.md'), 'two\n'))).toBe(true);
       expect(await moved(() => writeFileSync(join(root, '.git', 'objects', 'x'), 'git at work\n'))).toBe(false);
       expect(await moved(() => mkdirSync(join(root, 'new', 'deeper'), { recursive: true }))).toBe(true);
@@ -55,13 +58,7 @@ describe('WorkTreeWatch', () => {
     try {
       await watch.start();
       await watch.settle();
-      const moved = async (change: () => void): Promise<boolean> => {
-        await watch.settle();
-        const before = watch.changes;
-        change();
-        await watch.settle();
-        return watch.changes > before;
-      };
+      const moved = (change: () => void) => changedBy(watch, change);
       // A removed file and a removed folder whose names begin the names of folders that stay.
       expect(await moved(() => rmSync(join(root, 'kept', 'file')))).toBe(true);
       expect(await moved(() => rmSync(join(root, 'gone'), { recursive: true }))).toBe(true);
