@@ -10,6 +10,7 @@ import { compileRegex, isCaseSensitive } from './line-matcher.ts';
 import type { MatchQuery } from './match-notes.ts';
 import { MatchRun } from './match-pool.ts';
 import { regexContentPattern, regexTrigramQuery } from './regex-trigrams.ts';
+import { SearchCheckpoints, type SearchCheckpoint } from './search-checkpoints.ts';
 import { lineWindow } from './line-window.ts';
 import { answerPath, assertFolderExists, callTargets, folderScope, liveScopes, type VaultTarget } from './read-scope.ts';
 
@@ -29,12 +30,22 @@ export const searchNotes = implement(definition, {
     const wanted = input.offset + input.limit + 1;
     const run = new MatchRun(ctx.matchBudgetMs);
     const query = { regex: input.regex, query: input.query, caseSensitive };
-    const { found, stoppedIn } = await collectMatches(ctx, scopes, query, run, wanted);
+    // A later page starts where an earlier one left off (search-checkpoints.ts); the first
+    // page, the one most searches stop at, asks the index for nothing more.
+    const checkpoints = input.offset > 0 && scopes.length > 0 ? await SearchCheckpoints.open(ctx.index, { ...query, scopes }) : null;
+    const from = checkpoints?.nearest(input.offset) ?? null;
+    const collected = await collectMatches(ctx, scopes, query, run, { wanted, from, checkpoints });
+    const { stoppedIn } = collected;
+    // The matches before the checkpoint are counted, not in hand.
+    const before = from?.count ?? 0;
+    const total = before + collected.found.length;
+    // A search stopped by its budget keeps nothing: asked again, it stops at the same place.
+    if (stoppedIn === null) await checkpoints?.keep();
     // Nothing found in a folder must mean an existing folder: a wrong path is refused.
-    if (found.length === 0 && stoppedIn === null && scopes.every((scope) => scope.file === undefined))
+    if (total === 0 && stoppedIn === null && scopes.every((scope) => scope.file === undefined))
       await assertFolderExists(ctx.index, targets, across, 'folder or file');
 
-    const page: SearchMatch[] = found.slice(input.offset, input.offset + input.limit).map((match) => {
+    const page: SearchMatch[] = collected.found.slice(input.offset - before, input.offset - before + input.limit).map((match) => {
       const shown = lineWindow(match.text, match.start, match.length);
       return {
         path: answerPath(match.repo, match.path, across),
@@ -47,14 +58,14 @@ export const searchNotes = implement(definition, {
     const stop = stoppedIn === null ? null : await stopAdvice(ctx, scopes, stoppedIn, across);
     const { answer } = fitAnswer(page, (kept, cut) => {
       // A search stopped by its budget is partial: more may follow past where it stopped.
-      const hasMore = input.offset + kept.length < found.length || stop !== null;
+      const hasMore = input.offset + kept.length < total || stop !== null;
       const note: string[] = [];
-      if (stop !== null) note.push(stoppedSearch(run.budgetMs, stop, found.length, input.regex, input.path));
-      else if (found.length === 0) note.push(nothingFound(input.query, input.regex, caseSensitive));
-      else if (kept.length === 0 && input.offset >= found.length)
-        note.push(pastTheEnd(input.offset, found.length, 'matches', 'search_notes', input.limit));
+      if (stop !== null) note.push(stoppedSearch(run.budgetMs, stop, total, input.regex, input.path));
+      else if (total === 0) note.push(nothingFound(input.query, input.regex, caseSensitive));
+      else if (kept.length === 0 && input.offset >= total)
+        note.push(pastTheEnd(input.offset, total, 'matches', 'search_notes', input.limit));
       if (cut) note.push(`The page was cut at ${kept.length} matches to stay within ${ANSWER_LIMIT} characters.`);
-      if (input.offset + kept.length < found.length)
+      if (input.offset + kept.length < total)
         note.push(`More matches follow: call search_notes again with offset ${input.offset + kept.length}.`);
       return {
         query: cutEcho(input.query),
@@ -108,7 +119,8 @@ interface FoundMatch {
 }
 
 /**
- * The first `wanted` matching lines in (repo, path, line) order. Notes are read from the
+ * The first `wanted` matching lines in (repo, path, line) order, or, from checkpoint `from`,
+ * those after the checkpoint's `count` up to `wanted` in all. Notes are read from the
  * index in growing batches, narrowed by the trigram index to those containing `needle`
  * (plain queries) or having the trigrams a match of the regex must contain, matched by `run` off the event loop, and reading stops as soon as enough
  * lines are found. `stoppedIn`: null when the search ran to its end (or to `wanted`), else
@@ -120,9 +132,11 @@ async function collectMatches(
   scopes: readonly Scope[],
   query: MatchQuery,
   run: MatchRun,
-  wanted: number,
+  { wanted: wantedInAll, from, checkpoints }: CollectFrom,
 ): Promise<{ found: FoundMatch[]; stoppedIn: StoppedIn | '' | null }> {
   const found: FoundMatch[] = [];
+  const before = from?.count ?? 0;
+  const wanted = wantedInAll - before;
   const needle = query.regex ? null : query.query;
   const caseSensitive = query.caseSensitive;
   // A regex reads only the notes with the trigrams any match must contain; one that
@@ -140,7 +154,7 @@ async function collectMatches(
       after,
       limit,
     });
-  let pending = scan(null, batch);
+  let pending = scan(from?.after ?? null, batch);
   for (let page = 0; ; page++) {
     const notes = await pending;
     const last = notes[notes.length - 1];
@@ -164,12 +178,36 @@ async function collectMatches(
       found.push({ repo: note.repo, path: note.path, line: match.line, text: match.text, start: match.start, length: match.length });
     }
     const at = notes[searched];
+    if (checkpoints !== null && !stopped) {
+      // The notes before the one of the last match were searched to their end (that one may
+      // hold more matches than were wanted); without enough matches, the whole page was.
+      const complete = found.length >= wanted ? (matches[matches.length - 1]?.note ?? 0) : notes.length;
+      const lastComplete = notes[complete - 1];
+      if (lastComplete !== undefined) {
+        const inComplete = matches.filter((match) => match.note < complete).length;
+        checkpoints.add({
+          after: { repo: lastComplete.repo, path: lastComplete.path },
+          count: before + found.length - matches.length + inComplete,
+        });
+      }
+    }
     if (stopped)
       return { found, stoppedIn: at === undefined ? '' : { repo: at.repo, path: at.path, ...(line === undefined ? {} : { line }) } };
     if (found.length >= wanted || notes.length < batch || last === undefined) return { found, stoppedIn: null };
     pending = next ?? scan({ repo: last.repo, path: last.path }, nextBatch);
     batch = nextBatch;
   }
+}
+
+/**
+ * How many matches a search wants in all (from its first), and where it starts: after
+ * checkpoint `from` (whose matches it does not collect again) or, when null, at the first
+ * note. With `checkpoints`, each page of notes searched to its end is noted there.
+ */
+interface CollectFrom {
+  wanted: number;
+  from: SearchCheckpoint | null;
+  checkpoints: SearchCheckpoints | null;
 }
 
 /** Where a search stopped: the note it was reading, and the first of its lines not searched (absent: at its start). */
