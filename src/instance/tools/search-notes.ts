@@ -310,5 +310,9 @@ function nothingFound(query: string, regex: boolean, caseSensitive: boolean): st
   if (caseSensitive) hints.push('The query has a capital letter, so case counted: try it in lower case to ignore case.');
   if (!regex && /\s/.test(query)) hints.push('The whole phrase was looked for as written: try one distinctive word of it.');
   if (regex) hints.push('The query was read as a regular expression (RE2), one line at a time.');
+  if (regex && /\\[wWdDsSbB]/.test(query.replace(/\\\\/g, '')))
+    hints.push(
+      'In RE2, \\w, \\d, \\s and \\b know ASCII only: for letters of any script use \\p{L} (a word: \\p{L}+), for digits \\p{Nd}.',
+    );
   return hints.join(' ');
 }
