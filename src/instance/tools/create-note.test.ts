@@ -42,6 +42,23 @@ describe('create_note', () => {
     expect(fixture.commitCount()).toBe(2);
   });
 
+  it('refuses a path without .md with a path that would do', async () => {
+    fixture = await openWriteFixture({ 'README.md': '# Notes\n' });
+    const ctx = await fixture.context();
+    const suggested = async (path: string) => {
+      const refusal = await refusalOf(callTool(createNote, { repo: 'notes', path, body: 'x\n' }, ctx));
+      expect(refusal.code).toBe('bad_arguments');
+      return refusal.message.slice(refusal.message.indexOf('for example'));
+    };
+    expect(await suggested('docs/todo.txt')).toBe('for example "docs/todo.md".');
+    expect(await suggested('ideas/new idea')).toBe(
+      'for example "ideas/new idea.md", or "ideas/new idea/plan.md" for a note in that folder.',
+    );
+    expect(await suggested('ideas/')).toBe('for example "ideas/plan.md".');
+    expect(await suggested('.hidden')).toBe('for example ".hidden.md", or ".hidden/plan.md" for a note in that folder.');
+    expect(fixture.commitCount()).toBe(1);
+  });
+
   it('refuses a body with a NUL character, and writes nothing', async () => {
     fixture = await openWriteFixture({ 'README.md': '# Notes\n' });
     const ctx = await fixture.context();

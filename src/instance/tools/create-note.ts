@@ -157,7 +157,7 @@ function planNote(
         'bad_arguments',
         givenPath === null
           ? 'Give path: the whole file path of the new note, ending in .md, for example "projects/apollo/plan.md".'
-          : `The path "${givenPath}" does not end in .md. Give the whole file path of the note, for example "${givenPath.replace(/\/+$/, '')}/plan.md".`,
+          : `The path "${givenPath}" does not end in .md. Give the whole file path of the note, ${mdPathExamples(givenPath)}.`,
       );
     }
     assertInFolders(fullPath, folders);
@@ -174,6 +174,23 @@ function planNote(
   const problems = schemaProblems(type, values);
   if (problems.length > 0) throw schemaRefusal(type, path, problems);
   return { path, content: Buffer.from(withFinalNewline(buildNoteText(values, fillTemplate(type.template, values, input.body))), 'utf8') };
+}
+
+/**
+ * How a path given without `.md` could be written, as the refusal suggests it: a name with
+ * another extension (`todo.txt`) as the same name in `.md`; a name without one as itself in
+ * `.md`, or, for a folder, a note inside it (`ideas/new` → "ideas/new.md" or "ideas/new/plan.md").
+ */
+function mdPathExamples(givenPath: string): string {
+  const path = givenPath.trim().replace(/\/+$/, '');
+  const slash = path.lastIndexOf('/');
+  const name = path.slice(slash + 1);
+  const dot = name.lastIndexOf('.');
+  if (dot > 0) return `for example "${path.slice(0, slash + 1)}${name.slice(0, dot)}.md"`;
+  if (path === '') return 'for example "plan.md"';
+  return givenPath.trim().endsWith('/')
+    ? `for example "${path}/plan.md"`
+    : `for example "${path}.md", or "${path}/plan.md" for a note in that folder`;
 }
 
 /**
