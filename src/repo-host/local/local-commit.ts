@@ -11,6 +11,7 @@ import type { CommitAuthors } from './commit-author.ts';
 import { newToken, removeJournal, tempName, writeJournal, type JournalPath } from './commit-journal.ts';
 import type { CommitRecovery } from './commit-recovery.ts';
 import { fastImportCommit, type CommitFile, type CommitMeta } from './fast-import-commit.ts';
+import { looseObjectsDir, writeLooseCommit } from './loose-commit.ts';
 import { IndexLock, inspectIndexLock } from './index-lock.ts';
 import { commitEntries, finishUnderLock } from './interrupted-commit.ts';
 import { resolveHead, type LocalRepo, type ObjectFormats } from './local-repo.ts';
@@ -40,9 +41,9 @@ export interface LocalCommitsDeps {
 }
 
 /**
- * Commits a change to a local repository (RepoHost.commit). Commits are made with plumbing
- * (`fast-import`) and land with `update-ref HEAD NEW OLD` (compare-and-swap). In a work tree
- * the index lock is held from before the index is looked at until the new index is in place,
+ * Commits a change to a local repository (RepoHost.commit). Commits are written as loose
+ * objects by this process (loose-commit.ts) and land with `update-ref HEAD NEW OLD`
+ * (compare-and-swap). In a work tree the index lock is held from before the index is looked at until the new index is in place,
  * a journal lets the next server finish or drop a commit a crash interrupted
  * (interrupted-commit.ts), and the files are written back into the work tree and its index.
  */
@@ -145,8 +146,9 @@ export class LocalCommits {
    * The commit itself, with the index lock held for a work tree: one `cat-file --batch` for the
    * head, the parent's tree along the paths and their index entries (none started when `base`,
    * the snapshot proven current under the lock, knows the head and that no path has uncommitted
-   * changes: the trees then come from the kept `cat-file`, see {@link knownState}); the checks; one
-   * `fast-import` for blobs, trees and commit; the new files staged beside their places; then
+   * changes: the trees then come from the kept `cat-file`, see {@link knownState}); the checks;
+   * blobs, trees and commit written with no process ({@link makeCommit}); the new files staged
+   * beside their places; then
    * `update-ref HEAD NEW OLD`, the renames and one `update-index`. After update-ref, a failure
    * puts the files and the branch back as they were and throws.
    */
@@ -226,14 +228,14 @@ export class LocalCommits {
     const commitFiles = changed.map((file) => ({ path: file.path, content: file.content, mode: newOids.get(file.path)?.mode ?? '100644' }));
     const meta = { parent, name, email: cleanIdentPart(author.email), date: gitDate(new Date()), message };
     const subject = message.split('\n')[0] ?? '';
-    if (lock === null) return this.updateRef(repo, await fastImportCommit(repo.gitDir, commitFiles, meta), parent, format, subject);
+    if (lock === null) return this.updateRef(repo, await makeCommit(repo, format, look, commitFiles, meta), parent, format, subject);
     // A journal without its commit yet (`new` empty: recovery drops it and removes its
-    // temporaries), so the files and the index copy can be prepared while fast-import runs.
+    // temporaries), so the files and the index copy can be prepared while the commit is written.
     const token = newToken();
     const journaled = await this.journalPaths(repo, change, before ?? new Map());
     await writeJournal(repo.gitDir, { owner: thisProcess(), token, old: parent, new: '', paths: journaled });
     try {
-      const made = await this.prepareLanding(repo, lock, token, change, newOids, commitFiles, meta, {
+      const made = await this.prepareLanding(repo, lock, token, change, newOids, makeCommit(repo, format, look, commitFiles, meta), {
         staged: look.indexOids,
         parent: look.entries,
       });
@@ -282,7 +284,7 @@ export class LocalCommits {
   }
 
   /**
-   * Side by side, as none needs another: `fast-import` makes the commit, the files are staged
+   * Side by side, as none needs another: `importing` makes the commit (see {@link makeCommit}), the files are staged
    * beside their places, and the private index copy gets the change's entries (the committed
    * blobs' ids are known without the objects). A failure of any undoes the others and throws.
    */
@@ -292,18 +294,16 @@ export class LocalCommits {
     token: string,
     change: Change,
     newOids: ReadonlyMap<string, TreeItem>,
-    commitFiles: readonly CommitFile[],
-    meta: CommitMeta,
+    importing: Promise<string>,
     known: KnownEntries,
   ): Promise<PreparedLanding> {
     const where = { gitDir: repo.gitDir, workTree: repo.workTree! };
     const files = change.files.map((file) => ({ path: file.path, content: onDisk(file), mode: newOids.get(file.path)?.mode ?? '100644' }));
     const [written, deleted] = indexEntriesOf(change, newOids);
-    const importing = fastImportCommit(repo.gitDir, commitFiles, meta);
     const [commit, staged, indexCopy] = await Promise.allSettled([
       importing,
       WorkTreeWrite.stage(repo.workTree!, files, (path) => tempName(token, path)),
-      keepStagedChanges(where, meta.parent, written, known, importing).then(async (entries) => ({
+      keepStagedChanges(where, change.parent, written, known, importing).then(async (entries) => ({
         entries,
         copy: await prepareIndexEntries(where, lock, token, entries, deleted, { refresh: false }),
       })),
@@ -551,6 +551,24 @@ interface PreparedLanding {
   indexCopy: string;
   /** The entries written into it (the removed paths left out). */
   indexEntries: IndexEntry[];
+}
+
+/**
+ * Writes the commit of `files` on `meta.parent` and returns its id: from this process as loose
+ * objects (loose-commit.ts), on the parent's trees `look` read, which saves starting
+ * `git fast-import` (and the `unpack-objects` it starts); with `git fast-import` where Git would
+ * put objects elsewhere (`GIT_OBJECT_DIRECTORY`). Throws what either throws.
+ */
+async function makeCommit(
+  repo: LocalRepo,
+  format: ObjectFormat,
+  look: PathLook,
+  files: readonly CommitFile[],
+  meta: CommitMeta,
+): Promise<string> {
+  const objectsDir = await looseObjectsDir(repo.gitDir);
+  if (objectsDir === null) return fastImportCommit(repo.gitDir, files, meta);
+  return writeLooseCommit(objectsDir, format, look.trees, files, meta);
 }
 
 /** The all-zero id: "no object" (a ref that must not exist yet, an index entry to remove). */

@@ -21,6 +21,8 @@ export interface PathLook {
   blocked: Map<string, string>;
   /** With `index`: each path's stage-0 blob id in the index, or null when the index has none. */
   indexOids: Map<string, string | null>;
+  /** The parent's raw tree objects at the root ('') and each folder on the way to a path; a folder it lacks is left out. */
+  trees: Map<string, Buffer>;
 }
 
 /** Reads objects by names whose answers never change (KeptCatFiles.objects): null for a missing one. */
@@ -66,11 +68,12 @@ export async function lookAtPaths(
   }
   const folderList = [...folders];
   const trees = new Map<string, Map<string, TreeItem>>();
+  const rawTrees = new Map<string, Buffer>();
   let head: string | null;
   let indexAnswers: Array<{ type: string; oid: string } | null> | null = null;
   if (options.known !== undefined && options.objects !== undefined) {
     head = options.known.head;
-    if (parent !== null && head === parent) await readTreesByLevel(gitDir, parent, folderList, options.objects, trees);
+    if (parent !== null && head === parent) await readTreesByLevel(gitDir, parent, folderList, options.objects, trees, rawTrees);
   } else {
     const names = [
       'HEAD',
@@ -83,7 +86,10 @@ export async function lookAtPaths(
     head = headAnswer?.type === 'commit' ? headAnswer.oid : null;
     folderList.forEach((folder, i) => {
       const answer = answers[1 + i];
-      if (answer?.type === 'tree') trees.set(folder, parseTree(answer.content, answer.oid.length / 2));
+      if (answer?.type === 'tree') {
+        trees.set(folder, parseTree(answer.content, answer.oid.length / 2));
+        rawTrees.set(folder, answer.content);
+      }
     });
     if (options.index) indexAnswers = answers.slice(1 + folderList.length);
   }
@@ -120,11 +126,11 @@ export async function lookAtPaths(
       }
     });
   }
-  return { head, entries, blocked, indexOids };
+  return { head, entries, blocked, indexOids, trees: rawTrees };
 }
 
 /**
- * Reads the trees of `folders` ('' the root) at `parent` into `trees`, through `objects`: the
+ * Reads the trees of `folders` ('' the root) at `parent` into `trees` (parsed) and `rawTrees`, through `objects`: the
  * root by `<parent>^{tree}`, then each deeper folder by the id its parent tree gives it, one
  * batch per depth; a folder the parent's tree lacks (or holds as something else) is left out.
  */
@@ -134,6 +140,7 @@ async function readTreesByLevel(
   folders: readonly string[],
   objects: StableObjectReader,
   trees: Map<string, Map<string, TreeItem>>,
+  rawTrees: Map<string, Buffer>,
 ): Promise<void> {
   const byDepth = new Map<number, string[]>();
   for (const folder of folders) {
@@ -161,7 +168,10 @@ async function readTreesByLevel(
     );
     asked.forEach(({ folder }, i) => {
       const answer = answers[i];
-      if (answer?.type === 'tree') trees.set(folder, parseTree(answer.content, answer.oid.length / 2));
+      if (answer?.type === 'tree') {
+        trees.set(folder, parseTree(answer.content, answer.oid.length / 2));
+        rawTrees.set(folder, answer.content);
+      }
     });
   }
 }
