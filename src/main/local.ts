@@ -340,7 +340,7 @@ export async function serveLocal(
       log,
     });
     openingTimer = setTimeout(startOpening, options.openingDelayMs ?? openingDelayMs);
-    // The tools' handlers load once the startup is done (a call before loads its own): loaded
+    // The tools' handlers load once the startup is done, between calls (a call before loads its own): loaded
     // earlier, they hold the main thread while the first answers and the index's start need it.
     void opened.then((local) => local.installation.ready()).then(preloadToolHandlers, () => undefined);
     return {

@@ -73,7 +73,7 @@ export async function serveLocalStdio(settings: StdioSettings, options: { log?: 
         snapshotsAhead: true,
         onProgress: indexProgressLog(log),
       });
-      // The tools' handlers load once the startup is done (a call before loads its own): loaded
+      // The tools' handlers load once the startup is done, between calls (a call before loads its own): loaded
       // earlier, they hold the main thread while the first answers and the index's start need it.
       void opened.then((local) => local.installation.ready()).then(preloadToolHandlers, () => undefined);
       return opened;
