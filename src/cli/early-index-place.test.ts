@@ -4,8 +4,8 @@ import { earlyIndexPlace } from './early-index-place.ts';
 const argv = (...args: string[]) => ['node', 'major-vault.js', ...args];
 
 describe('earlyIndexPlace', () => {
-  it('reads --repos and --data of serve and stdio, in both spellings, the last one winning', () => {
-    expect(earlyIndexPlace(argv('serve', '--repos', 'vaults', '--port', '0'))).toEqual({ reposDir: 'vaults' });
+  it('reads --repos and --data of stdio, in both spellings, the last one winning', () => {
+    expect(earlyIndexPlace(argv('stdio', '--repos', 'vaults', '--log-level', 'warn'))).toEqual({ reposDir: 'vaults' });
     expect(earlyIndexPlace(argv('stdio', '--repos=a', '--as', 'maya', '--data', 'd', '--repos', 'b'))).toEqual({
       reposDir: 'b',
       dataDir: 'd',
@@ -14,6 +14,7 @@ describe('earlyIndexPlace', () => {
 
   it('leaves everything else to the command', () => {
     expect(earlyIndexPlace(argv('index', '--repos', 'vaults'))).toBeNull();
+    expect(earlyIndexPlace(argv('serve', '--repos', 'vaults', '--port', '0'))).toBeNull();
     expect(earlyIndexPlace(argv('serve', '--port', '0'))).toBeNull();
     expect(earlyIndexPlace(argv('serve', '--repos', 'vaults', '--database-url', 'postgres://x'))).toBeNull();
     expect(earlyIndexPlace(argv('serve', '--repos', 'vaults', '--help'))).toBeNull();
