@@ -7,6 +7,7 @@
 import type { z } from 'zod';
 import { allTools, type ToolName } from '../tools/all-tools.ts';
 import type * as SpecialToolHandlers from './special-tools/all-engine-handlers.ts';
+import { noCallsInProgress } from './calls-in-progress.ts';
 import type { Tool } from './tool.ts';
 
 type ToolOf<N extends ToolName> = Tool<z.ZodRawShape, z.ZodRawShape, N>;
@@ -66,11 +67,18 @@ export function specialToolHandlers(): Promise<typeof SpecialToolHandlers> {
 
 /**
  * Loads every tool's handler file in the background (one after the other), then the special
- * tools' engine handlers, so a first call does not wait for its file: for a start once its
- * first answers are out, while the index opens. Resolves when all are loaded; never rejects
+ * tools' engine handlers, so a later call does not wait for its file: for a start once its
+ * index is ready. Each file waits until no tool call is in progress (calls-in-progress.ts):
+ * loading one holds the main thread for tens of milliseconds, and begun as the index became
+ * ready, the loading held up the first call that had waited for it by 350-550 ms (obsidian-help,
+ * 2 processors); a call loads its own file anyway. Resolves when all are loaded; never rejects
  * (a file that fails to load fails its call).
  */
 export async function preloadToolHandlers(): Promise<void> {
-  for (const definition of allTools) await handlerTool(definition.name as ToolName).catch(() => undefined);
+  for (const definition of allTools) {
+    await noCallsInProgress();
+    await handlerTool(definition.name as ToolName).catch(() => undefined);
+  }
+  await noCallsInProgress();
   await specialToolHandlers().catch(() => undefined);
 }

@@ -20,6 +20,7 @@ import type { Logger } from './log.ts';
 import { registerPromptsAndResources } from './prompts-resources.ts';
 import type { Tool as ToolWithHandler, ToolContext, Vault } from './tool.ts';
 import { specialToolHandlers } from './all-tools.ts';
+import { callStarted } from './calls-in-progress.ts';
 import { toolError, toolResult, type CallFields } from './tool-result.ts';
 
 /** A tool call that takes longer than this many milliseconds is logged as `call_slow`. */
@@ -116,6 +117,7 @@ export function createCatalogueServer(options: CatalogueServerOptions): McpServe
       },
       async (args: unknown, extra: ServerContext): Promise<CallToolResult> => {
         const startedAt = performance.now();
+        const ended = callStarted();
         const input = args as Record<string, unknown>;
         // A special tool takes no `repo`: it works in its own repository.
         const repo = isSpecialTool(tool) ? tool.special.repo : input['repo'];
@@ -141,6 +143,8 @@ export function createCatalogueServer(options: CatalogueServerOptions): McpServe
           log.debug({ event: 'call', ...took() }, `${tool.name} answered`);
         } catch (error) {
           result = toolError(error, log, took());
+        } finally {
+          ended();
         }
         const done = took();
         if (done.durationMs > slowCallMs) log.warn({ event: 'call_slow', ...done }, `${tool.name} took ${done.durationMs} ms`);

@@ -22,6 +22,7 @@ import type { Tool } from '../instance/tool.ts';
 import { startWorkerPool } from '../pool/worker-pool.ts';
 import { openPgliteThread } from '../note-index/pglite-thread.ts';
 import type { SqlClient } from '../note-index/sql-client.ts';
+import { holdGitRunnerUntil } from '../repo-host/git/git-runner.ts';
 import { LocalRepoHost } from '../repo-host/local/local-repo-host.ts';
 import type { RepoHost } from '../repo-host/repo-host.ts';
 import type { SignIn } from '../repo-host/sign-in.ts';
@@ -340,9 +341,10 @@ export async function serveLocal(
       log,
     });
     openingTimer = setTimeout(startOpening, options.openingDelayMs ?? openingDelayMs);
-    // The tools' handlers load once the startup is done (a call before loads its own): loaded
+    // The tools' handlers load once the startup is done, between calls (a call before loads its own): loaded
     // earlier, they hold the main thread while the first answers and the index's start need it.
-    void opened.then((local) => local.installation.ready()).then(preloadToolHandlers, () => undefined);
+    // The git runner's fork waits for all of that.
+    holdGitRunnerUntil(opened.then((local) => local.installation.ready()).then(preloadToolHandlers, () => undefined));
     return {
       url: served.url,
       name: prepared.name,

@@ -12,6 +12,7 @@ import { indexUnavailable } from '../instance/index-unavailable-error.ts';
 import { readVaults } from '../instance/read-vaults.ts';
 import type { Logger } from '../instance/log.ts';
 import { startWorkerPool } from '../pool/worker-pool.ts';
+import { holdGitRunnerUntil } from '../repo-host/git/git-runner.ts';
 import type { Access } from '../repo-host/person.ts';
 import type { SignIn } from '../repo-host/sign-in.ts';
 import { openLocalInstallation, prepareLocal, type LocalInstallation, type LocalSettings } from './local.ts';
@@ -73,9 +74,10 @@ export async function serveLocalStdio(settings: StdioSettings, options: { log?: 
         snapshotsAhead: true,
         onProgress: indexProgressLog(log),
       });
-      // The tools' handlers load once the startup is done (a call before loads its own): loaded
+      // The tools' handlers load once the startup is done, between calls (a call before loads its own): loaded
       // earlier, they hold the main thread while the first answers and the index's start need it.
-      void opened.then((local) => local.installation.ready()).then(preloadToolHandlers, () => undefined);
+      // The git runner's fork waits for all of that.
+      holdGitRunnerUntil(opened.then((local) => local.installation.ready()).then(preloadToolHandlers, () => undefined));
       return opened;
     })
     .then((opened) => {

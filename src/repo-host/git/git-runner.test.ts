@@ -8,7 +8,15 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, expect, test } from 'vitest';
 import { git, makeRepo, tempDir } from '../../../test/support/git-fixture.ts';
 import { LocalRepoHost } from '../local/local-repo-host.ts';
-import { GitRunner, gitRunner, onGitRunnerTrouble, useGitRunner, type GitEnd, type RunnerTrouble } from './git-runner.ts';
+import {
+  GitRunner,
+  gitRunner,
+  holdGitRunnerUntil,
+  onGitRunnerTrouble,
+  useGitRunner,
+  type GitEnd,
+  type RunnerTrouble,
+} from './git-runner.ts';
 import { GitError, runGit, startGit } from './run-git.ts';
 
 let dir: { path: string; cleanup: () => void };
@@ -103,6 +111,22 @@ test('the runner starts a while after the first git call; until it is ready, git
   // Ready now: git goes through it.
   expect(runner.spawn(['--git-dir', gitDir, 'rev-parse', 'HEAD'], options, { ...listeners, onDone })).not.toBeNull();
   expect((await ended).code).toBe(0);
+  process.kill(runner.pid!, 'SIGKILL');
+});
+
+test('a hold keeps the runner from starting until it ends; git is started directly meanwhile', async () => {
+  let end: () => void = () => undefined;
+  holdGitRunnerUntil(new Promise<void>((resolve) => (end = resolve)));
+  const runner = new GitRunner({ startDelayMs: 50 });
+  const options = { cwd: undefined, env: { PATH: process.env['PATH'] ?? '' }, timeoutMs: 60_000 };
+  const listeners = { onStdout: () => undefined, onStderr: () => undefined, onDone: () => undefined };
+  expect(runner.spawn(['--version'], options, listeners)).toBeNull();
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  expect(runner.pid).toBeNull();
+  expect(runner.spawn(['--version'], options, listeners)).toBeNull();
+  end();
+  await expect.poll(() => runner.pid, { timeout: 5_000 }).not.toBeNull();
+  await runner.whenReady();
   process.kill(runner.pid!, 'SIGKILL');
 });
 

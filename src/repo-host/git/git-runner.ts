@@ -104,7 +104,8 @@ export interface RunnerOptions {
 const DEFAULTS: RunnerOptions = { startDelayMs: 1_000, silenceMs: 5_000, answerMs: 20_000 };
 
 /**
- * A runner process started `startDelayMs` after the first git call, or by {@link whenReady}
+ * A runner process started `startDelayMs` after the first git call (or after the hold of
+ * {@link holdGitRunnerUntil}), or by {@link whenReady}
  * (`fork` of git-runner-process.ts, no Node options of this process: no profiler, no loader;
  * until it is ready, `spawn` answers null and git is started directly), kept while this
  * process lives and let go of (unref'd) whenever no git it runs is held. When it ends, the
@@ -129,6 +130,8 @@ export class GitRunner {
   private broken = false;
   private readonly options: RunnerOptions;
   private startTimer: NodeJS.Timeout | null = null;
+  /** Whether a start waits for {@link holdGitRunnerUntil}'s promise. */
+  private held = false;
   /** When the runner last said anything (ms, Date.now()). */
   private heardAt = 0;
   /** When the unanswered `ping` was sent, or null. */
@@ -195,9 +198,29 @@ export class GitRunner {
     return this.child?.pid ?? null;
   }
 
-  /** Starts the runner after `startDelayMs`, unless one runs or is about to start. */
+  /** A start that was about to come waits for {@link holdGitRunnerUntil}'s hold. */
+  holdBack(): void {
+    if (this.startTimer === null) return;
+    clearTimeout(this.startTimer);
+    this.startTimer = null;
+    this.startSoon();
+  }
+
+  /**
+   * Starts the runner after `startDelayMs`, unless one runs or is about to start; while
+   * {@link holdGitRunnerUntil} holds it back, `startDelayMs` after that ends.
+   */
   private startSoon(): void {
-    if (this.broken || this.child !== null || this.startTimer !== null) return;
+    if (this.broken || this.child !== null || this.startTimer !== null || this.held) return;
+    const hold = heldUntil;
+    if (hold !== null) {
+      this.held = true;
+      void hold.then(() => {
+        this.held = false;
+        this.startSoon();
+      });
+      return;
+    }
     this.startTimer = setTimeout(() => {
       this.startTimer = null;
       this.runner();
@@ -350,6 +373,30 @@ export function useGitRunner(on: boolean): void {
 }
 
 let shared: GitRunner | null = null;
+
+/** What the start of a runner waits for ({@link holdGitRunnerUntil}); null: nothing. */
+let heldUntil: Promise<void> | null = null;
+
+/**
+ * Holds back the start of this thread's runner until `until` settles (either way), one
+ * about to start included (a runner already started stays): a
+ * server's start-up (its first answers, the index's opening and first check, the tools'
+ * handlers loading) runs its git directly meanwhile, and forks the runner (a Node process,
+ * its fork taking tens of ms of the event loop and its start a processor for as long)
+ * `startDelayMs` after that instead of a second after its first git call, which on two
+ * processors fell in the middle of it. {@link GitRunner.whenReady} does not wait.
+ */
+export function holdGitRunnerUntil(until: Promise<unknown>): void {
+  const hold = until.then(
+    () => undefined,
+    () => undefined,
+  );
+  heldUntil = hold;
+  void hold.then(() => {
+    if (heldUntil === hold) heldUntil = null;
+  });
+  shared?.holdBack();
+}
 
 /** This process's runner (one per thread that starts git), or null when it is turned off. */
 export function gitRunner(): GitRunner | null {
