@@ -5,7 +5,7 @@
 import { getPriority } from 'node:os';
 import { instanceLauncher, type InstanceLauncher, type LaunchedProcess } from './instance-launcher.ts';
 import { join } from 'node:path';
-import type { InstanceKey, InstanceLocator } from '../front/forward/instance-locator.ts';
+import { InstanceEndedEarly, type InstanceKey, type InstanceLocator } from '../front/forward/instance-locator.ts';
 import type { Logger } from '../instance/log.ts';
 
 /** How much lower than the front's an instance process's CPU priority is (a `nice` increment). */
@@ -167,7 +167,9 @@ export class LocalInstances implements InstanceLocator {
           `the instance of ${installation.name} exited`,
         );
         reject(
-          new Error(`The instance of ${installation.name} stopped before it listened (exit code ${code ?? signal}); its log says why.`),
+          new InstanceEndedEarly(
+            `The instance of ${installation.name} stopped before it listened (exit code ${code ?? signal}); its log says why.`,
+          ),
         );
       });
     });

@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Caller } from '../http-front.ts';
 import { httpForward } from './http-forward.ts';
-import type { InstanceKey, InstanceLocator } from './instance-locator.ts';
+import { InstanceEndedEarly, type InstanceKey, type InstanceLocator } from './instance-locator.ts';
 
 const caller: Caller = {
   access: { person: { login: 'ada', name: 'Ada', email: 'ada@example.com' }, read: new Set(), write: new Set() },
@@ -135,6 +135,34 @@ describe('httpForward', () => {
       caller,
     );
     expect(notStarted.status).toBe(503);
+  });
+
+  test('an instance that ended while starting is started once more for the request; twice is a 503', async () => {
+    const endingTimes = (times: number): InstanceLocator & { asked: number } => {
+      const instances = {
+        asked: 0,
+        locate: async () => {
+          instances.asked += 1;
+          if (instances.asked <= times) throw new InstanceEndedEarly('The instance of acme stopped before it listened (exit code 13).');
+          return origin;
+        },
+        unreachable: () => undefined,
+        close: async () => undefined,
+      };
+      return instances;
+    };
+    const post = () =>
+      new Request('http://front.example/acme', { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } });
+    const once = endingTimes(1);
+    const answer = await httpForward({ installation, instances: once })(post(), caller);
+    expect(answer.status).toBe(200);
+    await answer.text();
+    expect(once.asked).toBe(2);
+    const twice = endingTimes(2);
+    const refused = await httpForward({ installation, instances: twice })(post(), caller);
+    expect(refused.status).toBe(503);
+    expect(refused.headers.get('retry-after')).toBe('5');
+    expect(twice.asked).toBe(2);
   });
 
   test('an instance that stops after taking the request is a 502 saying the call may have landed, not sent again', async () => {

@@ -4,7 +4,7 @@
 // an SSE stream) is streamed back as it comes.
 import type { Logger } from 'pino';
 import type { Forward } from '../http-front.ts';
-import type { InstanceKey, InstanceLocator } from './instance-locator.ts';
+import { InstanceEndedEarly, type InstanceKey, type InstanceLocator } from './instance-locator.ts';
 
 /** What {@link httpForward} needs. */
 export interface HttpForwardOptions {
@@ -41,8 +41,9 @@ const hopHeaders = new Set([
  * its body go to `<instance origin>/<name>`, and the instance's status, headers and body come
  * back as they stream (an SSE answer event by event); a client that goes away aborts the
  * request to the instance. The instance is found (and woken) through `instances`. When it
- * cannot be reached (not started in time, or the connection refused twice: a refused
- * connection is told to the locator, which starts another, and tried once more), the answer
+ * cannot be reached (not started in time, ended twice while starting, or the connection refused
+ * twice: a refused connection is told to the locator, which starts another, and tried once
+ * more; an instance that ended while starting is started once more), the answer
  * is 503 with `Retry-After` and a JSON-RPC error saying so; nothing was sent to it then.
  * When the connection fails after the request may have reached it (the instance stopped while
  * answering), the answer is 502 without `Retry-After`, saying that the call may have taken
@@ -62,6 +63,14 @@ export function httpForward(options: HttpForwardOptions): Forward {
       try {
         origin = await instances.locate(installation);
       } catch (error) {
+        // An instance that ended while starting took nothing: one more is started for the request.
+        if (error instanceof InstanceEndedEarly && attempt === 1) {
+          log?.warn(
+            { event: 'instance_ended_early', installation: installation.name, err: error },
+            `the instance of ${installation.name} ended while starting; starting another`,
+          );
+          continue;
+        }
         log?.warn(
           { event: 'instance_unavailable', installation: installation.name, err: error },
           `the instance of ${installation.name} could not be started`,

@@ -10,12 +10,22 @@ export interface InstanceKey {
   name: string;
 }
 
+/**
+ * What {@link InstanceLocator.locate} rejects with when the instance it started ended before
+ * it could take requests (its exit code or signal in the message): nothing was sent to it,
+ * and the next `locate` starts another.
+ */
+export class InstanceEndedEarly extends Error {
+  override readonly name = 'InstanceEndedEarly';
+}
+
 /** Finds, and where needed starts, the instance serving one installation. */
 export interface InstanceLocator {
   /**
    * The origin of `installation`'s instance, e.g. `http://127.0.0.1:41234` (its MCP address is
    * `<origin>/<name>`), once it can take requests. Starts it when none runs (calls at the same
-   * time share one start). Rejects with an Error saying why when it cannot be started.
+   * time share one start). Rejects with an Error saying why when it cannot be started
+   * ({@link InstanceEndedEarly} when the started instance ended before it listened).
    */
   locate(installation: InstanceKey): Promise<URL>;
   /**
